@@ -1,0 +1,79 @@
+"""The engine's public face: plain functions returning JSON-ready dicts, used by the CLI, workers and web app."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from exercises.base import ENGINE_VERSION, GradeResult
+from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
+from exercises.checking import to_json
+from exercises.errors import BadSeed, UnknownExercise
+from exercises.i18n import normalise_lang
+from exercises.plugin import Exercise
+from exercises.registry import EXERCISES, get_exercise
+from exercises.variants import check_seed
+
+__all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
+           "validate", "grade", "answer_key", "run_capacity_lab"]
+
+
+def _fields(exercise: Exercise) -> list[dict[str, Any]]:
+    """The answer fields of an exercise as JSON."""
+    return [{"name": f.name, "kind": f.kind, "weight": f.weight,
+             "label": {"zh": f.label.zh, "en": f.label.en}, "hint": {"zh": f.hint.zh, "en": f.hint.en}}
+            for f in exercise.fields]
+
+
+def list_exercises() -> list[dict[str, Any]]:
+    """Every exercise with its titles and answer fields, the capacity lab last (not graded)."""
+    listed = [{"id": e.id, "chapter": e.chapter, "title": {"zh": e.title.zh, "en": e.title.en},
+               "graded": True, "fields": _fields(e)} for e in EXERCISES]
+    listed.append({"id": CAPACITY_LAB_ID, "chapter": "l03", "graded": False, "fields": [],
+                   "title": {"zh": CAPACITY_LAB_TITLE.zh, "en": CAPACITY_LAB_TITLE.en}})
+    return listed
+
+
+def exercise_ids(graded_only: bool = True) -> list[str]:
+    """The ids of the registered exercises (and the capacity lab unless ``graded_only``)."""
+    ids = [e.id for e in EXERCISES]
+    return ids if graded_only else ids + [CAPACITY_LAB_ID]
+
+
+def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
+    """The variant for (id, seed) with its prompt in ``lang``; never contains the answer."""
+    exercise = get_exercise(exercise_id)
+    lang = normalise_lang(lang)
+    generated = exercise.generate(check_seed(seed))
+    return {"exercise_id": exercise.id, "seed": generated.seed, "engine_version": generated.engine_version,
+            "lang": lang, "data": to_json(dict(generated.data)), "prompt": exercise.prompt(generated, lang),
+            "fields": _fields(exercise)}
+
+
+def validate(exercise_id: str, answer: object, lang: str = "zh") -> dict[str, Any]:
+    """Read an answer without grading it: what was understood, or where and why it could not be read."""
+    exercise = get_exercise(exercise_id)
+    lang = normalise_lang(lang)
+    parsed = exercise.parse(answer, lang)
+    return {"status": "valid" if parsed.valid else "invalid",
+            "parsed": {name: to_json(value) for name, value in parsed.values.items()},
+            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in parsed.errors]}
+
+
+def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any]:
+    """Parse and check an answer for (id, seed); an unreadable answer comes back ``invalid`` with errors."""
+    exercise = get_exercise(exercise_id)
+    lang = normalise_lang(lang)
+    generated = exercise.generate(check_seed(seed))
+    parsed = exercise.parse(answer, lang)
+    if not parsed.valid:
+        result = GradeResult(exercise.id, generated.seed, generated.engine_version, "invalid", None, {},
+                             parsed.errors, {k: to_json(v) for k, v in parsed.values.items()})
+    else:
+        result = exercise.check(generated, parsed.values, lang)
+    return result.to_dict()
+
+
+def answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
+    """The reference answer for (id, seed); for teachers, or for students once the key may show."""
+    exercise = get_exercise(exercise_id)
+    return {name: to_json(value) for name, value in exercise.solve(exercise.generate(check_seed(seed))).items()}
+

@@ -1,0 +1,121 @@
+"""Types shared by the engine: variants, answer fields, misconceptions and the frozen results of checking."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
+from exercises.i18n import Text
+
+ENGINE_VERSION = "1.0.0"
+
+Answer = Mapping[str, Any]
+Data = Mapping[str, Any]
+
+@dataclass(frozen=True)
+class Variant:
+    """One student's numbers for one exercise; ``data`` is JSON and never holds the answer."""
+
+    exercise_id: str
+    seed: int
+    engine_version: str
+    data: Data
+    subseed: int = 0
+
+@dataclass(frozen=True)
+class AnswerField:
+    """One answer part: how to read it, compare it, weigh it and explain its rule."""
+
+    name: str
+    kind: str
+    label: Text
+    hint: Text
+    rule: Text
+    weight: float = 1.0
+    tolerance: Tolerance = DEFAULT_TOLERANCE
+    aliases: Mapping[str, Sequence[str]] | None = None  # for kind "enum"
+
+@dataclass(frozen=True)
+class Misconception:
+    """A known wrong procedure: its solver returns the answer fields it changes, or None where it changes nothing."""
+
+    tag: str
+    solve: Callable[[Variant], Answer | None]
+    feedback: Text  # what the student probably did, and the rule that was broken
+
+@dataclass(frozen=True)
+class PartResult:
+    """The verdict on one answer part."""
+
+    score: float
+    correct: bool
+    feedback: str
+    misconception: str | None
+    tags: tuple[str, ...] = ()
+    follow_through: bool = False
+    read: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, as the CLI and the API print it."""
+        return {
+            "score": self.score,
+            "correct": self.correct,
+            "feedback": self.feedback,
+            "misconception": self.misconception,
+            "tags": list(self.tags),
+            "follow_through": self.follow_through,
+            "read": self.read,
+        }
+
+@dataclass(frozen=True)
+class FieldError:
+    """Why one field of an answer could not be read."""
+
+    field: str | None
+    message: str
+    position: int | None = None
+    interpreted: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the error."""
+        return {"field": self.field, "message": self.message, "position": self.position,
+                "interpreted": self.interpreted}
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """An answer read field by field: values for the readable fields, errors for the rest."""
+
+    values: Mapping[str, Any]
+    interpreted: Mapping[str, str]
+    errors: tuple[FieldError, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when every field could be read."""
+        return not self.errors
+
+@dataclass(frozen=True)
+class GradeResult:
+    """The verdict on a whole answer: ``graded`` with parts and a score, or ``invalid`` with errors."""
+
+    exercise_id: str
+    seed: int
+    engine_version: str
+    status: str
+    score: float | None
+    parts: Mapping[str, PartResult] = field(default_factory=dict)
+    errors: tuple[FieldError, ...] = ()
+    parsed: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, the stable shape printed by ``grader exercises grade`` and stored by the service."""
+        return {
+            "exercise_id": self.exercise_id,
+            "seed": self.seed,
+            "engine_version": self.engine_version,
+            "status": self.status,
+            "score": self.score,
+            "parts": {name: part.to_dict() for name, part in self.parts.items()},
+            "errors": [error.to_dict() for error in self.errors],
+            "parsed": dict(self.parsed),
+        }

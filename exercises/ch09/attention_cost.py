@@ -1,0 +1,102 @@
+"""ch09.attention-cost: count the query–key dot products of self-attention and how they grow with length."""
+from __future__ import annotations
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+
+ID = "ch09.attention-cost"
+SMALL_LENGTHS = tuple(range(3, 13))  # short enough to draw the n×n grid and count by hand
+LONG_LENGTHS = (100, 512, 1000, 1024, 2000, 2048, 4096, 5000, 8192, 10000)
+FACTORS = (2, 2, 3, 4, 8, 10, 1.5, 2.5)
+
+
+def book_data() -> Data:
+    """Chapter 9's example: 1000 words, and the sequence doubles."""
+    return {"n": 1000, "factor": 2}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A short or a realistic length and a growth factor that keeps the new length whole."""
+    pool = SMALL_LENGTHS if rng.random() < 0.4 else LONG_LENGTHS
+    n = int(rng.choice(pool))
+    factor = FACTORS[int(rng.integers(len(FACTORS)))]
+    if (factor * n) % 1:
+        n += 1  # a half-integer factor needs an even length
+    return {"n": n, "factor": factor}
+
+
+def solve(variant: Variant) -> Answer:
+    """n² pairs, n(n+1)/2 with a causal mask (each token sees itself and earlier ones), growth factor²."""
+    n, factor = variant.data["n"], variant.data["factor"]
+    return {"pairs": n * n, "causal_pairs": n * (n + 1) // 2, "growth": float(factor) ** 2}
+
+
+def _linear_growth(variant: Variant) -> Answer:
+    """Scales the cost with the length itself."""
+    return {"growth": float(variant.data["factor"])}
+
+
+def _causal_half_square(variant: Variant) -> Answer | None:
+    """Halves the full square and forgets that each token also attends to itself (the diagonal)."""
+    n = variant.data["n"]
+    return {"causal_pairs": n * n // 2} if n % 2 == 0 else None
+
+
+MISCONCEPTIONS = (
+    Misconception("linear-growth", _linear_growth, Text(
+        "以为计算量与序列长度同比例增长。每个 query 都要与每个 key 做点积，点积对数是 n²；长度乘以 k，点积数乘以 k²。",
+        "You scaled the cost in proportion to the length. Every query is dotted with every key, so there are n² "
+        "dot products; multiplying the length by k multiplies them by k².")),
+    Misconception("causal-half-square", _causal_half_square, Text(
+        "取了 n²/2，漏掉了对角线。因果掩码下第 i 个 token 看自己和它之前的所有 token，共 i 个，"
+        "总数是 1 + 2 + … + n = n(n+1)/2。",
+        "You took n²/2 and lost the diagonal. Under a causal mask token i attends to itself and every earlier "
+        "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2.")),
+)
+
+FIELDS = (
+    AnswerField("pairs", "int", Text("完整自注意力的 query–key 点积个数", "query–key dot products, full self-attention"),
+                Text("一个整数", "an integer"),
+                Text("n 个 query 各与 n 个 key 做一次点积：n²。", "Each of n queries meets each of n keys once: n².")),
+    AnswerField("causal_pairs", "int", Text("因果掩码下的点积个数", "dot products under a causal mask"),
+                Text("一个整数", "an integer"),
+                Text("第 i 个位置看位置 1…i：1 + 2 + … + n = n(n+1)/2。",
+                     "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2.")),
+    AnswerField("growth", "number", Text("完整点积数增长的倍数", "factor by which the full count grows"),
+                Text("一个数（整数、小数或分数都可以）", "a number (whole, decimal or a fraction)"),
+                Text("点积数与长度的平方成正比：长度乘以 k，点积数乘以 k²。",
+                     "The count is proportional to the square of the length: length × k gives count × k².")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's length and growth factor."""
+    n, factor = variant.data["n"], variant.data["factor"]
+    longer = int(round(n * factor))
+    return Text(
+        f"一段序列有 n = {n} 个 token，做一层单头自注意力，每个 query 与 key 的一次点积记为一个“对”。\n"
+        "1. 不加掩码时，一共要算多少个 query–key 点积？\n"
+        "2. 加因果掩码（每个 token 只看它自己和它前面的 token）时，要算多少个？\n"
+        f"3. 序列长度变为原来的 {factor:g} 倍（{longer} 个 token）时，不加掩码的点积个数变为原来的多少倍？",
+        f"A sequence has n = {n} tokens and goes through one single-head self-attention layer; one query–key "
+        "dot product counts as one pair.\n1. Without a mask, how many query–key dot products are computed?\n"
+        "2. With a causal mask (each token sees only itself and the tokens before it), how many?\n"
+        f"3. If the sequence becomes {factor:g} times as long ({longer} tokens), by what factor does the unmasked "
+        "count grow?",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch09",
+    title=Text("注意力的二次方代价", "The quadratic cost of attention"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+)

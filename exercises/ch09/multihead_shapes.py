@@ -1,0 +1,99 @@
+"""ch09.multihead-shapes: the per-head width and the projection weights of one multi-head attention layer."""
+from __future__ import annotations
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+
+ID = "ch09.multihead-shapes"
+# (d_model, heads) of published models: the original Transformer, BERT/GPT-2 sizes, GPT-3 and LLaMA widths.
+KNOWN_SHAPES = ((512, 8), (768, 12), (1024, 16), (1280, 20), (1600, 25), (2048, 16), (2560, 32),
+                (4096, 32), (5120, 40), (8192, 64), (12288, 96))
+HEAD_WIDTHS = (32, 64, 80, 96, 128)
+HEAD_COUNTS = (4, 6, 8, 12, 16, 24, 32, 48)
+
+
+def book_data() -> Data:
+    """GPT-3 as chapter 9 describes it: width 12288 with 96 heads."""
+    return {"d_model": 12288, "heads": 96}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A published (d_model, heads) pair, or a random head count times a usual head width."""
+    if rng.random() < 0.5:
+        d_model, heads = KNOWN_SHAPES[int(rng.integers(len(KNOWN_SHAPES)))]
+    else:
+        heads = int(rng.choice(HEAD_COUNTS))
+        d_model = heads * int(rng.choice(HEAD_WIDTHS))
+    return {"d_model": int(d_model), "heads": int(heads)}
+
+
+def solve(variant: Variant) -> Answer:
+    """head_dim = d_model / heads; Q, K, V and output projections are each d_model × d_model."""
+    d_model, heads = variant.data["d_model"], variant.data["heads"]
+    return {"head_dim": d_model // heads, "projection_params": 4 * d_model * d_model}
+
+
+def _not_split(variant: Variant) -> Answer:
+    """Gives every head the full model width."""
+    return {"head_dim": variant.data["d_model"]}
+
+
+def _three_projections(variant: Variant) -> Answer:
+    """Counts Q, K and V but forgets the output projection."""
+    return {"projection_params": 3 * variant.data["d_model"] ** 2}
+
+
+MISCONCEPTIONS = (
+    Misconception("not-split", _not_split, Text(
+        "让每个头都用了完整的 d_model 维。多头注意力把 d_model 平均分给各个头：每头 d_model / heads 维，"
+        "拼接后正好回到 d_model。",
+        "You gave every head the full d_model width. Multi-head attention splits d_model evenly across the "
+        "heads: each head gets d_model / heads dimensions, and concatenating them gives d_model back.")),
+    Misconception("three-projections", _three_projections, Text(
+        "只数了 Q、K、V 三个投影，漏掉了输出投影。各头的输出拼接后还要再乘一个 d_model × d_model 的矩阵，"
+        "所以共 4·d_model² 个权重。",
+        "You counted the Q, K and V projections but not the output projection. The concatenated head outputs "
+        "are multiplied by one more d_model × d_model matrix, so there are 4·d_model² weights.")),
+)
+
+FIELDS = (
+    AnswerField("head_dim", "int", Text("每个头的维度", "width of each head"), Text("一个整数", "an integer"),
+                Text("每头维度 = d_model / heads。", "Head width = d_model / heads.")),
+    AnswerField("projection_params", "int", Text("投影矩阵的权重总数（不含偏置）", "projection weights (no biases)"),
+                Text("一个整数（可写成 4*d^2 这样的算式）", "an integer (an expression such as 4*d^2 is fine)"),
+                Text("Q、K、V、输出四个投影各是 d_model × d_model：共 4·d_model²。",
+                     "Q, K, V and output projections are each d_model × d_model: 4·d_model² in total.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's width and head count."""
+    d_model, heads = variant.data["d_model"], variant.data["heads"]
+    book = variant.seed == 0
+    return Text(
+        ("GPT-3 每层的" if book else "一个 Transformer 层的") +
+        f"多头自注意力：模型宽度 d_model = {d_model}，头数 heads = {heads}。Q、K、V 按头平均切分，"
+        "各头输出拼接后再经过一个输出投影。\n1. 每个头的维度是多少？\n"
+        "2. Q、K、V 三个投影加上输出投影，一共有多少个权重（只数矩阵元素，不数偏置）？",
+        ("Multi-head self-attention in each GPT-3 layer" if book
+         else "Multi-head self-attention in a Transformer layer") +
+        f": model width d_model = {d_model}, heads = {heads}. Q, K and V are split evenly across the heads, and "
+        "the concatenated head outputs go through an output projection.\n1. What is the width of each head?\n"
+        "2. How many weights do the Q, K, V and output projections hold together (matrix entries only, no biases)?",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch09",
+    title=Text("多头注意力的形状与参数", "Multi-head shapes and parameters"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+)

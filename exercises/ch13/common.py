@@ -1,0 +1,43 @@
+"""Chapter 13's shared facts: the book's numbers, the generator pools, and the token conventions."""
+from __future__ import annotations
+
+import math
+
+A = math.log(2)  # the chapter's unit: a = ln 2, so e^a = 2
+SYMBOLS = {"a": A}
+BOS, EOS, PERIOD = "BOS", "EOS", "."
+
+CANDIDATES = ("red", "blue", "key", "door", PERIOD, EOS)
+# Previous token -> probabilities over CANDIDATES (the chapter's table 13.4).
+BOOK_TABLE: dict[str, tuple[float, ...]] = {
+    BOS: (0.4, 0.5, 0.1, 0.0, 0.0, 0.0),
+    "red": (0.0, 0.0, 0.8, 0.1, 0.1, 0.0),
+    "blue": (0.0, 0.0, 0.2, 0.7, 0.1, 0.0),
+    "key": (0.0, 0.0, 0.0, 0.0, 0.9, 0.1),
+    "door": (0.0, 0.0, 0.0, 0.0, 0.9, 0.1),
+    PERIOD: (0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+}
+BOOK_TARGET = ("red", "key", PERIOD, EOS)
+
+# Source vocabulary of the chapter: token -> embedding in units of a.
+BOOK_SOURCE_VOCAB_UNITS: dict[str, tuple[int, int]] = {"红色": (1, 0), "蓝色": (0, 0), "钥匙": (-1, 1), "。": (0, -1)}
+
+COLOURS = {"red": "红色", "blue": "蓝色", "green": "绿色", "yellow": "黄色"}
+NOUNS = {"key": "钥匙", "door": "门", "box": "盒子", "lamp": "灯"}
+
+
+def tokens_text(tokens: list[str] | tuple[str, ...]) -> str:
+    """Tokens as a reader sees them in a prompt: space-separated."""
+    return " ".join(tokens)
+
+
+# Greedy decoding (chapter 13.4): stop after EOS or after this many predictions, and say which.
+MAX_STEPS = 8
+STOPPED_BY_EOS, STOPPED_BY_CAP = "EOS", "cap"
+STOP_ALIASES: dict[str, tuple[str, ...]] = {
+    STOPPED_BY_EOS: ("eos", "<eos>", "</s>", "EOS", "遇到EOS", "遇到 EOS", "选到EOS", "选到 EOS"),
+    STOPPED_BY_CAP: ("cap", "limit", "max_steps", "max steps", "max", "上限", "步数上限", "达到上限", "触及上限",
+                     "预测上限"),
+}
+# What a student writes for "no such step" in a token answer (the token readers have no null).
+NO_TOKEN = "none"

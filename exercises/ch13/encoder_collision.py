@@ -1,0 +1,222 @@
+"""ch13.encoder-collision: find where two source paths through the ReLU encoder become the same state."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import A, SYMBOLS, tokens_text
+from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_vocab_units, clips,
+                                    colour_tokens, magnitude_in_a, noun_tokens, random_encoder,
+                                    random_vocab_units, relu, run_encoder, same_state, setup_text,
+                                    vocab_from_units)
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+
+ID = "ch13.encoder-collision"
+MAX_UNITS = 4
+COLLIDING_SHARE = 0.7  # most variants show the chapter's collision; the rest never collide
+DRAWS = 60
+
+
+def book_data() -> Data:
+    """Exercise 13.4: 红色 钥匙 。 against 蓝色 钥匙 。, probed at the second read of path B."""
+    units = book_vocab_units()
+    return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": units,
+            "encoder": book_encoder(), "source_a": ["红色", "钥匙", SOURCE_END],
+            "source_b": ["蓝色", "钥匙", SOURCE_END], "probe_step": 2}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """Two sources differing only in their colour; a probe where ReLU clips path B before any collision."""
+    want_collision = bool(rng.random() < COLLIDING_SHARE)
+    data: dict[str, Any] = {}
+    for _ in range(DRAWS):
+        units = random_vocab_units(rng, colours=2, nouns=2)
+        colour_a, colour_b = colour_tokens(units)
+        nouns = [str(t) for t in rng.choice(noun_tokens(units), size=int(rng.integers(1, 3)), replace=False)]
+        data = {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": units,
+                "encoder": random_encoder(rng), "source_a": [colour_a, *nouns, SOURCE_END],
+                "source_b": [colour_b, *nouns, SOURCE_END], "probe_step": 1}
+        steps_a, steps_b = _runs(data)
+        probes, collision = _probe_candidates(steps_a, steps_b), _collision_step(steps_a, steps_b)
+        if probes and collision != 1 and (collision is not None) == want_collision:
+            data["probe_step"] = int(rng.choice(probes))
+            return data
+    return data  # quality() rejects it and the next sub-seed draws again
+
+
+def _runs(data: Mapping[str, Any], activation: str = "relu") -> tuple[list[EncoderStep], list[EncoderStep]]:
+    """Both paths through the encoder."""
+    vocab, encoder = data["source_vocab"], data["encoder"]
+    return (run_encoder(vocab, encoder, data["source_a"], activation),
+            run_encoder(vocab, encoder, data["source_b"], activation))
+
+
+def _collision_step(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep]) -> int | None:
+    """The first read (1-based) after which both states are equal, or None."""
+    for index, (step_a, step_b) in enumerate(zip(steps_a, steps_b), start=1):
+        if same_state(step_a.state, step_b.state):
+            return index
+    return None
+
+
+def _probe_candidates(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep]) -> list[int]:
+    """Reads where ReLU clips path B and path A's numbers differ there, up to the first collision."""
+    last = _collision_step(steps_a, steps_b) or len(steps_b)
+    return [j for j in range(1, last + 1)
+            if clips(steps_b[j - 1]) and not same_state(steps_a[j - 1].pre, steps_b[j - 1].pre)]
+
+
+def _answer(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep], probe: int) -> Answer:
+    """The four computed parts for two runs and a probe step."""
+    return {"pre_activation": list(steps_b[probe - 1].pre), "post_activation": list(steps_b[probe - 1].state),
+            "collision_step": _collision_step(steps_a, steps_b),
+            "final_equal": same_state(steps_a[-1].state, steps_b[-1].state)}
+
+
+def solve(variant: Variant) -> Answer:
+    """Path B at the probe, the first equal read, whether the contexts match, and teacher forcing: no."""
+    steps_a, steps_b = _runs(variant.data)
+    return {**_answer(steps_a, steps_b, variant.data["probe_step"]), "teacher_forcing_separates": False}
+
+
+def _no_relu(variant: Variant) -> Answer:
+    """Runs both paths without ReLU, so nothing is ever clipped and the paths keep their difference."""
+    steps_a, steps_b = _runs(variant.data, "none")
+    return _answer(steps_a, steps_b, variant.data["probe_step"])
+
+
+def _path_a_state(variant: Variant) -> Answer:
+    """Reports path A's numbers at the probe step instead of path B's."""
+    steps_a, _ = _runs(variant.data)
+    step = steps_a[variant.data["probe_step"] - 1]
+    return {"pre_activation": list(step.pre), "post_activation": list(step.state)}
+
+
+def _collision_at_final(variant: Variant) -> Answer | None:
+    """Names the last read as the collision, as if only the final context vectors could coincide."""
+    steps_a, steps_b = _runs(variant.data)
+    collision = _collision_step(steps_a, steps_b)
+    if collision is None or collision == len(steps_b):
+        return None
+    return {"collision_step": len(steps_b)}
+
+
+def _teacher_forcing_separates(variant: Variant) -> Answer:
+    """Believes feeding the correct previous target token can tell the two sources apart at the first step."""
+    return {"teacher_forcing_separates": True}
+
+
+def quality(variant: Variant) -> str | None:
+    """The colours must survive the first read; the probe must clip path B and differ from path A; within 4a."""
+    data = variant.data
+    steps_a, steps_b = _runs(data)
+    if _collision_step(steps_a, steps_b) == 1:
+        return "the colours already collide at the first read"
+    if data["probe_step"] not in _probe_candidates(steps_a, steps_b):
+        return "probe step does not clip path B, or path A has the same numbers there"
+    if max(magnitude_in_a(steps_a), magnitude_in_a(steps_b)) > MAX_UNITS:
+        return "coordinates grow beyond 4a"
+    return None
+
+
+def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
+    """The state after ReLU, computed from the student's own pre-activation."""
+    pre = answer.get("pre_activation")
+    if not isinstance(pre, (list, tuple)):
+        return {}
+    return {"post_activation": [relu(float(value)) for value in pre]}
+
+
+MISCONCEPTIONS = (
+    Misconception("no-relu", _no_relu, Text(
+        "计算时没有经过 ReLU：激活后的状态与激活前相同，负坐标一直保留，两条路径也就不会重合。规则：每次读取都要"
+        "先求和、再逐坐标取 max(0, ·)；正是这一步截断把两条路径的区别抹掉了。",
+        "You left out ReLU: the state after activation equals the sum before it, negative coordinates survive, and "
+        "the two paths never meet. Rule: every read sums first, then takes max(0, ·) coordinate by coordinate; "
+        "that clipping is what erases the difference between the paths.")),
+    Misconception("path-a-state", _path_a_state, Text(
+        "写的是路径 A 在这一步的数值。题目问的是路径 B：用 B 的颜色嵌入出发，沿 B 自己的状态算到探查的那一步。",
+        "You gave path A's numbers at this step. The question asks about path B: start from B's colour "
+        "embedding and follow B's own states up to the probed read.")),
+    Misconception("collision-at-final", _collision_at_final, Text(
+        "以为只有读完全部源 token 的最终向量才会相同。请逐次比较两条路径的状态：它们在更早的一次读取之后就已经"
+        "完全相同，之后输入一样，状态也就一直相同。",
+        "You assumed only the final vectors can coincide. Compare the two paths read by read: they are already "
+        "identical after an earlier read, and with the same inputs from then on they stay identical.")),
+    Misconception("teacher-forcing-separates", _teacher_forcing_separates, Text(
+        "以为教师强制能区分两条源序列。第一个目标步两边收到的都是 BOS，教师强制还没有提供任何先前的目标 token；"
+        "能区分 A、B 的只有源序列的表示，教师强制改变不了编码器算出的向量。",
+        "You expected teacher forcing to tell the sources apart. At the first target step both decoders receive "
+        "BOS, and teacher forcing has not supplied any earlier target token yet; only the source representation "
+        "could separate A from B, and teacher forcing does not change what the encoder computed.")),
+)
+
+FIELDS = (
+    AnswerField("pre_activation", "vector",
+                Text("路径 B 在探查步的激活前向量", "path B's pre-activation at the probed read"),
+                Text("二维向量 [x, y]；坐标可写 0、a、-2a 或小数", "a 2-vector [x, y]; entries like 0, a, -2a or decimals"),
+                Text("激活前 = x_j W_x + h_(j-1) W_h + b，用路径 B 自己的上一状态。",
+                     "Pre-activation = x_j W_x + h_(j-1) W_h + b, with path B's own previous state.")),
+    AnswerField("post_activation", "vector",
+                Text("路径 B 在探查步经过 ReLU 后的状态", "path B's state after ReLU at the probed read"),
+                Text("二维向量 [x, y]；坐标可写 0、a、-2a 或小数", "a 2-vector [x, y]; entries like 0, a, -2a or decimals"),
+                Text("新状态 = ReLU(激活前)，负坐标变成 0。", "New state = ReLU(pre-activation): negative coordinates become 0.")),
+    AnswerField("collision_step", "optional_int",
+                Text("两条路径第一次状态相同的读取序号", "first read after which the two states are equal"),
+                Text("整数（从 1 数起）；若从不相同，填“无”", "an integer counted from 1; write 'none' if they never become equal"),
+                Text("逐次比较 A、B 的状态，找出第一次两个坐标都相等的读取。",
+                     "Compare A's and B's states read by read and find the first read where both coordinates agree.")),
+    AnswerField("final_equal", "bool", Text("最终状态（上下文向量）是否相同", "are the final states (context vectors) equal?"),
+                Text("是 / 否", "yes / no"),
+                Text("上下文向量是读完最后一个源 token 后的状态；比较两条路径的这个向量。",
+                     "The context vector is the state after the last source token; compare it for the two paths.")),
+    AnswerField("teacher_forcing_separates", "bool",
+                Text("教师强制本身能否在第一个目标步区分 A、B", "can teacher forcing itself separate A and B at the first target step?"),
+                Text("是 / 否", "yes / no"),
+                Text("第一个目标步两边都只收到 BOS，教师强制提供不了任何区分两条源序列的信息。",
+                     "At the first target step both sides receive only BOS, so teacher forcing supplies nothing "
+                     "that could separate the two sources.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's paths and probe step."""
+    data = variant.data
+    path_a, path_b = tokens_text(data["source_a"]), tokens_text(data["source_b"])
+    probe = data["probe_step"]
+    token = data["source_b"][probe - 1]
+    questions = Text(
+        f"\n源序列 A = [{path_a}]，源序列 B = [{path_b}]，两条路径用同一套权重编码。\n"
+        f"1. 路径 B 第 {probe} 次读取（读入 {token}）时，ReLU 之前的向量是多少？\n"
+        "2. 同一步经过 ReLU 之后的状态是多少？\n"
+        "3. 从哪一次读取之后，A、B 两条路径的状态第一次完全相同？（若始终不同，填“无”）\n"
+        "4. 读完整个源序列后，两条路径的最终状态（上下文向量）是否相同？\n"
+        "5. 在第一个目标步，教师强制本身能否把 A、B 区分开，使两者的第一个颜色预测不同？",
+        f"\nSource A = [{path_a}] and source B = [{path_b}] are encoded with the same weights.\n"
+        f"1. At read {probe} of path B (the token {token}), what is the vector before ReLU?\n"
+        "2. What is the state after ReLU at that read?\n"
+        "3. After which read are the states of paths A and B equal for the first time? (Write 'none' if never.)\n"
+        "4. After the whole source is read, are the two final states (context vectors) equal?\n"
+        "5. At the first target step, can teacher forcing itself separate A and B, so that their first colour "
+        "predictions differ?",
+    )
+    return setup_text(data, lang) + questions.get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("定位编码器的状态碰撞", "Locating the encoder collision"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+    symbols=SYMBOLS,
+)

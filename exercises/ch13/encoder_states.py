@@ -1,0 +1,150 @@
+"""ch13.encoder-states: run the chapter's ReLU encoder by hand and list the state after every read."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import A, SYMBOLS, tokens_text
+from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, clips, colour_tokens,
+                                    encoder_step, magnitude_in_a, noun_tokens, random_encoder,
+                                    random_vocab_units, run_encoder, setup_text, states_list,
+                                    vocab_from_units)
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+
+ID = "ch13.encoder-states"
+MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
+
+
+def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list], source: list[str]) -> Data:
+    """The JSON data of a variant: embeddings as numbers and, for display, as coefficients of a."""
+    return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": dict(units),
+            "encoder": encoder, "source": source}
+
+
+def book_data() -> Data:
+    """Example 13.1: the source 红色 钥匙 。 through the identity encoder."""
+    return _variant_data(book_vocab_units(), book_encoder(), ["红色", "钥匙", SOURCE_END])
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A colour, one or two nouns and 。, random embeddings in [-2a, 2a], identity or small integer weights."""
+    units = random_vocab_units(rng, colours=2, nouns=2)
+    colour = str(rng.choice(colour_tokens(units)))
+    nouns = [str(token) for token in rng.choice(noun_tokens(units), size=int(rng.integers(1, 3)), replace=False)]
+    return _variant_data(units, random_encoder(rng), [colour, *nouns, SOURCE_END])
+
+
+def _run(variant: Variant, activation: str = "relu") -> list:
+    """The encoder run over the variant's source."""
+    data = variant.data
+    return run_encoder(data["source_vocab"], data["encoder"], data["source"], activation)
+
+
+def solve(variant: Variant) -> Answer:
+    """h_1 … h_n, one state per read, h_0 not listed."""
+    return {"states": states_list(_run(variant))}
+
+
+def _no_relu(variant: Variant) -> Answer | None:
+    """Adds input and old state but never clips negatives."""
+    steps = _run(variant)
+    return {"states": states_list(_run(variant, "none"))} if any(clips(step) for step in steps) else None
+
+
+def _abs_for_relu(variant: Variant) -> Answer | None:
+    """Turns negatives positive (absolute value) instead of setting them to zero."""
+    steps = _run(variant)
+    return {"states": states_list(_run(variant, "abs"))} if any(clips(step) for step in steps) else None
+
+
+def _includes_h0(variant: Variant) -> Answer:
+    """Lists the initial state h_0 as if it were the first read."""
+    return {"states": [list(variant.data["encoder"]["h_0"]), *states_list(_run(variant))]}
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject runs where ReLU never clips (no-relu would be right) or the numbers grow large."""
+    steps = _run(variant)
+    if not any(clips(step) for step in steps):
+        return "ReLU never clips, so forgetting it would give the right states"
+    if magnitude_in_a(steps) > MAX_UNITS:
+        return "coordinates grow beyond 4a"
+    return None
+
+
+def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
+    """State j recomputed from the student's own state j-1 (state 1 from h_0)."""
+    data = variant.data
+    student = answer.get("states")
+    if not isinstance(student, (list, tuple)):
+        return {}
+    source = data["source"]
+    own: list[list[float] | None] = []
+    for index in range(len(student)):
+        previous = data["encoder"]["h_0"] if index == 0 else student[index - 1]
+        if index >= len(source) or not isinstance(previous, (list, tuple)) or len(previous) != 2:
+            own.append(None)
+            continue
+        _, state = encoder_step(data["source_vocab"][source[index]], previous, data["encoder"])
+        own.append(list(state))
+    return {"states": own}
+
+
+MISCONCEPTIONS = (
+    Misconception("no-relu", _no_relu, Text(
+        "每一步只把输入项和旧状态项相加，没有再过 ReLU，负坐标被原样带到了下一步。规则：相加之后要逐个坐标取 "
+        "max(0, ·)，负数变成 0，再把这个结果当作新状态。",
+        "You added the input term and the old-state term but skipped ReLU, so negative coordinates were carried "
+        "into the next read. Rule: after the sum, take max(0, ·) coordinate by coordinate (negatives become 0); "
+        "that clipped vector is the new state.")),
+    Misconception("abs-for-relu", _abs_for_relu, Text(
+        "把负坐标变成了它的绝对值。ReLU 不翻转符号：负数一律变成 0，正数保持不变。",
+        "You turned negative coordinates into their absolute values. ReLU does not flip signs: every negative "
+        "coordinate becomes 0 and positive ones stay as they are.")),
+    Misconception("includes-h0", _includes_h0, Text(
+        "把初始状态 h_0 也列成了一个读取结果。h_0 是读任何 token 之前给定的起点；每读一个源 token 才产生一个新状态，"
+        "所以状态个数等于源序列长度。",
+        "You listed the initial state h_0 as if it were a read. h_0 is the given starting point before any token "
+        "is read; each source token read produces one new state, so there are as many states as source tokens.")),
+)
+
+FIELDS = (
+    AnswerField("states", "vectors", Text("每次读取后的编码器状态 h_1, h_2, …", "encoder state after each read: h_1, h_2, …"),
+                Text("每次读取一个 [x, y]，按顺序用逗号或换行分开；坐标可写 0、a、-2a 或小数",
+                     "one [x, y] per read, in order, separated by commas or lines; entries like 0, a, -2a or decimals"),
+                Text("h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，从 h_0 开始，每读一个源 token 记下一个状态，不列 h_0。",
+                     "h_j = ReLU(x_j W_x + h_(j-1) W_h + b) starting from h_0; record one state per source token read, "
+                     "without listing h_0.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's embeddings, weights and source."""
+    data = variant.data
+    source, count = tokens_text(data["source"]), len(data["source"])
+    question = Text(
+        f"\n源序列为 [{source}]，编码器从左到右读，每次读一个 token。依次写出读完每个 token 后的状态 "
+        f"h_1 … h_{count}（共 {count} 个二维向量，不要列出 h_0）。",
+        f"\nThe source is [{source}], read left to right one token at a time. Write the state after each read, "
+        f"h_1 … h_{count} ({count} 2-vectors in order; do not list h_0).",
+    )
+    return setup_text(data, lang) + question.get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("逐步计算编码器状态", "Encoder states, read by read"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+    symbols=SYMBOLS,
+)

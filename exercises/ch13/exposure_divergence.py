@@ -1,0 +1,219 @@
+"""ch13.exposure-divergence: the first wrong prediction versus the first step where the decoder's inputs differ."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import (BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, SYMBOLS,
+                                   tokens_text)
+from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_candidates, random_target,
+                                     sentence_successors, table_text, teacher_forced_probabilities, tied_rows)
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+from exercises.variants import rows_not_summing_to_one
+
+ID = "ch13.exposure-divergence"
+EARLY_EOS_SHARE = 0.15  # variants whose first mistake is EOS itself, so the inputs never get to differ
+
+
+def book_data() -> Data:
+    """Example 13.2: table 13.4 and the reference red key . EOS."""
+    return {"candidates": list(CANDIDATES), "table": {k: list(row) for k, row in BOOK_TABLE.items()},
+            "target": list(BOOK_TARGET), "max_steps": MAX_STEPS}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A target sentence and a table whose greedy choice first goes wrong at a chosen step before the last."""
+    candidates = random_candidates(rng)
+    target = random_target(rng, candidates)
+    inputs = [BOS, *target[:-1]]
+    wrong_step = int(rng.integers(1, len(target)))
+    row_token, expected = inputs[wrong_step - 1], target[wrong_step - 1]
+    if rng.random() < EARLY_EOS_SHARE:
+        mistake = EOS
+    else:
+        options = [token for token in candidates if token not in (expected, row_token, EOS)]
+        mistake = options[int(rng.integers(len(options)))]
+    successors = sentence_successors(rng, candidates)
+    for step in range(1, wrong_step):
+        successors[inputs[step - 1]] = target[step - 1]
+    successors[row_token] = mistake
+    # Every target token keeps some probability, so the teacher-forced path is a real possibility.
+    fixed = {previous: {token: int(rng.integers(1, 5 if previous == row_token else 4))}
+             for previous, token in zip(inputs, target)}
+    return {"candidates": candidates, "table": fill_table(rng, candidates, successors, fixed),
+            "target": target, "max_steps": MAX_STEPS}
+
+
+def _decode(variant: Variant) -> Decode:
+    """Free greedy generation with the variant's table."""
+    data = variant.data
+    return greedy_decode(data["candidates"], data["table"], int(data["max_steps"]))
+
+
+def _first_wrong_step(variant: Variant) -> int | None:
+    """The first (1-based) step whose greedy choice is not the target token; None if there is none."""
+    generated, target = _decode(variant).tokens, variant.data["target"]
+    for step, token in enumerate(target, start=1):
+        if step > len(generated) or generated[step - 1] != token:
+            return step
+    return None
+
+
+def _divergence_after(generated: tuple[str, ...], wrong_step: int) -> int | None:
+    """The step whose inputs first differ, given the first wrong step: the next one, unless that mistake was EOS."""
+    return None if generated[wrong_step - 1] == EOS else wrong_step + 1
+
+
+def solve(variant: Variant) -> Answer:
+    """The first wrong step s; inputs first differ at s+1 (target token vs generated token) unless EOS stopped it."""
+    generated, target = _decode(variant).tokens, variant.data["target"]
+    wrong_step = _first_wrong_step(variant)
+    if wrong_step is None:
+        raise ValueError("greedy decoding reproduces the target: quality() rejects such variants")
+    divergence = _divergence_after(generated, wrong_step)
+    if divergence is None:
+        return {"first_wrong_step": wrong_step, "first_input_divergence_step": None,
+                "teacher_forced_input": NO_TOKEN, "generated_input": NO_TOKEN}
+    return {"first_wrong_step": wrong_step, "first_input_divergence_step": divergence,
+            "teacher_forced_input": target[wrong_step - 1], "generated_input": generated[wrong_step - 1]}
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject ties, rows not summing to one, zero target probabilities, and a first mistake at the last step."""
+    data = variant.data
+    if rows_not_summing_to_one(data["table"].values()):
+        return "probability row does not sum to 1"
+    if tied_rows(data["table"]):
+        return "argmax tie"
+    if min(teacher_forced_probabilities(data["candidates"], data["table"], data["target"])) <= 0:
+        return "a target token has probability 0"
+    wrong_step = _first_wrong_step(variant)
+    if wrong_step is None or wrong_step >= len(data["target"]):
+        return "no wrong step before the last target step"
+    return None
+
+
+def _same_step(variant: Variant) -> Answer | None:
+    """Puts the input divergence at the very step of the wrong prediction."""
+    return {"first_input_divergence_step": solve(variant)["first_wrong_step"]}
+
+
+def _teacher_forcing_feeds_prediction(variant: Variant) -> Answer | None:
+    """Says teacher forcing feeds the model's own (wrong) prediction."""
+    reference = solve(variant)
+    if reference["first_input_divergence_step"] is None:
+        return None
+    return {"teacher_forced_input": reference["generated_input"]}
+
+
+def _generation_feeds_reference(variant: Variant) -> Answer | None:
+    """Says free generation feeds the reference token."""
+    reference = solve(variant)
+    if reference["first_input_divergence_step"] is None:
+        return None
+    return {"generated_input": reference["teacher_forced_input"]}
+
+
+MISCONCEPTIONS = (
+    Misconception("same-step", _same_step, Text(
+        "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
+        "出错那一步两边的输入仍然相同。",
+        "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
+        "an input at the following step, so the inputs can first differ one step later; at the wrong step "
+        "itself both inputs are still the same.")),
+    Misconception("teacher-forcing-feeds-prediction", _teacher_forcing_feeds_prediction, Text(
+        "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
+        "无论模型这一步预测了什么。",
+        "You took teacher forcing to feed the model's predicted token onward. Rule: under teacher forcing the next "
+        "input is always the correct token from the reference target, whatever the model predicted.")),
+    Misconception("generation-feeds-reference", _generation_feeds_reference, Text(
+        "你认为生成时下一步输入的是参考答案里的 token。规则：生成时没有参考答案可用，下一步输入是模型自己刚选出的 token。",
+        "You took generation to feed the reference token. Rule: at generation time no reference is available; "
+        "the next input is the token the model itself just chose.")),
+)
+
+
+def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
+    """The divergence step from the student's wrong step, and the two inputs at the student's divergence step."""
+    generated, target = _decode(variant).tokens, variant.data["target"]
+    implied: dict[str, Any] = {}
+    wrong_step = answer.get("first_wrong_step")
+    if isinstance(wrong_step, int) and 1 <= wrong_step <= min(len(generated), len(target)):
+        implied["first_input_divergence_step"] = _divergence_after(generated, wrong_step)
+    step = answer.get("first_input_divergence_step", 0)
+    if step is None:
+        implied["teacher_forced_input"] = implied["generated_input"] = NO_TOKEN
+    elif isinstance(step, int) and 1 <= step <= min(len(generated), len(target)):
+        implied["teacher_forced_input"] = ([BOS, *target])[step - 1]
+        implied["generated_input"] = ([BOS, *generated])[step - 1]
+    return implied
+
+
+FIELDS = (
+    AnswerField("first_wrong_step", "int", Text("第一次预测错误的步数", "Step of the first wrong prediction"),
+                Text("一个整数，第 1 步的输入是 BOS", "a whole number; step 1 has input BOS"),
+                Text("在第一次出错之前两种过程的输入相同、预测也相同，所以它就是贪心选择第一次不等于目标 token 的那一步。",
+                     "Until the first mistake both processes see the same inputs and make the same choice, so it "
+                     "is the first step whose greedy choice differs from the target token.")),
+    AnswerField("first_input_divergence_step", "optional_int",
+                Text("两种过程的输入第一次不同的步数", "Step where the inputs first differ"),
+                Text("一个整数；若生成在输入分歧前已选到 EOS 而停止，填 null",
+                     "a whole number; null if generation chose EOS and stopped before the inputs could differ"),
+                Text("错误的预测要到下一步才被当作输入，所以输入分歧比第一次错误晚一步；若那次错误就是 EOS，生成已停止，没有分歧步。",
+                     "A wrong prediction is only fed in at the next step, so the inputs first differ one step "
+                     "after the first mistake; if that mistake is EOS, generation has stopped and they never do.")),
+    AnswerField("teacher_forced_input", "token", Text("该步教师强制的输入", "Teacher-forced input at that step"),
+                Text("一个 token；没有分歧步时填 none", "one token; none if there is no divergence step"),
+                Text("教师强制的输入是参考目标中的前一个 token，与模型预测无关。",
+                     "The teacher-forced input is the previous token of the reference target, whatever the model "
+                     "predicted.")),
+    AnswerField("generated_input", "token", Text("该步生成时的输入", "Generated input at that step"),
+                Text("一个 token；没有分歧步时填 none", "one token; none if there is no divergence step"),
+                Text("自回归生成的输入是模型自己上一步选出的 token。",
+                     "In autoregressive generation the input is the token the model itself chose at the step "
+                     "before.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's table and reference target."""
+    data = variant.data
+    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    candidates, target, steps = ", ".join(data["candidates"]), tokens_text(data["target"]), data["max_steps"]
+    return Text(
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+        f"参考目标为 [{target}]。同一张表用两种方式运行，第 1 步的输入都是 BOS：训练时使用教师强制；"
+        f"生成时做贪心解码（每步选概率最大者，并列取靠前的候选，选到 EOS 或满 {steps} 次预测即停止）。\n"
+        "1. 第几步的贪心预测第一次与参考目标不同？\n"
+        "2. 训练与生成两条时间线的解码器输入第一次不同是在第几步？若生成在那之前已选到 EOS 而停止，填 null。\n"
+        "3. 在第 2 问那一步，教师强制的输入是什么？\n4. 在同一步，生成时的输入是什么？（第 3、4 问若没有这一步，填 none）",
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
+        f"The reference target is [{target}]. The same table is run in two ways, both with input BOS at step 1: "
+        "training uses teacher forcing; generation decodes greedily (take the most probable candidate, a tie goes "
+        f"to the candidate listed first, stop after EOS or after {steps} predictions).\n"
+        "1. At which step does the greedy prediction first differ from the reference target?\n"
+        "2. At which step do the decoder inputs of the training and generation timelines first differ? "
+        "Write null if generation chose EOS and stopped before that.\n"
+        "3. At the step of question 2, what is the teacher-forced input?\n"
+        "4. At the same step, what is the generated input? (For 3 and 4, write none if there is no such step.)",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+    symbols=SYMBOLS,
+)

@@ -1,0 +1,238 @@
+"""ch13.greedy-decode: decode greedily from a probability table, and say whether EOS or the step cap stopped it."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, PERIOD, STOP_ALIASES,
+                                   STOPPED_BY_CAP, STOPPED_BY_EOS, SYMBOLS)
+from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_text,
+                                     random_candidates, tied_rows)
+from exercises.comparators import canonical_token, equal
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+from exercises.variants import rows_not_summing_to_one
+
+ID = "ch13.greedy-decode"
+EXERCISE_3_BLUE_ROW = [0.0, 0.0, 0.8, 0.1, 0.1, 0.0]  # exercise 13.3 replaces only the blue row
+
+
+def book_data() -> Data:
+    """Exercise 13.3: table 13.4 with the blue row now favouring key."""
+    table = {previous: list(row) for previous, row in BOOK_TABLE.items()}
+    table["blue"] = list(EXERCISE_3_BLUE_ROW)
+    return {"candidates": list(CANDIDATES), "table": table, "max_steps": MAX_STEPS}
+
+
+def _walk(successors: Mapping[str, str], max_steps: int) -> list[str]:
+    """The greedy path the favourites describe, as far as EOS or the cap."""
+    path: list[str] = []
+    while len(path) < max_steps and (not path or path[-1] != EOS):
+        path.append(successors[path[-1] if path else BOS])
+    return path
+
+
+def _close_loop(rng: np.random.Generator, successors: dict[str, str]) -> None:
+    """Point one later row of the sentence back at an earlier token, so decoding cycles into the cap."""
+    path = _walk(successors, MAX_STEPS)
+    if len(path) < 3:  # "noun EOS" has no earlier token to return to: make it "noun . EOS" first
+        successors[path[0]] = PERIOD
+        path = _walk(successors, MAX_STEPS)
+    later = int(rng.integers(1, len(path) - 1))
+    successors[path[later]] = path[int(rng.integers(0, later))]
+
+
+def _tie_on_path(rng: np.random.Generator, candidates: list[str], successors: Mapping[str, str]) -> tuple[str, str]:
+    """A row on the decode path and a later candidate that will share that row's maximum."""
+    path = _walk(successors, MAX_STEPS)
+    rows = sorted({previous for previous in [BOS, *path[:-1]] if successors[previous] != EOS}, key=str)
+    row = rows[int(rng.integers(len(rows)))]
+    favourite = candidates.index(successors[row])
+    later = [token for token in candidates[favourite + 1:] if token != row]
+    return row, later[int(rng.integers(len(later)))]
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A table whose decode ends in EOS, cycles into the cap, or meets one deliberate tie on its path."""
+    candidates = random_candidates(rng)
+    successors = sentence_successors(rng, candidates)
+    shape = rng.random()
+    with_tie = shape >= 0.7
+    if 0.35 <= shape < 0.7 or (with_tie and rng.random() < 0.5):
+        _close_loop(rng, successors)
+    tie = _tie_on_path(rng, candidates, successors) if with_tie else None
+    return {"candidates": candidates, "table": fill_table(rng, candidates, successors, tie=tie),
+            "max_steps": MAX_STEPS}
+
+
+def _decode(variant: Variant, prefer_later: bool = False, extra_steps: int = 0) -> Decode:
+    """Greedy decoding of the variant's table."""
+    data = variant.data
+    return greedy_decode(data["candidates"], data["table"], int(data["max_steps"]) + extra_steps, prefer_later)
+
+
+def solve(variant: Variant) -> Answer:
+    """Every predicted token, EOS included, and what stopped the decode."""
+    decode = _decode(variant)
+    return {"tokens": list(decode.tokens), "stopped_by": decode.stopped_by}
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject rows not summing to one, and any tie except one two-way tie on the decode path."""
+    table = variant.data["table"]
+    if rows_not_summing_to_one(table.values()):
+        return "probability row does not sum to 1"
+    tied = tied_rows(table)
+    if len(tied) > 1:
+        return "more than one tied row"
+    if tied:
+        row = np.asarray(table[tied[0]], dtype=float)
+        if int(np.sum(row == row.max())) != 2 or tied[0] not in _decode(variant).inputs:
+            return "the tie is not a two-way tie on the decode path"
+    return None
+
+
+def _tie_to_later(variant: Variant) -> Answer | None:
+    """Breaks a tie toward the later candidate."""
+    reference, wrong = solve(variant), _decode(variant, prefer_later=True)
+    produced = {"tokens": list(wrong.tokens), "stopped_by": wrong.stopped_by}
+    return {name: value for name, value in produced.items() if value != reference[name]} or None
+
+
+def _ignores_cap(variant: Variant) -> Answer | None:
+    """Writes a prediction past the cap and claims the decode ended at EOS."""
+    if _decode(variant).stopped_by != STOPPED_BY_CAP:
+        return None
+    return {"tokens": list(_decode(variant, extra_steps=1).tokens), "stopped_by": STOPPED_BY_EOS}
+
+
+def _eos_omitted(variant: Variant) -> Answer | None:
+    """Lists the words but not the EOS that was predicted."""
+    decode = _decode(variant)
+    return {"tokens": list(decode.tokens[:-1])} if decode.stopped_by == STOPPED_BY_EOS else None
+
+
+def _stops_at_period(variant: Variant) -> Answer | None:
+    """Stops at the first period as if it ended decoding (only where something other than EOS follows it)."""
+    tokens = list(_decode(variant).tokens)
+    if PERIOD not in tokens:
+        return None
+    end = tokens.index(PERIOD) + 1
+    return {"tokens": tokens[:end]} if end < len(tokens) and tokens[end] != EOS else None
+
+
+MISCONCEPTIONS = (
+    Misconception("tie-to-later", _tie_to_later, Text(
+        "在概率并列最大时选了排在后面的候选。规则：并列时取候选顺序中靠前的那个，之后的输入也随之确定。",
+        "At a tie for the largest probability you took the later candidate. Rule: a tie goes to the candidate "
+        "listed first, and every later input follows from that choice.")),
+    Misconception("ignores-cap", _ignores_cap, Text(
+        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。规则：最多预测 max_steps 次；"
+        "若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
+        "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
+        "Rule: make at most max_steps predictions; if EOS never comes, stop there and report the cap, not EOS.")),
+    Misconception("eos-omitted", _eos_omitted, Text(
+        "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",
+        "You left EOS out of the output. Rule: EOS is a prediction like any other word and belongs in the list; "
+        "choosing it is what stops the decode.")),
+    Misconception("stops-at-period", _stops_at_period, Text(
+        "你在句号处就停了。规则：句号只是一个普通候选，选到它后仍要把它作为输入继续预测；只有 EOS 或步数上限才让解码停止。",
+        "You stopped at the period. Rule: the period is an ordinary candidate; after choosing it you feed it back "
+        "and keep predicting; only EOS or the step cap ends decoding.")),
+)
+
+
+def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
+    """Tags by exact match with each wrong procedure, plus any answer that runs past the cap."""
+    fields = {f.name: f for f in FIELDS}
+    reference = solve(variant)[name]
+    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
+            if wrong is not None and name in wrong and equal(fields[name].kind, student, wrong[name])
+            and not equal(fields[name].kind, wrong[name], reference)]
+    if "ignores-cap" not in tags and _runs_past_cap(variant, name, student):
+        tags.append("ignores-cap")
+    return tuple(tags)
+
+
+def _runs_past_cap(variant: Variant, name: str, student: Any) -> bool:
+    """On a capped decode: more tokens than the cap starting with the right ones, or 'stopped by EOS'."""
+    reference = _decode(variant)
+    if reference.stopped_by != STOPPED_BY_CAP:
+        return False
+    if name == "stopped_by":
+        return student == STOPPED_BY_EOS
+    steps = int(variant.data["max_steps"])
+    return len(student) > steps and equal("tokens", list(student[:steps]), list(reference.tokens))
+
+
+def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
+    """Token t right given the student's token t-1 (argmax of its row); the stop reason their list implies."""
+    data = variant.data
+    candidates, table, steps = data["candidates"], data["table"], int(data["max_steps"])
+    student = [canonical_token(str(token)) for token in answer.get("tokens", [])]
+    own: list[str | None] = []
+    for index in range(len(student)):
+        previous = BOS if index == 0 else student[index - 1]
+        usable = index < steps and EOS not in student[:index] and previous in table
+        own.append(pick(candidates, table[previous]) if usable else None)
+    implied: dict[str, Any] = {"tokens": own}
+    if student and student[-1] == EOS and EOS not in student[:-1]:
+        implied["stopped_by"] = STOPPED_BY_EOS
+    elif len(student) == steps and EOS not in student:
+        implied["stopped_by"] = STOPPED_BY_CAP
+    return implied
+
+
+FIELDS = (
+    AnswerField("tokens", "tokens", Text("贪心解码输出的全部 token", "Every token greedy decoding outputs"),
+                Text("按顺序用空格分开，选到的 EOS 也要写，如 blue key . EOS",
+                     "in order, separated by spaces, EOS included if chosen, e.g. blue key . EOS"),
+                Text("每步取所在行概率最大的候选（并列取靠前者），再把它作为下一步输入；选到 EOS 或预测满上限次数即停止。",
+                     "Each step takes the largest entry of the current row (ties to the earlier candidate) and "
+                     "feeds it back in; decoding stops after EOS or after the cap number of predictions.")),
+    AnswerField("stopped_by", "enum", Text("解码停止的原因", "What stopped the decode"),
+                Text("EOS 或 cap（步数上限）", "EOS or cap (the step limit)"),
+                Text("选到 EOS 就是 EOS 停止；始终没有 EOS、预测满上限次数才是上限停止。",
+                     "Choosing EOS means EOS stopped it; only a decode that never chooses EOS stops at the cap."),
+                aliases=STOP_ALIASES),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's probability table and step cap."""
+    data = variant.data
+    steps = data["max_steps"]
+    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    candidates = ", ".join(data["candidates"])
+    return Text(
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+        f"从 BOS 开始做贪心解码：每步选概率最大的候选，若并列则选候选顺序中靠前的那个，再把选中的 token 作为下一步输入。"
+        f"选到 EOS 后停止；若一直没有 EOS，则在第 {steps} 次预测后停止。\n"
+        "1. 按顺序写出全部预测出的 token（若选到 EOS，也写上）。\n2. 解码是因为 EOS 停止，还是因为到达步数上限（cap）？",
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
+        "Decode greedily from BOS: at each step choose the most probable candidate (a tie goes to the candidate "
+        "listed first) and feed the chosen token in as the next input. Stop after choosing EOS; if EOS never "
+        f"comes, stop after prediction {steps}.\n"
+        "1. List every predicted token in order (EOS too, if it was chosen).\n"
+        "2. Did decoding stop because of EOS or because it reached the step cap (cap)?",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("贪心解码与停止规则", "Greedy decoding and the stopping rule"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+    tag_part=tag_part,
+    symbols=SYMBOLS,
+)

@@ -1,0 +1,205 @@
+"""ch13.loss-average: sequence probability, total loss and the two per-token averages (with and without EOS)."""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, SYMBOLS, tokens_text
+from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
+                                     table_text, teacher_forced_probabilities, tenths_row, tied_rows)
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+from exercises.readers import display
+from exercises.variants import rows_not_summing_to_one
+
+ID = "ch13.loss-average"
+MIN_SEQUENCE_PROBABILITY = 0.05  # keeps the product well above the absolute tolerance
+EOS_BELOW_ONE_SHARE = 0.6
+
+
+def book_data() -> Data:
+    """Example 13.2 and exercise 13.5: table 13.4 and the reference red key . EOS."""
+    return {"candidates": list(CANDIDATES), "table": {k: list(row) for k, row in BOOK_TABLE.items()},
+            "target": list(BOOK_TARGET)}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A target sentence whose teacher-forced probabilities are 0.3–0.9, the final EOS often below 1."""
+    candidates = random_candidates(rng)
+    target = random_target(rng, candidates)
+    table = fill_table(rng, candidates, sentence_successors(rng, candidates))
+    eos_units = int(rng.integers(5, 10)) if rng.random() < EOS_BELOW_ONE_SHARE else 10
+    units = [int(rng.integers(3, 10)) for _ in target[:-1]] + [eos_units]
+    for previous, token, share in zip([BOS, *target[:-1]], target, units):
+        table[previous] = tenths_row(rng, len(candidates), fixed={candidates.index(token): share})
+    return {"candidates": candidates, "table": table, "target": target}
+
+
+def _probabilities(variant: Variant) -> list[float]:
+    """The teacher-forced probability of each target token."""
+    data = variant.data
+    return teacher_forced_probabilities(data["candidates"], data["table"], data["target"])
+
+
+def _answer(probabilities: list[float], log: Any = math.log, sign: float = -1.0) -> Answer:
+    """Probability, total loss and both averages, for a given logarithm and sign convention."""
+    losses = [sign * log(p) for p in probabilities]
+    return {"sequence_probability": math.prod(probabilities), "total_loss": sum(losses),
+            "mean_loss_with_eos": sum(losses) / len(losses),
+            "mean_loss_without_eos": sum(losses[:-1]) / (len(losses) - 1)}
+
+
+def solve(variant: Variant) -> Answer:
+    """Product of the target probabilities; −ln of it in nats; divided by n, and without EOS by n − 1."""
+    return _answer(_probabilities(variant))
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject ties, bad rows, zero or tiny probabilities, and answers that can be read off the question."""
+    data = variant.data
+    if rows_not_summing_to_one(data["table"].values()):
+        return "probability row does not sum to 1"
+    if tied_rows(data["table"]):
+        return "argmax tie"
+    probabilities = _probabilities(variant)
+    if min(probabilities) <= 0 or math.prod(probabilities) < MIN_SEQUENCE_PROBABILITY:
+        return "target probability zero or sequence probability too small"
+    shown = prompt(variant, "zh") + prompt(variant, "en") + json.dumps(dict(data), ensure_ascii=False)
+    if any(display("number", value) in shown for value in solve(variant).values()):
+        return "an answer appears in the question"
+    return None
+
+
+def _log10(variant: Variant) -> Answer:
+    """Uses base-10 logarithms."""
+    return {k: v for k, v in _answer(_probabilities(variant), math.log10).items() if k != "sequence_probability"}
+
+
+def _log2(variant: Variant) -> Answer:
+    """Uses base-2 logarithms (bits instead of nats)."""
+    return {k: v for k, v in _answer(_probabilities(variant), math.log2).items() if k != "sequence_probability"}
+
+
+def _no_negation(variant: Variant) -> Answer:
+    """Forgets the minus sign, so every loss comes out negative."""
+    return {k: v for k, v in _answer(_probabilities(variant), sign=1.0).items() if k != "sequence_probability"}
+
+
+def _eos_excluded_same_divisor(variant: Variant) -> Answer:
+    """Drops the EOS term but still divides by the full target length."""
+    losses = [-math.log(p) for p in _probabilities(variant)]
+    return {"mean_loss_without_eos": sum(losses[:-1]) / len(losses)}
+
+
+def _mean_of_probabilities(variant: Variant) -> Answer:
+    """Averages the probabilities instead of the losses."""
+    probabilities = _probabilities(variant)
+    return {"mean_loss_with_eos": sum(probabilities) / len(probabilities),
+            "mean_loss_without_eos": sum(probabilities[:-1]) / (len(probabilities) - 1)}
+
+
+MISCONCEPTIONS = (
+    Misconception("log10", _log10, Text(
+        "你用的是以 10 为底的对数。规则：本章的损失用自然对数 ln，单位是 nat；换底会让每一项都缩小同一个倍数（ln 10）。",
+        "You used base-10 logarithms. Rule: the chapter's loss uses the natural log ln, in nats; another base "
+        "scales every term by the same factor (ln 10).")),
+    Misconception("log2", _log2, Text(
+        "你用的是以 2 为底的对数（单位成了 bit）。规则：这里的损失用自然对数 ln，单位是 nat。",
+        "You used base-2 logarithms (bits). Rule: the loss here uses the natural log ln, in nats.")),
+    Misconception("no-negation", _no_negation, Text(
+        "你的损失是负数，漏了负号。规则：损失是 −ln p；概率不超过 1，所以每一项损失都不小于 0。",
+        "Your loss is negative: the minus sign is missing. Rule: the loss is −ln p; a probability is at most 1, "
+        "so every loss term is at least 0.")),
+    Misconception("eos-excluded-same-divisor", _eos_excluded_same_divisor, Text(
+        "你去掉了 EOS 那一项损失，却仍按完整长度去除。规则：不计 EOS 时，求和少一项，分母也要少一（目标长度减一）。",
+        "You dropped the EOS loss term but still divided by the full length. Rule: without EOS the sum has one "
+        "term fewer, so the divisor is one fewer too (target length minus one).")),
+    Misconception("mean-of-probabilities", _mean_of_probabilities, Text(
+        "你平均的是概率，而不是损失。规则：先把每个目标概率变成损失 −ln p，再对这些损失求平均。",
+        "You averaged the probabilities rather than the losses. Rule: turn each target probability into a loss "
+        "−ln p first, then average those losses.")),
+)
+
+
+def _is_number(value: object) -> bool:
+    """A read number (never a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
+    """Total loss from the student's probability; both averages from the student's own total loss."""
+    final_loss = -math.log(_probabilities(variant)[-1])
+    count = len(variant.data["target"])
+    implied: dict[str, Any] = {}
+    probability, total = answer.get("sequence_probability"), answer.get("total_loss")
+    if _is_number(probability) and probability > 0:
+        implied["total_loss"] = -math.log(probability)
+    if _is_number(total):
+        implied["mean_loss_with_eos"] = total / count
+        implied["mean_loss_without_eos"] = (total - final_loss) / (count - 1)
+    return implied
+
+
+def _number_field(name: str, label: Text, hint: Text, rule: Text) -> AnswerField:
+    """A numeric answer part with the catalogue's default tolerance."""
+    return AnswerField(name, "number", label, hint, rule)
+
+
+FIELDS = (
+    _number_field("sequence_probability", Text("整条目标序列的概率", "Probability of the whole target"),
+                  Text("一个数，可写分数或乘积，如 0.4*0.8", "a number; a fraction or product such as 0.4*0.8 is fine"),
+                  Text("沿正确前缀逐步取出每个目标 token 的条件概率，再全部相乘。",
+                       "Take each target token's probability along the correct prefix and multiply them all.")),
+    _number_field("total_loss", Text("总损失（nat，计入 EOS）", "Total loss (nats, EOS counted)"),
+                  Text("一个数，可写 -ln(0.5) 这样的式子", "a number; expressions like -ln(0.5) are fine"),
+                  Text("总损失是各步 −ln p 之和，也就是 −ln(序列概率)，用自然对数。",
+                       "The total loss is the sum of −ln p over the steps, i.e. −ln of the sequence probability, "
+                       "with the natural log.")),
+    _number_field("mean_loss_with_eos", Text("平均损失（计入 EOS）", "Mean loss (EOS counted)"),
+                  Text("一个数（nat/token）", "a number (nats per token)"),
+                  Text("总损失除以目标 token 数，EOS 也算一个。",
+                       "The total loss divided by the number of target tokens, EOS included.")),
+    _number_field("mean_loss_without_eos", Text("平均损失（不计 EOS）", "Mean loss (EOS not counted)"),
+                  Text("一个数（nat/token）", "a number (nats per token)"),
+                  Text("去掉 EOS 那一项 −ln p，再除以剩下的 token 数（目标长度减一）。",
+                       "Remove the EOS term −ln p, then divide by the tokens left (target length minus one).")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's table and reference target."""
+    data = variant.data
+    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    candidates, target = ", ".join(data["candidates"]), tokens_text(data["target"])
+    return Text(
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+        f"用教师强制评价参考目标 [{target}]，第 1 步的输入是 BOS。损失用自然对数，单位为 nat。\n"
+        "1. 整条目标序列的概率是多少？\n2. 总损失是多少（EOS 计入）？\n3. 计入 EOS 时，每个目标 token 的平均损失是多少？\n"
+        "4. 不计 EOS 时，每个目标 token 的平均损失是多少？",
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
+        f"Score the reference target [{target}] under teacher forcing; the input at step 1 is BOS. Losses use the "
+        "natural log, in nats.\n1. What is the probability of the whole target sequence?\n"
+        "2. What is the total loss (EOS counted)?\n3. What is the mean loss per target token, EOS counted?\n"
+        "4. What is the mean loss per target token when EOS is not counted?",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("序列损失与平均方式", "Sequence loss and how it is averaged"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+    symbols=SYMBOLS,
+)

@@ -1,0 +1,143 @@
+"""ch13.shift-pairs: shift a target right under teacher forcing and say which positions are scored."""
+from __future__ import annotations
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.ch13.common import BOS, COLOURS, EOS, NOUNS, PERIOD, tokens_text
+from exercises.i18n import Text
+from exercises.plugin import Exercise
+
+ID = "ch13.shift-pairs"
+
+
+def book_data() -> Data:
+    """Exercise 13.1: the target blue door . EOS."""
+    return {"target": ["blue", "door", PERIOD, EOS]}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """A target of one to three content words from the chapter's pools, then a period and EOS."""
+    colours, nouns = sorted(COLOURS), sorted(NOUNS)
+    shape = int(rng.integers(0, 3))
+    if shape == 0:
+        words = [str(rng.choice(nouns))]
+    elif shape == 1:
+        words = [str(rng.choice(colours)), str(rng.choice(nouns))]
+    else:
+        words = [str(rng.choice(colours)), str(rng.choice(nouns)), str(rng.choice(nouns))]
+    return {"target": words + [PERIOD, EOS]}
+
+
+def solve(variant: Variant) -> Answer:
+    """Inputs are BOS then the target without its last token; every target token, EOS included, is scored."""
+    target = list(variant.data["target"])
+    inputs = [BOS] + target[:-1]
+    return {"pairs": list(zip(inputs, target)), "bos_scored": False, "eos_scored": True,
+            "scored_count": len(target)}
+
+
+def _unshifted(variant: Variant) -> Answer:
+    """Pairs each target token with the next one, so nothing is predicted from BOS."""
+    target = list(variant.data["target"])
+    return {"pairs": list(zip(target[:-1], target[1:])), "scored_count": len(target) - 1}
+
+
+def _identity_pairs(variant: Variant) -> Answer:
+    """Feeds each token as the input for predicting itself."""
+    target = list(variant.data["target"])
+    return {"pairs": [(token, token) for token in target]}
+
+
+def _eos_as_input(variant: Variant) -> Answer:
+    """Starts the decoder with EOS instead of BOS."""
+    target = list(variant.data["target"])
+    return {"pairs": list(zip([EOS] + target[:-1], target))}
+
+
+def _bos_scored(variant: Variant) -> Answer:
+    """Counts BOS as a scored target."""
+    return {"bos_scored": True, "scored_count": len(variant.data["target"]) + 1}
+
+
+def _eos_not_scored(variant: Variant) -> Answer:
+    """Leaves EOS out of the loss."""
+    return {"eos_scored": False}
+
+
+def _count_off_by_one(variant: Variant) -> Answer:
+    """Counts the gaps between target tokens instead of the predictions."""
+    return {"scored_count": len(variant.data["target"]) - 1}
+
+
+MISCONCEPTIONS = (
+    Misconception("unshifted", _unshifted, Text(
+        "把目标序列和它自己错开一位配对，漏掉了以 BOS 为输入的第一步。规则：输入侧先放 BOS，再放目标去掉最后一个 token，"
+        "这样第一个目标也有一个输入来预测它。",
+        "You paired each target token with the next one and lost the first step, whose input is BOS. "
+        "Rule: the input side is BOS followed by the target minus its last token, so the first target "
+        "token is predicted too.")),
+    Misconception("identity-pairs", _identity_pairs, Text(
+        "把每个 token 同时当作输入和目标，模型只需抄写输入。规则：当前输入是前一个正确 token，目标是下一个 token。",
+        "You used each token as both input and target, so the model would only copy its input. "
+        "Rule: the input is the previous correct token and the target is the next one.")),
+    Misconception("eos-as-input", _eos_as_input, Text(
+        "用 EOS 启动了解码器。规则：解码器从 BOS 开始；EOS 在这里只作为要预测的目标出现。",
+        "You started the decoder with EOS. Rule: decoding starts from BOS; here EOS only ever appears "
+        "as a target to predict.")),
+    Misconception("bos-scored", _bos_scored, Text(
+        "把 BOS 也算成了要评分的目标。规则：BOS 只是第一个输入，模型从不预测它，因此它不贡献损失。",
+        "You counted BOS as a scored target. Rule: BOS is only the first input; the model never "
+        "predicts it, so it adds no loss.")),
+    Misconception("eos-not-scored", _eos_not_scored, Text(
+        "把 EOS 排除在损失之外。规则：EOS 是模型必须学会预测的目标——它告诉生成何时停止——所以要评分。",
+        "You left EOS out of the loss. Rule: EOS is a target the model must learn to predict (it is "
+        "how generation knows when to stop), so it is scored.")),
+    Misconception("count-off-by-one", _count_off_by_one, Text(
+        "数的是目标 token 之间的间隔。规则：每个目标 token（含 EOS）各被预测一次，评分位置数等于目标长度。",
+        "You counted the gaps between target tokens. Rule: every target token, EOS included, is "
+        "predicted once, so the number of scored positions equals the target length.")),
+)
+
+FIELDS = (
+    AnswerField("pairs", "pairs", Text("解码输入→目标 对", "decoder input → target pairs"),
+                Text("例如 BOS→x, x→y（每对用逗号或换行分开）", "e.g. BOS→x, x→y (separate pairs by commas or lines)"),
+                Text("输入侧是 BOS 加上去掉最后一个 token 的目标，与目标逐位对齐。",
+                     "The input side is BOS plus the target without its last token, aligned position by position.")),
+    AnswerField("bos_scored", "bool", Text("BOS 是否计入目标损失", "Does BOS contribute target loss?"),
+                Text("是 / 否", "yes / no"),
+                Text("BOS 只作输入，不被预测，也就没有损失。", "BOS is input only: never predicted, so no loss.")),
+    AnswerField("eos_scored", "bool", Text("EOS 是否计入目标损失", "Does EOS contribute target loss?"),
+                Text("是 / 否", "yes / no"),
+                Text("EOS 是要预测的目标，计入损失。", "EOS is a predicted target and is scored.")),
+    AnswerField("scored_count", "int", Text("评分的预测次数", "Number of scored predictions"),
+                Text("一个整数", "an integer"),
+                Text("每个目标 token 被预测一次，EOS 也算。", "Each target token is predicted once, EOS included.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's target sequence."""
+    target = tokens_text(variant.data["target"])
+    return Text(
+        f"训练目标序列为 [{target}]，解码器用教师强制训练，以 BOS 作为起始输入。\n"
+        "1. 按顺序写出每一步的“解码器输入→应预测的目标”对。\n"
+        "2. BOS 会贡献目标损失吗？\n3. EOS 会贡献目标损失吗？\n4. 一共有多少个被评分的预测位置？",
+        f"The training target is [{target}]. The decoder is trained with teacher forcing and starts "
+        "from the input BOS.\n1. List, in order, every 'decoder input → target to predict' pair.\n"
+        "2. Does BOS contribute to the target loss?\n3. Does EOS contribute to the target loss?\n"
+        "4. How many predictions are scored in total?",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="ch13",
+    title=Text("目标右移与教师强制", "Shifting the target for teacher forcing"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+)

@@ -1,0 +1,134 @@
+"""Reading and checking answers the same way for every exercise: parts, partial credit, follow-through, tags."""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Mapping
+
+from exercises import messages
+from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
+from exercises.comparators import compare, element_score, equal
+from exercises.errors import ReadError
+from exercises.readers import display, read_kind
+
+if TYPE_CHECKING:
+    from exercises.plugin import Exercise
+
+LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", "vectors": "vector",
+                     "vector": "number"}
+MAX_FIELD_NAME = 64
+
+
+def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedAnswer:
+    """Read every field of ``raw``; a field that can't be read becomes an error, never an exception."""
+    raw = _as_object(exercise, raw)
+    if isinstance(raw, FieldError):
+        return ParsedAnswer({}, {}, (_localised(raw, lang),))
+    known = {f.name for f in exercise.fields}
+    errors: list[FieldError] = [
+        FieldError(str(name)[:MAX_FIELD_NAME], messages.UNKNOWN_FIELD.format(
+            name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))).get(lang))
+        for name in raw if name not in known
+    ]
+    values: dict[str, Any] = {}
+    interpreted: dict[str, str] = {}
+    for answer_field in exercise.fields:
+        if answer_field.name not in raw:
+            errors.append(FieldError(answer_field.name, messages.MISSING_FIELD.get(lang)))
+            continue
+        try:
+            value = read_kind(answer_field.kind, raw[answer_field.name], symbols=exercise.symbols,
+                              aliases=answer_field.aliases)
+        except ReadError as error:
+            errors.append(FieldError(answer_field.name, error.message.get(lang), error.position,
+                                     error.interpreted))
+            continue
+        values[answer_field.name] = value
+        interpreted[answer_field.name] = display(answer_field.kind, value, lang)
+    return ParsedAnswer(values, interpreted, tuple(errors))
+
+
+def _as_object(exercise: "Exercise", raw: object) -> Mapping[str, Any] | FieldError:
+    """Accept an object, a JSON text of one, or bare text for a one-field exercise."""
+    if isinstance(raw, str):
+        stripped = raw.strip()
+        if stripped.startswith("{"):
+            try:
+                raw = json.loads(stripped)
+            except ValueError:
+                return FieldError(None, "not-json")
+        elif len(exercise.fields) == 1:
+            return {exercise.fields[0].name: raw}
+    if not isinstance(raw, Mapping):
+        return FieldError(None, "not-object")
+    return raw
+
+
+def _localised(error: FieldError, lang: str) -> FieldError:
+    """Turn the placeholder code of an answer-level error into its message."""
+    text = messages.NOT_JSON if error.message == "not-json" else messages.NOT_OBJECT
+    return FieldError(None, text.get(lang))
+
+
+def to_json(value: Any) -> Any:
+    """A parsed value in plain JSON form (tuples become lists)."""
+    if isinstance(value, (list, tuple)):
+        return [to_json(item) for item in value]
+    return value
+
+
+def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
+    """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions."""
+    reference = exercise.solve(variant)
+    wrong_answers = [(m, m.solve(variant)) for m in exercise.misconceptions]
+    own_steps = exercise.follow_through(variant, answer) if exercise.follow_through else {}
+    parts: dict[str, PartResult] = {}
+    for answer_field in exercise.fields:
+        parts[answer_field.name] = _check_part(exercise, variant, answer_field, answer[answer_field.name],
+                                               reference[answer_field.name], own_steps, wrong_answers, lang)
+    total_weight = sum(f.weight for f in exercise.fields)
+    score = sum(parts[f.name].score * f.weight for f in exercise.fields) / total_weight
+    return GradeResult(exercise.id, variant.seed, variant.engine_version, "graded", round(score, 6),
+                       parts, (), {name: to_json(value) for name, value in answer.items()})
+
+
+def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerField, student: Any,
+                reference: Any, own_steps: Mapping[str, Any], wrong_answers: list,
+                lang: str) -> PartResult:
+    """The verdict on one part, with its feedback in ``lang``."""
+    kind, tolerance = answer_field.kind, answer_field.tolerance
+    read = display(kind, student, lang)
+    comparison = compare(kind, student, reference, tolerance)
+    if comparison.correct:
+        return PartResult(1.0, True, messages.correct(answer_field).get(lang), None, read=read)
+    score = comparison.score
+    follow_through = False
+    if answer_field.name in own_steps and comparison.shape_error is None:
+        credited = _follow_through_score(kind, student, reference, own_steps[answer_field.name], tolerance)
+        if credited > score:
+            score, follow_through = credited, True
+    if exercise.tag_part is not None:
+        tags = tuple(exercise.tag_part(variant, answer_field.name, student))
+    else:
+        tags = tuple(
+            m.tag for m, wrong in wrong_answers
+            if wrong is not None and answer_field.name in wrong
+            and equal(kind, student, wrong[answer_field.name], tolerance)
+            and not equal(kind, wrong[answer_field.name], reference, tolerance)
+        )
+    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, follow_through)
+    return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
+                      follow_through, read)
+
+
+def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance) -> float:
+    """Credit for a part judged on the student's own earlier steps: element by element for lists."""
+    element_kind = LIST_ELEMENT_KIND.get(kind)
+    if element_kind is None or not isinstance(student, (list, tuple)):
+        return 1.0 if equal(kind, student, own, tolerance) else 0.0
+    matches = []
+    for index, item in enumerate(student):
+        right = index < len(reference) and equal(element_kind, item, reference[index], tolerance)
+        consistent = index < len(own) and own[index] is not None and equal(element_kind, item, own[index],
+                                                                             tolerance)
+        matches.append(right or consistent)
+    return element_score(matches, len(student), len(reference))

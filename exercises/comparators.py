@@ -1,0 +1,176 @@
+"""Compare a student's read answer with the reference, per answer kind, with tolerance for numbers."""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from exercises.i18n import Text
+
+_QUOTES = "'\"`‘’“”「」『』"
+_PERIODS = {".", "。", "句号", "period", "full stop"}
+_EOS = {"eos", "<eos>", "</s>", "<end>"}
+_BOS = {"bos", "<bos>", "<s>", "<start>"}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Absolute plus relative tolerance for numbers: ``|s - r| <= atol + rtol*|r|``."""
+
+    rtol: float = 1e-3
+    atol: float = 5e-4
+
+    def close(self, student: float, reference: float) -> bool:
+        """Whether the student's number is within tolerance of the reference."""
+        return abs(student - reference) <= self.atol + self.rtol * abs(reference)
+
+
+DEFAULT_TOLERANCE = Tolerance()
+
+
+def canonical_token(text: str) -> str:
+    """The comparison form of a token: ``。``/``句号`` -> ``.``, ``<eos>``/``</s>`` -> ``EOS``, words lowercased."""
+    token = unicodedata.normalize("NFKC", text).strip()
+    while len(token) >= 2 and token[0] in _QUOTES and token[-1] in _QUOTES:
+        token = token[1:-1].strip()
+    lowered = token.lower()
+    if lowered in _PERIODS:
+        return "."
+    if lowered in _EOS:
+        return "EOS"
+    if lowered in _BOS:
+        return "BOS"
+    return lowered
+
+
+def shape_of(value: object) -> tuple[int, ...]:
+    """The shape of nested lists (``()`` for a scalar); ragged nesting raises ValueError."""
+    if not isinstance(value, (list, tuple)):
+        return ()
+    inner = {shape_of(item) for item in value}
+    if len(inner) > 1:
+        raise ValueError("ragged nested list")
+    return (len(value), *(inner.pop() if inner else ()))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outcome of comparing one answer part: score in [0, 1], per-element matches for lists, shape problem."""
+
+    score: float
+    correct: bool
+    elements: tuple[bool, ...] | None = None
+    shape_error: Text | None = None
+
+
+def element_score(elements: Sequence[bool], student_len: int, reference_len: int) -> float:
+    """Matched elements over the longer of the two lists; two empty lists score 1."""
+    longest = max(student_len, reference_len)
+    return 1.0 if longest == 0 else sum(bool(e) for e in elements) / longest
+
+
+def _scalar(match: bool) -> Comparison:
+    """A whole-or-nothing comparison."""
+    return Comparison(1.0 if match else 0.0, match)
+
+
+def _listwise(matches: list[bool], student_len: int, reference_len: int) -> Comparison:
+    """Per-position matches padded with misses up to the longer list, scored by ``element_score``."""
+    elements = tuple(matches) + (False,) * (max(student_len, reference_len) - len(matches))
+    score = element_score(elements, student_len, reference_len)
+    return Comparison(score, score == 1.0, elements)
+
+
+def _shape_failure(message: Text) -> Comparison:
+    """Wrong shape: no credit, and the message names the expected shape."""
+    return Comparison(0.0, False, None, message)
+
+
+def _plain(value: object) -> object:
+    """numpy arrays and scalars as plain Python lists and numbers, so solvers may return either."""
+    return value.tolist() if isinstance(value, (np.ndarray, np.generic)) else value
+
+
+def _same_value(student: object, reference: object) -> bool:
+    """Exact equality that does not let ``True`` pass for ``1``."""
+    return isinstance(student, bool) == isinstance(reference, bool) and bool(student == reference)
+
+
+def _compare_vector(student: Sequence[float], reference: Sequence[float], tolerance: Tolerance) -> Comparison:
+    """Length first, then the fraction of entries within tolerance."""
+    if len(student) != len(reference):
+        return _shape_failure(Text("应为 {r} 个数，读到 {s} 个", "expected {r} numbers, read {s}")
+                              .format(r=len(reference), s=len(student)))
+    return _listwise([tolerance.close(s, r) for s, r in zip(student, reference)], len(student), len(reference))
+
+
+def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
+                    tolerance: Tolerance) -> Comparison:
+    """Shape first (``r×c`` named in the message), then the fraction of entries within tolerance."""
+    expected = shape_of(reference)
+    try:
+        read: tuple[int, ...] | None = shape_of(student)
+    except ValueError:
+        read = None
+    if read != expected:
+        rows, cols = (expected + (0, 0))[:2]
+        shape = "×".join(map(str, read)) if read else ""
+        found = Text(shape, shape) if read else Text("行长不一的行", "rows of unequal length")
+        return _shape_failure(Text("应为 {r}×{c} 的矩阵，读到 {f}".format(r=rows, c=cols, f=found.zh),
+                                   "expected a {r}×{c} matrix, read {f}".format(r=rows, c=cols, f=found.en)))
+    flat = [tolerance.close(s, r) for s_row, r_row in zip(student, reference) for s, r in zip(s_row, r_row)]
+    return _listwise(flat, len(flat), len(flat))
+
+
+def _compare_vectors(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
+                     tolerance: Tolerance) -> Comparison:
+    """Each row must have the reference row length; rows then match as wholes, scored per row."""
+    width = len(reference[0]) if reference else None
+    for index, row in enumerate(student, start=1):
+        if width is not None and len(row) != width:
+            return _shape_failure(Text("第 {i} 个向量应有 {w} 个数，读到 {n} 个",
+                                       "vector {i} should have {w} numbers, read {n}")
+                                  .format(i=index, w=width, n=len(row)))
+    matches = [len(s) == len(r) and all(tolerance.close(a, b) for a, b in zip(s, r))
+               for s, r in zip(student, reference)]
+    return _listwise(matches, len(student), len(reference))
+
+
+def compare(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> Comparison:
+    """Compare one read answer part with its reference; the single entry point for every kind."""
+    student, reference = _plain(student), _plain(reference)
+    if kind == "number":
+        return _scalar(tolerance.close(float(student), float(reference)))  # type: ignore[arg-type]
+    if kind in ("int", "optional_int", "bool", "enum", "choice"):
+        return _scalar(_same_value(student, reference))
+    if kind == "token":
+        return _scalar(canonical_token(str(student)) == canonical_token(str(reference)))
+    if kind in ("tokens", "pairs", "choices"):
+        s_list, r_list = list(student), list(reference)  # type: ignore[call-overload]
+        same = _same_pair if kind == "pairs" else (_same_token if kind == "tokens" else _same_value)
+        return _listwise([same(s, r) for s, r in zip(s_list, r_list)], len(s_list), len(r_list))
+    if kind == "vector":
+        return _compare_vector(student, reference, tolerance)  # type: ignore[arg-type]
+    if kind == "matrix":
+        return _compare_matrix(student, reference, tolerance)  # type: ignore[arg-type]
+    if kind == "vectors":
+        return _compare_vectors(student, reference, tolerance)  # type: ignore[arg-type]
+    raise ValueError(f"unknown answer kind {kind!r}")
+
+
+def _same_token(student: object, reference: object) -> bool:
+    """Tokens equal in canonical form."""
+    return canonical_token(str(student)) == canonical_token(str(reference))
+
+
+def _same_pair(student: object, reference: object) -> bool:
+    """(input, output) pairs equal token by token in canonical form."""
+    s_pair, r_pair = tuple(student), tuple(reference)  # type: ignore[call-overload]
+    return len(s_pair) == len(r_pair) and all(_same_token(s, r) for s, r in zip(s_pair, r_pair))
+
+
+def equal(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> bool:
+    """Whether the student's part is fully correct."""
+    return compare(kind, student, reference, tolerance).correct

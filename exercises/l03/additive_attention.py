@@ -1,0 +1,188 @@
+"""l03.additive-attention: one decoder step of Bahdanau (additive) attention over T encoder states."""
+from __future__ import annotations
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import equal
+from exercises.i18n import Text
+from exercises.linalg import Vector, matrix_text, softmax, vector_text
+from exercises.plugin import Exercise
+from exercises.variants import rows_not_summing_to_one
+
+ID = "l03.additive-attention"
+STATE_VALUES = (-1.0, -0.5, 0.0, 0.5, 1.0)  # entries of s, h_j, W and U
+V_VALUES = (-2.0, -1.0, 1.0, 2.0)
+MIN_SCORE_SPREAD = 0.3  # below this the softmax is nearly uniform and uniform-average looks right
+
+
+def book_data() -> Data:
+    """Seed 0: W = U = I and v = [1, 1], so each score is tanh of s + h_j summed."""
+    return {"s_prev": [1, 0], "hs": [[1, 0], [0, 1], [-1, 0]], "w": [[1, 0], [0, 1]], "u": [[1, 0], [0, 1]],
+            "v": [1, 1]}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """T = 3 or 4 encoder states and the decoder state, weights in halves, v in small integers."""
+    count = int(rng.integers(3, 5))
+
+    def draw(*shape: int) -> list:
+        return rng.choice(STATE_VALUES, size=shape).tolist()
+
+    return {"s_prev": draw(2), "hs": draw(count, 2), "w": draw(2, 2), "u": draw(2, 2),
+            "v": rng.choice(V_VALUES, size=2).tolist()}
+
+
+def _context(weights: Vector, hs: list[list[float]]) -> Vector:
+    """Σ_j weight_j · h_j."""
+    return (np.asarray(weights, dtype=float) @ np.asarray(hs, dtype=float)).tolist()
+
+
+def _scores(data: Data) -> Vector:
+    """e_j = v · tanh(W s + U h_j) for each encoder state."""
+    hs = np.asarray(data["hs"], dtype=float)
+    query = np.asarray(data["w"], dtype=float) @ np.asarray(data["s_prev"], dtype=float)
+    keys = hs @ np.asarray(data["u"], dtype=float).T
+    return (np.tanh(query + keys) @ np.asarray(data["v"], dtype=float)).tolist()
+
+
+def _chain(data: Data, scores: Vector) -> Answer:
+    """Softmax of ``scores`` and the context they weigh."""
+    weights = softmax(scores)
+    return {"scores": scores, "weights": weights, "context": _context(weights, data["hs"])}
+
+
+def solve(variant: Variant) -> Answer:
+    """Additive scores, their softmax, and the weighted sum of encoder states."""
+    return _chain(variant.data, _scores(variant.data))
+
+
+def _dot_product_score(variant: Variant) -> Answer:
+    """Scores each state by s · h_j, skipping W, U, tanh and v."""
+    data = variant.data
+    scores = (np.asarray(data["hs"], dtype=float) @ np.asarray(data["s_prev"], dtype=float)).tolist()
+    return _chain(data, scores)
+
+
+def _no_softmax(variant: Variant) -> Answer:
+    """Weighs the states by the raw scores."""
+    scores = _scores(variant.data)
+    return {"weights": scores, "context": _context(scores, variant.data["hs"])}
+
+
+def _uniform_average(variant: Variant) -> Answer:
+    """Averages the states evenly, ignoring the scores."""
+    count = len(variant.data["hs"])
+    weights = [1.0 / count] * count
+    return {"weights": weights, "context": _context(weights, variant.data["hs"])}
+
+
+MISCONCEPTIONS = (
+    Misconception("dot-product-score", _dot_product_score, Text(
+        "把分数算成了 s·h_j 的点积。规则：这一课的加性打分是 e_j = v·tanh(W s + U h_j)——先各自线性变换、相加、过 tanh，"
+        "再与 v 点积；点积打分是后来的做法。",
+        "You scored each state with the dot product s·h_j. Rule: this lesson's additive score is "
+        "e_j = v·tanh(W s + U h_j): transform both, add, apply tanh, then dot with v; the dot-product score "
+        "came later.")),
+    Misconception("no-softmax", _no_softmax, Text(
+        "直接用原始分数当权重。规则：权重 α_j = softmax(e)_j，非负且和为 1；上下文是按这些权重对 h_j 的加权和。",
+        "You used the raw scores as weights. Rule: the weights are α_j = softmax(e)_j, non-negative and "
+        "summing to 1; the context is the sum of the h_j weighted by them.")),
+    Misconception("uniform-average", _uniform_average, Text(
+        "把所有编码状态平均了，没有用分数。规则：注意力按相关度分配权重 α = softmax(e)，更相关的位置得到更大的权重。",
+        "You averaged all encoder states evenly and ignored the scores. Rule: attention spreads its weight "
+        "by relevance, α = softmax(e), so better-matching positions weigh more.")),
+)
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject near-equal scores, repeated encoder states and misconceptions hidden at their first step."""
+    reference = solve(variant)
+    if max(reference["scores"]) - min(reference["scores"]) < MIN_SCORE_SPREAD:
+        return "scores too close together"
+    hs = [tuple(h) for h in variant.data["hs"]]
+    if len(set(hs)) < len(hs):
+        return "repeated encoder state"
+    if rows_not_summing_to_one([reference["weights"]]):
+        return "weights do not sum to one"
+    hidden = _root_hidden(variant, reference)
+    if hidden is not None:
+        return f"{hidden} differs from the reference only after its first step"
+    return None
+
+
+def _root_hidden(variant: Variant, reference: Answer) -> str | None:
+    """The tag of a misconception whose first changed part matches the reference within tolerance.
+
+    Follow-through would then credit its later parts in full, so the whole wrong answer could score 1.
+    """
+    for misconception in MISCONCEPTIONS:
+        wrong = misconception.solve(variant)
+        if wrong is None:
+            continue
+        root = next(f for f in FIELDS if f.name in wrong)
+        if equal(root.kind, wrong[root.name], reference[root.name], root.tolerance):
+            return misconception.tag
+    return None
+
+
+def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
+    """Weights as the softmax of the student's scores; context from the student's weights."""
+    count = len(variant.data["hs"])
+    own: dict[str, object] = {}
+    scores, weights = answer.get("scores"), answer.get("weights")
+    if isinstance(scores, (list, tuple)) and len(scores) == count:
+        own["weights"] = softmax(scores)
+    if isinstance(weights, (list, tuple)) and len(weights) == count:
+        own["context"] = _context(list(weights), variant.data["hs"])
+    return own
+
+
+PRECISION = Text("保留 4 位小数；", "4 decimals; ")
+FIELDS = (
+    AnswerField("scores", "vector", Text("打分 e_j", "scores e_j"),
+                PRECISION + Text("每个编码状态一个数", "one number per encoder state"),
+                Text("e_j = v·tanh(W s + U h_j)，W s 与 U h_j 是矩阵乘列向量。",
+                     "e_j = v·tanh(W s + U h_j), where W s and U h_j are matrix-times-column-vector.")),
+    AnswerField("weights", "vector", Text("注意力权重 α_j", "attention weights α_j"),
+                PRECISION + Text("每个编码状态一个数，和为 1", "one number per encoder state, summing to 1"),
+                Text("α = softmax(e)：α_j = exp(e_j) / Σ_k exp(e_k)。",
+                     "α = softmax(e): α_j = exp(e_j) / Σ_k exp(e_k).")),
+    AnswerField("context", "vector", Text("上下文向量 c", "context vector c"),
+                PRECISION + Text("2 个数", "2 numbers"),
+                Text("c = Σ_j α_j h_j。", "c = Σ_j α_j h_j.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's states and parameters."""
+    data = variant.data
+    count = len(data["hs"])
+    states = "\n".join(f"h_{j + 1} = {vector_text(h)}" for j, h in enumerate(data["hs"]))
+    s_prev, v = vector_text(data["s_prev"]), vector_text(data["v"])
+    w, u = matrix_text(data["w"]), matrix_text(data["u"])
+    return Text(
+        f"解码器上一步的状态 s = {s_prev}，编码器留下 {count} 个状态：\n{states}\n"
+        f"参数 W = {w}，U = {u}（每个内层列表是一行，W s 为矩阵乘列向量），v = {v}。\n"
+        "用加性（Bahdanau）注意力算这一步：\n1. 每个位置的分数 e_j = v·tanh(W s + U h_j)；\n"
+        "2. 权重 α = softmax(e)；\n3. 上下文向量 c = Σ_j α_j h_j。",
+        f"The decoder's previous state is s = {s_prev}; the encoder left {count} states:\n{states}\n"
+        f"Parameters W = {w}, U = {u} (each inner list is a row; W s is matrix times column vector), v = {v}.\n"
+        "Compute this step of additive (Bahdanau) attention:\n1. the score of each position, "
+        "e_j = v·tanh(W s + U h_j);\n2. the weights α = softmax(e);\n3. the context vector c = Σ_j α_j h_j.",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="l03",
+    title=Text("加性注意力的一步", "One step of additive attention"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+)

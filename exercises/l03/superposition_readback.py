@@ -1,0 +1,186 @@
+"""l03.superposition-readback: bind words to ±1 keys, add them into one vector, and read one back."""
+from __future__ import annotations
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import equal
+from exercises.i18n import Text
+from exercises.linalg import Vector, cosine, unique_argmax, vector_text
+from exercises.plugin import Exercise
+
+ID = "l03.superposition-readback"
+WORD_LOW, WORD_HIGH = -2, 2
+MIN_NEAREST_GAP = 0.02  # cosines closer than this could swap places after rounding by hand
+
+
+def book_data() -> Data:
+    """Seed 0: three 4-d words; reading back word 1 gives cosine 1/√2 and still finds word 1."""
+    return {"words": [[1, 2, 0, 1], [0, 1, 2, -1], [2, 0, 1, 1]],
+            "keys": [[1, 1, -1, 1], [1, -1, 1, 1], [-1, 1, 1, -1]], "probe": 1}
+
+
+def random_data(rng: np.random.Generator, seed: int) -> Data:
+    """T = 3 or 4 words of dimension 3 or 4 (small integers), random ±1 keys, a random probe."""
+    count, dim = int(rng.integers(3, 5)), int(rng.integers(3, 5))
+    return {"words": rng.integers(WORD_LOW, WORD_HIGH + 1, size=(count, dim)).tolist(),
+            "keys": rng.choice((-1, 1), size=(count, dim)).tolist(), "probe": int(rng.integers(0, count))}
+
+
+def _memory(data: Data) -> Vector:
+    """c = Σ_t k_t ⊙ e_t."""
+    return (np.asarray(data["keys"], dtype=float) * np.asarray(data["words"], dtype=float)).sum(axis=0).tolist()
+
+
+def _unbind(data: Data, memory: Vector) -> Vector:
+    """k_probe ⊙ memory."""
+    return (np.asarray(data["keys"][data["probe"]], dtype=float) * np.asarray(memory, dtype=float)).tolist()
+
+
+def _cosines(data: Data, readback: Vector) -> list[float] | None:
+    """Cosine of ``readback`` with every word, or None when the readback is the zero vector."""
+    values = [cosine(readback, word) for word in data["words"]]
+    if any(value is None for value in values):
+        return None
+    return [float(value) for value in values if value is not None]
+
+
+def _nearest(data: Data, readback: Vector) -> int | None:
+    """The word with the largest cosine, or None when that is not clear by MIN_NEAREST_GAP."""
+    values = _cosines(data, readback)
+    return None if values is None else unique_argmax(values, MIN_NEAREST_GAP)
+
+
+def _read(data: Data, readback: Vector) -> Answer:
+    """The readback with its cosine to the probed word and the nearest word."""
+    values = _cosines(data, readback) or [0.0] * len(data["words"])
+    return {"readback": readback, "cosine": values[data["probe"]], "nearest": int(np.argmax(values))}
+
+
+def solve(variant: Variant) -> Answer:
+    """Memory, unbound readback, its cosine with the probed word, and the nearest word by cosine."""
+    memory = _memory(variant.data)
+    return {"memory": memory, **_read(variant.data, _unbind(variant.data, memory))}
+
+
+def _no_unbinding(variant: Variant) -> Answer:
+    """Reads the memory as it is, without multiplying by the probe's key."""
+    return _read(variant.data, _memory(variant.data))
+
+
+def _dot_for_cosine(variant: Variant) -> Answer:
+    """Reports the dot product of readback and word instead of their cosine."""
+    data = variant.data
+    readback = _unbind(data, _memory(data))
+    return {"cosine": float(np.dot(readback, data["words"][data["probe"]]))}
+
+
+MISCONCEPTIONS = (
+    Misconception("no-unbinding", _no_unbinding, Text(
+        "直接拿记忆向量 c 去比较，没有先用钥匙解绑。规则：读回第 p 个词要算 k_p ⊙ c——±1 钥匙自乘为 1，"
+        "这一步把 e_p 还原出来，其余词变成串扰。",
+        "You compared the memory c as it is, without unbinding it first. Rule: reading word p back means "
+        "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk.")),
+    Misconception("dot-for-cosine", _dot_for_cosine, Text(
+        "给出的是点积，不是余弦。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 之间。",
+        "You gave the dot product, not the cosine. Rule: cosine = dot product / (product of the two "
+        "lengths), which always lies between -1 and 1.")),
+)
+
+
+def quality(variant: Variant) -> str | None:
+    """Reject zero vectors, near-tied nearest words (with or without unbinding), hidden misconceptions."""
+    data = variant.data
+    if any(not any(word) for word in data["words"]):
+        return "a word is the zero vector"
+    memory = _memory(data)
+    if not any(memory):
+        return "the memory is the zero vector"
+    if _nearest(data, _unbind(data, memory)) is None or _nearest(data, memory) is None:
+        return "nearest word is not clear"
+    hidden = _root_hidden(variant, solve(variant))
+    if hidden is not None:
+        return f"{hidden} differs from the reference only after its first step"
+    return None
+
+
+def _root_hidden(variant: Variant, reference: Answer) -> str | None:
+    """The tag of a misconception whose first changed part matches the reference within tolerance.
+
+    Follow-through would then credit its later parts in full, so the whole wrong answer could score 1.
+    """
+    for misconception in MISCONCEPTIONS:
+        wrong = misconception.solve(variant)
+        if wrong is None:
+            continue
+        root = next(f for f in FIELDS if f.name in wrong)
+        if equal(root.kind, wrong[root.name], reference[root.name], root.tolerance):
+            return misconception.tag
+    return None
+
+
+def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
+    """Readback from the student's memory; cosine and nearest word from the student's readback."""
+    data = variant.data
+    dim = len(data["words"][0])
+    own: dict[str, object] = {}
+    memory, readback = answer.get("memory"), answer.get("readback")
+    if isinstance(memory, (list, tuple)) and len(memory) == dim:
+        own["readback"] = _unbind(data, list(memory))
+    if isinstance(readback, (list, tuple)) and len(readback) == dim:
+        values = _cosines(data, list(readback))
+        if values is not None:
+            own["cosine"] = values[data["probe"]]
+            nearest = unique_argmax(values, MIN_NEAREST_GAP)
+            if nearest is not None:
+                own["nearest"] = nearest
+    return own
+
+
+FIELDS = (
+    AnswerField("memory", "vector", Text("记忆向量 c", "memory vector c"),
+                Text("d 个整数", "d integers"),
+                Text("c = Σ_t k_t ⊙ e_t，⊙ 是逐元素相乘。", "c = Σ_t k_t ⊙ e_t, where ⊙ multiplies element by element.")),
+    AnswerField("readback", "vector", Text("读回向量 k_p ⊙ c", "readback k_p ⊙ c"),
+                Text("d 个整数", "d integers"),
+                Text("用被查询词的钥匙逐元素乘记忆：k_p ⊙ c。", "Multiply the memory element by element by the probed key: k_p ⊙ c.")),
+    AnswerField("cosine", "number", Text("读回与原词的余弦", "cosine of readback and the probed word"),
+                Text("一个数，保留 4 位小数，或写成 1/sqrt(2) 这样的表达式", "a number, 4 decimals or an expression like 1/sqrt(2)"),
+                Text("cos = (r·e_p) / (|r| |e_p|)。", "cos = (r·e_p) / (|r| |e_p|).")),
+    AnswerField("nearest", "int", Text("读回最接近哪个词（从 0 数）", "nearest word to the readback (from 0)"),
+                Text("一个整数下标，从 0 开始", "an integer index, counting from 0"),
+                Text("比较读回向量与每个词的余弦，取最大者的下标。",
+                     "Compare the readback's cosine with every word and take the index of the largest.")),
+)
+
+
+def prompt(variant: Variant, lang: str) -> str:
+    """The question with this variant's words, keys and probe."""
+    data = variant.data
+    rows = "\n".join(f"e_{t} = {vector_text(word)}    k_{t} = {vector_text(key)}"
+                     for t, (word, key) in enumerate(zip(data["words"], data["keys"])))
+    count, dim, probe = len(data["words"]), len(data["words"][0]), data["probe"]
+    return Text(
+        f"把 {count} 个 {dim} 维词向量各自乘上一把 ±1 钥匙（逐元素），再全部加进一个向量（下标从 0 开始）：\n{rows}\n"
+        f"1. 记忆向量 c = Σ_t k_t ⊙ e_t；\n2. 用钥匙 k_{probe} 读回第 {probe} 个词：r = k_{probe} ⊙ c；\n"
+        f"3. r 与 e_{probe} 的余弦；\n4. 按余弦，r 最接近哪个词？写出它的下标。",
+        f"{count} word vectors of dimension {dim} are each multiplied element by element by a ±1 key and then "
+        f"added into one vector (indices start at 0):\n{rows}\n"
+        f"1. the memory c = Σ_t k_t ⊙ e_t;\n2. read word {probe} back with its key: r = k_{probe} ⊙ c;\n"
+        f"3. the cosine between r and e_{probe};\n4. by cosine, which word is r nearest to? Give its index.",
+    ).get(lang)
+
+
+EXERCISE = Exercise(
+    id=ID,
+    chapter="l03",
+    title=Text("叠加记忆的读回", "Reading back from a superposed memory"),
+    fields=FIELDS,
+    book_data=book_data,
+    random_data=random_data,
+    solve=solve,
+    prompt=prompt,
+    misconceptions=MISCONCEPTIONS,
+    quality=quality,
+    follow_through=follow_through,
+)

@@ -1,0 +1,53 @@
+"""Feedback sentences shared by every exercise, in Chinese and English."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from exercises.base import AnswerField, Misconception
+from exercises.comparators import Comparison
+from exercises.i18n import Text
+
+UNKNOWN_FIELD = Text("没有名为“{name}”的答案项；可填写的项为：{expected}。",
+                     "There is no answer part called '{name}'; the parts are: {expected}.")
+MISSING_FIELD = Text("这一项还没有填写。", "This part has not been answered yet.")
+NOT_JSON = Text("答案以“{{”开头，却不是合法的 JSON 对象。", "The answer starts with '{{' but is not a valid JSON object.")
+NOT_OBJECT = Text("答案应是一个对象，每个答案项一个键。", "The answer must be an object with one key per answer part.")
+
+RIGHT = Text("正确。", "Correct.")
+NOT_YET = Text("还不对。", "Not right yet.")
+PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
+              "Partly right: {matched} position(s) match; position(s) {positions} do not.")
+FOLLOW_THROUGH = Text(
+    "按你自己前面一步的结果，这一步的做法是对的，所以给了连带分（follow-through）；错误出在更早的一步。",
+    "Given your own earlier step, this step is done correctly, so it earns follow-through credit; "
+    "the mistake is in an earlier step.",
+)
+PROBABLY = Text("你可能是这样做的：", "What you probably did:")
+
+
+def correct(answer_field: AnswerField) -> Text:
+    """Praise for a right part, restating the rule it applied."""
+    return RIGHT + answer_field.rule
+
+
+def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
+          comparison: Comparison, follow_through: bool) -> Text:
+    """Feedback for a wrong part: the shape problem, the matched misconception, or the rule to re-check."""
+    if comparison.shape_error is not None:
+        return NOT_YET + comparison.shape_error + answer_field.rule
+    if follow_through:
+        return FOLLOW_THROUGH
+    by_tag = {m.tag: m for m in misconceptions}
+    explained = [by_tag[tag].feedback for tag in dict.fromkeys(tags) if tag in by_tag]
+    if explained:
+        text = PROBABLY
+        for feedback in explained:
+            text = text + feedback
+        return text
+    text = NOT_YET
+    if comparison.elements:
+        mismatched = [str(i + 1) for i, ok in enumerate(comparison.elements) if not ok]
+        matched = sum(comparison.elements)
+        if matched and mismatched:
+            text = PARTLY.format(matched=matched, positions=", ".join(mismatched))
+    return text + answer_field.rule

@@ -1,0 +1,159 @@
+"""Readers for numeric answers: one number, a vector, a matrix, and a list of vectors."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from exercises.errors import ReadError
+from exercises.expr import evaluate, evaluate_within
+from exercises.i18n import Text
+from exercises.text_input import (
+    Located, check_brackets, check_count, finite_float, format_numbers, guard, locate, read_error, split_top,
+    strip_range, top_level_chars, unwrap, wrong_type,
+)
+from exercises.token_readers import parse_json_list
+
+Symbols = Mapping[str, float] | None
+NUMBER_EXPECTED = Text("一个数（如 0.5、1/3、ln2）", "a number (e.g. 0.5, 1/3, ln2)")
+VECTOR_EXPECTED = Text("一个向量（如 [0, 0.693]）", "a vector (e.g. [0, 0.693])")
+MATRIX_EXPECTED = Text("一个矩阵（如 [[1, 2], [3, 4]]）", "a matrix (e.g. [[1, 2], [3, 4]])")
+
+
+def read_number(raw: object, symbols: Symbols = None) -> float:
+    """One finite number from a JSON number or text such as ``0.311199``, ``1/3``, ``ln2``, ``-a``."""
+    guard(raw, NUMBER_EXPECTED)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise wrong_type(NUMBER_EXPECTED, raw)
+    if isinstance(raw, str):
+        return evaluate(raw, symbols)
+    return finite_float(raw)
+
+
+def _label(row: int | None, number: int) -> Text:
+    """Which number a message is about: 'number 2:' or, inside a matrix, 'row 3, number 2:'."""
+    if row is None:
+        return Text("第 {i} 个数：", "number {i}:").format(i=number)
+    return Text("第 {r} 行第 {i} 个数：", "row {r}, number {i}:").format(r=row, i=number)
+
+
+def _numbers_from_items(items: Sequence[object], symbols: Symbols, row: int | None) -> list[float]:
+    """Typed list: each element a JSON number or number text."""
+    guard(list(items), VECTOR_EXPECTED)
+    values: list[float] = []
+    for number, item in enumerate(items, start=1):
+        try:
+            values.append(read_number(item, symbols))
+        except ReadError as error:
+            label = _label(row, number)
+            raise ReadError(label + error.message, None, format_numbers(values) if values else None) from None
+    return values
+
+
+def _numbers_from_range(located: Located, start: int, end: int, symbols: Symbols, row: int | None) -> list[float]:
+    """Numbers in ``[start, end)`` of the text, split at commas/semicolons/、 or else at whitespace."""
+    text = located.text
+    start, end = unwrap(text, start, end)
+    if start == end:
+        return []
+    has_commas = any(char in ",;、" for char in top_level_chars(text, start, end))
+    pieces = split_top(text, start, end, (lambda c: c in ",;、") if has_commas else str.isspace, not has_commas)
+    check_count(len(pieces))
+    values: list[float] = []
+    for number, (piece_start, piece_end) in enumerate(pieces, start=1):
+        label = _label(row, number)
+        if piece_start == piece_end:
+            raise read_error(label + Text("缺少数字", "missing"), located.at(piece_start),
+                             format_numbers(values) if values else None)
+        try:
+            values.append(evaluate_within(text[piece_start:piece_end], symbols, located.raw,
+                                          lambda index, base=piece_start: located.at(base + index)))
+        except ReadError as error:
+            raise ReadError(label + error.message, error.position, format_numbers(values) if values else None) from None
+    return values
+
+
+def _checked_text(raw: str) -> Located:
+    """Normalised text with balanced brackets; empty text is an error."""
+    located = locate(raw, arithmetic=True)
+    if strip_range(located.text, 0, len(located.text))[0] == len(located.text):
+        raise ReadError(Text("输入为空", "empty input"), 0, None)
+    check_brackets(located)
+    return located
+
+
+def read_vector(raw: object, symbols: Symbols = None) -> list[float]:
+    """A vector from ``[0, 0.693]``, ``0, 0.693``, ``0 0.693``, ``(a, 0)`` or a JSON list."""
+    guard(raw, VECTOR_EXPECTED)
+    if isinstance(raw, (list, tuple)):
+        values = _numbers_from_items(raw, symbols, None)
+    elif isinstance(raw, str):
+        located = _checked_text(raw)
+        as_json = parse_json_list(located.text.strip())
+        values = (_numbers_from_items(as_json, symbols, None) if as_json is not None
+                  else _numbers_from_range(located, 0, len(located.text), symbols, None))
+    else:
+        raise wrong_type(VECTOR_EXPECTED, raw)
+    if not values:
+        raise ReadError(Text("向量为空", "the vector is empty"), None, "[]")
+    return values
+
+
+def _row_ranges(located: Located) -> list[tuple[int, int]]:
+    """Where each row sits: bracket groups ``[1,2],[3,4]`` or else lines / ``;``-separated parts."""
+    text = located.text
+    start, end = strip_range(text, 0, len(text))
+    inner_start, inner_end = unwrap(text, start, end)
+    if any(char in "[(" for char in top_level_chars(text, inner_start, inner_end)):
+        start, end = inner_start, inner_end
+    if not any(char in "[(" for char in top_level_chars(text, start, end)):
+        return split_top(text, start, end, lambda c: c in "\n;", merge_runs=True)
+    groups = split_top(text, start, end, lambda c: c.isspace() or c in ",;、", merge_runs=True)
+    for number, (group_start, group_end) in enumerate(groups, start=1):
+        if text[group_start] not in "[(" or unwrap(text, group_start, group_end) == (group_start, group_end):
+            raise read_error(Text("第 {r} 行应写在方括号里，如 [1, 2]", "row {r} should be in brackets, e.g. [1, 2]")
+                             .format(r=number), located.at(group_start), located.prefix(group_start))
+    return groups
+
+
+def read_vectors(raw: object, symbols: Symbols = None) -> list[list[float]]:
+    """A list of vectors (rows may differ in length; the comparator checks widths against the reference)."""
+    guard(raw, MATRIX_EXPECTED)
+    rows: list[list[float]] = []
+    if isinstance(raw, (list, tuple)):
+        for number, item in enumerate(raw, start=1):
+            if not isinstance(item, (list, tuple)):
+                raise ReadError(Text("第 {r} 行应是一个列表", "row {r} should be a list").format(r=number), None,
+                                _show_rows(rows))
+            rows.append(_numbers_from_items(item, symbols, number))
+    elif isinstance(raw, str):
+        located = _checked_text(raw)
+        as_json = parse_json_list(located.text.strip())
+        if as_json is not None and all(isinstance(item, list) for item in as_json):
+            return read_vectors(as_json, symbols)
+        row_ranges = _row_ranges(located)
+        check_count(len(row_ranges))
+        for number, (row_start, row_end) in enumerate(row_ranges, start=1):
+            rows.append(_numbers_from_range(located, row_start, row_end, symbols, number))
+    else:
+        raise wrong_type(MATRIX_EXPECTED, raw)
+    for number, row in enumerate(rows, start=1):
+        if not row:
+            raise ReadError(Text("第 {r} 行是空的", "row {r} is empty").format(r=number), None,
+                            _show_rows(rows[:number - 1]))
+    if not rows:
+        raise ReadError(Text("矩阵为空", "the matrix is empty"), None, "[]")
+    return rows
+
+
+def read_matrix(raw: object, symbols: Symbols = None) -> list[list[float]]:
+    """A rectangular matrix from ``[[1,2],[3,4]]``, ``[1,2]; [3,4]``, one row per line, or nested JSON lists."""
+    rows = read_vectors(raw, symbols)
+    for number, row in enumerate(rows[1:], start=2):
+        if len(row) != len(rows[0]):
+            raise ReadError(Text("第 {r} 行有 {n} 个数，而第 1 行有 {w} 个", "row {r} has {n} numbers but row 1 has {w}")
+                            .format(r=number, n=len(row), w=len(rows[0])), None, _show_rows(rows[:number - 1]))
+    return rows
+
+
+def _show_rows(rows: Sequence[Sequence[float]]) -> str | None:
+    """Rows read so far as ``[[1, 2], [3, 4]]`` (None when there are none)."""
+    return "[" + ", ".join(format_numbers(row) for row in rows) + "]" if rows else None

@@ -1,0 +1,57 @@
+"""The exercise plug-in: the pure functions each exercise declares, and generate/parse/check built on them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
+from exercises.checking import check_answer, parse_answer
+from exercises.i18n import Text
+from exercises.variants import generate_variant
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise plug-in: pure functions for data, solving, prompting and variant quality.
+
+    ``book_data`` is the seed-0 variant from the chapter; ``random_data(rng, seed)`` draws any other.
+    ``quality`` returns why a drawn variant must be rejected (ties, rows not summing to one), or None.
+    ``follow_through`` returns, per field, the value that would be right given the student's own
+    earlier steps (lists element by element); the checker credits a wrong part that matches it.
+    ``tag_part`` lets an exercise diagnose a part itself (concept checks tag per item).
+    """
+
+    id: str
+    chapter: str
+    title: Text
+    fields: tuple[AnswerField, ...]
+    book_data: Callable[[], Data]
+    random_data: Callable[[np.random.Generator, int], Data]
+    solve: Callable[[Variant], Answer]
+    prompt: Callable[[Variant, str], str]
+    misconceptions: tuple[Misconception, ...] = ()
+    quality: Callable[[Variant], str | None] | None = None
+    follow_through: Callable[[Variant, Answer], Mapping[str, Any]] | None = None
+    tag_part: Callable[[Variant, str, Any], tuple[str, ...]] | None = None
+    symbols: Mapping[str, float] = field(default_factory=dict)
+
+    def answer_field(self, name: str) -> AnswerField:
+        """The answer field called ``name``."""
+        for answer_field in self.fields:
+            if answer_field.name == name:
+                return answer_field
+        raise KeyError(name)
+
+    def generate(self, seed: int) -> Variant:
+        """The variant for ``seed`` (seed 0 is the book's); deterministic for an engine version."""
+        return generate_variant(self, seed)
+
+    def parse(self, raw: object, lang: str = "zh") -> ParsedAnswer:
+        """Read a raw answer (typed JSON or form text per field) without grading it."""
+        return parse_answer(self, raw, lang)
+
+    def check(self, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
+        """Grade an already-parsed answer part by part against ``variant``."""
+        return check_answer(self, variant, answer, lang)

@@ -1,0 +1,213 @@
+"""Read what a person typed (or sent as JSON) into Python values, one reader per answer kind."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+
+from exercises.comparators import canonical_token
+from exercises.errors import ReadError
+from exercises.expr import evaluate
+from exercises.i18n import Text, normalise_lang
+from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
+from exercises.text_input import check_count, finite_float, format_number, format_numbers, guard, wrong_type
+from exercises.token_readers import parse_json_list, read_pairs, read_token, read_tokens, show_pairs
+
+__all__ = [
+    "READERS", "canonical_token", "display", "read_bool", "read_choice", "read_choices", "read_enum", "read_int",
+    "read_kind", "read_matrix", "read_number", "read_optional_int", "read_pairs", "read_token", "read_tokens",
+    "read_vector", "read_vectors",
+]
+
+_NULL_WORDS = {"null", "none", "nil", "never", "n/a", "na", "-", "—", "–", "无", "没有", "不存在", "从不", "不会"}
+_TRUE_WORDS = {"true", "t", "yes", "y", "1", "是", "对", "能", "会", "真", "正确", "是的", "可以", "✓", "√"}
+_FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", "假", "不是", "不对", "错误", "不可以", "不", "✗", "×"}
+_PLAIN_INT = re.compile(r"[+-]?\d+")
+_GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
+_CHOICE = re.compile(r"(?:(\d+)\s*[.):、]?\s*)?[(\[]?([a-z])[)\].:、]?")
+_MAX_EXACT_FLOAT_INT = 2**53
+_MAX_INT_DIGITS = 100
+INT_EXPECTED = Text("一个整数（如 4）", "a whole number (e.g. 4)")
+BOOL_EXPECTED = Text("是或否（true/false、是/否、对/错、能/不能）", "yes or no (true/false, 是/否, 对/错, 能/不能)")
+CHOICE_EXPECTED = Text("一个选项字母 a–z", "one option letter a–z")
+
+
+def _words(text: str) -> str:
+    """Text as compared against word lists: NFKC, trimmed, lower case, without a final full stop."""
+    return unicodedata.normalize("NFKC", text).strip().lower().rstrip(".。!！").strip()
+
+
+def _empty() -> ReadError:
+    """Empty input is never an answer."""
+    return ReadError(Text("输入为空", "empty input"), 0, None)
+
+
+def read_int(raw: object) -> int:
+    """A whole number: ``4``, ``4.0`` (JSON), ``" ４ "``, ``64^2``; never ``true`` or ``4.5``."""
+    guard(raw, INT_EXPECTED)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise wrong_type(INT_EXPECTED, raw)
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        value = finite_float(raw)
+    else:
+        text = unicodedata.normalize("NFKC", raw).strip()
+        if not text:
+            raise _empty()
+        if _PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text):
+            if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
+                raise ReadError(Text("整数过长（超过 {m} 位）", "whole number too long (over {m} digits)")
+                                .format(m=_MAX_INT_DIGITS), _MAX_INT_DIGITS, None)
+            return int(text.replace(",", ""))
+        try:
+            value = evaluate(raw)
+        except ReadError as error:
+            raise ReadError(Text("应填一个整数。", "expected a whole number.") + error.message, error.position,
+                            error.interpreted) from None
+    if not value.is_integer() or abs(value) > _MAX_EXACT_FLOAT_INT:
+        raise ReadError(Text("应填一个整数，读到 {v}", "expected a whole number, read {v}").format(v=format_number(value)),
+                        None, format_number(value))
+    return int(value)
+
+
+def read_optional_int(raw: object) -> int | None:
+    """A whole number, or null written as JSON null, ``null``, ``none``, ``无``, ``不存在``, ``-``, ``never``..."""
+    if raw is None:
+        return None
+    if isinstance(raw, str) and len(raw) <= 100 and _words(raw) in _NULL_WORDS and raw.strip():
+        return None
+    return read_int(raw)
+
+
+def read_bool(raw: object) -> bool:
+    """Yes or no: JSON true/false, or ``true/false/yes/no/是/否/对/错/能/不能/1/0`` as text."""
+    guard(raw, BOOL_EXPECTED)
+    if isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, str):
+        raise wrong_type(BOOL_EXPECTED, raw)
+    word = _words(raw)
+    if not raw.strip():
+        raise _empty()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    raise ReadError(Text("无法读作是/否：「{w}」；可填 true/false、是/否、对/错、能/不能",
+                         "cannot read '{w}' as yes/no; write true/false, yes/no, 是/否, 对/错 or 能/不能")
+                    .format(w=raw.strip()[:40]), 0, None)
+
+
+def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
+    """The canonical key whose name or aliases (case-insensitive, NFKC) match the text."""
+    accepted = ", ".join(aliases)
+    expected = Text("以下之一：{a}".format(a=accepted), "one of: {a}".format(a=accepted))
+    guard(raw, expected)
+    if not isinstance(raw, str):
+        raise wrong_type(expected, raw)
+    word = _words(raw)
+    if not word:
+        raise _empty()
+    for key, names in aliases.items():
+        if word in {_words(key), *(_words(name) for name in names)}:
+            return key
+    raise ReadError(Text("无法识别「{w}」；可填：{a}", "cannot read '{w}'; accepted: {a}").format(w=raw.strip()[:40], a=accepted),
+                    0, None)
+
+
+def _choice_letter(piece: str, position: int | None) -> str:
+    """One option letter from ``b``, ``B``, ``(b)``, ``b.``, ``b)``, ``Ｂ``, or numbered ``2b``."""
+    match = _CHOICE.fullmatch(_words(piece))
+    if not match:
+        raise ReadError(Text("无法读作选项字母：「{p}」", "cannot read '{p}' as an option letter").format(p=piece.strip()[:40]))
+    shown = piece.strip()[:40]
+    if match.group(1) and position is None:
+        raise ReadError(Text("单个选项前不应有题号：「{p}」", "a single option takes no item number: '{p}'").format(p=shown))
+    if match.group(1) and match.group(1).lstrip("0") != str(position):
+        raise ReadError(Text("「{p}」的题号应为 {n}", "'{p}' should be numbered {n}").format(p=shown, n=position))
+    return match.group(2)
+
+
+def read_choice(raw: object) -> str:
+    """One option id, a lower-case letter a–z."""
+    guard(raw, CHOICE_EXPECTED)
+    if not isinstance(raw, str):
+        raise wrong_type(CHOICE_EXPECTED, raw)
+    if not raw.strip():
+        raise _empty()
+    return _choice_letter(raw, None)
+
+
+def read_choices(raw: object) -> list[str]:
+    """Option ids in item order: ``a, c, b``, ``a c b``, ``acb``, ``1a 2c 3b`` or a JSON list."""
+    expected = Text("选项字母列表（如 a, c, b）", "a list of option letters (e.g. a, c, b)")
+    guard(raw, expected)
+    if isinstance(raw, str):
+        text = unicodedata.normalize("NFKC", raw).strip()
+        if not text:
+            raise _empty()
+        as_json = parse_json_list(text)
+        if as_json is not None:
+            return read_choices(as_json)
+        inner = text[1:-1] if text[:1] == "[" and text[-1:] == "]" else text
+        pieces = [piece for piece in re.split(r"[\s,;、]+", inner) if piece]
+        if len(pieces) == 1 and re.fullmatch(r"[A-Za-z]{2,}", pieces[0]):
+            pieces = list(pieces[0])
+    elif isinstance(raw, (list, tuple)):
+        pieces = list(raw)
+    else:
+        raise wrong_type(expected, raw)
+    check_count(len(pieces))
+    letters: list[str] = []
+    for number, piece in enumerate(pieces, start=1):
+        try:
+            if not isinstance(piece, str):
+                raise wrong_type(CHOICE_EXPECTED, piece)
+            letters.append(_choice_letter(piece, number))
+        except ReadError as error:
+            raise ReadError(Text("第 {i} 题：", "item {i}:").format(i=number) + error.message, None,
+                            ", ".join(letters) or None) from None
+    return letters
+
+
+def display(kind: str, value: object, lang: str = "zh") -> str:
+    """The canonical echo of what was read ("interpreted as ..."), in ``lang`` where words are involved."""
+    if value is None:
+        return "null"
+    if kind == "number":
+        return format_number(float(value))  # type: ignore[arg-type]
+    if kind == "bool":
+        words = ("true", "false") if normalise_lang(lang) == "en" else ("是", "否")
+        return words[0] if value else words[1]
+    if kind == "tokens":
+        return " ".join(str(token) for token in value)  # type: ignore[attr-defined]
+    if kind == "pairs":
+        return show_pairs([tuple(pair) for pair in value]) or ""  # type: ignore[attr-defined, misc]
+    if kind == "vector":
+        return format_numbers(value)  # type: ignore[arg-type]
+    if kind in ("matrix", "vectors"):
+        return "[" + ", ".join(format_numbers(row) for row in value) + "]"  # type: ignore[attr-defined]
+    if kind == "choices":
+        return ", ".join(str(letter) for letter in value)  # type: ignore[attr-defined]
+    return str(value)
+
+
+READERS: Mapping[str, Callable[..., object]] = {
+    "number": read_number, "int": read_int, "optional_int": read_optional_int, "bool": read_bool,
+    "token": read_token, "tokens": read_tokens, "pairs": read_pairs, "vector": read_vector, "matrix": read_matrix,
+    "vectors": read_vectors, "choice": read_choice, "choices": read_choices,
+}
+_TAKES_SYMBOLS = {"number", "vector", "matrix", "vectors"}
+
+
+def read_kind(kind: str, raw: object, symbols: Mapping[str, float] | None = None,
+              aliases: Mapping[str, Iterable[str]] | None = None) -> object:
+    """Read ``raw`` as answer kind ``kind`` (``enum`` needs ``aliases``); unknown kinds are a programming error."""
+    if kind == "enum":
+        if aliases is None:
+            raise ValueError("kind 'enum' needs aliases")
+        return read_enum(raw, aliases)
+    reader = READERS[kind]
+    return reader(raw, symbols=symbols) if kind in _TAKES_SYMBOLS else reader(raw)
+

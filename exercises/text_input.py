@@ -1,0 +1,193 @@
+"""Shared plumbing for the readers: input guards, normalised text that remembers positions, bracket splitting."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from exercises.errors import ReadError
+from exercises.expr import normalise_with_map
+from exercises.i18n import Text
+
+MAX_TEXT_CHARS = 10_000
+MAX_LIST_ITEMS = 1_000
+OPENERS = {"[": "]", "(": ")", "{": "}"}
+CLOSERS = {close: open_ for open_, close in OPENERS.items()}
+
+
+def where(position: int) -> Text:
+    """How a message names a (0-based) character position to a person: 1-based."""
+    return Text("（第 {n} 个字符处）", "(at character {n})").format(n=position + 1)
+
+
+def read_error(message: Text, position: int | None = None, interpreted: str | None = None) -> ReadError:
+    """A ReadError whose message ends by naming the position when there is one."""
+    return ReadError(message + where(position) if position is not None else message, position, interpreted)
+
+
+def describe(raw: object) -> Text:
+    """What kind of JSON value a person sent, for 'expected X, got Y' messages."""
+    if raw is None:
+        return Text("空值 null", "null")
+    if isinstance(raw, bool):
+        return Text("布尔值", "true/false")
+    if isinstance(raw, (int, float)):
+        return Text("数字", "a number")
+    if isinstance(raw, str):
+        return Text("文本", "text")
+    if isinstance(raw, (list, tuple)):
+        return Text("列表", "a list")
+    return Text("对象", "an object")
+
+
+def wrong_type(expected: Text, raw: object) -> ReadError:
+    """The error for a JSON value of the wrong type."""
+    got = describe(raw)
+    return ReadError(Text("应填{e}，收到的是{g}".format(e=expected.zh, g=got.zh),
+                          "expected {e}, got {g}".format(e=expected.en, g=got.en)))
+
+
+def guard(raw: object, expected: Text) -> None:
+    """Refuse objects, over-long text and over-long lists before any parsing work."""
+    if isinstance(raw, dict) or not isinstance(raw, (str, int, float, bool, list, tuple, type(None))):
+        raise wrong_type(expected, raw)
+    if isinstance(raw, str) and len(raw) > MAX_TEXT_CHARS:
+        raise ReadError(Text("输入过长：{n} 个字符，最多 {m} 个", "input too long: {n} characters, at most {m}")
+                        .format(n=len(raw), m=MAX_TEXT_CHARS))
+    if isinstance(raw, (list, tuple)) and len(raw) > MAX_LIST_ITEMS:
+        raise ReadError(Text("列表过长：{n} 项，最多 {m} 项", "list too long: {n} items, at most {m}")
+                        .format(n=len(raw), m=MAX_LIST_ITEMS))
+
+
+def check_count(count: int) -> None:
+    """Refuse more than MAX_LIST_ITEMS items read out of text."""
+    if count > MAX_LIST_ITEMS:
+        raise ReadError(Text("项数过多：{n} 项，最多 {m} 项", "too many items: {n}, at most {m}")
+                        .format(n=count, m=MAX_LIST_ITEMS))
+
+
+def finite_float(raw: int | float) -> float:
+    """A JSON number as a float; NaN, infinities and huge integers are invalid input."""
+    try:
+        value = float(raw)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise ReadError(Text("不是有限数（NaN 和无穷大不能作为答案）", "not a finite number (NaN and infinity are not accepted)"))
+    return value
+
+
+def format_number(value: float) -> str:
+    """A number with up to 6 significant digits, as echoed back to the person."""
+    text = f"{value:.6g}"
+    return "0" if text == "-0" else text
+
+
+def format_numbers(values: Sequence[float]) -> str:
+    """A list of numbers as ``[0, 0.693147]``."""
+    return "[" + ", ".join(format_number(v) for v in values) + "]"
+
+
+@dataclass(frozen=True)
+class Located:
+    """Normalised text plus, for each of its characters, the index in what the person typed."""
+
+    raw: str
+    text: str
+    origin: tuple[int, ...]
+
+    def at(self, index: int) -> int:
+        """Position in the typed text of normalised index ``index`` (the end maps to the end)."""
+        return self.origin[index] if 0 <= index < len(self.origin) else len(self.raw)
+
+    def prefix(self, index: int) -> str | None:
+        """What was typed before normalised index ``index``, stripped (None when nothing)."""
+        return self.raw[:self.at(index)].strip() or None
+
+
+def locate(raw: str, arithmetic: bool = False) -> Located:
+    """Normalise typed text (NFKC; with ``arithmetic`` also minus signs, ``×``, superscripts)."""
+    text, origin = normalise_with_map(raw, arithmetic)
+    return Located(raw, text, tuple(origin))
+
+
+def check_brackets(located: Located) -> None:
+    """Every ``(``, ``[`` and ``{`` is closed by its own kind, in order."""
+    stack: list[int] = []
+    for index, char in enumerate(located.text):
+        if char in OPENERS:
+            stack.append(index)
+        elif char in CLOSERS:
+            if not stack or located.text[stack[-1]] != CLOSERS[char]:
+                raise read_error(Text("「{c}」没有配对的左括号".format(c=char), f"'{char}' has no matching opening bracket"),
+                                 located.at(index), located.prefix(index))
+            stack.pop()
+    if stack:
+        opened = stack[-1]
+        raise read_error(Text("括号「{c}」没有闭合".format(c=located.text[opened]),
+                              f"bracket '{located.text[opened]}' is never closed"),
+                         located.at(opened), located.prefix(opened))
+
+
+def strip_range(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink ``[start, end)`` past surrounding whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def matching_close(text: str, open_index: int) -> int:
+    """Index of the bracket closing the one at ``open_index`` (brackets already checked as balanced)."""
+    depth = 0
+    for index in range(open_index, len(text)):
+        if text[index] in OPENERS:
+            depth += 1
+        elif text[index] in CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(text)
+
+
+def unwrap(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop one pair of brackets that encloses the whole (stripped) range, if there is one."""
+    start, end = strip_range(text, start, end)
+    if end - start >= 2 and text[start] in OPENERS and matching_close(text, start) == end - 1:
+        return strip_range(text, start + 1, end - 1)
+    return start, end
+
+
+def split_top(text: str, start: int, end: int, is_separator: Callable[[str], bool],
+              merge_runs: bool = False) -> list[tuple[int, int]]:
+    """Split ``[start, end)`` at separators outside brackets into stripped ranges (empty ones kept unless merged)."""
+    pieces: list[tuple[int, int]] = []
+    depth = 0
+    piece_start = start
+    for index in range(start, end):
+        char = text[index]
+        depth += 1 if char in OPENERS else -1 if char in CLOSERS else 0
+        if depth == 0 and is_separator(char):
+            pieces.append(strip_range(text, piece_start, index))
+            piece_start = index + 1
+    pieces.append(strip_range(text, piece_start, end))
+    if merge_runs:
+        return [piece for piece in pieces if piece[0] < piece[1]]
+    if pieces and pieces[-1][0] == pieces[-1][1] and len(pieces) > 1:
+        pieces.pop()  # one trailing separator, as in "1, 2," is harmless
+    return pieces
+
+
+def top_level_chars(text: str, start: int, end: int) -> str:
+    """The characters of ``[start, end)`` that sit outside every bracket."""
+    depth = 0
+    outside = []
+    for char in text[start:end]:
+        if char in CLOSERS:
+            depth -= 1
+        elif depth == 0:
+            outside.append(char)
+        if char in OPENERS:
+            depth += 1
+    return "".join(outside)

@@ -1,0 +1,202 @@
+"""Strict reading of JSON request bodies and query parameters; every failure is an ApiError naming the field."""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from flask import request
+
+from grader.errors import ApiError
+
+SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
+LANGS = ("zh", "en")
+
+
+class _NonFinite:
+    """Stands in for NaN/Infinity while parsing, so the field holding it can be named afterwards."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _parse_float(text: str) -> float | _NonFinite:
+    """Decimal literals that overflow to infinity (1e999) are refused like the NaN/Infinity constants."""
+    value = float(text)
+    return value if math.isfinite(value) else _NonFinite(text)
+
+
+def _find_bad_value(value: Any, path: str) -> tuple[str, str] | None:
+    """The (field path, reason) of the first value that the service must not accept, or None."""
+    if isinstance(value, _NonFinite):
+        return path, f"{value.text} is not a finite number (NaN and Infinity are not JSON)"
+    if isinstance(value, str):
+        return _bad_text(value, path)
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _find_bad_value(item, f"{path}[{index}]")
+            if found:
+                return found
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = f"{path}.{key}" if path else str(key)
+            found = _bad_text(key, child) or _find_bad_value(item, child)
+            if found:
+                return _printable(found)
+    return None
+
+
+def _printable(found: tuple[str, str]) -> tuple[str, str]:
+    """Make a field path safe to echo back (a bad key would otherwise put the bad text into the error)."""
+    path, reason = found
+    return path.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00"), reason
+
+
+def _bad_text(text: str, path: str) -> tuple[str, str] | None:
+    """Lone surrogates cannot be stored as UTF-8 and NUL bytes break PostgreSQL text: both are refused."""
+    if "\x00" in text:
+        return path, "text contains a NUL character"
+    if any("\ud800" <= char <= "\udfff" for char in text):
+        return path, "text contains a lone surrogate (not valid Unicode)"
+    return None
+
+
+def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
+    """The request body as a JSON object with only ``allowed`` keys; 415/413/400/422 otherwise."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.")
+    raw = request.get_data(cache=True)  # werkzeug raises 413 beyond MAX_CONTENT_LENGTH
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, "invalid_json", f"The body is not UTF-8 (byte {exc.start}).") from None
+    try:
+        body = json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, "invalid_json", f"Malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}.") from None
+    except (ValueError, RecursionError) as exc:  # integers beyond Python's digit limit, absurd nesting
+        raise ApiError(400, "invalid_json", f"The JSON cannot be read: {type(exc).__name__}.") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_json", "The body must be a JSON object.")
+    found = _find_bad_value(body, "")
+    if found:
+        raise ApiError(422, "invalid_value", f"Field '{found[0]}': {found[1]}.", field=found[0])
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        raise ApiError(422, "unknown_field", f"Unknown field '{unknown[0]}'; allowed: {', '.join(sorted(allowed))}.",
+                       field=unknown[0])
+    return body
+
+
+def required_string(body: Mapping[str, Any], name: str, max_length: int = 200) -> str:
+    """A required non-empty string field."""
+    if name not in body or body[name] is None:
+        raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
+    return _string(body[name], name, max_length)
+
+
+def optional_string(body: Mapping[str, Any], name: str, max_length: int = 200) -> str | None:
+    """An optional string field (absent or null gives None)."""
+    return None if body.get(name) is None else _string(body[name], name, max_length)
+
+
+def _string(value: Any, name: str, max_length: int) -> str:
+    """``value`` if it is a non-empty string of at most ``max_length`` characters."""
+    if not isinstance(value, str):
+        raise ApiError(422, "invalid_type", f"Field '{name}' must be a string.", field=name)
+    if not value or len(value) > max_length:
+        raise ApiError(422, "invalid_value", f"Field '{name}' must have 1 to {max_length} characters.", field=name)
+    return value
+
+
+def optional_int(body: Mapping[str, Any], name: str, minimum: int = 0, limit: int = 2**63) -> int | None:
+    """An optional integer field in [minimum, limit); booleans, floats and strings are refused."""
+    value = body.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(422, "invalid_type", f"Field '{name}' must be an integer.", field=name)
+    if not minimum <= value < limit:
+        raise ApiError(422, "invalid_value", f"Field '{name}' must be in [{minimum}, {limit}).", field=name)
+    return value
+
+
+def required_object(body: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A required JSON-object field."""
+    if name not in body or body[name] is None:
+        raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
+    if not isinstance(body[name], dict):
+        raise ApiError(422, "invalid_type", f"Field '{name}' must be a JSON object {{field: value}}.", field=name)
+    return body[name]
+
+
+def language(value: Any, name: str = "lang", default: str = "zh") -> str:
+    """A supported language code, ``default`` when absent."""
+    if value is None:
+        return default
+    if value not in LANGS:
+        raise ApiError(422, "invalid_value", f"Field '{name}' must be one of {', '.join(LANGS)}.", field=name)
+    return str(value)
+
+
+def query_int(name: str, default: int | None, minimum: int, maximum: int) -> int | None:
+    """An integer query parameter within [minimum, maximum]; 400 naming it otherwise."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isascii() or not raw.lstrip("-").isdigit() or len(raw) > 20:
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be an integer.", field=name)
+    value = int(raw)
+    if not minimum <= value <= maximum:
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be in [{minimum}, {maximum}].",
+                       field=name)
+    return value
+
+
+def query_number(name: str, default: float, minimum: float, maximum: float) -> float:
+    """A finite number query parameter within [minimum, maximum]; 400 naming it otherwise."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not minimum <= value <= maximum:
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be a number in [{minimum:g}, {maximum:g}].",
+                       field=name)
+    return value
+
+
+def query_choice(name: str, choices: Collection[str]) -> str | None:
+    """An optional query parameter restricted to ``choices``."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if raw not in choices:
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be one of {', '.join(choices)}.",
+                       field=name)
+    return raw
+
+
+def query_text(name: str, max_length: int = 200) -> str | None:
+    """An optional short text query parameter."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if len(raw) > max_length or "\x00" in raw:
+        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' is not acceptable.", field=name)
+    return raw
+
+
+def path_seed(raw: str) -> int:
+    """A seed given in the URL path: a decimal integer in [0, 2**63)."""
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) >= SEED_LIMIT:
+        raise ApiError(400, "invalid_parameter", f"The seed must be an integer in [0, {SEED_LIMIT}).", field="seed")
+    return int(raw)
+
+
+def query_lang() -> str:
+    """The ``lang`` query parameter (zh or en; Chinese by default)."""
+    return query_choice("lang", LANGS) or "zh"

@@ -1,0 +1,220 @@
+"""The OpenAPI 3 description of API v1, written as data and served at /api/v1/openapi.json."""
+from __future__ import annotations
+
+from typing import Any
+
+from exercises import api as engine
+
+JSONObject = dict[str, Any]
+
+
+def _ref(name: str) -> JSONObject:
+    """A reference to a component schema."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: JSONObject, description: str) -> JSONObject:
+    """A response with a JSON body."""
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> JSONObject:
+    """References to the shared error responses."""
+    return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
+
+
+def _query(name: str, schema: JSONObject, description: str) -> JSONObject:
+    """An optional query parameter."""
+    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+
+def _path(name: str, schema: JSONObject) -> JSONObject:
+    """A path parameter."""
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+LANG = _query("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"}, "Language of prompts and messages.")
+ID = {"type": "integer", "minimum": 1}
+SEED = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+TIME = {"type": ["string", "null"], "format": "date-time"}
+BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
+
+ERROR_MEANINGS = {
+    400: "Malformed request: bad JSON, NaN/Infinity, bad query parameter or header.",
+    401: "Not authenticated: no session and no valid bearer token.",
+    403: "Authenticated but not allowed (role, enrolment, closed assignment, seed sent by a student).",
+    404: "No such resource, or not visible to the caller.",
+    405: "Method not allowed on this path.",
+    409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
+    413: "Request body larger than MAX_CONTENT_LENGTH.",
+    415: "Body is not application/json.",
+    422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer.",
+    429: "Rate limited; see the Retry-After header.",
+    500: "Internal error (JSON body, no stack trace).",
+}
+
+SCHEMAS: JSONObject = {
+    "Error": {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {
+            "type": "object", "required": ["code", "message", "field"],
+            "properties": {
+                "code": {"type": "string", "description": "Stable machine-readable code."},
+                "message": {"type": "string"},
+                "field": {"type": ["string", "null"], "description": "Offending field, parameter or header."},
+                "errors": {"type": "array", "items": _ref("AnswerError"), "description": "invalid_answer only."},
+                "interpreted": {"type": "object", "description": "invalid_answer only: what could be read."},
+                "retry_after": {"type": "integer", "description": "rate_limited only: seconds."},
+            },
+        }},
+    },
+    "AnswerError": {"type": "object", "properties": {
+        "field": {"type": ["string", "null"]}, "message": {"type": "string"},
+        "position": {"type": ["integer", "null"]}, "interpreted": {"type": ["string", "null"]}}},
+    "Me": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "username": {"type": "string"}, "display_name": {"type": "string"},
+        "role": {"type": "string", "enum": ["student", "teacher", "admin"], "description": "Role this request acts with."},
+        "account_role": {"type": "string"}, "auth": {"type": "string", "enum": ["token", "session"]}}},
+    "Assignment": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "course_id": {"type": "integer"}, "title": {"type": "string"},
+        "exercise_ids": {"type": "array", "items": {"type": "string"}}, "opens_at": TIME, "due_at": TIME,
+        "attempts_allowed": {"type": ["integer", "null"]}, "score_policy": {"type": "string", "enum": ["best", "last"]},
+        "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]}}},
+    "Course": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "code": {"type": "string"}, "title": {"type": "string"},
+        "role": {"type": "string", "enum": ["student", "teacher", "admin"]},
+        "assignments": {"type": "array", "items": _ref("Assignment")}}},
+    "Field": {"type": "object", "properties": {
+        "name": {"type": "string"}, "kind": {"type": "string"}, "weight": {"type": "number"},
+        "label": BILINGUAL, "hint": BILINGUAL}},
+    "Exercise": {"type": "object", "properties": {
+        "id": {"type": "string"}, "chapter": {"type": "string"}, "title": BILINGUAL, "graded": {"type": "boolean"},
+        "fields": {"type": "array", "items": _ref("Field")}}},
+    "Variant": {"type": "object", "required": ["exercise_id", "engine_version", "data", "prompt", "fields"],
+                "properties": {
+                    "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Absent for students."},
+                    "engine_version": {"type": "string"}, "lang": {"type": "string"}, "data": {"type": "object"},
+                    "prompt": {"type": "string"}, "fields": {"type": "array", "items": _ref("Field")}}},
+    "Validation": {"type": "object", "properties": {
+        "status": {"type": "string", "enum": ["valid", "invalid"]}, "parsed": {"type": "object"},
+        "interpreted": {"type": "object", "additionalProperties": {"type": "string"}},
+        "errors": {"type": "array", "items": _ref("AnswerError")}}},
+    "Part": {"type": "object", "properties": {
+        "score": {"type": "number"}, "correct": {"type": "boolean"}, "feedback": {"type": "string"},
+        "misconception": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}},
+        "follow_through": {"type": ["boolean", "null"]}, "read": {}}},
+    "Submission": {"type": "object", "required": ["id", "exercise_id", "status", "created_at"], "properties": {
+        "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Staff only."},
+        "lang": {"type": "string"}, "assignment_id": {"type": ["integer", "null"]},
+        "user": {"type": "object", "properties": {"id": {"type": "integer"}, "username": {"type": "string"}}},
+        "status": {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
+        "score": {"type": ["number", "null"], "minimum": 0, "maximum": 1}, "engine_version": {"type": ["string", "null"]},
+        "parts": {"type": "object", "additionalProperties": _ref("Part")},
+        "errors": {"type": "array", "items": _ref("AnswerError")}, "parsed": {}, "raw_answer": {"type": "object"},
+        "error_message": {"type": ["string", "null"]}, "attempts": {"type": "integer"},
+        "answer_key": {"type": "object", "description": "Only when the assignment's key rule allows (staff: always)."},
+        "created_at": TIME, "queued_at": TIME, "started_at": TIME, "finished_at": TIME}},
+    "SubmissionSummary": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "assignment_id": {"type": ["integer", "null"]},
+        "user": {"type": "object"}, "status": {"type": "string"}, "score": {"type": ["number", "null"]},
+        "engine_version": {"type": ["string", "null"]}, "seed": SEED, "created_at": TIME, "finished_at": TIME}},
+    "SubmissionRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
+                          "properties": {
+                              "exercise_id": {"type": "string"}, "answer": {"type": "object"},
+                              "lang": {"type": "string", "enum": ["zh", "en"]}, "assignment_id": ID,
+                              "seed": {**SEED, "description": "Teachers and admins only (students: 403)."}}},
+    "ValidateRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
+                        "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
+                                       "lang": {"type": "string", "enum": ["zh", "en"]}}},
+    "Progress": {"type": "object", "properties": {
+        "assignment": _ref("Assignment"), "student": {"type": "object"},
+        "exercises": {"type": "array", "items": {"type": "object", "properties": {
+            "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
+            "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
+            "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
+            "last_status": {"type": ["string", "null"]}}}}}},
+}
+
+
+def _operation(summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
+    """One operation with its success response and shared error responses."""
+    return {"summary": summary, **extra, "responses": {**ok, **_errors(*errors, 500)}}
+
+
+JSON_BODY = {"required": True, "content": {"application/json": {"schema": _ref("SubmissionRequest")}}}
+PATHS: JSONObject = {
+    "/api/v1/openapi.json": {"get": _operation("This document.", {"200": _json({"type": "object"}, "OpenAPI 3.1")},
+                                               (), security=[])},
+    "/api/v1/me": {"get": _operation("The caller.", {"200": _json(_ref("Me"), "The caller")}, (401,))},
+    "/api/v1/courses": {"get": _operation(
+        "The caller's courses (admins: all).",
+        {"200": _json({"type": "object", "properties": {"courses": {"type": "array", "items": _ref("Course")}}},
+                      "Courses")}, (400, 401), parameters=[LANG])},
+    "/api/v1/exercises": {"get": _operation(
+        "All exercises (public).", {"200": _json({"type": "object", "properties": {
+            "engine_version": {"type": "string"}, "exercises": {"type": "array", "items": _ref("Exercise")}}},
+            "Exercises")}, (), security=[])},
+    "/api/v1/exercises/{exercise_id}/variant": {"get": _operation(
+        "The caller's own assigned variant (server-chosen seed, never the answer).",
+        {"200": _json(_ref("Variant"), "Variant")}, (400, 401, 404),
+        parameters=[_path("exercise_id", {"type": "string"}), LANG])},
+    "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": _operation(
+        "Any variant by seed (teachers and admins).", {"200": _json(_ref("Variant"), "Variant")},
+        (400, 401, 403, 404), parameters=[_path("exercise_id", {"type": "string"}), _path("seed", SEED), LANG])},
+    "/api/v1/validate": {"post": _operation(
+        "Read an answer without grading it (no attempt used).", {"200": _json(_ref("Validation"), "Reading")},
+        (400, 401, 413, 415, 422),
+        requestBody={"required": True, "content": {"application/json": {"schema": _ref("ValidateRequest")}}})},
+    "/api/v1/submissions": {
+        "post": _operation(
+            "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
+            {"202": _json(_ref("Submission"), "Queued (row committed)"),
+             "200": _json(_ref("Submission"), "Repeated Idempotency-Key: the earlier submission")},
+            (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
+            parameters=[{"name": "Idempotency-Key", "in": "header", "required": False,
+                         "schema": {"type": "string", "minLength": 1, "maxLength": 128}}]),
+        "get": _operation(
+            "Submissions the caller may read, newest first.",
+            {"200": _json({"type": "object", "properties": {
+                "submissions": {"type": "array", "items": _ref("SubmissionSummary")}, "total": {"type": "integer"},
+                "limit": {"type": "integer"}, "offset": {"type": "integer"}}}, "A page")},
+            (400, 401),
+            parameters=[_query("course", ID, "Course id."), _query("assignment", ID, "Assignment id."),
+                        _query("student", ID, "Student user id."), _query("exercise", {"type": "string"}, "Exercise id."),
+                        _query("status", {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
+                               "Status."),
+                        _query("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "Page size."),
+                        _query("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip.")]),
+    },
+    "/api/v1/submissions/{submission_id}": {"get": _operation(
+        "One submission, optionally waiting for its grade.", {"200": _json(_ref("Submission"), "Submission")},
+        (400, 401, 404), parameters=[
+            _path("submission_id", ID),
+            _query("wait", {"type": "number", "minimum": 0, "maximum": 10, "default": 0},
+                   "Hold the request up to this many seconds until the submission is final.")])},
+    "/api/v1/assignments/{assignment_id}/progress": {"get": _operation(
+        "Progress per exercise (own; teachers of the course may pass ?student=).",
+        {"200": _json(_ref("Progress"), "Progress")}, (400, 401, 403, 404),
+        parameters=[_path("assignment_id", ID), _query("student", ID, "Student user id (teachers)."), LANG])},
+}
+
+
+def document() -> JSONObject:
+    """The OpenAPI document for API v1."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Seq2seq and attention grader API", "version": "1",
+                 "description": f"Engine {engine.ENGINE_VERSION}. Errors: {{\"error\": {{code, message, field}}}}."},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"session": []}],
+        "paths": PATHS,
+        "components": {
+            "schemas": SCHEMAS,
+            "responses": {f"E{status}": _json(_ref("Error"), text) for status, text in ERROR_MEANINGS.items()},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "API token."},
+                "session": {"type": "apiKey", "in": "cookie", "name": "session",
+                            "description": "Web session; unsafe methods also need the X-CSRF-Token header."},
+            },
+        },
+    }

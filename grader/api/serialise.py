@@ -1,0 +1,97 @@
+"""JSON shapes of the API's resources, with what each caller may see (seeds and answer keys) decided here."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.auth import Principal
+from grader.grading import policy
+from grader.grading.submissions import serialise_submission
+from grader.models import Assignment, Course, Submission, SubmissionStatus, User
+
+
+def _iso(moment: datetime | None) -> str | None:
+    """ISO 8601 text for a timestamp, or None."""
+    return moment.isoformat() if moment is not None else None
+
+
+def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime) -> bool:
+    """Staff who can read a submission see its key; students only when their assignment's key rule allows."""
+    if principal.is_staff:
+        return True
+    if submission.assignment is None:
+        return False
+    return policy.answer_key_visible(session, principal.user, submission.assignment, submission.exercise_id, now)
+
+
+def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime) -> dict[str, Any]:
+    """A submission as the caller may see it: students never see the seed, and the key only when allowed."""
+    data = serialise_submission(submission)
+    data["user"] = {"id": submission.user.id, "username": submission.user.username}
+    if not principal.is_staff:
+        # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
+        data.pop("seed", None)
+    if answer_key_allowed(session, principal, submission, now):
+        data["answer_key"] = engine.answer_key(submission.exercise_id, submission.seed)
+    return data
+
+
+def submission_summary(principal: Principal, submission: Submission) -> dict[str, Any]:
+    """A listing row: no answer, no parts, no key."""
+    row = {"id": submission.id, "exercise_id": submission.exercise_id, "assignment_id": submission.assignment_id,
+           "user": {"id": submission.user.id, "username": submission.user.username},
+           "status": submission.status, "score": submission.score, "engine_version": submission.engine_version,
+           "created_at": _iso(submission.created_at), "finished_at": _iso(submission.finished_at)}
+    if principal.is_staff:
+        row["seed"] = submission.seed
+    return row
+
+
+def user_json(user: User, role: str) -> dict[str, Any]:
+    """The caller's own account as /me shows it."""
+    return {"id": user.id, "username": user.username, "display_name": user.display_name,
+            "role": role, "account_role": user.role}
+
+
+def course_json(course: Course, role: str, lang: str) -> dict[str, Any]:
+    """A course with the caller's part in it and its assignments."""
+    return {"id": course.id, "code": course.code, "title": course.title, "role": role,
+            "assignments": [assignment_json(a, lang) for a in course.assignments]}
+
+
+def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
+    """An assignment's public settings."""
+    return {"id": assignment.id, "course_id": assignment.course_id, "title": assignment.title(lang),
+            "exercise_ids": list(assignment.exercise_ids), "opens_at": _iso(assignment.opens_at),
+            "due_at": _iso(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
+            "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy}
+
+
+def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:
+    """Per exercise: attempts used and left, the counted score, and the best and last graded scores."""
+    graded = session.execute(
+        select(Submission.exercise_id, Submission.score).where(
+            Submission.user_id == student.id, Submission.assignment_id == assignment.id,
+            Submission.status == SubmissionStatus.GRADED,
+        ).order_by(Submission.id)
+    ).all()
+    exercises = []
+    for item in policy.assignment_progress(session, student, assignment):
+        scores = [score for exercise_id, score in graded if exercise_id == item.exercise_id]
+        exercises.append({"exercise_id": item.exercise_id, "attempts_used": item.attempts_used,
+                          "attempts_left": item.attempts_left, "score": item.score,
+                          "best_score": policy.counted_score(scores, "best"),
+                          "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status})
+    return {"assignment": assignment_json(assignment, lang), "student": {"id": student.id, "username": student.username},
+            "exercises": exercises}
+
+
+def variant_json(principal: Principal, variant: dict[str, Any]) -> dict[str, Any]:
+    """An engine variant; a student's own variant comes without its seed."""
+    if principal.is_staff:
+        return variant
+    return {name: value for name, value in variant.items() if name != "seed"}

@@ -1,0 +1,126 @@
+"""The API's use cases between parsing and serialising: variants, validation, submitting, waiting for a grade."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.api import body as parse
+from grader.auth import Principal
+from grader.errors import ApiError
+from grader.grading import submissions
+from grader.grading.errors import SubmissionRejected
+from grader.models import Submission
+from grader.variants import seed_for
+
+SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
+VALIDATE_FIELDS = ("exercise_id", "answer", "lang")
+MAX_WAIT_SECONDS = 10.0
+POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.05, 0.25
+
+# HTTP status for each refusal code of the submission service.
+REJECTION_STATUS: dict[str, int] = {
+    "idempotency_conflict": 409,
+    "attempts_exhausted": 409,
+    "no_such_assignment": 404,
+    "exercise_not_in_assignment": 422,
+    "not_enrolled": 403,
+    "not_open": 403,
+    "past_due": 403,
+}
+REJECTION_FIELD = {"no_such_assignment": "assignment_id", "exercise_not_in_assignment": "exercise_id",
+                   "idempotency_conflict": "Idempotency-Key"}
+
+
+@dataclass(frozen=True)
+class SubmissionRequest:
+    """A parsed, checked POST /submissions body."""
+
+    exercise_id: str
+    answer: dict[str, Any]
+    lang: str
+    assignment_id: int | None
+    seed: int | None
+
+
+def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
+    """``exercise_id`` if the engine grades it; 404 for a path segment (field None), 422 for a body field."""
+    if exercise_id not in engine.exercise_ids():
+        status, code = (404, "not_found") if field is None else (422, "unknown_exercise")
+        raise ApiError(status, code, f"Unknown exercise '{exercise_id}'.", field=field)
+    return exercise_id
+
+
+def parse_submission(principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
+    """Check a submission body's fields; only teachers and admins may choose the seed."""
+    if "seed" in payload and not principal.is_staff:
+        raise ApiError(403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.",
+                       field="seed")
+    return SubmissionRequest(
+        exercise_id=known_exercise(parse.required_string(payload, "exercise_id", 64)),
+        answer=parse.required_object(payload, "answer"),
+        lang=parse.language(payload.get("lang")),
+        assignment_id=parse.optional_int(payload, "assignment_id", minimum=1),
+        seed=parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT),
+    )
+
+
+def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The engine's reading of ``answer``; an unreadable one is a 422 carrying the engine's errors."""
+    reading = engine.validate(exercise_id, answer, lang)
+    if reading["status"] != "valid":
+        first = reading["errors"][0] if reading["errors"] else {}
+        field = f"answer.{first['field']}" if first.get("field") else "answer"
+        raise ApiError(422, "invalid_answer", first.get("message") or "The answer cannot be read.", field=field,
+                       details={"errors": reading["errors"], "interpreted": reading["interpreted"]})
+    return reading
+
+
+def idempotency_key(raw: str | None) -> str | None:
+    """The Idempotency-Key header: 1 to 128 printable ASCII characters."""
+    if raw is None:
+        return None
+    if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable():
+        raise ApiError(400, "invalid_header", "Idempotency-Key must be 1 to 128 printable ASCII characters.",
+                       field="Idempotency-Key")
+    return raw
+
+
+def create_submission(
+    session: Session, principal: Principal, request: SubmissionRequest, key: str | None
+) -> tuple[Submission, bool]:
+    """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
+    reading = readable_answer(request.exercise_id, request.answer, request.lang)
+    replay = key is not None and session.scalar(
+        select(Submission.id).where(Submission.user_id == principal.user.id, Submission.idempotency_key == key)
+    ) is not None
+    seed = request.seed if request.seed is not None else seed_for(session, principal.user, request.exercise_id)
+    try:
+        submission = submissions.submit(
+            session, user=principal.user, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
+            parsed_answer=reading["parsed"], lang=request.lang, assignment_id=request.assignment_id,
+            idempotency_key=key,
+        )
+    except SubmissionRejected as exc:
+        raise ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(request.lang),
+                       field=REJECTION_FIELD.get(exc.code)) from None
+    return submission, replay
+
+
+def wait_until_final(
+    session: Session, load: Callable[[], Submission], submission: Submission, seconds: float
+) -> Submission:
+    """Re-read the submission (via ``load``) with short, growing sleeps until it is final or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    pause = POLL_FIRST_SLEEP
+    while not submission.is_final and time.monotonic() < deadline:
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, POLL_MAX_SLEEP)
+        session.rollback()  # end the read transaction so the next read sees the worker's commit (SQLite snapshots)
+        submission = load()
+    return submission

@@ -1,0 +1,135 @@
+"""API v1 routes: each view parses the request, calls a service and serialises the result."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from exercises import api as engine
+from grader.api import body as parse
+from grader.api import queries, serialise, services
+from grader.api.openapi import document
+from grader.auth import require_principal, require_role, require_user
+from grader.extensions import get_session
+from grader.models import Role, SubmissionStatus, utcnow
+from grader.variants import seed_for
+
+blueprint = Blueprint("api_v1", __name__)
+STAFF = (Role.TEACHER, Role.ADMIN)
+PAGE_LIMIT_MAX = 200
+
+
+@blueprint.get("/openapi.json")
+def openapi_json() -> ResponseReturnValue:
+    """The OpenAPI 3 description of this API (public)."""
+    return jsonify(document())
+
+
+@blueprint.get("/me")
+@require_user
+def me() -> ResponseReturnValue:
+    """The caller's account and the role the request acts with."""
+    principal = require_principal()
+    return jsonify(serialise.user_json(principal.user, principal.role) | {"auth": principal.via})
+
+
+@blueprint.get("/courses")
+@require_user
+def courses() -> ResponseReturnValue:
+    """The caller's courses (admins: all) with their assignments."""
+    lang = parse.query_lang()
+    rows = queries.visible_courses(get_session(), require_principal())
+    return jsonify({"courses": [serialise.course_json(course, role, lang) for course, role in rows]})
+
+
+@blueprint.get("/exercises")
+def exercises() -> ResponseReturnValue:
+    """Every exercise the engine knows, with titles and answer fields (public)."""
+    return jsonify({"engine_version": engine.ENGINE_VERSION, "exercises": engine.list_exercises()})
+
+
+@blueprint.get("/exercises/<exercise_id>/variant")
+@require_user
+def own_variant(exercise_id: str) -> ResponseReturnValue:
+    """The caller's assigned variant of an exercise (the server picks the seed; no answer)."""
+    principal = require_principal()
+    lang = parse.query_lang()
+    seed = seed_for(get_session(), principal.user, services.known_exercise(exercise_id, field=None))
+    return jsonify(serialise.variant_json(principal, engine.variant(exercise_id, seed, lang)))
+
+
+@blueprint.get("/exercises/<exercise_id>/variants/<seed>")
+@require_role(*STAFF)
+def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
+    """Any variant by seed, for teachers and admins (as ``grader exercises variant`` prints it)."""
+    lang = parse.query_lang()
+    variant = engine.variant(services.known_exercise(exercise_id, field=None), parse.path_seed(seed), lang)
+    return jsonify(variant)
+
+
+@blueprint.post("/validate")
+@require_user
+def validate() -> ResponseReturnValue:
+    """How the engine reads an answer, without grading it or using an attempt (live preview)."""
+    payload = parse.read_json_object(services.VALIDATE_FIELDS)
+    exercise_id = services.known_exercise(parse.required_string(payload, "exercise_id", 64))
+    answer = parse.required_object(payload, "answer")
+    return jsonify(engine.validate(exercise_id, answer, parse.language(payload.get("lang"))))
+
+
+@blueprint.post("/submissions")
+@require_user
+def create_submission() -> ResponseReturnValue:
+    """Accept an answer for grading: 202 once the queued row is committed (200 when an Idempotency-Key repeats)."""
+    principal = require_principal()
+    key = services.idempotency_key(request.headers.get("Idempotency-Key"))
+    submission_request = services.parse_submission(principal, parse.read_json_object(services.SUBMISSION_FIELDS))
+    session = get_session()
+    submission, replay = services.create_submission(session, principal, submission_request, key)
+    data = serialise.submission_json(session, principal, submission, utcnow())
+    headers = {"Location": f"/api/v1/submissions/{submission.id}"}
+    if replay:
+        headers["Idempotent-Replayed"] = "true"
+    return jsonify(data), 200 if replay else 202, headers
+
+
+@blueprint.get("/submissions/<int:submission_id>")
+@require_user
+def get_submission(submission_id: int) -> ResponseReturnValue:
+    """One submission; ``?wait=S`` (0-10) holds the request until it is graded or S seconds pass."""
+    principal = require_principal()
+    wait = parse.query_number("wait", 0.0, 0.0, services.MAX_WAIT_SECONDS)
+    session = get_session()
+    submission = services.wait_until_final(
+        session, lambda: queries.visible_submission(session, principal, submission_id),
+        queries.visible_submission(session, principal, submission_id), wait,
+    )
+    return jsonify(serialise.submission_json(session, principal, submission, utcnow()))
+
+
+@blueprint.get("/submissions")
+@require_user
+def list_submissions() -> ResponseReturnValue:
+    """Submissions the caller may read, newest first, filtered by course, assignment, student, exercise, status."""
+    principal = require_principal()
+    filters = queries.SubmissionFilters(
+        course_id=parse.query_int("course", None, 1, 2**62), assignment_id=parse.query_int("assignment", None, 1, 2**62),
+        student_id=parse.query_int("student", None, 1, 2**62), exercise_id=parse.query_text("exercise", 64),
+        status=parse.query_choice("status", [s.value for s in SubmissionStatus]),
+    )
+    limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
+    offset = parse.query_int("offset", 0, 0, 2**62) or 0
+    rows, total = queries.list_submissions(get_session(), principal, filters, limit, offset)
+    items = [serialise.submission_summary(principal, row) for row in rows]
+    return jsonify({"submissions": items, "total": total, "limit": limit, "offset": offset})
+
+
+@blueprint.get("/assignments/<int:assignment_id>/progress")
+@require_user
+def assignment_progress(assignment_id: int) -> ResponseReturnValue:
+    """Per-exercise progress on an assignment: the caller's own, or a student's for the course's teachers."""
+    principal = require_principal()
+    lang = parse.query_lang()
+    session = get_session()
+    assignment = queries.visible_assignment(session, principal, assignment_id)
+    student = queries.progress_subject(session, principal, assignment, parse.query_int("student", None, 1, 2**62))
+    return jsonify(serialise.progress_json(session, student, assignment, lang))

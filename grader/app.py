@@ -1,0 +1,26 @@
+"""The Flask application factory: configuration, database, Celery, health check, API and web pages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from grader import api, health, teacher, web
+from grader.celery_app import celery_init_app
+from grader.config import load_config
+from grader.extensions import init_db
+
+
+def build_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: settings from the environment (then ``config``), database, Celery, API and web pages."""
+    app = Flask("grader")
+    app.config.update(load_config(config))
+    init_db(app)
+    celery_init_app(app)
+    health.init_app(app)
+    api.init_app(app)
+    web.init_app(app)
+    teacher.init_app(app)
+    return app

@@ -1,0 +1,32 @@
+"""Cookie sessions for the web pages: sign a user in or out and find who is signed in."""
+
+from __future__ import annotations
+
+from flask import g, session
+
+from grader.extensions import get_session
+from grader.models import User
+
+SESSION_USER_KEY = "user_id"
+
+
+def login_user(user: User) -> None:
+    """Sign ``user`` in for this browser (a fresh session, so a fixed session id cannot be reused)."""
+    session.clear()
+    session[SESSION_USER_KEY] = user.id
+    session.permanent = True
+    g.current_user = user
+
+
+def logout_user() -> None:
+    """Sign out whoever is signed in."""
+    session.clear()
+    g.pop("current_user", None)
+
+
+def current_user() -> User | None:
+    """The signed-in user of this request, or None; loaded once per request."""
+    if "current_user" not in g:
+        user_id = session.get(SESSION_USER_KEY)
+        g.current_user = get_session().get(User, user_id) if isinstance(user_id, int) else None
+    return g.current_user

@@ -1,0 +1,73 @@
+"""Celery bound to a Flask app: tasks run inside an app context and share the app's configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from celery import Celery, Task
+from flask import Flask
+
+from grader.grading.dispatch import GRADE_TASK, LAB_TASK
+
+GRACE_SECONDS = 10  # between soft and hard time limit: time to record the failure
+
+
+def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """Celery settings derived from the app config (broker, reliability, time limits)."""
+    broker_url = config["CELERY_BROKER_URL"]
+    settings: dict[str, Any] = {
+        "broker_url": broker_url,
+        "task_default_queue": config["GRADER_QUEUE"],
+        "task_ignore_result": True,  # the database row is the result
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "broker_connection_retry_on_startup": True,
+        "task_annotations": {
+            GRADE_TASK: {
+                "soft_time_limit": config["GRADER_GRADE_TIME_LIMIT"],
+                "time_limit": config["GRADER_GRADE_TIME_LIMIT"] + GRACE_SECONDS,
+            },
+            LAB_TASK: {
+                "soft_time_limit": config["GRADER_LAB_TIME_LIMIT"],
+                "time_limit": config["GRADER_LAB_TIME_LIMIT"] + GRACE_SECONDS,
+            },
+        },
+    }
+    if broker_url.startswith(("redis://", "rediss://")):
+        # Redis redelivers unacked messages after this long; it must exceed every task's hard limit.
+        settings["broker_transport_options"] = {"visibility_timeout": config["GRADER_VISIBILITY_TIMEOUT"]}
+    elif broker_url.startswith("filesystem://"):
+        settings["broker_transport_options"] = filesystem_broker_options(Path(config["GRADER_DATA_DIR"]) / "broker")
+    return settings
+
+
+def filesystem_broker_options(root: Path) -> dict[str, Any]:
+    """Folders of the embedded file broker (created here: kombu expects them to exist)."""
+    queue, control = root / "queue", root / "control"
+    for folder in (queue, control):
+        folder.mkdir(parents=True, exist_ok=True)
+    return {
+        "data_folder_in": str(queue),
+        "data_folder_out": str(queue),
+        "control_folder": str(control),
+        "polling_interval": 0.2,
+    }
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Create the Celery app for ``app`` and store it as ``app.extensions["celery"]``."""
+
+    class FlaskTask(Task):
+        """A task that runs inside ``app``'s application context."""
+
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery = Celery(app.import_name, task_cls=FlaskTask, include=["grader.tasks", "grader.teacher.tasks"])
+    celery.conf.update(celery_settings(app.config))
+    celery.set_default()
+    app.extensions["celery"] = celery
+    return celery

@@ -1,0 +1,201 @@
+"""The `grader` command: serve, sweeper, db, token, user and course administration, and `grader exercises ...`."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from collections.abc import Callable, Sequence
+
+from flask import Flask
+from kombu.exceptions import OperationalError as BrokerUnavailable
+from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from exercises import cli as exercises_cli
+from grader import create_app
+from grader.extensions import get_db
+from grader.grading import sweeper
+from grader.migrate import upgrade
+from grader.models import Course, Enrolment, EnrolmentRole, Role, User
+from grader.security import RoleMismatch, ensure_user, issue_token
+from grader.serve import serve
+
+ROLES = [role.value for role in Role]
+
+
+class CliError(Exception):
+    """A command that cannot be carried out; printed without a traceback."""
+
+
+def _with_session(app: Flask, action: Callable[[Session], str]) -> str:
+    """Run ``action`` in an app context with a session; return what it prints."""
+    with app.app_context(), get_db(app).session() as session:
+        return action(session)
+
+
+def _ensure_user(
+    session: Session, username: str, role: str, display_name: str | None = None, password: str | None = None
+) -> User:
+    """ensure_user, with a role clash reported as a CLI error."""
+    try:
+        return ensure_user(session, username, role, display_name, password)
+    except RoleMismatch as exc:
+        raise CliError(str(exc)) from exc
+
+
+def cmd_token_create(args: argparse.Namespace, app: Flask) -> str:
+    """Print a new API token for the owner (``--user``, default: ``--name``), creating the owner if needed."""
+
+    def action(session: Session) -> str:
+        user = _ensure_user(session, args.user or args.name, args.role)
+        raw = issue_token(session, user, name=args.name, role=args.role)
+        session.commit()
+        return raw
+
+    return _with_session(app, action)
+
+
+def cmd_user_create(args: argparse.Namespace, app: Flask) -> str:
+    """Create a user; the password comes from --password, stdin (--password-stdin) or a prompt."""
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = args.password or getpass.getpass(f"password for {args.username}: ")
+
+    def action(session: Session) -> str:
+        if session.scalar(select(User.id).where(User.username == args.username)) is not None:
+            raise CliError(f"user {args.username!r} already exists")
+        user = _ensure_user(session, args.username, args.role, args.display_name, password)
+        session.commit()
+        return f"created {user.role} {user.username} (id {user.id})"
+
+    return _with_session(app, action)
+
+
+def cmd_course_create(args: argparse.Namespace, app: Flask) -> str:
+    """Create a course with a unique code."""
+
+    def action(session: Session) -> str:
+        if session.scalar(select(Course.id).where(Course.code == args.code)) is not None:
+            raise CliError(f"course {args.code!r} already exists")
+        course = Course(code=args.code, title=args.title)
+        session.add(course)
+        session.commit()
+        return f"created course {course.code} (id {course.id})"
+
+    return _with_session(app, action)
+
+
+def cmd_course_enrol(args: argparse.Namespace, app: Flask) -> str:
+    """Enrol an existing user in a course (idempotent)."""
+
+    def action(session: Session) -> str:
+        course = session.scalar(select(Course).where(Course.code == args.code))
+        user = session.scalar(select(User).where(User.username == args.username))
+        if course is None or user is None:
+            raise CliError("no such course" if course is None else "no such user")
+        if not any(e.user_id == user.id for e in course.enrolments):
+            course.enrolments.append(Enrolment(user=user, role=args.role))
+            session.commit()
+        return f"{user.username} is enrolled in {course.code}"
+
+    return _with_session(app, action)
+
+
+def cmd_db_upgrade(args: argparse.Namespace, app: Flask) -> str:
+    """Apply migrations to DATABASE_URL."""
+    upgrade(app.config["DATABASE_URL"], args.revision)
+    return f"database at revision {args.revision}"
+
+
+def cmd_sweeper(args: argparse.Namespace, app: Flask) -> str:
+    """Run the sweeper loop (or one pass with --once)."""
+    if args.once:
+        return repr(sweeper.sweep(app))
+    try:
+        sweeper.run_forever(app)
+    except KeyboardInterrupt:
+        pass
+    return "sweeper stopped"
+
+
+def cmd_health(_args: argparse.Namespace, app: Flask) -> str:
+    """Check that the database and the broker answer (container health checks)."""
+    try:
+        with get_db(app).session() as session:
+            session.execute(text("SELECT 1"))
+        with app.extensions["celery"].connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1)
+    except (OperationalError, BrokerUnavailable) as exc:
+        raise CliError(f"unhealthy: {exc}") from exc
+    return "ok"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand except `exercises` (handed to the engine's CLI)."""
+    parser = argparse.ArgumentParser(prog="grader", description="Auto-grading service for seq2seq and attention.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="web app + worker + sweeper on SQLite (embedded default)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    sweep = commands.add_parser("sweeper", help="re-send lost or abandoned jobs")
+    sweep.add_argument("--once", action="store_true", help="one pass, then exit")
+    sweep.set_defaults(handler=cmd_sweeper)
+    commands.add_parser("health", help="check database and broker").set_defaults(handler=cmd_health)
+    db = commands.add_parser("db", help="database schema").add_subparsers(dest="db_command", required=True)
+    db_upgrade = db.add_parser("upgrade", help="apply migrations")
+    db_upgrade.add_argument("revision", nargs="?", default="head")
+    db_upgrade.set_defaults(handler=cmd_db_upgrade)
+    token = commands.add_parser("token", help="API tokens").add_subparsers(dest="token_command", required=True)
+    token_create = token.add_parser("create", help="print a new API token")
+    token_create.add_argument("--role", choices=ROLES, required=True)
+    token_create.add_argument("--name", required=True, help="token name; also the owner's username unless --user")
+    token_create.add_argument("--user", help="owner's username (created if missing)")
+    token_create.set_defaults(handler=cmd_token_create)
+    user = commands.add_parser("user", help="users").add_subparsers(dest="user_command", required=True)
+    user_create = user.add_parser("create", help="create a user with a password")
+    user_create.add_argument("--username", required=True)
+    user_create.add_argument("--role", choices=ROLES, default=Role.STUDENT.value)
+    user_create.add_argument("--display-name")
+    user_create.add_argument("--password")
+    user_create.add_argument("--password-stdin", action="store_true")
+    user_create.set_defaults(handler=cmd_user_create)
+    course = commands.add_parser("course", help="courses").add_subparsers(dest="course_command", required=True)
+    course_create = course.add_parser("create")
+    course_create.add_argument("--code", required=True)
+    course_create.add_argument("--title", required=True)
+    course_create.set_defaults(handler=cmd_course_create)
+    course_enrol = course.add_parser("enrol")
+    course_enrol.add_argument("--code", required=True)
+    course_enrol.add_argument("--username", required=True)
+    course_enrol.add_argument("--role", choices=[r.value for r in EnrolmentRole], default=EnrolmentRole.STUDENT.value)
+    course_enrol.set_defaults(handler=cmd_course_enrol)
+    commands.add_parser("exercises", help="engine commands (see `grader exercises --help`)", add_help=False)
+    return parser
+
+
+def run_exercises_cli(argv: Sequence[str]) -> int:
+    """Hand `grader exercises ...` to the engine's own CLI (exercises.cli.main)."""
+    return exercises_cli.main(list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `grader` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["exercises"]:
+        return run_exercises_cli(argv[1:])
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args.host, args.port)
+    try:
+        print(args.handler(args, create_app()))
+    except CliError as exc:
+        print(f"grader: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""CSV exports of an assignment: grades (one row per student), every submission, and the misconception table."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader import analytics
+from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
+GRADES_HEADER_START = ("username", "display_name")
+SUBMISSIONS_HEADER = (
+    "submission_id", "username", "display_name", "exercise_id", "seed", "status", "score", "raw_answer",
+    "parsed_answer", "tags", "engine_version", "created_at", "finished_at",
+)
+MISCONCEPTIONS_HEADER = ("exercise_id", "tag", "count", "students", "share_of_wrong", "wrong_answers", "examples")
+STREAM_BATCH = 1000
+
+
+def safe_text(value: str) -> str:
+    """Free text from users (names) with a leading quote if a spreadsheet would run it as a formula."""
+    return "'" + value if value.startswith(FORMULA_PREFIXES) else value
+
+
+def number(value: float | None) -> str:
+    """A score as text with at most 6 decimals; empty for none."""
+    return "" if value is None else f"{round(float(value), 6):g}"
+
+
+def timestamp(moment: datetime | None) -> str:
+    """An ISO 8601 UTC timestamp; empty for none."""
+    return "" if moment is None else moment.isoformat()
+
+
+def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+    """CSV text, one line per row, suitable for streaming a response."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow(row)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+
+
+def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
+    """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total."""
+    per = analytics.counted_scores([assignment], assignment.course_id)
+    scores: dict[tuple[int, str], float] = {
+        (user_id, exercise_id): counted
+        for user_id, exercise_id, counted in session.execute(select(per.c.user_id, per.c.exercise_id, per.c.counted))
+    }
+    students = session.execute(
+        select(User.id, User.username, User.display_name)
+        .join(Enrolment, Enrolment.user_id == User.id)
+        .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
+        .order_by(User.username)
+    ).all()
+    yield [*GRADES_HEADER_START, *assignment.exercise_ids, "total"]
+    for user_id, username, display_name in students:
+        mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]
+        total = sum(score for score in mine if score is not None)
+        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total)]
+
+
+def part_tags(parts: dict[str, Any] | None) -> list[str]:
+    """Distinct misconception tags over a submission's parts, in field order."""
+    tags: list[str] = []
+    for part in (parts or {}).values():
+        for tag in part.get("tags") or ([part["misconception"]] if part.get("misconception") else []):
+            if tag not in tags:
+                tags.append(tag)
+    return tags
+
+
+def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
+    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches."""
+    yield list(SUBMISSIONS_HEADER)
+    query = (
+        select(Submission, User.username, User.display_name)
+        .join(User, User.id == Submission.user_id)
+        .where(Submission.assignment_id == assignment.id)
+        .order_by(Submission.id)
+        .execution_options(yield_per=STREAM_BATCH)
+    )
+    for submission, username, display_name in session.execute(query):
+        yield [
+            str(submission.id), safe_text(username), safe_text(display_name), submission.exercise_id,
+            str(submission.seed), str(submission.status), number(submission.score),
+            json.dumps(submission.raw_answer, ensure_ascii=False),
+            "" if submission.parsed_answer is None else json.dumps(submission.parsed_answer, ensure_ascii=False),
+            ";".join(part_tags(submission.parts)), submission.engine_version or "",
+            timestamp(submission.created_at), timestamp(submission.finished_at),
+        ]
+
+
+def misconception_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
+    """Header, then one row per (exercise, tag) of the misconception histogram."""
+    yield list(MISCONCEPTIONS_HEADER)
+    for table in analytics.misconceptions(session, assignment):
+        for tag in table.tags:
+            yield [table.exercise_id, tag.tag, str(tag.count), str(tag.students), number(tag.share_of_wrong),
+                   str(table.wrong_answers), " | ".join(tag.examples)]
+
+
+def filename(assignment: Assignment, kind: str) -> str:
+    """The download name: assignment id and kind, ASCII only."""
+    return f"assignment-{assignment.id}-{kind}.csv"

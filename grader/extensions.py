@@ -1,0 +1,83 @@
+"""Database engine and session handling shared by the web app, the worker and the CLI."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+EXTENSION_KEY = "grader.db"
+SQLITE_BUSY_TIMEOUT_MS = 15000
+
+
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets the web app read while the worker writes; busy_timeout makes writers wait instead of failing."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` with per-dialect settings (SQLite pragmas, PostgreSQL pre-ping)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        event.listen(engine, "connect", _configure_sqlite)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Database:
+    """An engine plus a session factory; one per Flask app."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessionmaker: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        """The SQLAlchemy dialect name: ``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session that is closed (and rolled back if uncommitted) when the block ends."""
+        with self.sessionmaker() as session:
+            yield session
+
+    def dispose(self) -> None:
+        """Close pooled connections (e.g. after fork, or when tests drop the database)."""
+        self.engine.dispose()
+
+
+def init_db(app: Flask) -> Database:
+    """Attach a Database to ``app`` and close the request session when the app context ends."""
+    database = Database(app.config["DATABASE_URL"])
+    app.extensions[EXTENSION_KEY] = database
+    app.teardown_appcontext(_close_request_session)
+    return database
+
+
+def get_db(app: Flask | None = None) -> Database:
+    """The Database of ``app`` (default: the current app)."""
+    return (app or current_app).extensions[EXTENSION_KEY]
+
+
+def get_session() -> Session:
+    """The session for the current app context (request or task), created on first use."""
+    if "db_session" not in g:
+        g.db_session = get_db().sessionmaker()
+    return g.db_session
+
+
+def _close_request_session(_exc: BaseException | None) -> None:
+    """Close the app context's session; uncommitted work is rolled back."""
+    session: Session | None = g.pop("db_session", None)
+    if session is not None:
+        session.close()

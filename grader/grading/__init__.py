@@ -1,0 +1,1 @@
+"""Grading service: submissions, leases on database rows, the grading pipeline, the sweeper and lab runs."""

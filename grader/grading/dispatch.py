@@ -1,0 +1,33 @@
+"""Sending task messages: only ever a row id, and only after the row is committed."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Celery
+from flask import current_app
+from kombu.exceptions import OperationalError as BrokerUnavailable
+
+from grader.models import LabRun, Submission
+
+GRADE_TASK = "grader.grade_submission"
+LAB_TASK = "grader.run_lab"
+TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK}
+
+log = logging.getLogger(__name__)
+
+
+def celery_app() -> Celery:
+    """The Celery app bound to the current Flask app."""
+    return current_app.extensions["celery"]
+
+
+def send(model: type, row_id: int) -> bool:
+    """Send the task for one committed row; False if the broker is unreachable (the sweeper re-sends later)."""
+    try:
+        celery_app().send_task(TASK_FOR_MODEL[model], args=[row_id], queue=current_app.config["GRADER_QUEUE"])
+    except BrokerUnavailable as exc:
+        # The row is already committed as queued, so nothing is lost: the sweeper sends it once the broker is back.
+        log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
+        return False
+    return True

@@ -1,0 +1,26 @@
+"""Why the service refuses a request; each carries a stable code and a bilingual message."""
+
+from __future__ import annotations
+
+from exercises.i18n import Text
+
+
+class SubmissionRejected(Exception):
+    """A submission that the rules do not allow (closed assignment, attempts used up, reused key, ...)."""
+
+    def __init__(self, code: str, message: Text) -> None:
+        super().__init__(message.en)
+        self.code = code
+        self.message = message
+
+
+class SubmissionNotFound(LookupError):
+    """No submission has the requested id."""
+
+
+class LabParametersRejected(ValueError):
+    """Capacity-lab parameters outside the allowed ranges."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message

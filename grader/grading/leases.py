@@ -1,0 +1,153 @@
+"""Leases on job rows: conditional UPDATEs make the database, not the broker, decide who works on a row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, String, and_, case, cast, func, literal, or_, update
+from sqlalchemy.orm import Session
+
+from grader.models import utcnow
+
+JobModel = type[Any]  # a mapped class that mixes in LeasedJob (Submission, LabRun)
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Proof that one worker took one row for one attempt; writes must present it."""
+
+    row_id: int
+    owner: str
+    attempt: int
+    until: datetime
+
+
+def claimable(model: JobModel, now: datetime) -> ColumnElement[bool]:
+    """SQL condition: queued, or working under a lease that has expired."""
+    return or_(
+        model.status == model.QUEUED,
+        and_(model.status == model.WORKING, model.lease_until < now),
+    )
+
+
+def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float) -> Lease | None:
+    """Take ``row_id`` for ``owner`` if it is claimable and has attempts left; commits. None if not taken."""
+    now = utcnow()
+    until = now + timedelta(seconds=lease_seconds)
+    attempt = session.execute(
+        update(model)
+        .where(model.id == row_id, model.attempts < model.max_attempts, claimable(model, now))
+        .values(status=model.WORKING, lease_owner=owner, lease_until=until, attempts=model.attempts + 1, started_at=now)
+        .returning(model.attempts)
+        .execution_options(synchronize_session=False)
+    ).scalar_one_or_none()
+    session.commit()
+    return None if attempt is None else Lease(row_id, owner, attempt, until)
+
+
+def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
+    """SQL condition: the row is still working under exactly this lease."""
+    return and_(
+        model.id == lease.row_id,
+        model.status == model.WORKING,
+        model.lease_owner == lease.owner,
+        model.attempts == lease.attempt,
+    )
+
+
+def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
+    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
+    result = session.execute(
+        update(model)
+        .where(holds(model, lease))
+        .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1
+
+
+def fail(session: Session, model: JobModel, lease: Lease, error_status: str, message: str) -> bool:
+    """End the row as ``error_status`` with ``message`` (a failure retrying cannot fix), if the lease holds; commits."""
+    written = finish(session, model, lease, error_status, error_message=message)
+    session.commit()
+    return written
+
+
+def failure_message(exc: BaseException) -> str:
+    """How a failure is recorded on a row: the exception's type and text."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+def extend(session: Session, model: JobModel, lease: Lease, lease_seconds: float, **values: Any) -> bool:
+    """Push the lease deadline forward (a long job reporting progress); commits. True if the lease still holds."""
+    result = session.execute(
+        update(model)
+        .where(holds(model, lease))
+        .values(lease_until=utcnow() + timedelta(seconds=lease_seconds), **values)
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return result.rowcount == 1
+
+
+def release_after_failure(session: Session, model: JobModel, lease: Lease, message: str, error_status: str) -> bool:
+    """After a failed attempt: back to queued for the sweeper, or ``error_status`` if no attempts are left; commits."""
+    now = utcnow()
+    out_of_attempts = model.max_attempts <= lease.attempt
+    result = session.execute(
+        update(model)
+        .where(holds(model, lease))
+        .values(
+            status=case((out_of_attempts, error_status), else_=model.QUEUED),
+            finished_at=case((out_of_attempts, now), else_=None),
+            lease_owner=None,
+            lease_until=None,
+            error_message=message,
+            queued_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return result.rowcount == 1
+
+
+def give_up_exhausted(session: Session, model: JobModel, error_status: str, row_id: int | None = None) -> list[int]:
+    """Mark rows whose attempts are used up and whose last lease has expired as ``error_status``; commits.
+
+    Returns the ids changed. Limited to ``row_id`` when given.
+    """
+    now = utcnow()
+    conditions = [model.attempts >= model.max_attempts, claimable(model, now)]
+    if row_id is not None:
+        conditions.append(model.id == row_id)
+    changed = (
+        session.execute(
+            update(model)
+            .where(*conditions)
+            .values(
+                status=error_status,
+                lease_owner=None,
+                lease_until=None,
+                finished_at=now,
+                error_message=_exhausted_message(model),
+            )
+            .returning(model.id)
+            .execution_options(synchronize_session=False)
+        )
+        .scalars()
+        .all()
+    )
+    session.commit()
+    return list(changed)
+
+
+def _exhausted_message(model: JobModel) -> ColumnElement[str]:
+    """SQL for the stored reason for giving up: the attempt count, plus the last recorded failure if any."""
+    base = (
+        literal("gave up after ")
+        + cast(model.attempts, String)
+        + literal(" attempts (worker lost, timed out or failed)")
+    )
+    return func.coalesce(base + literal(": ") + model.error_message, base)

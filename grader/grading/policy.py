@@ -1,0 +1,122 @@
+"""Assignment rules: who may submit when, how many attempts count, which score counts, when keys show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from exercises.i18n import Text
+from grader.grading.errors import SubmissionRejected
+from grader.models import AnswerKeyPolicy, Assignment, Enrolment, ScorePolicy, Submission, SubmissionStatus, User
+
+# Invalid answers and the system's own errors do not use up an attempt.
+COUNTED_STATUSES = (SubmissionStatus.QUEUED, SubmissionStatus.GRADING, SubmissionStatus.GRADED)
+
+
+def attempts_used(session: Session, user_id: int, assignment_id: int, exercise_id: str) -> int:
+    """How many of the user's submissions to this exercise of this assignment count as attempts."""
+    return (
+        session.scalar(
+            select(func.count(Submission.id)).where(
+                Submission.user_id == user_id,
+                Submission.assignment_id == assignment_id,
+                Submission.exercise_id == exercise_id,
+                Submission.status.in_(COUNTED_STATUSES),
+            )
+        )
+        or 0
+    )
+
+
+def is_enrolled(session: Session, user: User, course_id: int) -> bool:
+    """True if ``user`` is a member (student or teacher) of the course."""
+    return (
+        session.scalar(select(Enrolment.id).where(Enrolment.user_id == user.id, Enrolment.course_id == course_id))
+        is not None
+    )
+
+
+def check_can_submit(session: Session, user: User, assignment: Assignment, exercise_id: str, now: datetime) -> None:
+    """Raise SubmissionRejected unless ``user`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
+    if exercise_id not in assignment.exercise_ids:
+        raise SubmissionRejected(
+            "exercise_not_in_assignment",
+            Text(zh=f"作业中没有练习 {exercise_id}。", en=f"Exercise {exercise_id} is not part of this assignment."),
+        )
+    if not is_enrolled(session, user, assignment.course_id):
+        raise SubmissionRejected(
+            "not_enrolled", Text(zh="你没有选修这门课程。", en="You are not enrolled in this course.")
+        )
+    if assignment.opens_at is not None and now < assignment.opens_at:
+        raise SubmissionRejected("not_open", Text(zh="作业尚未开放。", en="This assignment is not open yet."))
+    if assignment.due_at is not None and now > assignment.due_at:
+        raise SubmissionRejected("past_due", Text(zh="作业已过截止时间。", en="This assignment is past its due date."))
+    allowed = assignment.attempts_allowed
+    if allowed is not None and attempts_used(session, user.id, assignment.id, exercise_id) >= allowed:
+        raise SubmissionRejected(
+            "attempts_exhausted",
+            Text(zh=f"这道题的 {allowed} 次机会已经用完。", en=f"All {allowed} attempts at this exercise are used."),
+        )
+
+
+def answer_key_visible(session: Session, user: User, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
+    """True if ``user`` may see the answer key of ``exercise_id`` in ``assignment`` at ``now`` (teachers always may)."""
+    if user.is_teacher:
+        return True
+    policy = assignment.answer_key_policy
+    if policy == AnswerKeyPolicy.ALWAYS:
+        return True
+    if policy == AnswerKeyPolicy.AFTER_DUE:
+        return assignment.due_at is not None and now > assignment.due_at
+    if policy == AnswerKeyPolicy.AFTER_ATTEMPTS:
+        allowed = assignment.attempts_allowed
+        return allowed is not None and attempts_used(session, user.id, assignment.id, exercise_id) >= allowed
+    return False
+
+
+@dataclass(frozen=True)
+class ExerciseProgress:
+    """One student's standing on one exercise of one assignment."""
+
+    exercise_id: str
+    attempts_used: int
+    attempts_left: int | None  # None: unlimited
+    score: float | None  # the counted score (best or last graded); None before any graded attempt
+    last_status: str | None
+
+
+def assignment_progress(session: Session, user: User, assignment: Assignment) -> list[ExerciseProgress]:
+    """The user's progress on every exercise of ``assignment``, in assignment order."""
+    rows = session.scalars(
+        select(Submission)
+        .where(Submission.user_id == user.id, Submission.assignment_id == assignment.id)
+        .order_by(Submission.id)
+    ).all()
+    progress = []
+    for exercise_id in assignment.exercise_ids:
+        mine = [s for s in rows if s.exercise_id == exercise_id]
+        used = sum(1 for s in mine if s.status in COUNTED_STATUSES)
+        left = None if assignment.attempts_allowed is None else max(assignment.attempts_allowed - used, 0)
+        progress.append(
+            ExerciseProgress(
+                exercise_id=exercise_id,
+                attempts_used=used,
+                attempts_left=left,
+                score=counted_score(
+                    [s.score for s in mine if s.status == SubmissionStatus.GRADED], assignment.score_policy
+                ),
+                last_status=mine[-1].status if mine else None,
+            )
+        )
+    return progress
+
+
+def counted_score(graded_scores: list[float | None], policy: str) -> float | None:
+    """The score that counts from graded scores in submission order: the best, or the last."""
+    scores = [s for s in graded_scores if s is not None]
+    if not scores:
+        return None
+    return max(scores) if policy == ScorePolicy.BEST else scores[-1]

@@ -1,0 +1,132 @@
+"""Accepting submissions (commit, then send) and reading them back in the engine's result shape."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from exercises.i18n import Text
+from grader.grading import dispatch, policy
+from grader.grading.errors import SubmissionNotFound, SubmissionRejected
+from grader.models import Assignment, Submission, SubmissionStatus, User, utcnow
+
+
+def submit(
+    session: Session,
+    *,
+    user: User,
+    exercise_id: str,
+    seed: int,
+    raw_answer: Any,
+    parsed_answer: Any,
+    lang: str,
+    assignment_id: int | None = None,
+    idempotency_key: str | None = None,
+) -> Submission:
+    """Store a queued submission, commit, then send its grading task; returns the row.
+
+    A repeated ``idempotency_key`` (per user) returns the earlier submission without sending anything;
+    reusing a key for a different answer raises SubmissionRejected("idempotency_conflict").
+    Assignment rules (enrolment, window, attempts) raise SubmissionRejected with a code.
+    """
+    if idempotency_key is not None:
+        earlier = _by_idempotency_key(session, user.id, idempotency_key)
+        if earlier is not None:
+            return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
+    now = utcnow()
+    if assignment_id is not None:
+        assignment = session.get(Assignment, assignment_id)
+        if assignment is None:
+            raise SubmissionRejected("no_such_assignment", Text(zh="没有这个作业。", en="There is no such assignment."))
+        policy.check_can_submit(session, user, assignment, exercise_id, now)
+    submission = Submission(
+        user_id=user.id,
+        exercise_id=exercise_id,
+        seed=seed,
+        lang=lang,
+        raw_answer=raw_answer,
+        parsed_answer=parsed_answer,
+        assignment_id=assignment_id,
+        idempotency_key=idempotency_key,
+        status=SubmissionStatus.QUEUED,
+        max_attempts=current_app.config["GRADER_MAX_ATTEMPTS"],
+        created_at=now,
+        queued_at=now,
+        dispatched_at=now,
+    )
+    session.add(submission)
+    try:
+        session.commit()
+    except IntegrityError:
+        # A concurrent request with the same idempotency key committed first; answer with its row.
+        session.rollback()
+        earlier = _by_idempotency_key(session, user.id, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
+    dispatch.send(Submission, submission.id)
+    return submission
+
+
+def _by_idempotency_key(session: Session, user_id: int, key: str) -> Submission | None:
+    """The user's submission made with ``key``, if any."""
+    return session.scalar(select(Submission).where(Submission.user_id == user_id, Submission.idempotency_key == key))
+
+
+def _same_request_or_conflict(
+    earlier: Submission, exercise_id: str, seed: int, lang: str, raw_answer: Any, assignment_id: int | None
+) -> Submission:
+    """Return ``earlier`` if it is the same request again; a key reused for something else is a conflict."""
+    if (earlier.exercise_id, earlier.seed, earlier.lang, earlier.raw_answer, earlier.assignment_id) != (
+        exercise_id, seed, lang, raw_answer, assignment_id
+    ):
+        raise SubmissionRejected(
+            "idempotency_conflict",
+            Text(
+                zh="这个幂等键已用于另一份提交。",
+                en="This idempotency key was already used for a different submission.",
+            ),
+        )
+    return earlier
+
+
+def get_result(session: Session, submission_id: int) -> Submission:
+    """The submission with ``submission_id``, freshly read; raises SubmissionNotFound."""
+    submission = session.get(Submission, submission_id, populate_existing=True)
+    if submission is None:
+        raise SubmissionNotFound(submission_id)
+    return submission
+
+
+def _iso(moment: datetime | None) -> str | None:
+    """ISO 8601 text for a timestamp, or None."""
+    return moment.isoformat() if moment is not None else None
+
+
+def serialise_submission(submission: Submission) -> dict[str, Any]:
+    """JSON form: the engine's result fields (as ``grader exercises grade`` prints them) plus id and timestamps."""
+    return {
+        "id": submission.id,
+        "exercise_id": submission.exercise_id,
+        "seed": submission.seed,
+        "lang": submission.lang,
+        "assignment_id": submission.assignment_id,
+        "status": str(submission.status),
+        "score": submission.score,
+        "engine_version": submission.engine_version,
+        "parts": submission.parts or {},
+        "errors": submission.errors or [],
+        "parsed": submission.parsed_answer,
+        "raw_answer": submission.raw_answer,
+        "error_message": submission.error_message,
+        "attempts": submission.attempts,
+        "created_at": _iso(submission.created_at),
+        "queued_at": _iso(submission.queued_at),
+        "started_at": _iso(submission.started_at),
+        "finished_at": _iso(submission.finished_at),
+    }

@@ -1,0 +1,119 @@
+"""The sweeper: re-send rows whose message was lost and rows whose worker died; give up on exhausted ones."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from flask import Flask
+from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from grader.extensions import get_db
+from grader.grading import dispatch, leases
+from grader.grading.leases import JobModel
+from grader.models import LabRun, LabStatus, Submission, SubmissionStatus, utcnow
+
+ERROR_STATUS: dict[type, str] = {Submission: SubmissionStatus.ERROR, LabRun: LabStatus.ERROR}
+BATCH_SIZE = 200
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """What one sweep did, per model name: ids re-sent and ids given up as error."""
+
+    resent: dict[str, list[int]] = field(default_factory=dict)
+    given_up: dict[str, list[int]] = field(default_factory=dict)
+
+
+def stale(model: JobModel, now: datetime, requeue_after: float) -> ColumnElement[bool]:
+    """SQL condition for rows that need their task sent again.
+
+    Queued rows whose last message is older than ``requeue_after`` (lost message), and working rows whose
+    lease expired and that have not been re-sent since (killed worker) or were re-sent long ago.
+    """
+    long_ago = now - timedelta(seconds=requeue_after)
+    not_recent = or_(model.dispatched_at.is_(None), model.dispatched_at < long_ago)
+    return and_(
+        model.attempts < model.max_attempts,
+        or_(
+            and_(model.status == model.QUEUED, not_recent),
+            and_(
+                model.status == model.WORKING,
+                model.lease_until < now,
+                or_(not_recent, model.dispatched_at < model.lease_until),
+            ),
+        ),
+    )
+
+
+def take_stale(session: Session, model: JobModel, requeue_after: float) -> list[int]:
+    """Mark stale rows as dispatched now and return their ids; commits.
+
+    Each row is taken by a compare-and-set on ``dispatched_at``, so two sweepers never both re-send it;
+    on PostgreSQL the candidate rows are also locked with SKIP LOCKED so sweepers do not queue on each other.
+    """
+    now = utcnow()
+    query = (
+        select(model.id, model.dispatched_at)
+        .where(stale(model, now, requeue_after))
+        .order_by(model.id)
+        .limit(BATCH_SIZE)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    taken = []
+    for row_id, dispatched_at in session.execute(query).all():
+        result = session.execute(
+            update(model)
+            .where(
+                model.id == row_id,
+                model.dispatched_at.is_not_distinct_from(dispatched_at),
+                stale(model, now, requeue_after),
+            )
+            .values(dispatched_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount == 1:
+            taken.append(row_id)
+    session.commit()
+    return taken
+
+
+def sweep(app: Flask) -> SweepReport:
+    """One pass over submissions and lab runs; needs no app context of its own."""
+    report = SweepReport()
+    with app.app_context():
+        database = get_db(app)
+        requeue_after = app.config["GRADER_REQUEUE_AFTER"]
+        for model, error_status in ERROR_STATUS.items():
+            with database.session() as session:
+                given_up = leases.give_up_exhausted(session, model, error_status)
+                resend = take_stale(session, model, requeue_after)
+            for row_id in resend:
+                dispatch.send(model, row_id)
+            report.given_up[model.__name__] = given_up
+            report.resent[model.__name__] = resend
+    return report
+
+
+def run_forever(app: Flask, stop: threading.Event | None = None) -> None:
+    """Sweep every GRADER_SWEEP_INTERVAL seconds until ``stop`` is set."""
+    stop = stop or threading.Event()
+    interval = app.config["GRADER_SWEEP_INTERVAL"]
+    while not stop.is_set():
+        try:
+            report = sweep(app)
+        except OperationalError as exc:
+            # The database is briefly unreachable (restart, failover): try again next round.
+            log.warning("sweep skipped, database unavailable: %s", exc)
+            stop.wait(interval)
+            continue
+        if any(report.resent.values()) or any(report.given_up.values()):
+            log.info("sweep: re-sent %s, gave up %s", report.resent, report.given_up)
+        stop.wait(interval)

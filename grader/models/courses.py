@@ -1,0 +1,99 @@
+"""Courses, who is enrolled in them, and the assignments set in them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from grader.models.base import Base, one_of, utcnow
+from grader.models.users import User
+
+
+class ScorePolicy(StrEnum):
+    """Which of a student's graded attempts counts."""
+
+    BEST = "best"
+    LAST = "last"
+
+
+class AnswerKeyPolicy(StrEnum):
+    """When students may see the answer key of an assignment's exercises."""
+
+    AFTER_DUE = "after_due"
+    AFTER_ATTEMPTS = "after_attempts"
+    NEVER = "never"
+    ALWAYS = "always"
+
+
+class EnrolmentRole(StrEnum):
+    """A person's part in one course."""
+
+    STUDENT = "student"
+    TEACHER = "teacher"
+
+
+class Course(Base):
+    """A course: a group of students and teachers sharing assignments."""
+
+    __tablename__ = "courses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    enrolments: Mapped[list[Enrolment]] = relationship(back_populates="course", cascade="all, delete-orphan")
+    assignments: Mapped[list[Assignment]] = relationship(
+        back_populates="course", cascade="all, delete-orphan", order_by="Assignment.id"
+    )
+
+
+class Enrolment(Base):
+    """One user's membership of one course, as student or teacher."""
+
+    __tablename__ = "enrolments"
+    __table_args__ = (
+        UniqueConstraint("course_id", "user_id"),
+        CheckConstraint(one_of("role", tuple(r.value for r in EnrolmentRole)), name="role"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16), default=EnrolmentRole.STUDENT)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    course: Mapped[Course] = relationship(back_populates="enrolments")
+    user: Mapped[User] = relationship()
+
+
+class Assignment(Base):
+    """A list of exercises with a window, an attempt limit, a scoring rule and an answer-key rule."""
+
+    __tablename__ = "assignments"
+    __table_args__ = (
+        CheckConstraint(one_of("score_policy", tuple(p.value for p in ScorePolicy)), name="score_policy"),
+        CheckConstraint(one_of("answer_key_policy", tuple(p.value for p in AnswerKeyPolicy)), name="answer_key_policy"),
+        CheckConstraint("attempts_allowed IS NULL OR attempts_allowed > 0", name="attempts_allowed_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"), index=True)
+    title_zh: Mapped[str] = mapped_column(String(200))
+    title_en: Mapped[str] = mapped_column(String(200))
+    exercise_ids: Mapped[list[str]] = mapped_column(JSON)
+    opens_at: Mapped[datetime | None]
+    due_at: Mapped[datetime | None]
+    attempts_allowed: Mapped[int | None]  # None: unlimited
+    score_policy: Mapped[str] = mapped_column(String(16), default=ScorePolicy.BEST)
+    answer_key_policy: Mapped[str] = mapped_column(String(16), default=AnswerKeyPolicy.AFTER_DUE)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    course: Mapped[Course] = relationship(back_populates="assignments")
+
+    def title(self, lang: str | None) -> str:
+        """The title in ``lang`` (Chinese unless English is asked for)."""
+        return self.title_en if lang == "en" else self.title_zh

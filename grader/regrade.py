@@ -1,0 +1,279 @@
+"""Regrading an assignment with the current engine: a background job that reports and logs every change.
+
+The job row is leased like a submission (grader.grading.leases), walks the assignment's final submissions in id
+order and keeps a cursor, so a re-delivered task resumes where the last one stopped; re-checking a submission the
+job already updated finds nothing to change, so a repeat is harmless.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from flask import current_app
+from kombu.exceptions import OperationalError as BrokerUnavailable
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.extensions import Database
+from grader.grading import leases
+from grader.models import (
+    ACTIVE_REGRADE_STATUSES,
+    Assignment,
+    GradeLogEntry,
+    RegradeChange,
+    RegradeJob,
+    RegradeStatus,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
+
+REGRADE_TASK = "grader.regrade_assignment"
+REGRADABLE = (SubmissionStatus.GRADED, SubmissionStatus.INVALID)  # queued/grading rows get the new engine anyway
+BATCH_SIZE = 200
+SCORE_EPSILON = 1e-9
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """What the current engine makes of one stored submission, compared with what is stored."""
+
+    submission_id: int
+    old_status: str
+    new_status: str
+    old_score: float | None
+    new_score: float | None
+    old_engine_version: str | None
+    new_engine_version: str
+    changed: bool  # status, score or some part's verdict differs
+    lowered: bool  # the new verdict is worth less than the stored one
+    reason: str
+    result: dict[str, Any]
+
+
+def send_regrade(job_id: int) -> bool:
+    """Send the regrade task for a committed job; False if the broker is unreachable (the page can re-send)."""
+    try:
+        current_app.extensions["celery"].send_task(REGRADE_TASK, args=[job_id], queue=current_app.config["GRADER_QUEUE"])
+    except BrokerUnavailable as exc:
+        log.warning("broker unavailable, regrade job %s not sent: %s", job_id, exc)
+        return False
+    return True
+
+
+def _abandoned(job: RegradeJob) -> bool:
+    """True if an active job's message seems lost (queued long ago) or its worker died (lease expired)."""
+    now = utcnow()
+    if job.status == RegradeStatus.RUNNING:
+        return job.lease_until is not None and job.lease_until < now
+    resend_after = timedelta(seconds=current_app.config["GRADER_REQUEUE_AFTER"])
+    return job.dispatched_at is None or job.dispatched_at < now - resend_after
+
+
+def request_regrade(session: Session, *, assignment: Assignment, user: User, never_lower: bool) -> RegradeJob:
+    """The assignment's active job (re-sent if it looks abandoned), or a new one: committed, then sent."""
+    active = session.scalar(
+        select(RegradeJob)
+        .where(RegradeJob.assignment_id == assignment.id, RegradeJob.status.in_(ACTIVE_REGRADE_STATUSES))
+        .order_by(RegradeJob.id.desc())
+    )
+    if active is not None:
+        if _abandoned(active):
+            active.dispatched_at = utcnow()
+            session.commit()
+            send_regrade(active.id)
+        return active
+    job = RegradeJob(
+        assignment_id=assignment.id,
+        requested_by_id=user.id,
+        requested_by=f"user:{user.username}",
+        never_lower=never_lower,
+        max_attempts=current_app.config["GRADER_MAX_ATTEMPTS"],
+        dispatched_at=utcnow(),
+    )
+    session.add(job)
+    session.commit()
+    send_regrade(job.id)
+    return job
+
+
+def _verdict(part: dict[str, Any] | None) -> str:
+    """A part's verdict in a language-neutral form: ✓, or ✗ with its score and misconception tag."""
+    if not part:
+        return "—"
+    if part.get("correct"):
+        return "✓"
+    tag = f" [{part['misconception']}]" if part.get("misconception") else ""
+    return f"✗ {float(part.get('score') or 0):.2f}{tag}"
+
+
+def explain(old_parts: dict[str, Any] | None, new_parts: dict[str, Any] | None, old_status: str, new_status: str) -> str:
+    """Why a verdict changed: the status change and each part whose verdict differs ("field: old → new")."""
+    reasons = [f"{old_status} → {new_status}"] if old_status != new_status else []
+    old_parts, new_parts = old_parts or {}, new_parts or {}
+    for field in sorted(set(old_parts) | set(new_parts)):
+        before, after = _verdict(old_parts.get(field)), _verdict(new_parts.get(field))
+        if before != after:
+            reasons.append(f"{field}: {before} → {after}")
+    return "; ".join(reasons) or "score weighting changed"
+
+
+def _worth(status: str, score: float | None) -> float:
+    """What a verdict is worth for never-lower: an invalid or ungraded answer is worth nothing."""
+    return float(score) if status == SubmissionStatus.GRADED and score is not None else 0.0
+
+
+def recheck(submission: Submission) -> Recheck | None:
+    """Grade a stored submission again; None if the engine no longer knows its exercise or seed."""
+    try:
+        result = engine.grade(submission.exercise_id, submission.seed, submission.raw_answer, submission.lang)
+    except (engine.UnknownExercise, engine.BadSeed):
+        return None
+    new_status = SubmissionStatus.GRADED if result["status"] == "graded" else SubmissionStatus.INVALID
+    old_parts, new_parts = submission.parts or {}, result.get("parts") or {}
+    verdicts_differ = any(_verdict(old_parts.get(f)) != _verdict(new_parts.get(f)) for f in set(old_parts) | set(new_parts))
+    old_worth, new_worth = _worth(submission.status, submission.score), _worth(new_status, result.get("score"))
+    changed = (
+        submission.status != new_status
+        or abs(old_worth - new_worth) > SCORE_EPSILON
+        or (submission.score is None) != (result.get("score") is None)
+        or verdicts_differ
+    )
+    return Recheck(
+        submission_id=submission.id,
+        old_status=str(submission.status),
+        new_status=str(new_status),
+        old_score=submission.score,
+        new_score=result.get("score"),
+        old_engine_version=submission.engine_version,
+        new_engine_version=result["engine_version"],
+        changed=changed,
+        lowered=new_worth < old_worth - SCORE_EPSILON or (submission.status == SubmissionStatus.GRADED
+                                                          and new_status != SubmissionStatus.GRADED),
+        reason=explain(old_parts, new_parts, str(submission.status), str(new_status)),
+        result=result,
+    )
+
+
+def _write_result(session: Session, submission: Submission, check: Recheck) -> bool:
+    """Store the new engine result on the submission, only if nobody changed it since it was read."""
+    result = check.result
+    written = session.execute(
+        update(Submission)
+        .where(
+            Submission.id == submission.id,
+            Submission.status == submission.status,
+            Submission.score.is_not_distinct_from(submission.score),
+            Submission.engine_version.is_not_distinct_from(submission.engine_version),
+        )
+        .values(status=check.new_status, score=check.new_score, parts=result.get("parts") or {},
+                errors=result.get("errors") or [], parsed_answer=result.get("parsed"),
+                engine_version=check.new_engine_version)
+        .execution_options(synchronize_session=False)
+    )
+    return written.rowcount == 1
+
+
+def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck) -> tuple[int, int]:
+    """Record one re-check: (changes applied, lower scores kept back) — 0/1 each."""
+    if check.changed and check.lowered and job.never_lower:
+        session.add(_change_row(job, submission, check, applied=False))
+        return 0, 1
+    refreshed = check.changed or submission.engine_version != check.new_engine_version or submission.parts != check.result.get("parts")
+    if not refreshed or not _write_result(session, submission, check):
+        return 0, 0
+    if not check.changed:
+        return 0, 0  # same verdict, newer engine stamp and wording: nothing to report or log
+    session.add(_change_row(job, submission, check, applied=True))
+    session.add(GradeLogEntry(
+        submission_id=submission.id, old_score=check.old_score, new_score=check.new_score,
+        old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version,
+        reason=f"regrade #{job.id}: {check.reason}", actor=job.requested_by,
+    ))
+    return 1, 0
+
+
+def _change_row(job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool) -> RegradeChange:
+    """The report row for one changed verdict."""
+    reason = check.reason if applied else f"{check.reason} (kept: never lower)"
+    return RegradeChange(
+        job_id=job.id, submission_id=submission.id, user_id=submission.user_id, exercise_id=submission.exercise_id,
+        old_status=check.old_status, new_status=check.new_status, old_score=check.old_score, new_score=check.new_score,
+        old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version, applied=applied,
+        reason=reason,
+    )
+
+
+def _regradable(job: RegradeJob) -> Any:
+    """SQL condition: a final submission of the job's assignment."""
+    return (Submission.assignment_id == job.assignment_id) & Submission.status.in_(REGRADABLE)
+
+
+def _start(session: Session, lease: leases.Lease) -> RegradeJob:
+    """Count the work (total, and what an earlier delivery already did) and stamp the engine version; commits."""
+    job = session.get_one(RegradeJob, lease.row_id, populate_existing=True)
+    total = session.scalar(select(func.count()).where(_regradable(job))) or 0
+    done = session.scalar(select(func.count()).where(_regradable(job), Submission.id <= job.cursor)) or 0
+    session.execute(update(RegradeJob).where(leases.holds(RegradeJob, lease))
+                    .values(total=total, processed=done, engine_version=engine.ENGINE_VERSION)
+                    .execution_options(synchronize_session=False))
+    session.commit()
+    return session.get_one(RegradeJob, lease.row_id, populate_existing=True)
+
+
+def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> bool | None:
+    """Re-check the next batch; True if more may follow, False when none is left, None if the lease was lost."""
+    job = session.get_one(RegradeJob, lease.row_id, populate_existing=True)
+    batch = session.scalars(
+        select(Submission).where(_regradable(job), Submission.id > job.cursor).order_by(Submission.id).limit(BATCH_SIZE)
+    ).all()
+    if not batch:
+        return False
+    applied = kept = 0
+    for submission in batch:
+        check = recheck(submission)
+        if check is not None:
+            a, k = _apply(session, job, submission, check)
+            applied, kept = applied + a, kept + k
+    # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
+    moved = session.execute(
+        update(RegradeJob).where(leases.holds(RegradeJob, lease))
+        .values(cursor=batch[-1].id, processed=RegradeJob.processed + len(batch), changed=RegradeJob.changed + applied,
+                kept=RegradeJob.kept + kept, lease_until=utcnow() + timedelta(seconds=lease_seconds))
+        .execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:
+        session.rollback()
+        return None
+    session.commit()
+    return True
+
+
+def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: float) -> str:
+    """Run one regrade job under a lease, batch by batch; returns the job's status when this delivery stops."""
+    with database.session() as session:
+        lease = leases.claim(session, RegradeJob, job_id, worker, lease_seconds)
+        if lease is None:
+            leases.give_up_exhausted(session, RegradeJob, RegradeStatus.ERROR, row_id=job_id)
+            return session.get_one(RegradeJob, job_id).status
+        try:
+            _start(session, lease)
+            more: bool | None = True
+            while more:
+                more = _run_batch(session, lease, lease_seconds)
+        except Exception as exc:
+            # Keep the message on the job for the teacher's page, then let Celery record the failure.
+            session.rollback()
+            leases.release_after_failure(session, RegradeJob, lease, f"{type(exc).__name__}: {exc}", RegradeStatus.ERROR)
+            raise
+        if more is None:
+            return RegradeStatus.RUNNING  # another worker took over
+        written = leases.finish(session, RegradeJob, lease, RegradeStatus.DONE)
+        session.commit()
+        return RegradeStatus.DONE if written else RegradeStatus.RUNNING

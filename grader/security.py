@@ -1,0 +1,115 @@
+"""Passwords (argon2) and API tokens (random, stored as SHA-256) and their look-up."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.models import ApiToken, Role, User, utcnow
+
+TOKEN_PREFIX = "grd_"
+_ROLE_RANK = {Role.STUDENT: 0, Role.TEACHER: 1, Role.ADMIN: 2}
+_hasher = PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    """An argon2id hash of ``password`` (salted; safe to store)."""
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str | None, password: str) -> bool:
+    """True if ``password`` matches ``password_hash``; False for users without a password."""
+    if not password_hash:
+        return False
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def authenticate_password(session: Session, username: str, password: str) -> User | None:
+    """The user with this username and password, or None."""
+    user = session.scalar(select(User).where(User.username == username))
+    if user is None:
+        # Hash anyway so that unknown usernames take as long as wrong passwords.
+        _hasher.hash(password)
+        return None
+    return user if verify_password(user.password_hash, password) else None
+
+
+class RoleMismatch(ValueError):
+    """An existing user has a different role from the one asked for."""
+
+
+def ensure_user(
+    session: Session, username: str, role: str, display_name: str | None = None, password: str | None = None
+) -> User:
+    """The user called ``username``, created (and flushed) with ``role`` and ``password`` if missing.
+
+    Raises RoleMismatch if the user exists with another role. The caller commits.
+    """
+    user = session.scalar(select(User).where(User.username == username))
+    if user is None:
+        user = User(
+            username=username,
+            display_name=display_name or username,
+            role=role,
+            password_hash=hash_password(password) if password else None,
+        )
+        session.add(user)
+        session.flush()
+    elif user.role != role:
+        raise RoleMismatch(f"user {username!r} exists with role {user.role}, not {role}")
+    return user
+
+
+def hash_token(raw_token: str) -> str:
+    """The SHA-256 hex digest under which a token is stored (tokens are random, so no salt is needed)."""
+    return hashlib.sha256(raw_token.encode("utf-8")).hexdigest()
+
+
+def generate_token() -> str:
+    """A new random bearer token string."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def issue_token(session: Session, user: User, *, name: str, role: str | None = None) -> str:
+    """Create an ApiToken for ``user`` (role defaults to the user's; never above it) and return the raw token.
+
+    The raw token is shown once; only its hash is kept. The caller commits.
+    """
+    token_role = Role(role or user.role)
+    if _ROLE_RANK[token_role] > _ROLE_RANK[Role(user.role)]:
+        raise ValueError(f"a {user.role} cannot hold a {token_role} token")
+    raw = generate_token()
+    session.add(ApiToken(user=user, name=name, role=token_role, token_hash=hash_token(raw)))
+    return raw
+
+
+def lookup_token(session: Session, raw_token: str | None) -> ApiToken | None:
+    """The live (not revoked) ApiToken for ``raw_token``, with its user; records when it was last used."""
+    if not raw_token:
+        return None
+    token = session.scalar(
+        select(ApiToken).where(ApiToken.token_hash == hash_token(raw_token), ApiToken.revoked_at.is_(None))
+    )
+    if token is not None:
+        token.last_used_at = utcnow()
+        session.flush()
+    return token
+
+
+def authenticate_token(session: Session, raw_token: str | None) -> User | None:
+    """The owner of a live API token, or None. Check ``lookup_token(...).role`` for the token's own role."""
+    token = lookup_token(session, raw_token)
+    return token.user if token is not None else None
+
+
+def role_at_least(role: str, minimum: str) -> bool:
+    """True if ``role`` is ``minimum`` or more privileged (student < teacher < admin)."""
+    return _ROLE_RANK[Role(role)] >= _ROLE_RANK[Role(minimum)]

@@ -1,0 +1,117 @@
+"""`grader serve`: the embedded default — web app, a real Celery worker process and the sweeper, on SQLite."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping
+from types import FrameType
+
+from flask import Flask
+
+from grader import create_app
+from grader.demo import COURSE_CODE, DEMO_LOGINS, seed_demo
+from grader.extensions import get_db
+from grader.grading import sweeper
+from grader.migrate import upgrade
+
+WORKER_STOP_SECONDS = 10
+
+
+def worker_command(queue: str, concurrency: int = 2) -> list[str]:
+    """The Celery worker command line, run with this interpreter so it uses the same environment."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "grader.worker",
+        "worker",
+        "--loglevel",
+        "INFO",
+        "--concurrency",
+        str(concurrency),
+        "--queues",
+        queue,
+    ]
+
+
+def worker_environment(app: Flask) -> dict[str, str]:
+    """The current environment plus the settings the app resolved, so the worker agrees with the web app."""
+    env = dict(os.environ)
+    for name in (
+        "GRADER_ENV",
+        "SECRET_KEY",
+        "VARIANT_SECRET",
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "GRADER_DATA_DIR",
+        "GRADER_QUEUE",
+    ):
+        env[name] = str(app.config[name])
+    return env
+
+
+def start_worker(app: Flask) -> subprocess.Popen[bytes]:
+    """Start ``celery -A grader.worker worker`` as a child process."""
+    return subprocess.Popen(worker_command(app.config["GRADER_QUEUE"]), env=worker_environment(app))
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    """Warm shutdown (SIGTERM lets it finish or return its tasks), then kill if it does not exit."""
+    if worker.poll() is None:
+        worker.terminate()
+        try:
+            worker.wait(WORKER_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def prepare(app: Flask) -> None:
+    """Bring the schema up to date and make sure the demo course exists."""
+    upgrade(app.config["DATABASE_URL"])
+    with app.app_context(), get_db(app).session() as session:
+        seed_demo(session)
+
+
+def banner(host: str, port: int) -> str:
+    """What `grader serve` prints: the URL and the demo logins."""
+    lines = [f"Grader running at http://{host}:{port}/", f"Demo course {COURSE_CODE!r}; logins (username / password):"]
+    lines += [f"  {login.role:<8} {login.username:<10} {login.password}" for login in DEMO_LOGINS]
+    return "\n".join(lines)
+
+
+def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] | None = None) -> int:
+    """Run everything until interrupted; returns the exit status."""
+    app = create_app(config)
+    if app.config["GRADER_ENV"] == "production":
+        print(
+            "grader serve is the embedded development server; in production run gunicorn, "
+            "celery -A grader.worker worker and grader sweeper",
+            file=sys.stderr,
+        )
+        return 2
+    prepare(app)
+    worker = start_worker(app)
+    stop = threading.Event()
+    sweeping = threading.Thread(target=sweeper.run_forever, args=(app, stop), name="sweeper", daemon=True)
+    sweeping.start()
+
+    def on_term(_signum: int, _frame: FrameType | None) -> None:
+        """Turn SIGTERM into the same clean shutdown as Ctrl-C."""
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    print(banner(host, port), flush=True)
+    try:
+        app.run(host=host, port=port, threaded=True, use_reloader=False)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        stop_worker(worker)
+    return 0

@@ -1,0 +1,215 @@
+/* Exercise page: live "read as ..." preview while typing, submit without a reload, result and progress update. */
+(function () {
+  "use strict";
+
+  var G = window.Grader;
+  var say = G.say, el = G.el, request = G.request, debounce = G.debounce, randomKey = G.randomKey;
+
+  function setupExercise(form) {
+    var fields = Array.prototype.slice.call(form.querySelectorAll(".field"));
+    var summary = document.getElementById("validate-summary");
+    var button = document.getElementById("submit-button");
+    var resultBox = document.getElementById("result-content");
+    var resultSection = document.getElementById("result");
+    var lang = form.dataset.lang;
+    var validationRound = 0;
+    var busy = false;
+    var outOfAttempts = false;
+
+    function control(field) { return field.querySelector("input, textarea"); }
+
+    function answer() {
+      var values = {};
+      fields.forEach(function (field) { values[field.dataset.field] = control(field).value; });
+      return values;
+    }
+
+    function labelOf(name) {
+      var field = form.querySelector('.field[data-field="' + name + '"]');
+      return field ? field.dataset.label : (name || "");
+    }
+
+    function setSummary(text, kind) {
+      summary.textContent = text || "";
+      summary.className = "message" + (kind ? " " + kind : "");
+    }
+
+    /* Show the engine's reading: "read as" for readable fields, the reason for the others.
+       Empty fields only complain when `strict` (on submit), not while the student is still typing. */
+    function showReading(reading, strict) {
+      var errors = {};
+      (reading.errors || []).forEach(function (error) { if (error.field) { errors[error.field] = error; } });
+      var firstBad = null;
+      fields.forEach(function (field) {
+        var name = field.dataset.field;
+        var input = control(field);
+        var preview = field.querySelector(".preview");
+        var empty = input.value.trim() === "";
+        var error = errors[name];
+        preview.classList.remove("pending");
+        if (error && (strict || !empty)) {
+          var detail = error.interpreted ? error.message + " — " + say("exercise.read_as", { text: error.interpreted }) : error.message;
+          preview.textContent = "✗ " + say("exercise.invalid_field", { message: detail });
+          preview.classList.add("invalid");
+          input.setAttribute("aria-invalid", "true");
+          firstBad = firstBad || input;
+        } else {
+          var interpreted = (reading.interpreted || {})[name];
+          preview.textContent = interpreted && !empty ? "✓ " + say("exercise.read_as", { text: interpreted }) : "";
+          preview.classList.remove("invalid");
+          input.removeAttribute("aria-invalid");
+        }
+      });
+      var generalError = (reading.errors || []).filter(function (e) { return !e.field; })[0];
+      if (firstBad || (strict && generalError)) {
+        setSummary("✗ " + (generalError ? generalError.message + " " : "") + say("exercise.invalid_summary"), "error");
+      } else {
+        setSummary("", "");
+      }
+      return firstBad;
+    }
+
+    function validate(strict) {
+      var round = ++validationRound;
+      return request("POST", form.dataset.validateUrl, { exercise_id: form.dataset.exercise, answer: answer(), lang: lang })
+        .then(function (reply) {
+          if (round !== validationRound || reply.status !== 200 || !reply.body) { return null; }
+          return { reading: reply.body, firstBad: showReading(reply.body, strict) };
+        });
+    }
+
+    var livePreview = debounce(function () { validate(false).catch(function () { /* offline: the submit path reports it */ }); }, 400);
+    fields.forEach(function (field) {
+      control(field).addEventListener("input", function () {
+        var preview = field.querySelector(".preview");
+        preview.classList.add("pending");
+        preview.textContent = say("exercise.checking");
+        livePreview();
+      });
+    });
+
+    function renderPart(name, part) {
+      var item = el("li", "part " + (part.correct ? "ok" : "bad"));
+      item.appendChild(el("span", "part-name", labelOf(name)));
+      var verdict;
+      if (part.correct) {
+        verdict = el("span", "verdict ok", say("exercise.part_correct"));
+      } else if (part.score > 0) {
+        verdict = el("span", "verdict partial", say("exercise.part_partial", { percent: Math.round(part.score * 100) }));
+      } else {
+        verdict = el("span", "verdict bad", say("exercise.part_wrong"));
+      }
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(verdict);
+      if (part.read) { item.appendChild(el("div", "read", say("exercise.you_wrote", { text: part.read }))); }
+      if (part.feedback) { item.appendChild(el("div", "feedback", part.feedback)); }
+      if (part.follow_through) { item.appendChild(el("div", "follow-through", "↪ " + say("exercise.follow_through"))); }
+      if (part.misconception) { item.appendChild(el("div", "misconception", say("exercise.misconception", { tag: part.misconception }))); }
+      return item;
+    }
+
+    function renderResult(submission) {
+      var box = el("div", "result-body");
+      if (submission.status === "graded") {
+        var score = el("p", "score");
+        score.appendChild(el("strong", null, say("exercise.score", { percent: Math.round(submission.score * 100) })));
+        box.appendChild(score);
+        var list = el("ul", "parts");
+        fields.forEach(function (field) {
+          var name = field.dataset.field;
+          if (submission.parts && submission.parts[name]) { list.appendChild(renderPart(name, submission.parts[name])); }
+        });
+        box.appendChild(list);
+      } else if (submission.status === "invalid") {
+        box.appendChild(el("p", "message error", say("exercise.invalid_summary")));
+      } else if (submission.status === "error") {
+        box.appendChild(el("p", "message error", say("exercise.grading_error")));
+      } else {
+        box.appendChild(el("p", "message", say("exercise.still_grading")));
+      }
+      resultBox.replaceChildren(box);
+      resultSection.focus();
+    }
+
+    function showMessage(text) {
+      var box = el("div", "result-body");
+      box.appendChild(el("p", "message error", text));
+      resultBox.replaceChildren(box);
+    }
+
+    function refreshProgress() {
+      return request("GET", form.dataset.progressUrl).then(function (reply) {
+        if (reply.status !== 200 || !reply.body) { return; }
+        var graded = (form.dataset.gradedIds || "").split(" ").filter(Boolean);
+        var rows = reply.body.exercises.filter(function (row) { return graded.indexOf(row.exercise_id) >= 0; });
+        var total = rows.length;
+        var sum = rows.reduce(function (acc, row) { return acc + (row.score || 0); }, 0);
+        var done = rows.filter(function (row) { return row.score !== null; }).length;
+        var percent = total ? Math.round(100 * sum / total) : 0;
+        document.querySelectorAll(".progress").forEach(function (bar) {
+          bar.querySelector("progress").value = percent;
+          bar.querySelector("progress").textContent = percent + "%";
+          bar.querySelector(".progress-text").textContent = say("assignment.progress_text", { done: done, total: total, percent: percent });
+        });
+        var mine = reply.body.exercises.filter(function (row) { return row.exercise_id === form.dataset.exercise; })[0];
+        var attempts = document.getElementById("attempts-left");
+        if (mine && attempts && mine.attempts_left !== null) {
+          attempts.textContent = say("attempts.left", { left: mine.attempts_left, allowed: attempts.dataset.allowed });
+          outOfAttempts = mine.attempts_left === 0;
+        }
+      });
+    }
+
+    function waitForResult(id, rounds) {
+      return request("GET", "/api/v1/submissions/" + id + "?wait=10").then(function (reply) {
+        if (reply.status !== 200 || !reply.body) { throw new Error("poll " + reply.status); }
+        var final = ["graded", "invalid", "error"].indexOf(reply.body.status) >= 0;
+        if (!final && rounds > 1) { return waitForResult(id, rounds - 1); }
+        return reply.body;
+      });
+    }
+
+    function refused(reply) {
+      var body = reply.body && reply.body.error;
+      if (body && body.code === "invalid_answer") {
+        showReading({ errors: body.errors || [], interpreted: body.interpreted || {} }, true);
+        return;
+      }
+      showMessage(say("exercise.submit_refused", { reason: body ? body.message : reply.status }));
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (busy) { return; }
+      busy = true;
+      button.disabled = true;
+      validate(true).then(function (checked) {
+        if (!checked) { throw new Error("validate"); }
+        if (checked.reading.status !== "valid") {
+          if (checked.firstBad) { checked.firstBad.focus(); }
+          return null;
+        }
+        showMessage("");
+        resultBox.replaceChildren(el("p", "message", say("exercise.submitting")));
+        var body = { exercise_id: form.dataset.exercise, assignment_id: Number(form.dataset.assignment), answer: answer(), lang: lang };
+        return request("POST", form.dataset.submitUrl, body, { "Idempotency-Key": randomKey() }).then(function (reply) {
+          if (reply.status !== 202 && reply.status !== 200) { refused(reply); return null; }
+          return waitForResult(reply.body.id, 6).then(function (submission) {
+            renderResult(submission);
+            return refreshProgress();
+          });
+        });
+      }).catch(function () {
+        showMessage(say("exercise.network_error"));
+      }).then(function () {
+        busy = false;
+        button.disabled = outOfAttempts;
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.getElementById("answer-form");
+    if (form) { setupExercise(form); }
+  });
+})();

@@ -1,0 +1,67 @@
+"""Creating and editing assignments, and previewing a sample variant of a catalogue exercise."""
+from __future__ import annotations
+
+from flask import abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from exercises import api as engine
+from grader.extensions import get_session
+from grader.models import Assignment, Course
+from grader.teacher import assignments
+from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
+from grader.teacher.blueprint import teacher
+from grader.teacher.strings import tt
+from grader.web.pages import page_lang, render, signed_in
+from grader.web.services import exercise_title
+
+
+def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,
+               status: int = 200) -> ResponseReturnValue:
+    """The assignment form (new or edit) with the exercise catalogue."""
+    return render("teach/assignment_form.html", status, course=course, form=form, assignment=assignment,
+                  catalogue=assignments.catalogue(page_lang()), score_policies=assignments.SCORE_POLICIES,
+                  key_policies=assignments.KEY_POLICIES)
+
+
+def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
+    """Check the posted form; save and go to the assignment dashboard, or show the form again with errors."""
+    settings, form = assignments.check(assignments.form_from_request(request.form))
+    if settings is None:
+        return _form_page(course, form, assignment, 422)
+    saved = assignments.save(get_session(), course.id, settings, assignment)
+    flash(tt("asg.saved", page_lang()))
+    return redirect(url_for("teacher.assignment", assignment_id=saved.id))
+
+
+@teacher.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
+@teacher_required
+def new_assignment(course_id: int) -> ResponseReturnValue:
+    """A blank assignment form, or create the assignment from it."""
+    course = course_or_404(get_session(), signed_in(), course_id)
+    if request.method == "POST":
+        return _save(course, None)
+    return _form_page(course, assignments.AssignmentForm(), None)
+
+
+@teacher.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
+@teacher_required
+def edit_assignment(assignment_id: int) -> ResponseReturnValue:
+    """The form filled with the assignment's settings, or save the changes."""
+    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    if request.method == "POST":
+        return _save(found.course, found)
+    return _form_page(found.course, assignments.form_from_assignment(found), found)
+
+
+@teacher.get("/exercises/<exercise_id>/preview")
+@teacher_required
+def preview(exercise_id: str) -> ResponseReturnValue:
+    """A sample variant (seed from ?seed=, default the book variant 0) with its answer key."""
+    lang, seed = page_lang(), assignments.parse_seed(request.args.get("seed"))
+    if exercise_id not in engine.exercise_ids(graded_only=True):
+        abort(404)
+    if seed is None:
+        return render("teach/preview.html", 422, exercise_id=exercise_id, seed=request.args.get("seed"),
+                      title=exercise_title(exercise_id, lang), sample=None)
+    return render("teach/preview.html", exercise_id=exercise_id, seed=seed, title=exercise_title(exercise_id, lang),
+                  sample=assignments.preview(exercise_id, seed, lang))

@@ -1,0 +1,26 @@
+"""The assignment dashboard and one student's submissions."""
+from __future__ import annotations
+
+from flask.typing import ResponseReturnValue
+
+from grader.extensions import get_session
+from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
+from grader.teacher.blueprint import teacher
+from grader.teacher.pages import assignment_page, student_page
+from grader.web.pages import page_lang, render, signed_in
+
+
+@teacher.get("/assignments/<int:assignment_id>")
+@teacher_required
+def assignment(assignment_id: int) -> ResponseReturnValue:
+    """Per exercise: statistics, score histogram, misconception histogram; per student: progress; exports; regrade."""
+    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    return render("teach/assignment.html", page=assignment_page(get_session(), found, page_lang()), course=found.course)
+
+
+@teacher.get("/courses/<int:course_id>/students/<int:user_id>")
+@teacher_required
+def student(course_id: int, user_id: int) -> ResponseReturnValue:
+    """One student's submissions in the course, newest first, with the feedback they received."""
+    course = course_or_404(get_session(), signed_in(), course_id)
+    return render("teach/student.html", page=student_page(get_session(), course, user_id, page_lang()), course=course)

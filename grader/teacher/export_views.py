@@ -1,0 +1,42 @@
+"""CSV downloads of an assignment (posts, so they carry the CSRF token like every other teacher action)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Response, abort, stream_with_context
+from sqlalchemy.orm import Session
+
+from grader import exports
+from grader.extensions import get_session
+from grader.models import Assignment
+from grader.teacher.access import assignment_or_404, teacher_required
+from grader.teacher.blueprint import teacher
+from grader.web.pages import signed_in
+
+EXPORTS: dict[str, Callable[[Session, Assignment], Iterator[list[Any]]]] = {
+    "grades": exports.grades_rows,
+    "submissions": exports.submissions_rows,
+    "misconceptions": exports.misconception_rows,
+}
+
+
+@teacher.post("/assignments/<int:assignment_id>/export/<kind>.csv")
+@teacher_required
+def export(assignment_id: int, kind: str) -> Response:
+    """Stream one of the CSV exports as a download (UTF-8 with BOM, so spreadsheets read Chinese names)."""
+    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    if kind not in EXPORTS:
+        abort(404)
+    rows = EXPORTS[kind](get_session(), found)
+    body = stream_with_context(_with_bom(exports.csv_lines(rows)))
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{exports.filename(found, kind)}"',
+        "Cache-Control": "no-store",
+    })
+
+
+def _with_bom(lines: Iterator[str]) -> Iterator[str]:
+    """The CSV lines after a byte-order mark."""
+    yield "\ufeff"
+    yield from lines

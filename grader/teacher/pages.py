@@ -1,0 +1,140 @@
+"""What each dashboard page shows, shaped for its template: statistics, chart geometry, tables."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from exercises import api as engine
+from grader import analytics
+from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
+from grader.teacher import charts
+from grader.web.services import exercise_title, field_labels
+
+SUBMISSIONS_SHOWN = 200
+REGRADES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    """One assignment on the course dashboard with its statistics and histogram."""
+
+    assignment: Assignment
+    title: str
+    summary: analytics.ScoreSummary
+    chart: charts.Histogram
+
+
+@dataclass(frozen=True)
+class CoursePage:
+    """The course dashboard: assignments with statistics, and every student's progress."""
+
+    course: Course
+    assignments: tuple[AssignmentRow, ...]
+    students: tuple[analytics.StudentProgress, ...]
+
+
+@dataclass(frozen=True)
+class ExerciseRow:
+    """One exercise on the assignment dashboard: statistics, histogram and misconception histogram."""
+
+    exercise_id: str
+    title: str
+    summary: analytics.ScoreSummary
+    chart: charts.Histogram
+    misconceptions: analytics.MisconceptionTable
+    tag_chart: charts.ShareChart
+    untagged: int  # wrong answers matching no known misconception (at least; a wrong answer may carry several tags)
+
+
+@dataclass(frozen=True)
+class AssignmentPage:
+    """The assignment dashboard."""
+
+    assignment: Assignment
+    title: str
+    exercises: tuple[ExerciseRow, ...]
+    students: tuple[analytics.StudentProgress, ...]
+    regrades: tuple[RegradeJob, ...]
+    engine_version: str
+
+
+@dataclass(frozen=True)
+class StudentPage:
+    """One student's submissions in one course, newest first, with field labels for the feedback."""
+
+    course: Course
+    student: User
+    submissions: tuple[Submission, ...]
+    titles: dict[int, str]  # assignment id -> title
+    labels: dict[str, dict[str, str]]  # exercise id -> field -> label
+    exercise_titles: dict[str, str]
+
+
+def course_page(session: Session, course: Course, lang: str) -> CoursePage:
+    """Statistics per assignment and progress per student for the course."""
+    assignments = list(course.assignments)
+    summaries = analytics.assignment_stats(session, course.id, assignments)
+    labels = charts.bin_labels()
+    rows = tuple(
+        AssignmentRow(a, a.title(lang), s, charts.histogram(f"a{a.id}", s.histogram, labels))
+        for a, s in zip(assignments, summaries)
+    )
+    return CoursePage(course, rows, tuple(analytics.student_progress(session, course.id, assignments)))
+
+
+def _tag_chart(chart_id: str, table: analytics.MisconceptionTable) -> charts.ShareChart:
+    """The misconception histogram: one bar per tag, labelled with count and share."""
+    return charts.share_chart(chart_id, [
+        (tag.tag, tag.share_of_wrong, f"{tag.count} ({round(tag.share_of_wrong * 100)}%)") for tag in table.tags
+    ])
+
+
+def assignment_page(session: Session, assignment: Assignment, lang: str) -> AssignmentPage:
+    """Statistics and misconceptions per exercise, progress per student, and recent regrades."""
+    stats = analytics.exercise_stats(session, assignment)
+    tables = analytics.misconceptions(session, assignment)
+    labels = charts.bin_labels()
+    exercises = tuple(
+        ExerciseRow(s.key, exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
+                    table, _tag_chart(f"m{index}", table), max(table.wrong_answers - sum(t.count for t in table.tags), 0))
+        for index, (s, table) in enumerate(zip(stats, tables))
+    )
+    regrades = session.scalars(
+        select(RegradeJob).where(RegradeJob.assignment_id == assignment.id).order_by(RegradeJob.id.desc()).limit(REGRADES_SHOWN)
+    ).all()
+    students = analytics.student_progress(session, assignment.course_id, [assignment])
+    return AssignmentPage(assignment, assignment.title(lang), exercises, tuple(students), tuple(regrades),
+                          engine.ENGINE_VERSION)
+
+
+def student_page(session: Session, course: Course, user_id: int, lang: str) -> StudentPage:
+    """A member's recent submissions to the course's assignments; 404 if the user is not in the course."""
+    student = session.scalar(
+        select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user_id)
+    )
+    if student is None:
+        abort(404)
+    ids = [a.id for a in course.assignments]
+    submissions = session.scalars(
+        select(Submission).where(Submission.user_id == user_id, Submission.assignment_id.in_(ids))
+        .order_by(Submission.id.desc()).limit(SUBMISSIONS_SHOWN)
+    ).all()
+    exercise_ids = {s.exercise_id for s in submissions}
+    return StudentPage(
+        course, student, tuple(submissions), {a.id: a.title(lang) for a in course.assignments},
+        {e: field_labels(e, lang) for e in exercise_ids}, {e: exercise_title(e, lang) for e in exercise_ids},
+    )
+
+
+def regrade_context(session: Session, job: RegradeJob, lang: str) -> dict[str, Any]:
+    """Template values for a regrade job's page: the job, its assignment, and its changes with their students."""
+    changes = session.scalars(
+        select(RegradeChange).where(RegradeChange.job_id == job.id).options(selectinload(RegradeChange.user))
+        .order_by(RegradeChange.id)
+    ).all()
+    return {"job": job, "title": job.assignment.title(lang), "changes": changes,
+            "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes}}

@@ -1,0 +1,30 @@
+"""Starting a regrade of an assignment and following it: progress bar, then the report of what changed."""
+from __future__ import annotations
+
+from flask import redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from grader.extensions import get_session
+from grader.regrade import request_regrade
+from grader.teacher.access import assignment_or_404, regrade_or_404, teacher_required
+from grader.teacher.blueprint import teacher
+from grader.teacher.pages import regrade_context
+from grader.web.pages import page_lang, render, signed_in
+
+
+@teacher.post("/assignments/<int:assignment_id>/regrade")
+@teacher_required
+def start_regrade(assignment_id: int) -> ResponseReturnValue:
+    """Queue a regrade job on the workers (or return to the one already running) and show its progress."""
+    user = signed_in()
+    found = assignment_or_404(get_session(), user, assignment_id)
+    job = request_regrade(get_session(), assignment=found, user=user, never_lower=request.form.get("never_lower") == "on")
+    return redirect(url_for("teacher.regrade", job_id=job.id))
+
+
+@teacher.get("/regrades/<int:job_id>")
+@teacher_required
+def regrade(job_id: int) -> ResponseReturnValue:
+    """The job's progress (the page refreshes itself while it runs) and, when done, the report."""
+    job = regrade_or_404(get_session(), signed_in(), job_id)
+    return render("teach/regrade.html", **regrade_context(get_session(), job, page_lang()))

@@ -1,0 +1,142 @@
+"""Course membership for teachers: create a course, enrol students one by one or from a CSV, remove them."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from grader.models import Course, Enrolment, EnrolmentRole, User
+
+COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
+MAX_TITLE = 200
+MAX_ROSTER_ROWS = 2000
+HEADER_NAMES = {"username", "user", "用户名"}
+
+
+class RosterFileError(ValueError):
+    """The uploaded roster cannot be read; ``key`` names the teacher-page string that says why."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One line of an uploaded roster and whether it can be enrolled (``error`` is a string key, or None)."""
+
+    line: int
+    username: str
+    error: str | None
+
+
+def course_form_errors(session: Session, code: str, title: str) -> list[str]:
+    """String keys of what is wrong with a new course's code and title (empty when it can be created)."""
+    errors = []
+    if not COURSE_CODE.fullmatch(code):
+        errors.append("course.bad_code")
+    elif session.scalar(select(Course.id).where(Course.code == code)) is not None:
+        errors.append("course.code_taken")
+    if not title or len(title) > MAX_TITLE:
+        errors.append("course.bad_title")
+    return errors
+
+
+def create_course(session: Session, teacher: User, code: str, title: str) -> Course:
+    """A new course with ``teacher`` enrolled as its teacher; commits. Check course_form_errors first."""
+    course = Course(code=code, title=title)
+    course.enrolments.append(Enrolment(user=teacher, role=EnrolmentRole.TEACHER))
+    session.add(course)
+    session.commit()
+    return course
+
+
+def student_counts(session: Session, course_ids: list[int]) -> dict[int, int]:
+    """Enrolled students per course, in one GROUP BY."""
+    rows = session.execute(
+        select(Enrolment.course_id, func.count())
+        .where(Enrolment.course_id.in_(course_ids), Enrolment.role == EnrolmentRole.STUDENT)
+        .group_by(Enrolment.course_id)
+    )
+    return {course_id: int(n) for course_id, n in rows}
+
+
+def members(session: Session, course: Course, role: str) -> list[User]:
+    """The course's members with ``role``, by username."""
+    return list(session.scalars(
+        select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.role == role).order_by(User.username)
+    ))
+
+
+def read_usernames(data: bytes) -> list[tuple[int, str]]:
+    """(line number, username) from the first column of a UTF-8 CSV; a 'username' header row is skipped."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RosterFileError("roster.err_file") from exc
+    try:
+        rows = [(number, row[0].strip() if row else "") for number, row in enumerate(csv.reader(io.StringIO(text)), 1)]
+    except csv.Error as exc:
+        raise RosterFileError("roster.err_file") from exc
+    rows = [(number, name) for number, name in rows if not (number == 1 and name.lower() in HEADER_NAMES)]
+    if len(rows) > MAX_ROSTER_ROWS:
+        raise RosterFileError("roster.err_too_many", n=MAX_ROSTER_ROWS)
+    return rows
+
+
+def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) -> list[RosterRow]:
+    """Each row with the reason it cannot be enrolled, if any; two queries however long the file is."""
+    names = {name for _line, name in rows if name}
+    users = dict(session.execute(select(User.username, User.id).where(User.username.in_(names))).all()) if names else {}
+    roles = dict(session.execute(
+        select(Enrolment.user_id, Enrolment.role).where(Enrolment.course_id == course.id, Enrolment.user_id.in_(users.values()))
+    ).all()) if users else {}
+    seen: set[str] = set()
+    checked = []
+    for line, name in rows:
+        user_id = users.get(name)
+        if not name:
+            error: str | None = "roster.err_empty"
+        elif name in seen:
+            error = "roster.err_duplicate"
+        elif user_id is None:
+            error = "roster.err_unknown"
+        elif roles.get(user_id) == EnrolmentRole.TEACHER:
+            error = "roster.err_teacher"
+        elif user_id in roles:
+            error = "roster.err_enrolled"
+        else:
+            error = None
+        seen.add(name)
+        checked.append(RosterRow(line, name, error))
+    return checked
+
+
+def enrol(session: Session, course: Course, usernames: list[str]) -> tuple[int, list[RosterRow]]:
+    """Enrol the usernames that pass check_rows as students; commits. Returns (number enrolled, rows refused)."""
+    rows = check_rows(session, course, list(enumerate(usernames, 1)))
+    ready = [row.username for row in rows if row.error is None]
+    if ready:
+        users = session.scalars(select(User).where(User.username.in_(ready))).all()
+        session.add_all(Enrolment(course_id=course.id, user_id=user.id, role=EnrolmentRole.STUDENT) for user in users)
+        session.commit()
+    return len(ready), [row for row in rows if row.error is not None]
+
+
+def remove_student(session: Session, course: Course, user_id: int) -> User | None:
+    """Remove a student from the course (their submissions stay); commits. None if they were not a student here."""
+    enrolment = session.scalar(
+        select(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user_id,
+                                Enrolment.role == EnrolmentRole.STUDENT)
+    )
+    if enrolment is None:
+        return None
+    user = enrolment.user
+    session.delete(enrolment)
+    session.commit()
+    return user

@@ -1,0 +1,15 @@
+"""Celery task of the teacher dashboard: a thin wrapper that hands a regrade job id to grader.regrade."""
+from __future__ import annotations
+
+from celery import Task, shared_task
+from flask import current_app
+
+from grader.extensions import get_db
+from grader.regrade import REGRADE_TASK, run_regrade
+from grader.tasks import RETRY_OPTIONS, worker_id
+
+
+@shared_task(name=REGRADE_TASK, **RETRY_OPTIONS)
+def regrade_assignment(self: Task, job_id: int) -> str:
+    """Run regrade job ``job_id`` unless it is already done or taken by a live worker."""
+    return run_regrade(get_db(), job_id, worker=worker_id(self), lease_seconds=current_app.config["GRADER_LEASE_SECONDS"])

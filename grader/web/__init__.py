@@ -1,0 +1,35 @@
+"""Web pages for students: login, courses, assignments, exercises, submissions and the capacity lab."""
+from __future__ import annotations
+
+from flask import Flask, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from grader.web import auth_views, course_views, exercise_views, lab_views  # noqa: F401  (they register routes)
+from grader.web.api_csrf import protect_cookie_api_posts
+from grader.web.blueprint import web
+from grader.web.csrf import protect
+from grader.web.pages import render, template_globals
+
+@web.before_request
+def _require_csrf_token() -> None:
+    """Every form post and script call of the pages carries the session's CSRF token."""
+    protect(request)
+
+
+@web.errorhandler(400)
+@web.errorhandler(403)
+@web.errorhandler(404)
+@web.errorhandler(405)
+def _error_page(exc: HTTPException) -> ResponseReturnValue:
+    """A page for 4xx errors in the user's language (a CSRF failure says so)."""
+    code = exc.code or 400
+    key = "error.csrf" if exc.description == "csrf" else f"error.{code}" if code in (400, 403, 404) else "error.400"
+    return render("error.html", code, code=code, message_key=key)
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages, their template globals, error pages and the CSRF check on cookie-authenticated API posts."""
+    app.register_blueprint(web)
+    app.context_processor(template_globals)
+    app.before_request(protect_cookie_api_posts)

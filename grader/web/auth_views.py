@@ -1,0 +1,51 @@
+"""Log in, log out, and the sticky language switch."""
+from __future__ import annotations
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from exercises.i18n import LANGS
+from grader.auth_session import current_user, login_user, logout_user
+from grader.extensions import get_session
+from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
+from grader.security import authenticate_password
+from grader.web.blueprint import web
+from grader.web.pages import page_lang, render, safe_next
+
+
+@web.get("/login")
+def login() -> ResponseReturnValue:
+    """The login form (signed-in users go straight on)."""
+    if current_user() is not None:
+        return redirect(safe_next(request.args.get("next"), url_for("web.courses")))
+    return render("login.html", next=request.args.get("next", ""))
+
+
+@web.post("/login")
+def login_submit() -> ResponseReturnValue:
+    """Check the password; on success start a fresh session and go on to the page asked for."""
+    username = request.form.get("username", "").strip()
+    user = authenticate_password(get_session(), username, request.form.get("password", ""))
+    if user is None:
+        return render("login.html", 401, error=t("login.failed", page_lang()), username=username,
+                      next=request.form.get("next", ""))
+    login_user(user)
+    return redirect(safe_next(request.form.get("next"), url_for("web.courses")))
+
+
+@web.post("/logout")
+def logout() -> ResponseReturnValue:
+    """End the session."""
+    logout_user()
+    flash(t("login.logged_out", page_lang()))
+    return redirect(url_for("web.login"))
+
+
+@web.post("/lang")
+def switch_language() -> ResponseReturnValue:
+    """Remember the chosen language in a long-lived cookie and return to the page."""
+    chosen = request.form.get("lang")
+    response = redirect(safe_next(request.form.get("next"), url_for("web.courses")))
+    if chosen in LANGS:
+        response.set_cookie(LANG_COOKIE, chosen, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=False)
+    return response

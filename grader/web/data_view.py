@@ -1,0 +1,132 @@
+"""Turn a variant's JSON ``data`` into display blocks: probability tables, matrices, token chips, values."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from grader.i18n_ui import UI, t
+
+CONSUMED_WITH_TABLE = ("candidates",)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table with a caption, column headers, and rows that each start with a header cell."""
+
+    corner: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One piece of variant data: ``kind`` is table, chips, value, choices or group."""
+
+    key: str
+    title: str
+    kind: str
+    table: Table | None = None
+    chips: tuple[str, ...] = ()
+    value: str = ""
+    children: tuple["Block", ...] = ()
+    choices: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = field(default=())
+
+
+def key_label(key: str, lang: str) -> str:
+    """The label of a data field, or its name when there is no translation."""
+    return t(f"datakey.{key}", lang) if f"datakey.{key}" in UI else key
+
+
+def format_number(value: float | int, unit_a: float | None = None) -> str:
+    """Compact display: integers as such, multiples of a = ln 2 as ``2a``, else up to four decimals."""
+    if isinstance(value, bool) or isinstance(value, int):
+        return str(value)
+    if unit_a and value != 0 and math.isclose(value / unit_a, round(value / unit_a), abs_tol=1e-9):
+        multiple = int(round(value / unit_a))
+        return {1: "a", -1: "-a"}.get(multiple, f"{multiple}a")
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_vector(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_number(x) for x in value)
+
+
+def _is_matrix(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_vector(row) for row in value)
+
+
+def _matrix_table(rows: list[list[float]], lang: str, unit_a: float | None) -> Table:
+    """A numeric matrix with numbered rows and columns."""
+    width = max(len(row) for row in rows)
+    return Table("", tuple(t("data.col", lang, i=j + 1) for j in range(width)),
+                 tuple((t("data.row", lang, i=i + 1), tuple(format_number(x, unit_a) for x in row))
+                       for i, row in enumerate(rows)))
+
+
+def _keyed_vectors(mapping: Mapping[str, list[float]], lang: str, unit_a: float | None) -> Table:
+    """Token -> vector (an embedding table): one row per token, one column per dimension."""
+    width = max(len(v) for v in mapping.values())
+    return Table(t("data.token", lang), tuple(t("data.dim", lang, i=j + 1) for j in range(width)),
+                 tuple((token, tuple(format_number(x, unit_a) for x in vector)) for token, vector in mapping.items()))
+
+
+def _choice_items(items: list[Any], lang: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Multiple-choice items as (question, ((option id, option text), ...))."""
+    shown = []
+    for index, item in enumerate(items):
+        question = _localised(item.get("question") or item.get("prompt") or item.get("text"), lang)
+        options = item.get("options") or item.get("choices") or []
+        pairs = tuple((str(o.get("id", "")), _localised(o.get("text") or o.get("label"), lang))
+                      if isinstance(o, dict) else (str(o), str(o)) for o in options)
+        shown.append((f"{t('data.question', lang, i=index + 1)} ({item.get('id', index + 1)}): {question}", pairs))
+    return tuple(shown)
+
+
+def _localised(value: Any, lang: str) -> str:
+    """A {"zh","en"} object in ``lang``, or the value as text."""
+    if isinstance(value, dict) and ("zh" in value or "en" in value):
+        return str(value.get(lang) or value.get("zh") or value.get("en"))
+    return "" if value is None else str(value)
+
+
+def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: float | None) -> Block:
+    """The display block for one data field."""
+    title = key_label(key, lang)
+    if key == "table" and isinstance(value, dict) and isinstance(data.get("candidates"), list):
+        table = Table(t("data.prev_token", lang), tuple(map(str, data["candidates"])),
+                      tuple((prev, tuple(format_number(p) for p in row)) for prev, row in value.items()),
+                      t("data.prob_table", lang))
+        return Block(key, title, "table", table=table)
+    if key == "items" and isinstance(value, list) and all(isinstance(i, dict) for i in value):
+        return Block(key, title, "choices", choices=_choice_items(value, lang))
+    if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
+        return Block(key, title, "chips", chips=tuple(value))
+    if _is_matrix(value):
+        return Block(key, title, "table", table=_matrix_table(value, lang, unit_a))
+    if _is_vector(value):
+        return Block(key, title, "table", table=Table("", tuple(t("data.dim", lang, i=j + 1) for j in range(len(value))),
+                                                      ((t("data.vector", lang), tuple(format_number(x, unit_a) for x in value)),)))
+    if isinstance(value, dict) and value and all(_is_vector(v) for v in value.values()):
+        return Block(key, title, "table", table=_keyed_vectors(value, lang, unit_a))
+    if isinstance(value, dict):
+        children = tuple(block_for(k, v, lang, data, unit_a) for k, v in value.items())
+        return Block(key, title, "group", children=children)
+    if _is_number(value):
+        return Block(key, title, "value", value=format_number(value) if key == "a" else format_number(value, unit_a))
+    return Block(key, title, "value", value="" if value is None else str(value))
+
+
+def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
+    """Blocks for every data field, in the engine's order; candidates fold into their probability table."""
+    unit_a = float(data["a"]) if _is_number(data.get("a")) else None
+    has_table = isinstance(data.get("table"), dict)
+    return [block_for(key, value, lang, data, unit_a) for key, value in data.items()
+            if not (has_table and key in CONSUMED_WITH_TABLE)]

@@ -1,0 +1,131 @@
+"""The exercise page: the student's variant as tables, the answer form, attempts, key and history; plain-form submit."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.grading import policy, submissions
+from grader.grading.errors import SubmissionRejected
+from grader.models import Assignment, Submission, User
+from grader.variants import seed_for
+from grader.web.data_view import Block, data_blocks
+from grader.web.services import AssignmentView, NotVisible, assignment_view, exercise_entry, window_state
+
+MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
+FIELD_PREFIX = "answer."
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """One answer input: engine field name, kind, label and hint in the page language."""
+
+    name: str
+    kind: str
+    label: str
+    hint: str
+    multiline: bool
+
+
+@dataclass(frozen=True)
+class ExercisePage:
+    """Everything the exercise template shows."""
+
+    exercise_id: str
+    title: str
+    prompt: str
+    blocks: tuple[Block, ...]
+    fields: tuple[FieldView, ...]
+    progress: AssignmentView
+    attempts_used: int
+    attempts_left: int | None
+    refusal: str | None  # why submitting is not possible now ("closed", "not_open", "no_attempts"), else None
+    key_policy: str
+    answer_key: Mapping[str, Any] | None
+    latest: Submission | None
+
+
+def graded_exercise(assignment: Assignment, exercise_id: str) -> dict[str, Any]:
+    """The engine entry of a graded exercise that belongs to the assignment; NotVisible otherwise."""
+    entry = exercise_entry(exercise_id)
+    if exercise_id not in assignment.exercise_ids or entry is None or not entry["graded"]:
+        raise NotVisible(exercise_id)
+    return entry
+
+
+def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...]:
+    """The engine's answer fields in the page language."""
+    return tuple(FieldView(f["name"], f["kind"], f["label"][lang], f["hint"][lang], f["kind"] in MULTILINE_KINDS)
+                 for f in fields)
+
+
+def _refusal(assignment: Assignment, attempts_left: int | None, now: datetime) -> str | None:
+    """Why the student cannot submit right now, or None."""
+    state = window_state(assignment, now)
+    if state != "open":
+        return state
+    return "no_attempts" if attempts_left == 0 else None
+
+
+def exercise_page(session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str,
+                  now: datetime) -> ExercisePage:
+    """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view)."""
+    entry = graded_exercise(assignment, exercise_id)
+    seed = seed_for(session, user, exercise_id)
+    shown = engine.variant(exercise_id, seed, lang)
+    progress = assignment_view(session, user, assignment, lang, now)
+    row = next(r for r in progress.rows if r.exercise_id == exercise_id)
+    key_visible = policy.answer_key_visible(session, user, assignment, exercise_id, now)
+    history = submissions_for(session, user, assignment.id, exercise_id)
+    return ExercisePage(
+        exercise_id=exercise_id, title=entry["title"][lang], prompt=shown["prompt"],
+        blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
+        progress=progress, attempts_used=row.attempts_used, attempts_left=row.attempts_left,
+        refusal=_refusal(assignment, row.attempts_left, now), key_policy=assignment.answer_key_policy,
+        answer_key=engine.answer_key(exercise_id, seed) if key_visible else None,
+        latest=history[0] if history else None,
+    )
+
+
+def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
+    """The user's submissions to this exercise of this assignment, newest first."""
+    return list(session.scalars(select(Submission).where(
+        Submission.user_id == user.id, Submission.assignment_id == assignment_id,
+        Submission.exercise_id == exercise_id).order_by(Submission.id.desc())))
+
+
+def answer_from_form(form: Mapping[str, str], fields: tuple[FieldView, ...]) -> dict[str, str]:
+    """The answer object {field: typed text} from a posted form (inputs are named ``answer.<field>``)."""
+    return {f.name: form.get(FIELD_PREFIX + f.name, "") for f in fields}
+
+
+@dataclass(frozen=True)
+class FormOutcome:
+    """What a plain-form submit did: a submission id, or the validation report / refusal to show instead."""
+
+    submission_id: int | None
+    validation: Mapping[str, Any] | None = None
+    refusal: str | None = None
+
+
+def submit_form(session: Session, user: User, assignment: Assignment, exercise_id: str, form: Mapping[str, str],
+                lang: str) -> FormOutcome:
+    """Validate first (an unreadable answer costs no attempt and stores nothing), then submit under the rules."""
+    entry = graded_exercise(assignment, exercise_id)
+    answer = answer_from_form(form, field_views(entry["fields"], lang))
+    report = engine.validate(exercise_id, answer, lang)
+    if report["status"] != "valid":
+        return FormOutcome(None, validation=report)
+    key = form.get("idempotency_key") or None
+    try:
+        submission = submissions.submit(
+            session, user=user, exercise_id=exercise_id, seed=seed_for(session, user, exercise_id),
+            raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
+            idempotency_key=key[:128] if key else None)
+    except SubmissionRejected as exc:
+        return FormOutcome(None, refusal=exc.message.get(lang))
+    return FormOutcome(submission.id)

@@ -1,0 +1,64 @@
+"""The capacity lab page and its small JSON endpoints (start a run; poll its progress and plot)."""
+from __future__ import annotations
+
+from flask import abort, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from grader.extensions import get_session
+from grader.i18n_ui import t
+from grader.models import LabRun
+from grader.web.blueprint import web
+from grader.web.lab_service import (DEFAULT_DS, DEFAULT_T_RANGE, LAB_DS, LabFormError, first_below_rows, get_run,
+                                    plot_for, read_lab_form, restrict, run_status, start_run)
+from grader.web.pages import login_required, page_lang, render, signed_in
+
+
+def _t_min() -> int:
+    """The lower end of the T range to show (query parameter), 1 by default."""
+    return request.args.get("t_min", 1, type=int) or 1
+
+
+def _lab_page(run: LabRun | None, status: int = 200, error: str | None = None) -> ResponseReturnValue:
+    """The lab page, with a run's progress, plot and table when one is given."""
+    lang, t_min = page_lang(), _t_min()
+    shown = restrict(run.result, t_min) if run is not None and run.result else None
+    return render("lab.html", status, run=run, error=error, lab_ds=LAB_DS,
+                  chosen_ds=run.params["ds"] if run else DEFAULT_DS,
+                  t_range=(t_min, run.params["t_max"]) if run else DEFAULT_T_RANGE,
+                  plot=plot_for(run, lang, t_min) if run else None,
+                  first_below=first_below_rows(shown, lang) if shown else [])
+
+
+@web.get("/lab")
+@login_required
+def lab() -> ResponseReturnValue:
+    """The lab form; with ?run=<id> also that run's progress, plot and table."""
+    run_id = request.args.get("run", 0, type=int)
+    return _lab_page(get_run(get_session(), run_id) if run_id else None)
+
+
+@web.post("/lab/runs")
+@login_required
+def lab_start() -> ResponseReturnValue:
+    """Start (or reuse) a run: JSON in, JSON out for the script; a form post redirects to the page."""
+    wants_json = request.is_json
+    values = (request.get_json(silent=True) or {}) if wants_json else {**request.form, "ds": request.form.getlist("ds")}
+    try:
+        ds, t_min, t_max = read_lab_form(values)
+    except LabFormError as exc:
+        message = t(exc.message_key, page_lang())
+        return (jsonify(error=message), 422) if wants_json else _lab_page(None, 422, message)
+    run = start_run(get_session(), signed_in(), ds, t_max)
+    if wants_json:
+        return jsonify(run_status(run, page_lang(), t_min)), 202
+    return redirect(url_for("web.lab", run=run.id, t_min=t_min))
+
+
+@web.get("/lab/runs/<int:run_id>")
+@login_required
+def lab_poll(run_id: int) -> ResponseReturnValue:
+    """A run's status and progress; once done, its SVG plot and 'first T below 90%' table."""
+    run = get_run(get_session(), run_id)
+    if run is None:
+        abort(404)
+    return jsonify(run_status(run, page_lang(), _t_min()))

@@ -1,0 +1,80 @@
+"""Helpers shared by the page views: the language, the signed-in user, login redirects and safe 'next' links."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit
+
+from flask import abort, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from grader.auth_session import current_user
+from grader.i18n_ui import js_strings, lang_of, t
+from grader.models import User
+from grader.web.csrf import csrf_token
+from grader.web.services import NotVisible
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def page_lang() -> str:
+    """The language of this request's pages."""
+    return lang_of(request)
+
+
+def signed_in() -> User:
+    """The signed-in user; views behind ``login_required`` only."""
+    user = current_user()
+    if user is None:
+        abort(401)
+    return user
+
+
+def safe_next(target: str | None, default: str) -> str:
+    """``target`` if it is a path on this site (no scheme, no host, no '//'), else ``default``."""
+    if not target:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    return target
+
+
+def login_required(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """Send anonymous visitors to the login page, then back here."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        if current_user() is None:
+            return redirect(url_for("web.login", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def visible_or_404(load: Callable[[], R]) -> R:
+    """Run a page-service lookup; a thing the user may not see is a 404 (no hint it exists)."""
+    try:
+        return load()
+    except NotVisible:
+        abort(404)
+
+
+def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    """Render a page template with a status code."""
+    return render_template(template, **context), status
+
+
+def template_globals() -> dict[str, Any]:
+    """What every page template may use: ``_`` for UI strings, the language, the user, the CSRF token."""
+    lang = page_lang()
+
+    def translate(key: str, **values: object) -> str:
+        return t(key, lang, **values)
+
+    return {"_": translate, "lang": lang, "user": current_user(), "csrf_token": csrf_token,
+            "ui_strings": Markup(json.dumps(js_strings(lang), ensure_ascii=False).replace("</", "<\\/"))}

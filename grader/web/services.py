@@ -1,0 +1,166 @@
+"""Page services for courses, assignments and submissions: who may see what, shaped for the templates."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.grading import policy
+from grader.models import Assignment, Course, Enrolment, Submission, User
+
+
+class NotVisible(LookupError):
+    """The thing does not exist for this user (unknown, or in a course the user is not in): a 404."""
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> dict[str, dict[str, Any]]:
+    """Engine exercises by id (titles, fields, graded flag); the engine is static, so cached."""
+    return {entry["id"]: entry for entry in engine.list_exercises()}
+
+
+def exercise_entry(exercise_id: str) -> dict[str, Any] | None:
+    """The engine's catalogue entry for ``exercise_id``, or None."""
+    return _catalogue().get(exercise_id)
+
+
+def exercise_title(exercise_id: str, lang: str) -> str:
+    """An exercise's title in ``lang``, or its id when the engine does not know it."""
+    entry = exercise_entry(exercise_id)
+    return entry["title"][lang] if entry else exercise_id
+
+
+def field_labels(exercise_id: str, lang: str) -> dict[str, str]:
+    """Answer field name -> label in ``lang``, in the engine's field order."""
+    entry = exercise_entry(exercise_id) or {"fields": []}
+    return {f["name"]: f["label"][lang] for f in entry["fields"]}
+
+
+@dataclass(frozen=True)
+class ExerciseRow:
+    """One exercise of an assignment as a student sees it in the list."""
+
+    exercise_id: str
+    title: str
+    graded: bool
+    score: float | None
+    attempts_used: int
+    attempts_left: int | None
+    last_status: str | None
+
+
+@dataclass(frozen=True)
+class AssignmentView:
+    """An assignment with the student's progress: counted scores, attempts and window."""
+
+    assignment: Assignment
+    title: str
+    rows: tuple[ExerciseRow, ...]
+    percent: int
+    done: int
+    total: int
+    attempts_left: int | None
+    attempts_allowed_total: int | None
+    state: str  # "open", "closed" or "not_open"
+
+
+@dataclass(frozen=True)
+class CourseView:
+    """A course the user is enrolled in, with its assignments."""
+
+    course: Course
+    role: str
+    assignments: tuple[AssignmentView, ...]
+
+
+def window_state(assignment: Assignment, now: datetime) -> str:
+    """Whether the assignment is open, not yet open, or past its due date."""
+    if assignment.opens_at is not None and now < assignment.opens_at:
+        return "not_open"
+    if assignment.due_at is not None and now > assignment.due_at:
+        return "closed"
+    return "open"
+
+
+def assignment_view(session: Session, user: User, assignment: Assignment, lang: str, now: datetime) -> AssignmentView:
+    """The assignment with the user's counted score per exercise and an overall percentage."""
+    progress = policy.assignment_progress(session, user, assignment)
+    rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
+                             bool((exercise_entry(p.exercise_id) or {}).get("graded")),
+                             p.score, p.attempts_used, p.attempts_left, p.last_status) for p in progress)
+    graded = [row for row in rows if row.graded]
+    total_score = sum(row.score or 0.0 for row in graded)
+    percent = round(100 * total_score / len(graded)) if graded else 0
+    allowed = assignment.attempts_allowed
+    return AssignmentView(
+        assignment=assignment, title=assignment.title(lang), rows=rows, percent=percent,
+        done=sum(1 for row in graded if row.score is not None), total=len(graded),
+        attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
+        attempts_allowed_total=None if allowed is None else allowed * len(graded),
+        state=window_state(assignment, now),
+    )
+
+
+def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[CourseView]:
+    """Every course the user is enrolled in, with each assignment's progress."""
+    enrolments = session.scalars(
+        select(Enrolment).where(Enrolment.user_id == user.id).order_by(Enrolment.course_id)
+    ).all()
+    return [CourseView(e.course, e.role, tuple(assignment_view(session, user, a, lang, now) for a in e.course.assignments))
+            for e in enrolments]
+
+
+def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
+    """The assignment if the user is enrolled in its course; NotVisible otherwise (no hint that it exists)."""
+    assignment = session.get(Assignment, assignment_id)
+    if assignment is None or not policy.is_enrolled(session, user, assignment.course_id):
+        raise NotVisible(assignment_id)
+    return assignment
+
+
+def visible_submission(session: Session, user: User, submission_id: int) -> Submission:
+    """One of the user's own submissions; NotVisible for anyone else's."""
+    submission = session.get(Submission, submission_id)
+    if submission is None or submission.user_id != user.id:
+        raise NotVisible(submission_id)
+    return submission
+
+
+@dataclass(frozen=True)
+class HistoryGroup:
+    """A user's submissions to one exercise of one assignment, newest first."""
+
+    exercise_id: str
+    title: str
+    assignment: Assignment | None
+    submissions: tuple[Submission, ...]
+
+
+def submission_history(session: Session, user: User, lang: str, exercise_id: str | None = None,
+                       assignment_id: int | None = None) -> list[HistoryGroup]:
+    """The user's submissions grouped per (assignment, exercise), newest group and newest attempt first."""
+    query = select(Submission).where(Submission.user_id == user.id).order_by(Submission.id.desc())
+    if exercise_id is not None:
+        query = query.where(Submission.exercise_id == exercise_id)
+    if assignment_id is not None:
+        query = query.where(Submission.assignment_id == assignment_id)
+    groups: dict[tuple[int | None, str], list[Submission]] = {}
+    for submission in session.scalars(query):
+        groups.setdefault((submission.assignment_id, submission.exercise_id), []).append(submission)
+    return [HistoryGroup(ex_id, exercise_title(ex_id, lang), subs[0].assignment, tuple(subs))
+            for (_, ex_id), subs in groups.items()]
+
+
+def first_feedback(submission: Submission) -> str:
+    """A one-line summary of a submission's feedback: the first wrong part's feedback, else the first error."""
+    for part in (submission.parts or {}).values():
+        if not part.get("correct"):
+            return str(part.get("feedback") or "")
+    for error in submission.errors or []:
+        return str(error.get("message") or "")
+    return submission.error_message or ""

@@ -1,0 +1,103 @@
+"""Shared fixtures: a backend per test session (SQLite + file broker, PostgreSQL + Redis), app, session, client,
+a real Celery worker per backend, and factories. Every test that uses ``app`` runs on both backends."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import delete, text
+from sqlalchemy.orm import Session
+
+from grader import create_app
+from grader.config import EMBEDDED_BROKER_URL
+from grader.extensions import get_db
+from grader.migrate import upgrade
+from grader.models import Base, User
+from tests.factories import make_user
+from tests.support import REDIS_URL, Backend, WorkerProcess, postgres_database
+
+BACKENDS = [name for name in os.environ.get("GRADER_TEST_BACKENDS", "sqlite,postgresql").split(",") if name]
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
+    """A migrated database and a broker for this session: SQLite + file broker, or PostgreSQL + Redis."""
+    data_dir = tmp_path_factory.mktemp(f"grader-{request.param}")
+    queue = f"grading-test-{os.getpid()}"
+    if request.param == "sqlite":
+        chosen = Backend("sqlite", f"sqlite:///{data_dir / 'grader.sqlite'}", EMBEDDED_BROKER_URL, data_dir, queue)
+        upgrade(chosen.database_url)
+        yield chosen
+        return
+    with postgres_database(f"grader_test_{os.getpid()}") as url:
+        # A Redis database of its own, so flushing it in a test touches nothing else on the server.
+        broker = f"{REDIS_URL}/{1 + os.getpid() % 15}"
+        chosen = Backend("postgresql", url, broker, data_dir, queue)
+        upgrade(chosen.database_url)
+        yield chosen
+
+
+def clean_database(app: Flask) -> None:
+    """Empty every table. Ids are never reused (PostgreSQL sequences, SQLite AUTOINCREMENT), so a stale task
+    message from an earlier test can never touch a later test's row."""
+    database = get_db(app)
+    with database.engine.begin() as connection:
+        if database.dialect == "postgresql":
+            names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+            connection.execute(text(f"TRUNCATE {names} CASCADE"))
+        else:
+            for table in reversed(Base.metadata.sorted_tables):
+                connection.execute(delete(table))
+
+
+@pytest.fixture
+def app(backend: Backend) -> Iterator[Flask]:
+    """The app on this session's backend; the database is emptied after each test."""
+    application = create_app(backend.config())
+    yield application
+    clean_database(application)
+    get_db(application).dispose()
+
+
+@pytest.fixture
+def session(app: Flask) -> Iterator[Session]:
+    """A database session inside an app context (service functions read the app's config)."""
+    with app.app_context(), get_db(app).session() as db_session:
+        yield db_session
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A Flask test client."""
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerProcess]:
+    """A real `celery -A grader.worker worker` consuming this session's queue (prefork, 2 processes)."""
+    log_path = tmp_path_factory.mktemp("worker") / f"worker-{backend.name}.log"
+    process = WorkerProcess(backend.env(), backend.queue, log_path, concurrency=2)
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def student(session: Session) -> User:
+    """A committed student."""
+    return make_user(session)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """An empty GRADER_DATA_DIR for tests that build their own app."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    return directory

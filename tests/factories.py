@@ -1,0 +1,60 @@
+"""Factories for test data, and answers the engine grades as fully correct."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, User, utcnow
+from grader.security import hash_password
+
+TEST_PASSWORD = "correct horse battery staple"
+EXERCISE = "ch13.shift-pairs"
+BOOK_SEED = 0
+# The book answer of ch13.shift-pairs (seed 0), typed as a student would.
+BOOK_ANSWER = {
+    "pairs": "BOS→blue, blue→door, door→., .→EOS",
+    "bos_scored": "no",
+    "eos_scored": "yes",
+    "scored_count": "4",
+}
+UNREADABLE_ANSWER = {"pairs": "BOS", "bos_scored": "maybe", "eos_scored": "yes", "scored_count": "four"}
+
+
+def unique(prefix: str) -> str:
+    """A name no other test uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+def make_user(session: Session, role: str = Role.STUDENT, username: str | None = None) -> User:
+    """A committed user with password TEST_PASSWORD."""
+    user = User(
+        username=username or unique(role),
+        display_name="Test person",
+        role=role,
+        password_hash=hash_password(TEST_PASSWORD),
+    )
+    session.add(user)
+    session.commit()
+    return user
+
+
+def make_assignment(session: Session, students: list[User], **settings: Any) -> Assignment:
+    """A committed course with ``students`` enrolled and one open assignment (settings override defaults)."""
+    course = Course(code=unique("course"), title="Test course")
+    course.enrolments = [Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students]
+    now = utcnow()
+    defaults: dict[str, Any] = {
+        "title_zh": "测试作业",
+        "title_en": "Test assignment",
+        "exercise_ids": ["ch13.shift-pairs"],
+        "opens_at": now - timedelta(days=1),
+        "due_at": now + timedelta(days=1),
+    }
+    assignment = Assignment(course=course, **{**defaults, **settings})
+    session.add_all([course, assignment])
+    session.commit()
+    return assignment

@@ -1,0 +1,167 @@
+"""Test helpers: backends (SQLite + file broker, PostgreSQL + Redis), real worker processes, polling."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import redis
+from sqlalchemy import create_engine, text
+
+PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+WAIT_SECONDS = 60.0  # generous upper bound for anything a worker does; tests never assert durations
+T = TypeVar("T")
+
+
+def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SECONDS) -> T:
+    """Poll ``probe`` until it returns something truthy; fail with ``what`` if it never does."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@contextmanager
+def postgres_database(name: str) -> Iterator[str]:
+    """Create database ``name`` on the test server, yield its URL, drop it afterwards."""
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where one test session's data and messages live, and how to lose the messages on purpose."""
+
+    name: str
+    database_url: str
+    broker_url: str
+    data_dir: Path
+    queue: str
+    settings: dict[str, str] = field(default_factory=dict)
+
+    def config(self, **overrides: Any) -> dict[str, Any]:
+        """Settings for create_app (and, as strings, for worker processes)."""
+        base = {
+            "GRADER_ENV": "testing",
+            "SECRET_KEY": "test-secret-key-not-for-production",
+            "DATABASE_URL": self.database_url,
+            "CELERY_BROKER_URL": self.broker_url,
+            "GRADER_DATA_DIR": str(self.data_dir),
+            "GRADER_QUEUE": self.queue,
+            "GRADER_REQUEUE_AFTER": "1",
+            "GRADER_SWEEP_INTERVAL": "1",
+            **self.settings,
+        }
+        return {**base, **overrides}
+
+    def env(self, **overrides: Any) -> dict[str, str]:
+        """The process environment for a worker or CLI subprocess using this backend."""
+        return {**os.environ, **{k: str(v) for k, v in self.config(**overrides).items()}}
+
+    def lose_messages(self, queue: str) -> None:
+        """Make the broker forget every message: FLUSHDB on Redis, delete the queue's files on the file broker."""
+        if self.broker_url.startswith("redis://"):
+            redis.Redis.from_url(self.broker_url).flushdb()
+            return
+        for message in (self.data_dir / "broker" / "queue").glob(f"*.{queue}.msg"):
+            message.unlink()
+
+    def pending_messages(self, queue: str) -> int:
+        """How many messages wait in ``queue``."""
+        if self.broker_url.startswith("redis://"):
+            return int(redis.Redis.from_url(self.broker_url).llen(queue))
+        return len(list((self.data_dir / "broker" / "queue").glob(f"*.{queue}.msg")))
+
+
+class WorkerProcess:
+    """A real ``celery -A grader.worker worker`` process with its log in a file."""
+
+    def __init__(self, env: dict[str, str], queue: str, log_path: Path, concurrency: int = 1) -> None:
+        self.queue = queue
+        self.log_path = log_path
+        self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "grader.worker",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(concurrency),
+            "--queues",
+            queue,
+            "--hostname",
+            self.name,
+            "--without-gossip",
+            "--without-mingle",
+        ]
+        self._log = log_path.open("wb")
+        # Own process group, so the test can kill the main process and its pool children together.
+        self.process = subprocess.Popen(
+            command, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def log(self) -> str:
+        """Everything the worker has logged so far."""
+        return self.log_path.read_text(errors="replace")
+
+    def wait_ready(self) -> None:
+        """Block until the worker says it is ready to consume."""
+        wait_for(lambda: self._alive_and(" ready."), f"worker ready (log: {self.log_path})")
+
+    def _alive_and(self, needle: str) -> bool:
+        """True once ``needle`` is in the log; fails fast if the worker died."""
+        if self.process.poll() is not None:
+            raise AssertionError(f"worker exited with {self.process.returncode}:\n{self.log()[-3000:]}")
+        return needle in self.log()
+
+    def task_outcome(self, task_id: str) -> str:
+        """Wait for the worker to finish task ``task_id`` and return the value it returned."""
+        pattern = re.compile(rf"Task grader\.\w+\[{re.escape(task_id)}\] succeeded in [0-9.e-]+s: '([\w-]+)'")
+
+        def probe() -> str | None:
+            found = pattern.search(self.log())
+            return found.group(1) if found else None
+
+        return wait_for(probe, f"task {task_id} in {self.log_path}")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its children: no clean-up, no acknowledgements, leases left behind."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM to the main process, which stops its pool), or SIGKILL if it hangs."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._log.close()

@@ -1,0 +1,87 @@
+"""CSV exports downloaded through the dashboard and parsed back with the csv module."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.models import Submission
+from tests.teacher.course_data import COST, LOSS, FixtureCourse, build
+
+Login = Callable[[str], tuple[FlaskClient, str]]
+
+
+@pytest.fixture
+def fixture_course(session: Session) -> FixtureCourse:
+    """The hand-computed fixture course."""
+    return build(session)
+
+
+def download(login: Login, fixture: FixtureCourse, kind: str) -> list[dict[str, str]]:
+    """Post the export form as the course's teacher and parse the CSV."""
+    client, token = login(fixture.teacher.username)
+    response = client.post(f"/teach/assignments/{fixture.best.id}/export/{kind}.csv", data={"csrf_token": token})
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    assert f"assignment-{fixture.best.id}-{kind}.csv" in response.headers["Content-Disposition"]
+    text = response.get_data(as_text=True)
+    assert text.startswith("\ufeff")
+    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+
+
+def test_grades_csv(login: Login, fixture_course: FixtureCourse) -> None:
+    """One row per enrolled student, one column per exercise (counted score, blank if never graded), and the total."""
+    rows = download(login, fixture_course, "grades")
+    assert list(rows[0]) == ["username", "display_name", LOSS, COST, "total"]
+    by_name = {row["display_name"]: row for row in rows}
+    assert set(by_name) == {"Alice", "Bob", "Carol", "Dave"}  # not the teacher, not the outsider
+    assert (by_name["Alice"][LOSS], by_name["Alice"][COST], by_name["Alice"]["total"]) == ("1", "0", "1")
+    assert (by_name["Bob"][LOSS], by_name["Bob"][COST], by_name["Bob"]["total"]) == ("1", "", "1")
+    assert float(by_name["Carol"][LOSS]) == 0.25
+    assert float(by_name["Carol"][COST]) == pytest.approx(2 / 3, abs=1e-6)
+    assert float(by_name["Carol"]["total"]) == pytest.approx(0.25 + 2 / 3, abs=1e-6)
+    assert (by_name["Dave"][LOSS], by_name["Dave"][COST], by_name["Dave"]["total"]) == ("", "", "0")
+    assert by_name["Alice"]["username"] == fixture_course.alice.username
+
+
+def test_submissions_csv(login: Login, session: Session, fixture_course: FixtureCourse) -> None:
+    """Every submission of the assignment, with raw and parsed answers as JSON, score, tags and timestamps."""
+    rows = download(login, fixture_course, "submissions")
+    stored = session.scalars(select(Submission).where(Submission.assignment_id == fixture_course.best.id)
+                             .order_by(Submission.id)).all()
+    assert [int(row["submission_id"]) for row in rows] == [s.id for s in stored]
+    assert len(rows) == 11  # anyone's rows: the teacher's, the outsider's and the dropped exercise's too
+    first = rows[0]
+    assert first["username"] == fixture_course.alice.username
+    assert first["exercise_id"] == LOSS
+    assert (first["status"], first["score"], first["tags"]) == ("graded", "0.5", "log10")
+    assert json.loads(first["raw_answer"]) == stored[0].raw_answer
+    assert json.loads(first["parsed_answer"]) == stored[0].parsed_answer
+    assert first["created_at"] == stored[0].created_at.isoformat()
+    assert first["engine_version"] == "1.0.0"
+    invalid = next(row for row in rows if row["status"] == "invalid")
+    assert (invalid["score"], invalid["parsed_answer"], invalid["tags"]) == ("", "", "")
+
+
+def test_misconceptions_csv(login: Login, fixture_course: FixtureCourse) -> None:
+    """One row per (exercise, tag): count, students, share of wrong answers, wrong answers, examples."""
+    rows = download(login, fixture_course, "misconceptions")
+    table = [(r["exercise_id"], r["tag"], r["count"], r["students"], r["wrong_answers"]) for r in rows]
+    assert table == [(LOSS, "log10", "2", "2", "3"), (LOSS, "log2", "1", "1", "3"),
+                     (COST, "causal-half-square", "1", "1", "2"), (COST, "linear-growth", "1", "1", "2")]
+    assert float(rows[0]["share_of_wrong"]) == pytest.approx(2 / 3, abs=1e-6)
+    assert rows[0]["examples"] == "total_loss: 0.54 | total_loss: 0.5406"
+
+
+def test_formula_like_names_are_neutralised(login: Login, session: Session, fixture_course: FixtureCourse) -> None:
+    """A display name that a spreadsheet would run as a formula is exported with a leading quote."""
+    fixture_course.alice.display_name = "=HYPERLINK(\"http://evil\")"
+    session.commit()
+    rows = download(login, fixture_course, "grades")
+    assert "'=HYPERLINK(\"http://evil\")" in {row["display_name"] for row in rows}

@@ -1,0 +1,65 @@
+"""The dashboard pages show the statistics, histograms (as SVG with numbers) and tables of the fixture course."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+
+from tests.teacher.course_data import LOSS, FixtureCourse, build
+
+Login = Callable[[str], tuple[FlaskClient, str]]
+
+
+@pytest.fixture
+def fixture_course(session: Session) -> FixtureCourse:
+    """The hand-computed fixture course."""
+    return build(session)
+
+
+def section(page: str, marker: str, end: str) -> str:
+    """The part of ``page`` from ``marker`` to the next ``end``."""
+    return page.split(marker, 1)[1].split(end, 1)[0]
+
+
+def bars(fragment: str) -> list[tuple[str, int]]:
+    """(label, number) of every SVG bar in ``fragment``."""
+    return [(label, int(value)) for label, value in re.findall(r'data-label="([^"]+)" data-value="(\d+)"', fragment)]
+
+
+def test_assignment_dashboard(login: Login, fixture_course: FixtureCourse) -> None:
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/assignments/{fixture_course.best.id}").get_data(as_text=True)
+    row = section(page, f'<tr data-exercise="{LOSS}">', "</tr>")
+    assert '<td class="stat-attempted">3</td>' in row
+    assert '<td class="stat-mean">75%</td>' in row
+    assert '<td class="stat-first">33%</td>' in row
+    assert '<td class="stat-wrong">3</td>' in row
+    card = section(page, f'<article class="card exercise-card" id="ex-1" data-exercise="{LOSS}">', "</article>")
+    assert bars(card) == [("0–19%", 0), ("20–39%", 1), ("40–59%", 0), ("60–79%", 0), ("80–99%", 0), ("100%", 2)]
+    assert "log10: 2 (67%)" in card  # the misconception chart's accessible title
+    assert '<tr data-tag="log10">' in card and "<code>total_loss: 0.54</code>" in card
+    students = section(page, '<table class="students">', "</table>")
+    assert f'data-username="{fixture_course.alice.username}"' in students
+    assert "1 of 2 attempted, 1 full marks, score 50%" in students  # bob: LOSS 1.0 of two exercises
+
+
+def test_course_dashboard(login: Login, fixture_course: FixtureCourse) -> None:
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}").get_data(as_text=True)
+    card = section(page, f'id="assignment-{fixture_course.best.id}"', "</article>")
+    assert '<dd class="stat-attempted">3</dd>' in card
+    assert '<dd class="stat-mean">49%</dd>' in card
+    assert '<dd class="stat-first">20%</dd>' in card
+    assert [value for _label, value in bars(card)] == [0, 0, 3, 0, 0, 0]
+    assert "No submissions yet" in section(page, f'data-username="{fixture_course.dave.username}"', "</tr>")
+
+
+def test_student_page_shows_feedback(login: Login, fixture_course: FixtureCourse) -> None:
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(as_text=True)
+    assert page.count('<article class="card submission"') == 6  # her rows in this course's two assignments
+    assert "Likely misconception: log10" in page
+    assert "Other course" not in page

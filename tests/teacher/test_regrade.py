@@ -1,0 +1,120 @@
+"""Regrading with the current engine: the report, the grade log, never-lower, and repeat deliveries."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader.extensions import get_db
+from grader.models import GradeLogEntry, RegradeChange, RegradeJob, RegradeStatus, Submission
+from grader.regrade import explain, run_regrade
+from tests.teacher.regrade_data import OLD_ENGINE, RegradeFixture, build
+
+Login = Callable[[str], tuple[FlaskClient, str]]
+
+
+@pytest.fixture
+def fixture(session: Session) -> RegradeFixture:
+    """Stale submissions with known verdicts under the current engine."""
+    return build(session)
+
+
+def new_job(session: Session, fixture: RegradeFixture, never_lower: bool) -> RegradeJob:
+    """A queued job, as the dashboard creates it (the task message is not needed here)."""
+    job = RegradeJob(assignment_id=fixture.assignment.id, requested_by_id=fixture.teacher.id,
+                     requested_by=f"user:{fixture.teacher.username}", never_lower=never_lower)
+    session.add(job)
+    session.commit()
+    return job
+
+
+def run(app: Flask, session: Session, job: RegradeJob) -> RegradeJob:
+    """Run the job in this process (the service function the Celery task wraps) and read it back."""
+    assert run_regrade(get_db(app), job.id, worker="test-worker", lease_seconds=60) == RegradeStatus.DONE
+    return session.get_one(RegradeJob, job.id, populate_existing=True)
+
+
+def changes(session: Session, job: RegradeJob) -> dict[int, RegradeChange]:
+    """The job's report rows by submission id."""
+    return {c.submission_id: c for c in session.scalars(select(RegradeChange).where(RegradeChange.job_id == job.id))}
+
+
+def log_of(session: Session, submission: Submission) -> list[GradeLogEntry]:
+    """The submission's grade log."""
+    return list(session.scalars(select(GradeLogEntry).where(GradeLogEntry.submission_id == submission.id)))
+
+
+def fresh(session: Session, submission: Submission) -> Submission:
+    """The submission as stored now."""
+    return session.get_one(Submission, submission.id, populate_existing=True)
+
+
+def test_regrade_reports_and_logs_every_change(app: Flask, session: Session, fixture: RegradeFixture) -> None:
+    """Raised, lowered and now-invalid verdicts are applied, reported with a reason and logged; others untouched."""
+    job = run(app, session, new_job(session, fixture, never_lower=False))
+    assert (job.total, job.processed, job.changed, job.kept) == (4, 4, 3, 0)
+    assert job.engine_version == engine.ENGINE_VERSION
+    report = changes(session, job)
+    assert set(report) == {fixture.raised.id, fixture.lowered.id, fixture.now_invalid.id}
+    raised = report[fixture.raised.id]
+    assert (raised.old_score, raised.new_score, raised.applied) == (0.0, 1.0, True)
+    assert (raised.old_engine_version, raised.new_engine_version) == (OLD_ENGINE, engine.ENGINE_VERSION)
+    assert "tokens: ✗ 0.00 [tie-to-later] → ✓" in raised.reason
+    assert "stopped_by: ✗ 0.00 → ✓" in raised.reason
+    assert (report[fixture.lowered.id].old_score, report[fixture.lowered.id].new_score) == (1.0, 0.875)
+    assert "tokens: ✓ → ✗ 0.75" in report[fixture.lowered.id].reason
+    invalid = report[fixture.now_invalid.id]
+    assert (invalid.new_status, invalid.new_score) == ("invalid", None)
+    assert invalid.reason.startswith("graded → invalid")
+
+    assert (fresh(session, fixture.raised).score, fresh(session, fixture.raised).engine_version) == (1.0, engine.ENGINE_VERSION)
+    assert fresh(session, fixture.raised).parts["tokens"]["correct"] is True
+    assert fresh(session, fixture.lowered).score == 0.875
+    assert fresh(session, fixture.now_invalid).status == "invalid"
+    assert fresh(session, fixture.queued).status == "queued"  # not final: left to the pipeline
+    (entry,) = log_of(session, fixture.raised)
+    assert (entry.old_score, entry.new_score) == (0.0, 1.0)
+    assert (entry.old_engine_version, entry.new_engine_version) == (OLD_ENGINE, engine.ENGINE_VERSION)
+    assert entry.actor == f"user:{fixture.teacher.username}"
+    assert entry.reason.startswith(f"regrade #{job.id}: ")
+    assert len(log_of(session, fixture.lowered)) == 1
+    assert log_of(session, fixture.unchanged) == []
+
+
+def test_never_lower_keeps_old_scores(app: Flask, session: Session, fixture: RegradeFixture) -> None:
+    """Under never-lower only the raise is applied; lower verdicts are reported as kept and not logged."""
+    job = run(app, session, new_job(session, fixture, never_lower=True))
+    assert (job.changed, job.kept) == (1, 2)
+    report = changes(session, job)
+    assert report[fixture.raised.id].applied is True
+    for kept in (fixture.lowered, fixture.now_invalid):
+        assert report[kept.id].applied is False
+        assert "never lower" in report[kept.id].reason
+        assert log_of(session, kept) == []
+    assert (fresh(session, fixture.lowered).score, fresh(session, fixture.lowered).engine_version) == (1.0, OLD_ENGINE)
+    assert (fresh(session, fixture.now_invalid).status, fresh(session, fixture.now_invalid).score) == ("graded", 0.5)
+    assert fresh(session, fixture.raised).score == 1.0
+
+
+def test_repeat_delivery_and_second_job_change_nothing(app: Flask, session: Session, fixture: RegradeFixture) -> None:
+    """A redelivered task finds the job done; a second job finds every verdict current."""
+    job = run(app, session, new_job(session, fixture, never_lower=False))
+    assert run_regrade(get_db(app), job.id, worker="late-worker", lease_seconds=60) == RegradeStatus.DONE
+    assert len(changes(session, job)) == 3
+    second = run(app, session, new_job(session, fixture, never_lower=False))
+    assert (second.total, second.changed, second.kept) == (4, 0, 0)
+    assert changes(session, second) == {}
+    assert len(log_of(session, fixture.raised)) == 1
+
+
+def test_explain_names_each_changed_part() -> None:
+    """The reason lists the status change and every part whose verdict moved, and nothing else."""
+    old = {"a": {"correct": True, "score": 1.0}, "b": {"correct": False, "score": 0.0, "misconception": "log10"}}
+    new = {"a": {"correct": True, "score": 1.0}, "b": {"correct": True, "score": 1.0}}
+    assert explain(old, new, "graded", "graded") == "b: ✗ 0.00 [log10] → ✓"
+    assert explain(old, None, "graded", "invalid") == "graded → invalid; a: ✓ → —; b: ✗ 0.00 [log10] → —"

@@ -1,0 +1,49 @@
+"""A regrade started from the dashboard runs on a real Celery worker process and its report appears."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.extensions import get_db
+from grader.models import GradeLogEntry, RegradeJob, RegradeStatus
+from tests.support import WorkerProcess, wait_for
+from tests.teacher.regrade_data import build
+
+Login = Callable[[str], tuple[FlaskClient, str]]
+
+pytestmark = pytest.mark.integration
+
+
+def job_status(app: Flask, job_id: int) -> str:
+    """The job's status read in a fresh session."""
+    with get_db(app).session() as session:
+        return session.get_one(RegradeJob, job_id).status
+
+
+def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: Login,
+                                          regrade_worker: WorkerProcess) -> None:
+    """Start with never-lower from the dashboard; the worker raises one score, keeps two, and the page reports it."""
+    fixture = build(session)
+    client, token = login(fixture.teacher.username)
+    response = client.post(f"/teach/assignments/{fixture.assignment.id}/regrade",
+                           data={"csrf_token": token, "never_lower": "on"})
+    assert response.status_code == 302
+    job_id = int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    wait_for(lambda: job_status(app, job_id) == RegradeStatus.DONE, f"regrade job {job_id} done ({regrade_worker.log_path})")
+
+    page = client.get(f"/teach/regrades/{job_id}").get_data(as_text=True)
+    assert 'data-status="done"' in page
+    assert f'data-submission="{fixture.raised.id}" data-applied="yes"' in page
+    assert f'data-submission="{fixture.lowered.id}" data-applied="no"' in page
+    assert 'http-equiv="refresh"' not in page  # finished pages stop refreshing
+    with get_db(app).session() as fresh:
+        job = fresh.get_one(RegradeJob, job_id)
+        assert (job.changed, job.kept, job.never_lower) == (1, 2, True)
+        assert job.lease_owner is None and job.finished_at is not None
+        logged = fresh.scalars(select(GradeLogEntry.submission_id).where(GradeLogEntry.reason.startswith(f"regrade #{job_id}:")))
+        assert list(logged) == [fixture.raised.id]

@@ -1,0 +1,199 @@
+"""The `grader` command: tokens, users, courses, migrations, the engine's subcommands, and `grader serve`."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from flask import Flask
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from exercises import api as engine
+from grader import create_app
+from grader.cli import main
+from grader.demo import DEMO_LOGINS, seed_demo
+from grader.extensions import get_db
+from grader.grading.submissions import submit
+from grader.models import Assignment, Course, Enrolment, Role, SubmissionStatus, User
+from grader.security import authenticate_password, authenticate_token
+from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
+from tests.pipeline_helpers import wait_final
+from tests.support import Backend, wait_for
+
+
+@pytest.fixture
+def cli_env(app: Flask, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> Backend:
+    """The CLI reads the same backend as ``app`` through the environment."""
+    for name, value in backend.config().items():
+        monkeypatch.setenv(name, str(value))
+    return backend
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run `grader argv...` in-process; returns (status, stdout, stderr)."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out.strip(), captured.err.strip()
+
+
+def test_token_create_makes_the_owner_and_prints_a_working_token(
+    cli_env: Backend, session: Session, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, token, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "ms-lee")
+    assert status == 0
+    owner = authenticate_token(session, token)
+    session.commit()  # the look-up recorded last_used_at; release SQLite's write lock before the next command
+    assert owner is not None and owner.username == "ms-lee" and owner.role == Role.TEACHER
+    status, second, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "ms-lee")
+    assert status == 0 and second != token
+    assert session.scalar(select(func.count()).select_from(User)) == 1
+
+
+def test_token_for_existing_user_with_another_role_is_refused(
+    cli_env: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "token", "create", "--role", "student", "--name", "kim")[0] == 0
+    status, out, err = run(capsys, "token", "create", "--role", "admin", "--name", "kim")
+    assert status == 1 and out == "" and "role student" in err
+
+
+def test_user_course_and_enrolment_commands(
+    cli_env: Backend, session: Session, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("s3cret-pass\n"))
+    assert run(capsys, "user", "create", "--username", "wei", "--password-stdin")[0] == 0
+    assert authenticate_password(session, "wei", "s3cret-pass") is not None
+    assert run(capsys, "course", "create", "--code", "NLP1", "--title", "NLP")[0] == 0
+    assert run(capsys, "course", "create", "--code", "NLP1", "--title", "again")[0] == 1
+    for _ in range(2):  # enrolling twice is harmless
+        assert run(capsys, "course", "enrol", "--code", "NLP1", "--username", "wei")[0] == 0
+    assert session.scalar(select(func.count()).select_from(Enrolment)) == 1
+    assert run(capsys, "course", "enrol", "--code", "NOPE", "--username", "wei")[0] == 1
+
+
+def test_sweeper_once_and_health(cli_env: Backend, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "sweeper", "--once")
+    assert status == 0 and "resent" in out
+    assert run(capsys, "health") == (0, "ok", "")
+
+
+def test_db_upgrade_creates_the_schema(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GRADER_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert run(capsys, "db", "upgrade")[0] == 0
+    app = create_app({"GRADER_ENV": "testing"})
+    with get_db(app).session() as session:
+        assert session.scalar(select(func.count()).select_from(User)) == 0
+
+
+def test_exercises_subcommands_go_to_the_engine_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "exercises", "list")
+    assert status == 0
+    assert EXERCISE in out
+
+
+def test_demo_seed_is_idempotent(session: Session) -> None:
+    for _ in range(2):
+        course = seed_demo(session)
+    assert {e.user.username for e in course.enrolments} == {login.username for login in DEMO_LOGINS}
+    assignments = session.scalars(select(Assignment).where(Assignment.course_id == course.id)).all()
+    assert len(assignments) == 3
+    prefixes = {exercise_id.split(".")[0] for a in assignments for exercise_id in a.exercise_ids}
+    assert prefixes <= {"ch13", "ch09", "l03"} and "ch13" in prefixes
+    assert all(set(a.exercise_ids) <= set(engine.exercise_ids()) for a in assignments)
+    assert session.scalar(select(func.count()).select_from(Course)) == 1
+    for login in DEMO_LOGINS:
+        assert authenticate_password(session, login.username, login.password) is not None
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`grader serve` running as a real process on a free port; yields (base URL, its log file)."""
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "DATABASE_URL", "CELERY_", "SECRET_KEY"))
+    }
+    env["GRADER_DATA_DIR"] = str(data_dir)
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "grader.cli", "serve", "--port", str(port)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_for(
+            lambda: (
+                process.poll() is None
+                and "ready." in log_path.read_text(errors="replace")
+                or (process.poll() is not None and pytest.fail(log_path.read_text()))
+            ),
+            "grader serve to start",
+        )
+        yield f"http://127.0.0.1:{port}", log_path
+    finally:
+        process.terminate()  # SIGTERM: serve stops its worker and exits
+        try:
+            process.wait(30)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
+
+
+def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[str, Path], data_dir: Path) -> None:
+    base_url, log_path = served
+    printed = log_path.read_text()
+    assert base_url in printed
+    for login in DEMO_LOGINS:
+        assert f"{login.username:<10} {login.password}" in printed
+    assert requests.get(f"{base_url}/healthz", timeout=10).json()["database"] is True
+
+    # A second process with the same data directory shares the database and the embedded broker.
+    app = create_app({"GRADER_DATA_DIR": str(data_dir)})
+    with app.app_context(), get_db(app).session() as session:
+        student = session.scalar(select(User).where(User.username == "student1"))
+        submission = submit(
+            session,
+            user=student,
+            exercise_id=EXERCISE,
+            seed=BOOK_SEED,
+            raw_answer=BOOK_ANSWER,
+            parsed_answer=None,
+            lang="zh",
+        )
+        graded = wait_final(session, submission.id)
+        assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
+
+
+def test_serve_refuses_production(
+    monkeypatch: pytest.MonkeyPatch, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, value in {
+        "GRADER_ENV": "production",
+        "SECRET_KEY": "p" * 40,
+        "GRADER_DATA_DIR": str(data_dir),
+        "DATABASE_URL": f"sqlite:///{data_dir / 'x.sqlite'}",
+        "CELERY_BROKER_URL": "filesystem://",
+    }.items():
+        monkeypatch.setenv(name, value)
+    status, _, err = run(capsys, "serve", "--port", "1")
+    assert status == 2 and "gunicorn" in err

@@ -1,0 +1,105 @@
+"""Assignment rules in the service: enrolment, the open window, attempts, counted score and answer-key visibility."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from grader.grading import policy
+from grader.grading.errors import SubmissionRejected
+from grader.grading.submissions import submit
+from grader.models import AnswerKeyPolicy, Submission, SubmissionStatus, User, utcnow
+from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
+
+
+def record(session: Session, user: User, assignment_id: int, status: str, score: float | None = None) -> None:
+    """A finished submission of EXERCISE in the assignment (no worker involved)."""
+    session.add(
+        Submission(
+            user_id=user.id,
+            assignment_id=assignment_id,
+            exercise_id=EXERCISE,
+            seed=0,
+            lang="en",
+            raw_answer=BOOK_ANSWER,
+            status=status,
+            score=score,
+        )
+    )
+    session.commit()
+
+
+def rejection(session: Session, user: User, assignment_id: int, exercise_id: str = EXERCISE) -> str:
+    """The code submit() refuses with."""
+    with pytest.raises(SubmissionRejected) as refused:
+        submit(
+            session,
+            user=user,
+            exercise_id=exercise_id,
+            seed=0,
+            raw_answer=BOOK_ANSWER,
+            parsed_answer=None,
+            lang="en",
+            assignment_id=assignment_id,
+        )
+    return refused.value.code
+
+
+def test_submit_enforces_enrolment_window_and_exercise(session: Session, student: User) -> None:
+    now = utcnow()
+    open_one = make_assignment(session, [student])
+    assert rejection(session, make_user(session), open_one.id) == "not_enrolled"
+    assert rejection(session, student, open_one.id, "ch09.rnn-step") == "exercise_not_in_assignment"
+    assert rejection(session, student, 10**9) == "no_such_assignment"
+    future = make_assignment(session, [student], opens_at=now + timedelta(days=1))
+    assert rejection(session, student, future.id) == "not_open"
+    past = make_assignment(session, [student], due_at=now - timedelta(minutes=1))
+    assert rejection(session, student, past.id) == "past_due"
+    assert session.scalar(select(func.count()).select_from(Submission)) == 0
+
+
+def test_attempt_limit_counts_graded_but_not_invalid_or_error(session: Session, student: User) -> None:
+    assignment = make_assignment(session, [student], attempts_allowed=2)
+    record(session, student, assignment.id, SubmissionStatus.INVALID)
+    record(session, student, assignment.id, SubmissionStatus.ERROR)
+    record(session, student, assignment.id, SubmissionStatus.GRADED, 0.5)
+    assert policy.attempts_used(session, student.id, assignment.id, EXERCISE) == 1
+    record(session, student, assignment.id, SubmissionStatus.GRADED, 0.25)
+    assert rejection(session, student, assignment.id) == "attempts_exhausted"
+
+
+@pytest.mark.parametrize(("score_policy", "expected"), [("best", 0.75), ("last", 0.25)])
+def test_progress_counts_best_or_last_graded_score(
+    session: Session, student: User, score_policy: str, expected: float
+) -> None:
+    assignment = make_assignment(session, [student], attempts_allowed=5, score_policy=score_policy)
+    for score in (0.5, 0.75, 0.25):
+        record(session, student, assignment.id, SubmissionStatus.GRADED, score)
+    record(session, student, assignment.id, SubmissionStatus.INVALID)
+    [progress] = policy.assignment_progress(session, student, assignment)
+    assert progress == policy.ExerciseProgress(
+        EXERCISE, attempts_used=3, attempts_left=2, score=expected, last_status=SubmissionStatus.INVALID
+    )
+
+
+def test_answer_key_rules(session: Session, student: User) -> None:
+    now = utcnow()
+    teacher = make_user(session, "teacher")
+
+    def visible(**settings: object) -> bool:
+        assignment = make_assignment(session, [student], **settings)
+        return policy.answer_key_visible(session, student, assignment, EXERCISE, now)
+
+    assert visible(answer_key_policy=AnswerKeyPolicy.ALWAYS)
+    assert not visible(answer_key_policy=AnswerKeyPolicy.NEVER)
+    assert not visible(answer_key_policy=AnswerKeyPolicy.AFTER_DUE)
+    assert visible(answer_key_policy=AnswerKeyPolicy.AFTER_DUE, due_at=now - timedelta(seconds=1))
+    used_up = make_assignment(session, [student], answer_key_policy=AnswerKeyPolicy.AFTER_ATTEMPTS, attempts_allowed=1)
+    assert not policy.answer_key_visible(session, student, used_up, EXERCISE, now)
+    record(session, student, used_up.id, SubmissionStatus.GRADED, 0.0)
+    assert policy.answer_key_visible(session, student, used_up, EXERCISE, now)
+    never = make_assignment(session, [student], answer_key_policy=AnswerKeyPolicy.NEVER)
+    assert policy.answer_key_visible(session, teacher, never, EXERCISE, now)

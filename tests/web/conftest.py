@@ -1,0 +1,96 @@
+"""Fixtures for the web pages: a migrated demo database, a test client, and (browser tests) a live server + worker."""
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from grader import create_app
+from grader.serve import prepare, start_worker, stop_worker
+
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+DEMO_PASSWORDS = {"student1": "demo-student1", "student2": "demo-student2", "teacher": "demo-teacher"}
+
+
+def make_app(data_dir: Path, **extra: object) -> Flask:
+    """A migrated app with the demo course, its data (SQLite, embedded broker) in ``data_dir``."""
+    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(data_dir), **extra})
+    prepare(app)
+    return app
+
+
+def csrf_from(html: str) -> str:
+    """The CSRF token a page carries in its <meta name="csrf-token">."""
+    match = CSRF_META.search(html)
+    assert match, "page has no csrf-token meta"
+    return match.group(1)
+
+
+def log_in(client: FlaskClient, username: str) -> str:
+    """Log ``username`` in through the form; returns the new session's CSRF token."""
+    token = csrf_from(client.get("/login").get_data(as_text=True))
+    response = client.post("/login", data={"username": username, "password": DEMO_PASSWORDS[username],
+                                           "csrf_token": token})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return csrf_from(client.get("/courses").get_data(as_text=True))
+
+
+@pytest.fixture()
+def login() -> Callable[[FlaskClient, str], str]:
+    """``login(client, username)`` signs a demo user in and returns the session's CSRF token."""
+    return log_in
+
+
+@pytest.fixture()
+def page_csrf() -> Callable[[str], str]:
+    """``page_csrf(html)``: the CSRF token of a rendered page."""
+    return csrf_from
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Flask:
+    """A fresh demo app per test."""
+    return make_app(tmp_path)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    """A test client of the demo app."""
+    return app.test_client()
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    """A running app (HTTP server thread) with a real Celery worker process."""
+
+    url: str
+    app: Flask
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app served over HTTP on a free port, plus a Celery worker process, as `grader serve` runs them."""
+    app = make_app(tmp_path_factory.mktemp("live"))
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    worker: subprocess.Popen[bytes] = start_worker(app)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
+    finally:
+        stop_worker(worker)
+        server.shutdown()
+        thread.join(10)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker of the headless-Chromium tests (run them alone with ``-m browser``)."""
+    config.addinivalue_line("markers", "browser: drives headless Chromium against a live server and worker")

@@ -1,0 +1,165 @@
+"""End-to-end in headless Chromium against a live server and a real Celery worker; screenshots of every step."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from sqlalchemy import func, select
+
+from exercises import api as engine
+from grader.extensions import get_db
+from grader.models import Assignment, Submission, User, VariantAssignment
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+EXERCISE = "ch13.shift-pairs"
+GRADING_TIMEOUT_MS = 60_000
+LAB_TIMEOUT_MS = 180_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a full-page screenshot of the current step."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def _db_value(live: Any, query: Any) -> Any:
+    """One scalar from the live server's database."""
+    with live.app.app_context(), get_db(live.app).session() as session:
+        return session.scalar(query)
+
+
+def _answer_text(key: dict[str, Any], eos_scored: bool) -> dict[str, str]:
+    """The shift-pairs answer as a student types it in Chinese, with EOS scored or not."""
+    return {"pairs": "，".join(f"{a}→{b}" for a, b in key["pairs"]), "bos_scored": "是" if key["bos_scored"] else "否",
+            "eos_scored": "是" if eos_scored else "否", "scored_count": str(key["scored_count"])}
+
+
+def _fill(page: Page, answer: dict[str, str]) -> None:
+    for name, text in answer.items():
+        page.fill(f"#f-{name}", text)
+
+
+def _progress(page: Page) -> float:
+    return float(page.locator("#assignment-progress progress").get_attribute("value") or 0)
+
+
+def test_student_journey(browser: Browser, live_server: Any) -> None:
+    """Log in, catch a syntax slip for free, learn from a misconception, get full marks, switch language, run the lab."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    base = live_server.url
+    page.goto(f"{base}/courses")
+    expect(page.locator("h1")).to_have_text("登录")
+    page.fill("#username", "student1")
+    page.fill("#password", "demo-student1")
+    shot(page, "01-login")
+    page.keyboard.press("Enter")
+    expect(page.locator("h1")).to_have_text("我的课程")
+    shot(page, "02-courses")
+
+    assignment_id = _db_value(live_server, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+    page.click(f"a[href='/assignments/{assignment_id}']")
+    expect(page.locator("table.exercises")).to_be_visible()
+    shot(page, "03-assignment")
+    page.click(f"a[href='/assignments/{assignment_id}/exercises/{EXERCISE}']")
+    expect(page.locator("#attempts-left")).to_have_text("剩余 5/5 次")
+    expect(page.locator(".chips .chip").first).to_be_visible()
+
+    user_id = _db_value(live_server, select(User.id).where(User.username == "student1"))
+    seed = _db_value(live_server, select(VariantAssignment.seed).where(
+        VariantAssignment.user_id == user_id, VariantAssignment.exercise_id == EXERCISE))
+    key = engine.answer_key(EXERCISE, seed)
+
+    # A syntax slip: the live preview says why, and pressing submit costs nothing.
+    _fill(page, {**_answer_text(key, True), "scored_count": "4x"})
+    expect(page.locator("#f-scored_count-preview")).to_contain_text("✗ 无法读取")
+    expect(page.locator("#f-pairs-preview")).to_contain_text("✓ 读作：BOS→")
+    page.click("#submit-button")
+    expect(page.locator("#validate-summary")).to_contain_text("不会消耗提交次数")
+    expect(page.locator("#f-scored_count")).to_be_focused()
+    shot(page, "04-syntax-error-no-attempt")
+    assert _db_value(live_server, select(func.count(Submission.id))) == 0
+    expect(page.locator("#attempts-left")).to_have_text("剩余 5/5 次")
+
+    # A wrong answer with a known misconception: EOS left out of the loss.
+    progress_before = _progress(page)
+    _fill(page, _answer_text(key, eos_scored=False))
+    page.click("#submit-button")
+    wrong_part = page.locator(".part.bad")
+    expect(wrong_part).to_contain_text("✗ 错误", timeout=GRADING_TIMEOUT_MS)
+    expect(wrong_part.locator(".misconception")).to_contain_text("eos-not-scored")
+    expect(wrong_part.locator(".feedback")).to_contain_text("EOS")
+    expect(page.locator("#attempts-left")).to_have_text("剩余 4/5 次")
+    shot(page, "05-misconception")
+    progress_after_wrong = _progress(page)
+
+    # The right answer, submitted from the keyboard: full marks, and the progress bar moves.
+    page.fill("#f-eos_scored", "是")
+    page.focus("#f-scored_count")
+    page.keyboard.press("Enter")
+    expect(page.locator(".result-body .score")).to_contain_text("得分：100%", timeout=GRADING_TIMEOUT_MS)
+    expect(page.locator(".part.bad")).to_have_count(0)
+    expect(page.locator("#assignment-progress .progress-text")).to_contain_text("已完成 1/6")
+    progress_after_right = _progress(page)
+    assert progress_before < progress_after_wrong < progress_after_right
+    shot(page, "06-full-marks")
+
+    # English, and it sticks across pages.
+    page.click("button[name=lang][value=en]")
+    expect(page.locator("#answer-heading")).to_have_text("Your answer")
+    page.goto(f"{base}/submissions")
+    expect(page.locator("h1")).to_have_text("My submissions")
+    expect(page.locator("table.history tbody tr")).to_have_count(2)
+    shot(page, "07-english-submissions")
+
+    # The capacity lab runs on the worker and draws its plot.
+    page.goto(f"{base}/lab")
+    page.uncheck("input[name=ds][value='64']")
+    page.fill("#t_max", "40")
+    page.click("#lab-run")
+    expect(page.locator("#lab-status")).not_to_be_empty()
+    shot(page, "08-lab-running")
+    expect(page.locator("#lab-plot svg")).to_be_visible(timeout=LAB_TIMEOUT_MS)
+    expect(page.locator("#lab-plot svg g.series")).to_have_count(4)  # d = 32, 128, 256 and attention
+    expect(page.locator("#lab-plot svg line.threshold")).to_have_count(1)
+    expect(page.locator("#lab-table tbody tr")).to_have_count(3)
+    expect(page.locator("#lab-table caption")).to_have_text("First T with accuracy below 90%")
+    shot(page, "09-lab-plot")
+    page.close()
+
+
+def test_exercise_page_on_a_phone(browser: Browser, live_server: Any) -> None:
+    """A narrow screen: the page fits the width (wide tables scroll inside their box) and the form is reachable."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page.goto(f"{live_server.url}/login")
+    page.fill("#username", "student2")
+    page.fill("#password", "demo-student2")
+    page.click("form.stack button[type=submit]")
+    assignment_id = _db_value(live_server, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/ch13.greedy-decode")
+    expect(page.locator("table.data caption").first).to_contain_text("概率表")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    shot(page, "10-phone-exercise")
+    page.close()

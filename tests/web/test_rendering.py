@@ -1,0 +1,96 @@
+"""Pure rendering pieces: every UI string in both languages, variant data as tables, the lab plot as SVG."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from exercises import api as engine
+from grader.i18n_ui import UI, t
+from grader.models import ScorePolicy, SubmissionStatus
+from grader.web.data_view import data_blocks, format_number
+from grader.web.lab_service import restrict
+from grader.web.plot import render_plot
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "grader" / "templates"
+USED_KEY = re.compile(r"""_\('([a-z_0-9.]+)'""")
+
+
+def test_every_ui_string_exists_in_chinese_and_english() -> None:
+    for key, text in UI.items():
+        assert text.zh.strip() and text.en.strip(), key
+
+
+def test_every_string_the_templates_use_is_defined() -> None:
+    used = {key for path in TEMPLATES.glob("*.html") for key in USED_KEY.findall(path.read_text("utf-8"))}
+    assert used, "the pattern found no UI strings in the templates"
+    assert sorted(key for key in used - set(UI) if not key.endswith(".")) == []
+
+
+def test_every_status_and_policy_shown_by_prefix_has_a_string() -> None:
+    for status in SubmissionStatus:
+        assert f"substatus.{status.value}" in UI
+    for policy in ScorePolicy:
+        assert f"policy.{policy.value}" in UI
+
+
+def test_placeholders_are_filled_in_both_languages() -> None:
+    assert t("attempts.left", "zh", left=2, allowed=5) == "剩余 2/5 次"
+    assert t("attempts.left", "en", left=2, allowed=5) == "2 of 5 attempts left"
+    assert t("attempts.left", "fr", left=1, allowed=1) == "剩余 1/1 次"  # unknown language: Chinese
+
+
+def test_probability_table_has_candidates_as_columns_and_previous_tokens_as_rows() -> None:
+    data = engine.variant("ch13.greedy-decode", 0, "en")["data"]
+    blocks = {b.key: b for b in data_blocks(data, "en")}
+    assert "candidates" not in blocks  # folded into the table
+    table = blocks["table"].table
+    assert table.columns == tuple(data["candidates"])
+    assert [row[0] for row in table.rows] == list(data["table"])
+    assert table.rows[0][1] == tuple(format_number(p) for p in data["table"]["BOS"])
+
+
+def test_embeddings_show_multiples_of_a() -> None:
+    data = engine.variant("ch13.encoder-states", 0, "zh")["data"]
+    blocks = {b.key: b for b in data_blocks(data, "zh")}
+    vocab = dict(blocks["source_vocab"].table.rows)
+    assert vocab["钥匙"] == ("-a", "a") and vocab["蓝色"] == ("0", "0")
+    assert blocks["source"].kind == "chips" and blocks["source"].chips == ("红色", "钥匙", "。")
+    assert blocks["encoder"].kind == "group"
+
+
+def test_attention_matrices_render_as_tables() -> None:
+    data = engine.variant("ch09.scaled-dot-attention", 0, "en")["data"]
+    blocks = {b.key: b for b in data_blocks(data, "en")}
+    for name in ("q", "k", "v"):
+        assert blocks[name].kind == "table"
+        assert len(blocks[name].table.rows) == len(data[name])
+
+
+def test_every_exercise_variant_renders_without_error() -> None:
+    for exercise_id in engine.exercise_ids():
+        for lang in ("zh", "en"):
+            assert data_blocks(engine.variant(exercise_id, 7, lang)["data"], lang)
+
+
+@pytest.fixture()
+def lab_result() -> dict:
+    return {"ds": [32, 64], "ts": [1, 2, 3, 4], "fixed_accuracy": {"32": [1.0, 0.95, 0.85, 0.7], "64": [1.0, 1.0, 0.97, 0.92]},
+            "attention_accuracy": {"32": [1.0] * 4, "64": [1.0] * 4}, "first_below_90": {"32": 3, "64": None}}
+
+
+def test_plot_has_one_line_per_d_a_dashed_threshold_and_text_labels(lab_result: dict) -> None:
+    svg = str(render_plot(lab_result, "en"))
+    assert svg.count('<g class="series"') == 3  # d=32, d=64, attention
+    assert 'data-label="fixed vector d=32"' in svg and 'data-label="fixed vector d=64"' in svg
+    assert re.search(r'class="threshold"[^>]*stroke-dasharray', svg)
+    assert "<title id=\"lab-plot-title\">Read-back accuracy against T</title>" in svg
+
+
+def test_restricting_the_t_range_recomputes_the_first_t_below_90(lab_result: dict) -> None:
+    shown = restrict(lab_result, 4)
+    assert shown["ts"] == [4]
+    assert shown["first_below_90"] == {"32": 4, "64": None}
+    assert math.isclose(shown["fixed_accuracy"]["64"][0], 0.92)
