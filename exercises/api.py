@@ -1,7 +1,7 @@
 """The engine's public face: plain functions returning JSON-ready dicts, used by the CLI, workers and web app."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from exercises.base import ENGINE_VERSION, GradeResult
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab

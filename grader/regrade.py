@@ -6,19 +6,17 @@ job already updated finds nothing to change, so a repeat is harmless.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from flask import current_app
-from kombu.exceptions import OperationalError as BrokerUnavailable
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import Database
-from grader.grading import leases
+from grader.grading import dispatch, leases
 from grader.models import (
     ACTIVE_REGRADE_STATUSES,
     Assignment,
@@ -32,12 +30,10 @@ from grader.models import (
     utcnow,
 )
 
-REGRADE_TASK = "grader.regrade_assignment"
 REGRADABLE = (SubmissionStatus.GRADED, SubmissionStatus.INVALID)  # queued/grading rows get the new engine anyway
 BATCH_SIZE = 200
 SCORE_EPSILON = 1e-9
 
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,37 +53,14 @@ class Recheck:
     result: dict[str, Any]
 
 
-def send_regrade(job_id: int) -> bool:
-    """Send the regrade task for a committed job; False if the broker is unreachable (the page can re-send)."""
-    try:
-        current_app.extensions["celery"].send_task(REGRADE_TASK, args=[job_id], queue=current_app.config["GRADER_QUEUE"])
-    except BrokerUnavailable as exc:
-        log.warning("broker unavailable, regrade job %s not sent: %s", job_id, exc)
-        return False
-    return True
-
-
-def _abandoned(job: RegradeJob) -> bool:
-    """True if an active job's message seems lost (queued long ago) or its worker died (lease expired)."""
-    now = utcnow()
-    if job.status == RegradeStatus.RUNNING:
-        return job.lease_until is not None and job.lease_until < now
-    resend_after = timedelta(seconds=current_app.config["GRADER_REQUEUE_AFTER"])
-    return job.dispatched_at is None or job.dispatched_at < now - resend_after
-
-
 def request_regrade(session: Session, *, assignment: Assignment, user: User, never_lower: bool) -> RegradeJob:
-    """The assignment's active job (re-sent if it looks abandoned), or a new one: committed, then sent."""
+    """The assignment's active job, or a new one: committed, then sent (the sweeper re-sends lost ones)."""
     active = session.scalar(
         select(RegradeJob)
         .where(RegradeJob.assignment_id == assignment.id, RegradeJob.status.in_(ACTIVE_REGRADE_STATUSES))
         .order_by(RegradeJob.id.desc())
     )
     if active is not None:
-        if _abandoned(active):
-            active.dispatched_at = utcnow()
-            session.commit()
-            send_regrade(active.id)
         return active
     job = RegradeJob(
         assignment_id=assignment.id,
@@ -99,7 +72,7 @@ def request_regrade(session: Session, *, assignment: Assignment, user: User, nev
     )
     session.add(job)
     session.commit()
-    send_regrade(job.id)
+    dispatch.send(RegradeJob, job.id)
     return job
 
 

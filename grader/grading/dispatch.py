@@ -8,11 +8,12 @@ from celery import Celery
 from flask import current_app
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from grader.models import LabRun, Submission
+from grader.models import LabRun, RegradeJob, Submission
 
 GRADE_TASK = "grader.grade_submission"
 LAB_TASK = "grader.run_lab"
-TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK}
+REGRADE_TASK = "grader.regrade_assignment"
+TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK}
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,13 @@ from sqlalchemy.orm import Session
 from grader.extensions import get_db
 from grader.grading import dispatch, leases
 from grader.grading.leases import JobModel
-from grader.models import LabRun, LabStatus, Submission, SubmissionStatus, utcnow
+from grader.models import LabRun, LabStatus, RegradeJob, RegradeStatus, Submission, SubmissionStatus, utcnow
 
-ERROR_STATUS: dict[type, str] = {Submission: SubmissionStatus.ERROR, LabRun: LabStatus.ERROR}
+ERROR_STATUS: dict[type, str] = {
+    Submission: SubmissionStatus.ERROR,
+    LabRun: LabStatus.ERROR,
+    RegradeJob: RegradeStatus.ERROR,
+}
 BATCH_SIZE = 200
 
 log = logging.getLogger(__name__)
@@ -86,7 +90,7 @@ def take_stale(session: Session, model: JobModel, requeue_after: float) -> list[
 
 
 def sweep(app: Flask) -> SweepReport:
-    """One pass over submissions and lab runs; needs no app context of its own."""
+    """One pass over submissions, lab runs and regrade jobs; needs no app context of its own."""
     report = SweepReport()
     with app.app_context():
         database = get_db(app)

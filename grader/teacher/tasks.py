@@ -5,7 +5,8 @@ from celery import Task, shared_task
 from flask import current_app
 
 from grader.extensions import get_db
-from grader.regrade import REGRADE_TASK, run_regrade
+from grader.grading.dispatch import REGRADE_TASK
+from grader.regrade import run_regrade
 from grader.tasks import RETRY_OPTIONS, worker_id
 
 

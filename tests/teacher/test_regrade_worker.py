@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
+from grader.grading import sweeper
 from grader.models import GradeLogEntry, RegradeJob, RegradeStatus
 from tests.support import WorkerProcess, wait_for
 from tests.teacher.regrade_data import build
@@ -26,7 +27,7 @@ def job_status(app: Flask, job_id: int) -> str:
 
 
 def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: Login,
-                                          regrade_worker: WorkerProcess) -> None:
+                                          worker: WorkerProcess) -> None:
     """Start with never-lower from the dashboard; the worker raises one score, keeps two, and the page reports it."""
     fixture = build(session)
     client, token = login(fixture.teacher.username)
@@ -34,7 +35,7 @@ def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: L
                            data={"csrf_token": token, "never_lower": "on"})
     assert response.status_code == 302
     job_id = int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
-    wait_for(lambda: job_status(app, job_id) == RegradeStatus.DONE, f"regrade job {job_id} done ({regrade_worker.log_path})")
+    wait_for(lambda: job_status(app, job_id) == RegradeStatus.DONE, f"regrade job {job_id} done ({worker.log_path})")
 
     page = client.get(f"/teach/regrades/{job_id}").get_data(as_text=True)
     assert 'data-status="done"' in page
@@ -47,3 +48,17 @@ def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: L
         assert job.lease_owner is None and job.finished_at is not None
         logged = fresh.scalars(select(GradeLogEntry.submission_id).where(GradeLogEntry.reason.startswith(f"regrade #{job_id}:")))
         assert list(logged) == [fixture.raised.id]
+
+
+def test_lost_regrade_message_is_resent_by_the_sweeper(app: Flask, session: Session, worker: WorkerProcess) -> None:
+    """A job committed but never sent (the broker lost it) is re-sent by the sweeper and finished by the worker."""
+    fixture = build(session)
+    job = RegradeJob(assignment_id=fixture.assignment.id, requested_by_id=fixture.teacher.id,
+                     requested_by=f"user:{fixture.teacher.username}", never_lower=False)
+    session.add(job)
+    session.commit()
+    resent: set[int] = set()
+    wait_for(lambda: resent.update(sweeper.sweep(app).resent["RegradeJob"]) or job.id in resent,
+             "the sweeper to re-send the regrade job")
+    wait_for(lambda: job_status(app, job.id) == RegradeStatus.DONE, f"regrade job {job.id} done ({worker.log_path})")
+    assert job.id not in sweeper.sweep(app).resent["RegradeJob"]  # a finished job is never sent again

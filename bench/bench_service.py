@@ -1,0 +1,357 @@
+"""Service load benchmark: closed-loop clients against the real grader, next to a bare Flask+Celery floor.
+
+Prints graded submissions per second and p50/p99 latency per client count, for the grader and for the floor
+(bench/floor: insert row, send task, worker updates row, client reads it), and the grader's figures as a ratio
+of the floor's. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
+(``--levels 1,4,16 --duration 10``). Only localhost traffic; a scratch PostgreSQL database is created and dropped,
+Redis keys it creates are deleted, and every process it starts is stopped at the end (also on Ctrl-C).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+import redis
+import requests
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.floor import settings as floor_settings  # noqa: E402  (after the path is set)
+
+BIN = Path(sys.executable).parent
+ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+SUBMISSION_DEADLINE = 60.0  # a submission not final after this long counts as failed (e.g. a dead worker)
+# A plausible wrong answer per exercise (one field changed), so the mix has partial scores as well as 1.0.
+WRONG_FIELDS = {
+    "ch13.shift-pairs": {"bos_scored": "是"},
+    "ch13.exposure-divergence": {"first_wrong_step": "2"},
+    "ch13.greedy-decode": {"stopped_by": "cap"},
+    "ch13.encoder-states": {"states": "[a, -a], [0, a], [0, 0]"},
+    "ch13.encoder-collision": {"collision_step": "3"},
+    "ch13.loss-average": {"total_loss": "0.54"},
+    "ch09.multihead-shapes": {"head_dim": "12288"},
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One system under load: where to POST a job, where to read it back, and which bodies to send."""
+
+    name: str
+    base_url: str
+    submit_path: str
+    result_path: str  # with "{id}"
+    headers: dict[str, str]
+    bodies: tuple[dict[str, Any], ...]
+    ok_status: str
+    final_statuses: frozenset[str]
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """What ``clients`` closed-loop clients achieved in one timed window."""
+
+    clients: int
+    completed: int
+    failed: int
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    stages_ms: tuple[float, ...] | None  # grader only: median post→created, created→started, →finished, →client
+    failures: tuple[str, ...] = field(default=())
+
+
+def book_bodies() -> tuple[dict[str, Any], ...]:
+    """Submission bodies: every book answer (seed 0, sent as teacher) and a one-field-wrong version of it."""
+    path = ROOT / "tests" / "engine" / "test_book_answers.py"
+    spec = importlib.util.spec_from_file_location("book_answers", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bodies = []
+    for exercise_id, answer in sorted(module.BOOK_ANSWERS.items()):
+        for variant in (answer, {**answer, **WRONG_FIELDS.get(exercise_id, {})}):
+            bodies.append({"exercise_id": exercise_id, "seed": 0, "lang": "en", "answer": variant})
+    return tuple(bodies)
+
+
+def wall_time(iso: str | None) -> float:
+    """Epoch seconds of an ISO timestamp from the API (0 if missing)."""
+    return datetime.fromisoformat(iso).timestamp() if iso else 0.0
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile of an already sorted list (0 for an empty one)."""
+    if not sorted_values:
+        return 0.0
+    return sorted_values[min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))]
+
+
+def client_loop(target: Target, offset: int, stop_at: float, out: list[tuple[float, tuple[float, ...] | None]],
+                failures: list[str]) -> None:
+    """Submit, wait for the final result, repeat until ``stop_at``; record jobs that finished inside the window."""
+    session = requests.Session()
+    index = offset
+    while time.monotonic() < stop_at:
+        body = target.bodies[index % len(target.bodies)]
+        index += 1
+        started, started_wall = time.monotonic(), time.time()
+        response = session.post(target.base_url + target.submit_path, json=body, headers=target.headers, timeout=30)
+        if response.status_code != 202:
+            failures.append(f"POST {response.status_code}: {response.text[:200]}")
+            continue
+        job = response.json()
+        url = target.base_url + target.result_path.format(id=job["id"])
+        while job["status"] not in target.final_statuses and time.monotonic() - started < SUBMISSION_DEADLINE:
+            job = session.get(url, params={"wait": 10}, headers=target.headers, timeout=30).json()
+        finished, finished_wall = time.monotonic(), time.time()
+        if job["status"] != target.ok_status:
+            failures.append(f"job {job['id']} ended {job['status']}: {str(job)[:200]}")
+        elif finished <= stop_at:
+            stages = None
+            if "started_at" in job:
+                created, begun, done = (wall_time(job[k]) for k in ("created_at", "started_at", "finished_at"))
+                stages = (created - started_wall, begun - created, done - begun, finished_wall - done)
+            out.append((finished - started, stages))
+    session.close()
+
+
+def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
+    """Run ``clients`` client threads for ``seconds`` and summarise what finished in that window."""
+    samples: list[tuple[float, tuple[float, ...] | None]] = []
+    failures: list[str] = []
+    stop_at = time.monotonic() + seconds
+    threads = [threading.Thread(target=client_loop, args=(target, i * 3, stop_at, samples, failures), daemon=True)
+               for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies = sorted(latency for latency, _ in samples)
+    stage_rows = [stages for _, stages in samples if stages is not None]
+    stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows)) or None
+    return LevelResult(clients, len(samples), len(failures), len(samples) / seconds, percentile(latencies, 0.5) * 1000,
+                       percentile(latencies, 0.99) * 1000, stage_medians, tuple(failures[:3]))
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Processes:
+    """Child processes, each in its own session so that stopping one stops its workers too."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def start(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        """Start ``command`` with its output in ``log_dir/name.log``."""
+        with open(self.log_dir / f"{name}.log", "wb") as log:
+            child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.children.append((name, child))
+
+    def log_tail(self, name: str, lines: int = 15) -> str:
+        """The last lines of a child's log."""
+        return "\n".join((self.log_dir / f"{name}.log").read_text(errors="replace").splitlines()[-lines:])
+
+    def stop_all(self) -> None:
+        """SIGTERM each child's process group, then SIGKILL whatever is still there after 10 s."""
+        for _, child in self.children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for _, child in self.children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+
+
+def wait_healthy(url: str, processes: Processes, name: str) -> None:
+    """Poll ``url`` until it answers 200 (60 s cap; a loaded machine imports slowly)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url, timeout=10).status_code == 200:
+                return
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{name} did not come up at {url}:\n{processes.log_tail(name)}")
+
+
+@contextmanager
+def scratch_database(admin_url: str) -> Iterator[str]:
+    """A new PostgreSQL database for this run (SQLAlchemy URL), dropped at the end."""
+    name = f"grader_bench_{os.getpid()}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@contextmanager
+def redis_keys_cleaned(url: str, tag: str) -> Iterator[None]:
+    """Delete, at the end, the Redis keys this run created: its queues and the Celery/limiter keys that were new."""
+    client = redis.Redis.from_url(url)
+    before = set(client.keys("*"))
+    try:
+        yield
+    finally:
+        shared = (b"_kombu", b"unacked", b"LIMITS:LIMITER/grader/")
+        created = [key for key in client.keys("*")
+                   if tag.encode() in key or (key not in before and key.startswith(shared))]
+        if created:
+            client.delete(*created)
+        client.close()
+
+
+def web_command(app: str, port: int, args: argparse.Namespace) -> list[str]:
+    """gunicorn with the same process model for the grader and the floor."""
+    return [str(BIN / "gunicorn"), "-w", str(args.web_workers), "-k", "gthread", "--threads", str(args.web_threads),
+            "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", app]
+
+
+def worker_command(app: str, queue: str, args: argparse.Namespace) -> list[str]:
+    """A Celery prefork worker with the same settings for the grader and the floor."""
+    return [str(BIN / "celery"), "-A", app, "worker", "-P", "prefork", "-c", str(args.worker_concurrency), "-Q", queue,
+            "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
+def start_grader(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
+                 bodies: tuple[dict[str, Any], ...]) -> Target:
+    """Migrate the scratch database, issue a teacher token, start gunicorn and a worker for the grader."""
+    env = {**os.environ, "GRADER_ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
+           "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GRADER_QUEUE": f"{tag}_grading",
+           "SUBMISSION_RATE_LIMIT": "100000/minute", "GRADER_DATA_DIR": str(processes.log_dir / "grader-data")}
+    subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
+    token = subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench"], cwd=ROOT,
+                           env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    port = free_port()
+    processes.start("grader-web", web_command("grader:create_app()", port, args), env)
+    processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
+    base = f"http://127.0.0.1:{port}"
+    wait_healthy(base + "/healthz", processes, "grader-web")
+    return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
+                  {"Authorization": f"Bearer {token}"}, bodies, "graded", frozenset({"graded", "invalid", "error"}))
+
+
+def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
+                bodies: tuple[dict[str, Any], ...]) -> Target:
+    """Create the floor's table in the scratch database and start its gunicorn and worker."""
+    libpq_url = database_url.replace("postgresql+psycopg://", "postgresql://")
+    floor_settings.create_table(libpq_url)
+    env = {**os.environ, "FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url, "FLOOR_QUEUE": f"{tag}_floor",
+           "FLOOR_POLL_SECONDS": str(args.floor_poll_ms / 1000), "PYTHONPATH": str(ROOT)}
+    port = free_port()
+    processes.start("floor-web", web_command("bench.floor.web:create_app()", port, args), env)
+    processes.start("floor-worker", worker_command("bench.floor.worker", env["FLOOR_QUEUE"], args), env)
+    base = f"http://127.0.0.1:{port}"
+    wait_healthy(base + "/healthz", processes, "floor-web")
+    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}))
+
+
+def load_average() -> str:
+    """The 1/5/15-minute load averages."""
+    return "/".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def print_report(pairs: list[tuple[LevelResult, LevelResult]]) -> None:
+    """The results table, the grader's stage breakdown, and any failures."""
+    print(f"\n{'clients':>7} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} {'p50 floor':>9} "
+          f"{'ratio':>6} | {'p99 grader':>10} {'p99 floor':>9}")
+    for ours, floor in pairs:
+        rate_ratio = ours.rate / floor.rate if floor.rate else float("nan")
+        p50_ratio = ours.p50_ms / floor.p50_ms if floor.p50_ms else float("nan")
+        print(f"{ours.clients:>7} | {ours.rate:>8.1f} {floor.rate:>8.1f} {rate_ratio:>6.2f} | {ours.p50_ms:>8.1f}ms "
+              f"{floor.p50_ms:>7.1f}ms {p50_ratio:>6.2f} | {ours.p99_ms:>8.1f}ms {floor.p99_ms:>7.1f}ms")
+    print("\ngrader stage medians (ms): POST→row created | created→worker claims | claim→result written | "
+          "written→client has it")
+    for ours, _ in pairs:
+        if ours.stages_ms:
+            print(f"{ours.clients:>7} clients: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
+    for result in (r for pair in pairs for r in pair):
+        for failure in result.failures:
+            print(f"failure ({result.clients} clients, {result.failed} in all): {failure}")
+
+
+def parse_args() -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", default="1,4,16", help="client counts, comma-separated")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per level and system")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of 4-client load before measuring")
+    parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="broker and limiter (a quiet db)")
+    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--web-threads", type=int, default=8)
+    parser.add_argument("--worker-concurrency", type=int, default=2)
+    parser.add_argument("--floor-poll-ms", type=float, default=10.0, help="floor GET ?wait re-read interval")
+    return parser.parse_args()
+
+
+def raise_interrupt(_signum: int, _frame: object) -> NoReturn:
+    """Turn SIGTERM into KeyboardInterrupt so the clean-up blocks run."""
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """Start both stacks, load them level by level (alternating), print the table, clean everything up."""
+    args = parse_args()
+    signal.signal(signal.SIGTERM, raise_interrupt)
+    levels = [int(level) for level in args.levels.split(",")]
+    tag, bodies = f"bench{os.getpid()}", book_bodies()
+    print(f"{datetime.now():%Y-%m-%d %H:%M}  cores {os.cpu_count()}  load avg {load_average()} (start)  "
+          f"levels {levels} × {args.duration:g} s  web {args.web_workers}×{args.web_threads} threads  "
+          f"worker prefork {args.worker_concurrency}  {len(bodies)} answer bodies", flush=True)
+    with ExitStack() as stack:
+        log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_service_")))
+        database_url = stack.enter_context(scratch_database(args.admin_url))
+        stack.enter_context(redis_keys_cleaned(args.redis_url, tag))
+        processes = Processes(log_dir)
+        stack.callback(processes.stop_all)
+        targets = [start(processes, database_url, args.redis_url, tag, args, bodies)
+                   for start in (start_grader, start_floor)]
+        for target in targets:
+            run_level(target, 4, args.warmup)
+        pairs = []
+        for clients in levels:
+            ours, floor = (run_level(target, clients, args.duration) for target in targets)
+            print(f"  {clients:>2} clients: grader {ours.rate:6.1f}/s p50 {ours.p50_ms:6.1f} ms | "
+                  f"floor {floor.rate:6.1f}/s p50 {floor.p50_ms:6.1f} ms", flush=True)
+            pairs.append((ours, floor))
+        print_report(pairs)
+        print(f"\nload avg {load_average()} (end)")
+
+
+if __name__ == "__main__":
+    main()
