@@ -13,27 +13,26 @@ import importlib.util
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
-import redis
 import requests
-from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.floor import settings as floor_settings  # noqa: E402  (after the path is set)
+from bench.load_stack import (  # noqa: E402
+    Processes, free_port, group_cpu_seconds, redis_keys_cleaned, scratch_database, wait_healthy,
+)
 
 BIN = Path(sys.executable).parent
 ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -62,6 +61,7 @@ class Target:
     bodies: tuple[dict[str, Any], ...]
     ok_status: str
     final_statuses: frozenset[str]
+    process_groups: tuple[int, int]  # web server, worker: for CPU accounting
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,7 @@ class LevelResult:
     p50_ms: float
     p99_ms: float
     stages_ms: tuple[float, ...] | None  # grader only: median post→created, created→started, →finished, →client
+    cpu_ms_per_job: tuple[float, float]  # web server, worker
     failures: tuple[str, ...] = field(default=())
 
 
@@ -137,6 +138,7 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
     """Run ``clients`` client threads for ``seconds`` and summarise what finished in that window."""
     samples: list[tuple[float, tuple[float, ...] | None]] = []
     failures: list[str] = []
+    cpu_before = [group_cpu_seconds(group) for group in target.process_groups]
     stop_at = time.monotonic() + seconds
     threads = [threading.Thread(target=client_loop, args=(target, i * 3, stop_at, samples, failures), daemon=True)
                for i in range(clients)]
@@ -144,95 +146,13 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
         thread.start()
     for thread in threads:
         thread.join()
+    cpu_used = [group_cpu_seconds(group) - before for group, before in zip(target.process_groups, cpu_before)]
+    per_job = tuple(1000 * used / max(1, len(samples)) for used in cpu_used)
     latencies = sorted(latency for latency, _ in samples)
     stage_rows = [stages for _, stages in samples if stages is not None]
     stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows)) or None
     return LevelResult(clients, len(samples), len(failures), len(samples) / seconds, percentile(latencies, 0.5) * 1000,
-                       percentile(latencies, 0.99) * 1000, stage_medians, tuple(failures[:3]))
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Processes:
-    """Child processes, each in its own session so that stopping one stops its workers too."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.log_dir = log_dir
-        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
-
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> None:
-        """Start ``command`` with its output in ``log_dir/name.log``."""
-        with open(self.log_dir / f"{name}.log", "wb") as log:
-            child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        self.children.append((name, child))
-
-    def log_tail(self, name: str, lines: int = 15) -> str:
-        """The last lines of a child's log."""
-        return "\n".join((self.log_dir / f"{name}.log").read_text(errors="replace").splitlines()[-lines:])
-
-    def stop_all(self) -> None:
-        """SIGTERM each child's process group, then SIGKILL whatever is still there after 10 s."""
-        for _, child in self.children:
-            if child.poll() is None:
-                os.killpg(child.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for _, child in self.children:
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
-
-
-def wait_healthy(url: str, processes: Processes, name: str) -> None:
-    """Poll ``url`` until it answers 200 (60 s cap; a loaded machine imports slowly)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url, timeout=10).status_code == 200:
-                return
-        except (requests.ConnectionError, requests.Timeout):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{name} did not come up at {url}:\n{processes.log_tail(name)}")
-
-
-@contextmanager
-def scratch_database(admin_url: str) -> Iterator[str]:
-    """A new PostgreSQL database for this run (SQLAlchemy URL), dropped at the end."""
-    name = f"grader_bench_{os.getpid()}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@contextmanager
-def redis_keys_cleaned(url: str, tag: str) -> Iterator[None]:
-    """Delete, at the end, the Redis keys this run created: its queues and the Celery/limiter keys that were new."""
-    client = redis.Redis.from_url(url)
-    before = set(client.keys("*"))
-    try:
-        yield
-    finally:
-        shared = (b"_kombu", b"unacked", b"LIMITS:LIMITER/grader/")
-        created = [key for key in client.keys("*")
-                   if tag.encode() in key or (key not in before and key.startswith(shared))]
-        if created:
-            client.delete(*created)
-        client.close()
+                       percentile(latencies, 0.99) * 1000, stage_medians, (per_job[0], per_job[1]), tuple(failures[:3]))
 
 
 def web_command(app: str, port: int, args: argparse.Namespace) -> list[str]:
@@ -257,12 +177,12 @@ def start_grader(processes: Processes, database_url: str, broker_url: str, tag: 
     token = subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench"], cwd=ROOT,
                            env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
     port = free_port()
-    processes.start("grader-web", web_command("grader:create_app()", port, args), env)
-    processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
+    web = processes.start("grader-web", web_command("grader:create_app()", port, args), env)
+    worker = processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "grader-web")
     return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
-                  {"Authorization": f"Bearer {token}"}, bodies, "graded", frozenset({"graded", "invalid", "error"}))
+                  {"Authorization": f"Bearer {token}"}, bodies, "graded", frozenset({"graded", "invalid", "error"}), (web, worker))
 
 
 def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
@@ -273,11 +193,11 @@ def start_floor(processes: Processes, database_url: str, broker_url: str, tag: s
     env = {**os.environ, "FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url, "FLOOR_QUEUE": f"{tag}_floor",
            "FLOOR_POLL_SECONDS": str(args.floor_poll_ms / 1000), "PYTHONPATH": str(ROOT)}
     port = free_port()
-    processes.start("floor-web", web_command("bench.floor.web:create_app()", port, args), env)
-    processes.start("floor-worker", worker_command("bench.floor.worker", env["FLOOR_QUEUE"], args), env)
+    web = processes.start("floor-web", web_command("bench.floor.web:create_app()", port, args), env)
+    worker = processes.start("floor-worker", worker_command("bench.floor.worker", env["FLOOR_QUEUE"], args), env)
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "floor-web")
-    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}))
+    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}), (web, worker))
 
 
 def load_average() -> str:
@@ -299,6 +219,10 @@ def print_report(pairs: list[tuple[LevelResult, LevelResult]]) -> None:
     for ours, _ in pairs:
         if ours.stages_ms:
             print(f"{ours.clients:>7} clients: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
+    print("\nCPU ms per completed job (web server processes | worker processes; PostgreSQL and Redis not counted)")
+    for ours, floor in pairs:
+        print(f"{ours.clients:>7} clients: grader {ours.cpu_ms_per_job[0]:6.1f} | {ours.cpu_ms_per_job[1]:6.1f}   "
+              f"floor {floor.cpu_ms_per_job[0]:6.1f} | {floor.cpu_ms_per_job[1]:6.1f}")
     for result in (r for pair in pairs for r in pair):
         for failure in result.failures:
             print(f"failure ({result.clients} clients, {result.failed} in all): {failure}")

@@ -21,6 +21,9 @@ from grader.models import Base, User
 from tests.factories import make_user
 from tests.support import REDIS_URL, Backend, WorkerProcess, postgres_database
 
+# The `browser` fixture (Debian Chromium under Playwright) for the browser tests of every folder.
+pytest_plugins = ["tests.browser_support"]
+
 BACKENDS = [name for name in os.environ.get("GRADER_TEST_BACKENDS", "sqlite,postgresql").split(",") if name]
 
 

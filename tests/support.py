@@ -6,7 +6,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -17,6 +16,8 @@ from typing import Any, TypeVar
 
 import redis
 from sqlalchemy import create_engine, text
+
+from grader.serve import worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -103,24 +104,9 @@ class WorkerProcess:
         self.queue = queue
         self.log_path = log_path
         self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
-        command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "grader.worker",
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            str(concurrency),
-            "--queues",
-            queue,
-            "--hostname",
-            self.name,
-            "--without-gossip",
-            "--without-mingle",
-        ]
+        # The same command line `grader serve` runs, so the tests exercise what users start.
+        command = [*worker_command(queue, concurrency), "--hostname", self.name, "--without-gossip",
+                   "--without-mingle"]
         self._log = log_path.open("wb")
         # Own process group, so the test can kill the main process and its pool children together.
         self.process = subprocess.Popen(

@@ -6,7 +6,6 @@ import math
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.comparators import equal
 from exercises.i18n import Text
 from exercises.linalg import Matrix, is_square, matmul, matrix_text, softmax_columns, softmax_rows, unique_argmax
 from exercises.plugin import Exercise
@@ -123,30 +122,12 @@ MISCONCEPTIONS = (
 
 
 def quality(variant: Variant) -> str | None:
-    """Reject tied row maxima (the diagonal question would be ambiguous) and misconceptions hidden early."""
+    """Reject tied row maxima (the diagonal question would be ambiguous)."""
     reference = solve(variant)
     if any(has_tie_at_max(row) for row in reference["scores"]):
         return "tied maximum in a score row"
     if rows_not_summing_to_one(reference["weights"]):
         return "a weight row does not sum to one"
-    hidden = _root_hidden(variant, reference)
-    if hidden is not None:
-        return f"{hidden} differs from the reference only after its first step"
-    return None
-
-
-def _root_hidden(variant: Variant, reference: Answer) -> str | None:
-    """The tag of a misconception whose first changed part matches the reference within tolerance.
-
-    Follow-through would then credit its later parts in full, so the whole wrong answer could score 1.
-    """
-    for misconception in MISCONCEPTIONS:
-        wrong = misconception.solve(variant)
-        if wrong is None:
-            continue
-        root = next(f for f in FIELDS if f.name in wrong)
-        if equal(root.kind, wrong[root.name], reference[root.name], root.tolerance):
-            return misconception.tag
     return None
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.comparators import equal
 from exercises.i18n import Text
 from exercises.linalg import Vector, matrix_text, softmax, vector_text
 from exercises.plugin import Exercise
@@ -96,7 +95,7 @@ MISCONCEPTIONS = (
 
 
 def quality(variant: Variant) -> str | None:
-    """Reject near-equal scores, repeated encoder states and misconceptions hidden at their first step."""
+    """Reject near-equal scores, repeated encoder states."""
     reference = solve(variant)
     if max(reference["scores"]) - min(reference["scores"]) < MIN_SCORE_SPREAD:
         return "scores too close together"
@@ -105,24 +104,6 @@ def quality(variant: Variant) -> str | None:
         return "repeated encoder state"
     if rows_not_summing_to_one([reference["weights"]]):
         return "weights do not sum to one"
-    hidden = _root_hidden(variant, reference)
-    if hidden is not None:
-        return f"{hidden} differs from the reference only after its first step"
-    return None
-
-
-def _root_hidden(variant: Variant, reference: Answer) -> str | None:
-    """The tag of a misconception whose first changed part matches the reference within tolerance.
-
-    Follow-through would then credit its later parts in full, so the whole wrong answer could score 1.
-    """
-    for misconception in MISCONCEPTIONS:
-        wrong = misconception.solve(variant)
-        if wrong is None:
-            continue
-        root = next(f for f in FIELDS if f.name in wrong)
-        if equal(root.kind, wrong[root.name], reference[root.name], root.tolerance):
-            return misconception.tag
     return None
 
 

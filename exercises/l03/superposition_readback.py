@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.comparators import equal
 from exercises.i18n import Text
 from exercises.linalg import Vector, cosine, unique_argmax, vector_text
 from exercises.plugin import Exercise
@@ -89,7 +88,7 @@ MISCONCEPTIONS = (
 
 
 def quality(variant: Variant) -> str | None:
-    """Reject zero vectors, near-tied nearest words (with or without unbinding), hidden misconceptions."""
+    """Reject zero vectors, near-tied nearest words (with or without unbinding)."""
     data = variant.data
     if any(not any(word) for word in data["words"]):
         return "a word is the zero vector"
@@ -98,24 +97,6 @@ def quality(variant: Variant) -> str | None:
         return "the memory is the zero vector"
     if _nearest(data, _unbind(data, memory)) is None or _nearest(data, memory) is None:
         return "nearest word is not clear"
-    hidden = _root_hidden(variant, solve(variant))
-    if hidden is not None:
-        return f"{hidden} differs from the reference only after its first step"
-    return None
-
-
-def _root_hidden(variant: Variant, reference: Answer) -> str | None:
-    """The tag of a misconception whose first changed part matches the reference within tolerance.
-
-    Follow-through would then credit its later parts in full, so the whole wrong answer could score 1.
-    """
-    for misconception in MISCONCEPTIONS:
-        wrong = misconception.solve(variant)
-        if wrong is None:
-            continue
-        root = next(f for f in FIELDS if f.name in wrong)
-        if equal(root.kind, wrong[root.name], reference[root.name], root.tolerance):
-            return misconception.tag
     return None
 
 

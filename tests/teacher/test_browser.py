@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
@@ -21,23 +20,15 @@ from grader import create_app
 from grader.extensions import get_db
 from grader.models import Assignment, GradeLogEntry, Submission, User
 from grader.serve import prepare, worker_environment
+from tests.browser_support import BROWSER_MARKS, shot
 from tests.support import WorkerProcess
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 REGRADE_TIMEOUT_MS = 60_000
 LOG10_ANSWER = {"sequence_probability": "0.288", "total_loss": "0.5406", "mean_loss_with_eos": "0.135",
                 "mean_loss_without_eos": "0.18"}
 RIGHT_GREEDY = {"tokens": "blue key . EOS", "stopped_by": "EOS"}
 
-pytestmark = [
-    pytest.mark.browser,
-    # In CI a missing browser is a failure, not a skip: scripts/setup-browser installs it.
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="Debian chromium is not installed at /usr/bin/chromium"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @dataclass(frozen=True)
@@ -93,21 +84,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def shot(page: Page, name: str) -> None:
-    """Save a full-page screenshot of the current step."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"teacher-{name}.png"), full_page=True)
-
-
 def _scalar(live: Live, query: Any) -> Any:
     with live.app.app_context(), get_db(live.app).session() as session:
         return session.scalar(query)
@@ -126,7 +102,7 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     expect(page.locator("h1")).to_contain_text("Course dashboard")
     expect(page.locator("figure.histogram svg").first).to_be_visible()
     expect(page.locator("table.students tbody tr")).to_have_count(3)
-    shot(page, "01-course-dashboard")
+    shot(page, "teacher-01-course-dashboard")
 
     page.click("article.assignment-stats h3 a >> nth=0")
     expect(page.locator("h1")).to_contain_text("Assignment dashboard: Chapter 13")
@@ -134,7 +110,7 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     expect(loss.locator("figure.histogram g.bar")).to_have_count(6)
     expect(loss.locator('figure.shares g.bar[data-label="log10"]')).to_contain_text("2 (100%)")
     expect(loss.locator('tr[data-tag="log10"]')).to_be_visible()
-    shot(page, "02-assignment-dashboard")
+    shot(page, "teacher-02-assignment-dashboard")
 
     with page.expect_download() as info:
         page.click("#export-grades")
@@ -146,13 +122,13 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     page.check("#never-lower")
     page.click("#start-regrade")
     expect(page.locator("h1")).to_contain_text("Regrade #")
-    shot(page, "03-regrade-started")
+    shot(page, "teacher-03-regrade-started")
     expect(page.locator("#regrade-progress")).to_have_attribute("data-status", "done", timeout=REGRADE_TIMEOUT_MS)
     expect(page.locator("#regrade-progress progress")).to_have_attribute("value", "100")
     report = page.locator("table.regrade-report tbody tr")
     expect(report).to_have_count(1)
     expect(report.first).to_contain_text("student3")
     expect(report.first.locator("td.new-score")).to_have_text("1")
-    shot(page, "04-regrade-done")
+    shot(page, "teacher-04-regrade-done")
     assert _scalar(live, select(GradeLogEntry.new_score).where(GradeLogEntry.reason.startswith("regrade #"))) == 1.0
     page.close()

@@ -1,48 +1,21 @@
 """End-to-end in headless Chromium against a live server and a real Celery worker; screenshots of every step."""
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import func, select
 
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.models import Assignment, Submission, User, VariantAssignment
+from tests.browser_support import BROWSER_MARKS, shot
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 EXERCISE = "ch13.shift-pairs"
 GRADING_TIMEOUT_MS = 60_000
 LAB_TIMEOUT_MS = 180_000
 
-pytestmark = [
-    pytest.mark.browser,
-    # In CI a missing browser is a failure, not a skip: scripts/setup-browser installs it.
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="Debian chromium is not installed at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def shot(page: Page, name: str) -> None:
-    """Save a full-page screenshot of the current step."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+pytestmark = BROWSER_MARKS
 
 
 def _db_value(live: Any, query: Any) -> Any:

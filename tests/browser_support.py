@@ -1,0 +1,37 @@
+"""What the browser tests share: Debian's Chromium under Playwright, the marks, and step screenshots."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+# The flags keep Chromium off the network this machine does not have (background fetches, updates, sync).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots"
+
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    # In CI a missing browser is a failure, not a skip: scripts/setup-browser installs it.
+    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
+                       reason="Debian chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a full-page screenshot of the current step under test-output/screenshots/."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
