@@ -27,11 +27,16 @@ from typing import Any, NoReturn
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # before the bench imports below, so the script runs from a plain checkout
 
-from bench.floor import settings as floor_settings  # noqa: E402  (after the path is set)
-from bench.load_stack import (  # noqa: E402
-    Processes, free_port, group_cpu_seconds, redis_keys_cleaned, scratch_database, wait_healthy,
+from bench.floor import settings as floor_settings
+from bench.load_stack import (
+    Processes,
+    free_port,
+    group_cpu_seconds,
+    redis_keys_cleaned,
+    scratch_database,
+    wait_healthy,
 )
 
 BIN = Path(sys.executable).parent
@@ -146,11 +151,12 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
         thread.start()
     for thread in threads:
         thread.join()
-    cpu_used = [group_cpu_seconds(group) - before for group, before in zip(target.process_groups, cpu_before)]
+    cpu_used = [group_cpu_seconds(group) - before
+                for group, before in zip(target.process_groups, cpu_before, strict=True)]
     per_job = tuple(1000 * used / max(1, len(samples)) for used in cpu_used)
     latencies = sorted(latency for latency, _ in samples)
     stage_rows = [stages for _, stages in samples if stages is not None]
-    stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows)) or None
+    stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows, strict=True)) or None
     return LevelResult(clients, len(samples), len(failures), len(samples) / seconds, percentile(latencies, 0.5) * 1000,
                        percentile(latencies, 0.99) * 1000, stage_medians, (per_job[0], per_job[1]), tuple(failures[:3]))
 
@@ -182,7 +188,8 @@ def start_grader(processes: Processes, database_url: str, broker_url: str, tag: 
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "grader-web")
     return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
-                  {"Authorization": f"Bearer {token}"}, bodies, "graded", frozenset({"graded", "invalid", "error"}), (web, worker))
+                  {"Authorization": f"Bearer {token}"}, bodies, "graded",
+                  frozenset({"graded", "invalid", "error"}), (web, worker))
 
 
 def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
@@ -278,4 +285,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit("interrupted: child processes stopped, scratch database dropped")

@@ -13,6 +13,8 @@ _QUOTES = "'\"`‘’“”「」『』"
 _PERIODS = {".", "。", "句号", "period", "full stop"}
 _EOS = {"eos", "<eos>", "</s>", "<end>"}
 _BOS = {"bos", "<bos>", "<s>", "<start>"}
+# "No such token" as people write it; no vocabulary has a token spelled like these.
+_NONE = {"none", "null", "nil", "n/a", "-", "—", "–", "无", "没有", "不存在"}
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,8 @@ DEFAULT_TOLERANCE = Tolerance()
 
 
 def canonical_token(text: str) -> str:
-    """The comparison form of a token: ``。``/``句号`` -> ``.``, ``<eos>``/``</s>`` -> ``EOS``, words lowercased."""
+    """The comparison form of a token: ``。``/``句号`` -> ``.``, ``<eos>``/``</s>`` -> ``EOS``, ``null``/``无`` -> ``none``,
+    words lowercased."""
     token = unicodedata.normalize("NFKC", text).strip()
     while len(token) >= 2 and token[0] in _QUOTES and token[-1] in _QUOTES:
         token = token[1:-1].strip()
@@ -42,6 +45,8 @@ def canonical_token(text: str) -> str:
         return "EOS"
     if lowered in _BOS:
         return "BOS"
+    if lowered in _NONE:
+        return "none"
     return lowered
 
 

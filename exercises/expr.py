@@ -18,6 +18,8 @@ _SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵":
                  "⁹": "9", "⁻": "-"}
 _AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/",
                "⁄": "/", "√": "sqrt "}
+# Lenticular and tortoise-shell brackets (Chinese IMEs type them for "[") have no NFKC mapping; read them as [ ].
+BRACKETS = {"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "〘": "[", "〙": "]"}
 
 FUNCTIONS: dict[str, Callable[[float], float]] = {
     "ln": math.log, "log": math.log, "log2": math.log2, "log10": math.log10,
@@ -40,7 +42,7 @@ def normalise_with_map(text: str, arithmetic: bool = True) -> tuple[str, list[in
             previous_was_superscript = index > 0 and text[index - 1] in _SUPERSCRIPTS
             piece = _SUPERSCRIPTS[char] if previous_was_superscript else "^" + _SUPERSCRIPTS[char]
         else:
-            piece = unicodedata.normalize("NFKC", char)
+            piece = BRACKETS.get(char) or unicodedata.normalize("NFKC", char)
             if arithmetic:
                 piece = "".join(_AFTER_NFKC.get(c, c) for c in piece)
         out.append(piece)
@@ -98,7 +100,7 @@ def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
             continue
         if char in "+-*/^":
             tokens.append(_Token("op", char, index))
-        elif char in "()":
+        elif char in "()%":
             tokens.append(_Token(char, char, index))
         else:
             hint = Text("；小数点请用「.」", "; write decimals with '.'") if char == "," else Text("", "")
@@ -198,8 +200,11 @@ class _Parser:
         return value, False
 
     def power(self) -> float:
-        """power := primary [('^'|'**') exponent], right-associative."""
+        """power := primary ['%'] [('^'|'**') exponent], right-associative; ``28.8%`` is 0.288."""
         base = self.primary()
+        if self.token.kind == "%":
+            self.advance()
+            base /= 100
         if self.token.kind == "op" and self.token.text == "^":
             op = self.advance()
             self.enter(op.start)

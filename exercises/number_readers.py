@@ -7,8 +7,8 @@ from exercises.errors import ReadError
 from exercises.expr import evaluate, evaluate_within
 from exercises.i18n import Text
 from exercises.text_input import (
-    Located, check_brackets, check_count, finite_float, format_numbers, guard, locate, read_error, split_top,
-    strip_range, top_level_chars, unwrap, wrong_type,
+    CLOSERS, OPENERS, Located, check_brackets, check_count, finite_float, format_numbers, guard, locate, read_error,
+    split_groups, split_top, strip_range, top_level_chars, unwrap, without_final_stop, wrong_type,
 )
 from exercises.token_readers import parse_json_list
 
@@ -24,7 +24,7 @@ def read_number(raw: object, symbols: Symbols = None) -> float:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise wrong_type(NUMBER_EXPECTED, raw)
     if isinstance(raw, str):
-        return evaluate(raw, symbols)
+        return evaluate(raw.rstrip().removesuffix("。"), symbols)
     return finite_float(raw)
 
 
@@ -73,7 +73,7 @@ def _numbers_from_range(located: Located, start: int, end: int, symbols: Symbols
 
 def _checked_text(raw: str) -> Located:
     """Normalised text with balanced brackets; empty text is an error."""
-    located = locate(raw, arithmetic=True)
+    located = without_final_stop(locate(raw, arithmetic=True))
     if strip_range(located.text, 0, len(located.text))[0] == len(located.text):
         raise ReadError(Text("输入为空", "empty input"), 0, None)
     check_brackets(located)
@@ -97,16 +97,34 @@ def read_vector(raw: object, symbols: Symbols = None) -> list[float]:
     return values
 
 
+def _has_row_group(text: str, start: int, end: int) -> bool:
+    """Whether a bracket outside every other one opens a row: ``[`` or a ``(`` that is not ``ln(`` or ``2(``."""
+    depth = 0
+    for index in range(start, end):
+        char = text[index]
+        if char in CLOSERS:
+            depth -= 1
+        elif char in OPENERS:
+            before = text[start:index].rstrip()
+            if depth == 0 and (char != "(" or not before or not (before[-1].isalnum() or before[-1] in "_)")):
+                return True
+            depth += 1
+    return False
+
+
 def _row_ranges(located: Located) -> list[tuple[int, int]]:
     """Where each row sits: bracket groups ``[1,2],[3,4]`` or else lines / ``;``-separated parts."""
     text = located.text
     start, end = strip_range(text, 0, len(text))
     inner_start, inner_end = unwrap(text, start, end)
-    if any(char in "[(" for char in top_level_chars(text, inner_start, inner_end)):
+    # "[[1,2],[3,4]]" holds bracketed rows; "[1, 2; 3, 4]" holds rows split by ";" or lines, as in MATLAB.
+    if _has_row_group(text, inner_start, inner_end) or (
+            (inner_start, inner_end) != (start, end)
+            and any(char in "\n;" for char in top_level_chars(text, inner_start, inner_end))):
         start, end = inner_start, inner_end
-    if not any(char in "[(" for char in top_level_chars(text, start, end)):
+    if not _has_row_group(text, start, end):
         return split_top(text, start, end, lambda c: c in "\n;", merge_runs=True)
-    groups = split_top(text, start, end, lambda c: c.isspace() or c in ",;、", merge_runs=True)
+    groups = split_groups(text, start, end)
     for number, (group_start, group_end) in enumerate(groups, start=1):
         if text[group_start] not in "[(" or unwrap(text, group_start, group_end) == (group_start, group_end):
             raise read_error(Text("第 {r} 行应写在方括号里，如 [1, 2]", "row {r} should be in brackets, e.g. [1, 2]")

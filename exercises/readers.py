@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable, Mapping
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
-from exercises.expr import evaluate
+from exercises.expr import BRACKETS, evaluate
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
-from exercises.text_input import check_count, finite_float, format_number, format_numbers, guard, wrong_type
+from exercises.text_input import (check_count, finite_float, format_number, format_numbers, guard, matching_close,
+                                  wrong_type)
 from exercises.token_readers import parse_json_list, read_pairs, read_token, read_tokens, show_pairs
 
 __all__ = [
@@ -25,6 +26,9 @@ _FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", 
 _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、]?\s*)?[(\[]?([a-z])[)\].:、]?")
+_BRACKET_TABLE = str.maketrans(BRACKETS)
+# "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
+_SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _MAX_EXACT_FLOAT_INT = 2**53
 _MAX_INT_DIGITS = 100
 INT_EXPECTED = Text("一个整数（如 4）", "a whole number (e.g. 4)")
@@ -34,7 +38,7 @@ CHOICE_EXPECTED = Text("一个选项字母 a–z", "one option letter a–z")
 
 def _words(text: str) -> str:
     """Text as compared against word lists: NFKC, trimmed, lower case, without a final full stop."""
-    return unicodedata.normalize("NFKC", text).strip().lower().rstrip(".。!！").strip()
+    return unicodedata.normalize("NFKC", text.translate(_BRACKET_TABLE)).strip().lower().rstrip(".。!！").strip()
 
 
 def _empty() -> ReadError:
@@ -52,6 +56,7 @@ def read_int(raw: object) -> int:
     if isinstance(raw, float):
         value = finite_float(raw)
     else:
+        raw = raw.rstrip().removesuffix("。")  # "4。" typed as a Chinese sentence
         text = unicodedata.normalize("NFKC", raw).strip()
         if not text:
             raise _empty()
@@ -144,14 +149,15 @@ def read_choices(raw: object) -> list[str]:
     expected = Text("选项字母列表（如 a, c, b）", "a list of option letters (e.g. a, c, b)")
     guard(raw, expected)
     if isinstance(raw, str):
-        text = unicodedata.normalize("NFKC", raw).strip()
+        text = unicodedata.normalize("NFKC", raw.translate(_BRACKET_TABLE)).strip()
         if not text:
             raise _empty()
         as_json = parse_json_list(text)
         if as_json is not None:
             return read_choices(as_json)
-        inner = text[1:-1] if text[:1] == "[" and text[-1:] == "]" else text
-        pieces = [piece for piece in re.split(r"[\s,;、]+", inner) if piece]
+        inner = text[1:-1] if text[:1] == "[" and matching_close(text, 0) == len(text) - 1 else text
+        inner = _SPACED_NUMBER.sub(lambda match: match.group(1) + ("." if match.group(2) else ""), inner)
+        pieces = [piece for piece in re.split(r"[\s,;、]+|(?<=[\])])(?=[\[(])", inner) if piece]
         if len(pieces) == 1 and re.fullmatch(r"[A-Za-z]{2,}", pieces[0]):
             pieces = list(pieces[0])
     elif isinstance(raw, (list, tuple)):

@@ -111,6 +111,17 @@ def locate(raw: str, arithmetic: bool = False) -> Located:
     return Located(raw, text, tuple(origin))
 
 
+FULL_STOPS = "。"
+
+
+def without_final_stop(located: Located, stops: str = FULL_STOPS) -> Located:
+    """The text without one sentence-ending ``。`` (a number or list typed as a Chinese sentence)."""
+    start, end = strip_range(located.text, 0, len(located.text))
+    if end > start and located.text[end - 1] in stops:
+        return Located(located.raw, located.text[:end - 1], located.origin[:end - 1])
+    return located
+
+
 def check_brackets(located: Located) -> None:
     """Every ``(``, ``[`` and ``{`` is closed by its own kind, in order."""
     stack: list[int] = []
@@ -176,6 +187,23 @@ def split_top(text: str, start: int, end: int, is_separator: Callable[[str], boo
         return [piece for piece in pieces if piece[0] < piece[1]]
     if pieces and pieces[-1][0] == pieces[-1][1] and len(pieces) > 1:
         pieces.pop()  # one trailing separator, as in "1, 2," is harmless
+    return pieces
+
+
+def split_groups(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split ``[start, end)`` at separators outside brackets and between touching groups such as ``[1,2][3,4]``."""
+    pieces: list[tuple[int, int]] = []
+    for piece_start, piece_end in split_top(text, start, end, lambda c: c.isspace() or c in ",;、", merge_runs=True):
+        depth, cut = 0, piece_start
+        for index in range(piece_start, piece_end):
+            if text[index] in OPENERS:
+                if depth == 0 and index > cut and text[index - 1] in CLOSERS:
+                    pieces.append((cut, index))
+                    cut = index
+                depth += 1
+            elif text[index] in CLOSERS:
+                depth -= 1
+        pieces.append((cut, piece_end))
     return pieces
 
 

@@ -9,8 +9,8 @@ from exercises.comparators import canonical_token
 from exercises.errors import ReadError
 from exercises.i18n import Text
 from exercises.text_input import (
-    OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_top,
-    strip_range, top_level_chars, unwrap, wrong_type,
+    OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,
+    split_top, strip_range, top_level_chars, unwrap, without_final_stop, wrong_type,
 )
 
 _QUOTES = "'\"`‘’“”「」『』"
@@ -22,9 +22,13 @@ TOKENS_EXPECTED = Text("词元列表（如 blue door . EOS）", "a list of token
 PAIRS_EXPECTED = Text("输入→输出 对的列表（如 BOS→blue, blue→door）", "a list of input→output pairs (e.g. BOS→blue, blue→door)")
 
 
+_ARROWS = "⇒⟶⟹→➔➜"
+_WORD_SEPARATORS = re.compile(r"[\s,;、" + _ARROWS + r"]+|-+>|=+>")
+
+
 def _is_token_separator(char: str) -> bool:
-    """Whitespace, commas (ASCII or full width after NFKC), semicolons and the enumeration comma."""
-    return char.isspace() or char in ",;、"
+    """Whitespace, commas (ASCII or full width after NFKC), semicolons, the enumeration comma and arrows."""
+    return char.isspace() or char in ",;、" + _ARROWS
 
 
 def parse_json_list(text: str) -> list | None:
@@ -39,9 +43,12 @@ def parse_json_list(text: str) -> list | None:
 
 
 def split_tokens(piece: str) -> list[str]:
-    """Canonical tokens in ``piece``; a period glued to a word becomes its own token, but ``<eos>`` stays whole."""
+    """Canonical tokens in ``piece``; a period glued to a word becomes its own token, but ``<eos>`` stays whole.
+
+    Arrows separate tokens, so a sequence typed ``blue → key → EOS`` reads as three tokens.
+    """
     tokens: list[str] = []
-    for word in re.split(r"[\s,;、]+", piece):
+    for word in _WORD_SEPARATORS.split(piece):
         tokens.extend(canonical_token(part) for part in _TOKEN_PARTS.findall(word.strip(_QUOTES)))
     return [token for token in tokens if token]
 
@@ -103,7 +110,21 @@ def read_tokens(raw: object) -> list[str]:
     if start == end:
         raise _empty()
     as_json = parse_json_list(located.text[start:end])
-    return _tokens_from_list(as_json) if as_json is not None else _tokens_from_text(located)
+    return _tokens_from_list(as_json) if as_json is not None else _tokens_from_text(_without_closing_stop(located))
+
+
+def _without_closing_stop(located: Located) -> Located:
+    """Drop a full stop that ends the sentence rather than the sequence: after EOS or after a closing bracket.
+
+    Nothing is ever predicted after EOS, so ``blue key . EOS。`` or ``[blue, key, ., EOS]。`` has four tokens.
+    """
+    trimmed = without_final_stop(located, ".。")
+    if trimmed is located:
+        return located
+    before = trimmed.text.rstrip()
+    if before.endswith(("]", ")")) or (split_tokens(before) or [""])[-1] == "EOS":
+        return trimmed
+    return located
 
 
 def read_token(raw: object) -> str:
@@ -195,7 +216,7 @@ def _pairs_from_text(raw: str) -> list[tuple[str, str]]:
         start, end = inner_start, inner_end
     if not any(char in OPENERS for char in top_level_chars(text, start, end)):
         return _arrow_pairs(located, start, end, [])
-    groups = split_top(text, start, end, _is_token_separator, merge_runs=True)
+    groups = split_groups(text, start, end)
     check_count(len(groups))
     pairs: list[tuple[str, str]] = []
     for piece_start, piece_end in groups:

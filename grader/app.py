@@ -6,22 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from werkzeug.routing import IntegerConverter
 
 from grader import api, health, teacher, web
 from grader.celery_app import celery_init_app
 from grader.config import load_config
 from grader.extensions import init_db
-
-SQL_BIGINT_MAX = 2**63 - 1
-
-
-class RowIdConverter(IntegerConverter):
-    """``<int:...>`` bounded to SQL's signed 64-bit range: a larger id is a 404, not a driver OverflowError."""
-
-    def __init__(self, map: Any, fixed_digits: int = 0, min: int | None = None, max: int | None = SQL_BIGINT_MAX,
-                 signed: bool = False) -> None:
-        super().__init__(map, fixed_digits, min, max, signed)
+from grader.routing import RowIdConverter
 
 
 def build_app(config: Mapping[str, Any] | None = None) -> Flask:

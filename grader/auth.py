@@ -12,7 +12,7 @@ from grader.auth_session import current_user
 from grader.errors import ApiError
 from grader.extensions import get_session
 from grader.models import Role, User
-from grader.security import lookup_token, role_at_least
+from grader.security import find_token, record_token_use, role_at_least
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -51,10 +51,11 @@ def _resolve() -> Principal | None:
         if scheme.lower() != "bearer" or not raw_token.strip():
             raise ApiError(401, "invalid_token", "Use 'Authorization: Bearer <token>'.", headers=BEARER_CHALLENGE)
         session = get_session()
-        token = lookup_token(session, raw_token.strip())
+        token = find_token(session, raw_token.strip())
         if token is None:
             raise ApiError(401, "invalid_token", "The token is unknown or revoked.", headers=BEARER_CHALLENGE)
-        session.commit()  # keep last_used_at even if the request later fails
+        if record_token_use(session, token):
+            session.commit()  # keep last_used_at even if the request later fails
         return Principal(token.user, _acting_role(token.user.role, token.role), "token")
     user = current_user()
     return Principal(user, user.role, "session") if user is not None else None

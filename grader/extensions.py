@@ -51,6 +51,19 @@ class Database:
         with self.sessionmaker() as session:
             yield session
 
+    @contextmanager
+    def pinned_session(self, *, autocommit: bool = False) -> Iterator[Session]:
+        """A session that keeps one pooled connection across its commits: one checkout (and pre-ping) per job.
+
+        With ``autocommit`` every statement commits on its own (no BEGIN/COMMIT round trips); only for callers
+        whose every write is a single statement.
+        """
+        with self.engine.connect() as connection:
+            if autocommit:
+                connection.execution_options(isolation_level="AUTOCOMMIT")
+            with Session(bind=connection, expire_on_commit=False) as session:
+                yield session
+
     def dispose(self) -> None:
         """Close pooled connections (e.g. after fork, or when tests drop the database)."""
         self.engine.dispose()

@@ -113,8 +113,9 @@ MISCONCEPTIONS = (
 
 FIELDS = (
     AnswerField("states", "vectors", Text("每次读取后的编码器状态 h_1, h_2, …", "encoder state after each read: h_1, h_2, …"),
-                Text("每次读取一个 [x, y]，按顺序用逗号或换行分开；坐标可写 0、a、-2a 或小数",
-                     "one [x, y] per read, in order, separated by commas or lines; entries like 0, a, -2a or decimals"),
+                Text("每次读取一个 [x, y]，按顺序用逗号或换行分开；坐标可写 0、a、-2a 或至少 3 位小数",
+                     "one [x, y] per read, in order, separated by commas or lines; entries like 0, a, -2a or "
+                     "decimals to at least 3 places"),
                 Text("h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，从 h_0 开始，每读一个源 token 记下一个状态，不列 h_0。",
                      "h_j = ReLU(x_j W_x + h_(j-1) W_h + b) starting from h_0; record one state per source token read, "
                      "without listing h_0.")),

@@ -151,20 +151,22 @@ def _number_field(name: str, label: Text, hint: Text, rule: Text) -> AnswerField
 
 FIELDS = (
     _number_field("sequence_probability", Text("整条目标序列的概率", "Probability of the whole target"),
-                  Text("一个数，可写分数或乘积，如 0.4*0.8", "a number; a fraction or product such as 0.4*0.8 is fine"),
+                  Text("一个数（至少 3 位小数），也可写分数或乘积，如 0.4*0.8",
+                       "a number (at least 3 decimals); a fraction or product such as 0.4*0.8 is fine"),
                   Text("沿正确前缀逐步取出每个目标 token 的条件概率，再全部相乘。",
                        "Take each target token's probability along the correct prefix and multiply them all.")),
     _number_field("total_loss", Text("总损失（nat，计入 EOS）", "Total loss (nats, EOS counted)"),
-                  Text("一个数，可写 -ln(0.5) 这样的式子", "a number; expressions like -ln(0.5) are fine"),
+                  Text("一个数（至少 3 位小数），也可写 -ln(0.5) 这样的式子",
+                       "a number (at least 3 decimals); expressions like -ln(0.5) are fine"),
                   Text("总损失是各步 −ln p 之和，也就是 −ln(序列概率)，用自然对数。",
                        "The total loss is the sum of −ln p over the steps, i.e. −ln of the sequence probability, "
                        "with the natural log.")),
     _number_field("mean_loss_with_eos", Text("平均损失（计入 EOS）", "Mean loss (EOS counted)"),
-                  Text("一个数（nat/token）", "a number (nats per token)"),
+                  Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("总损失除以目标 token 数，EOS 也算一个。",
                        "The total loss divided by the number of target tokens, EOS included.")),
     _number_field("mean_loss_without_eos", Text("平均损失（不计 EOS）", "Mean loss (EOS not counted)"),
-                  Text("一个数（nat/token）", "a number (nats per token)"),
+                  Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("去掉 EOS 那一项 −ln p，再除以剩下的 token 数（目标长度减一）。",
                        "Remove the EOS term −ln p, then divide by the tokens left (target length minus one).")),
 )

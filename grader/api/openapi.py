@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from exercises import api as engine
+from grader.routing import ROW_ID_MAX
 
 JSONObject = dict[str, Any]
 
@@ -34,7 +35,7 @@ def _path(name: str, schema: JSONObject) -> JSONObject:
 
 
 LANG = _query("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"}, "Language of prompts and messages.")
-ID = {"type": "integer", "minimum": 1}
+ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
 TIME = {"type": ["string", "null"], "format": "date-time"}
 BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}

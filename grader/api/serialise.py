@@ -28,10 +28,16 @@ def answer_key_allowed(session: Session, principal: Principal, submission: Submi
     return policy.answer_key_visible(session, principal.user, submission.assignment, submission.exercise_id, now)
 
 
+def _owner_json(principal: Principal, submission: Submission) -> dict[str, Any]:
+    """Who made the submission; the caller's own rows need no look-up of the owner."""
+    owner = principal.user if submission.user_id == principal.user.id else submission.user
+    return {"id": owner.id, "username": owner.username}
+
+
 def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime) -> dict[str, Any]:
     """A submission as the caller may see it: students never see the seed, and the key only when allowed."""
     data = serialise_submission(submission)
-    data["user"] = {"id": submission.user.id, "username": submission.user.username}
+    data["user"] = _owner_json(principal, submission)
     if not principal.is_staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
         data.pop("seed", None)
@@ -43,7 +49,7 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
 def submission_summary(principal: Principal, submission: Submission) -> dict[str, Any]:
     """A listing row: no answer, no parts, no key."""
     row = {"id": submission.id, "exercise_id": submission.exercise_id, "assignment_id": submission.assignment_id,
-           "user": {"id": submission.user.id, "username": submission.user.username},
+           "user": _owner_json(principal, submission),
            "status": submission.status, "score": submission.score, "engine_version": submission.engine_version,
            "created_at": _iso(submission.created_at), "finished_at": _iso(submission.finished_at)}
     if principal.is_staff:

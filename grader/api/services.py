@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -13,15 +14,15 @@ from exercises import api as engine
 from grader.api import body as parse
 from grader.auth import Principal
 from grader.errors import ApiError
-from grader.grading import submissions
+from grader.grading import notify, submissions
 from grader.grading.errors import SubmissionRejected
 from grader.models import Submission
+from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 VALIDATE_FIELDS = ("exercise_id", "answer", "lang")
 MAX_WAIT_SECONDS = 10.0
-POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.05, 0.25
 
 # HTTP status for each refusal code of the submission service.
 REJECTION_STATUS: dict[str, int] = {
@@ -65,7 +66,7 @@ def parse_submission(principal: Principal, payload: dict[str, Any]) -> Submissio
         exercise_id=known_exercise(parse.required_string(payload, "exercise_id", 64)),
         answer=parse.required_object(payload, "answer"),
         lang=parse.language(payload.get("lang")),
-        assignment_id=parse.optional_int(payload, "assignment_id", minimum=1),
+        assignment_id=parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1),
         seed=parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT),
     )
 
@@ -113,14 +114,26 @@ def create_submission(
 
 
 def wait_until_final(
-    session: Session, load: Callable[[], Submission], submission: Submission, seconds: float
+    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float
 ) -> Submission:
-    """Re-read the submission (via ``load``) with short, growing sleeps until it is final or ``seconds`` pass."""
+    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass.
+
+    The worker's notice (Redis) only says when to re-read; the row is the answer. Subscribing before the first
+    read means a result committed after that read cannot slip past unnoticed.
+    """
+    if seconds <= 0:
+        return load()
     deadline = time.monotonic() + seconds
-    pause = POLL_FIRST_SLEEP
-    while not submission.is_final and time.monotonic() < deadline:
-        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-        pause = min(pause * 2, POLL_MAX_SLEEP)
-        session.rollback()  # end the read transaction so the next read sees the worker's commit (SQLite snapshots)
+    # Under snapshot isolation (SQLite) a read transaction keeps seeing its snapshot; READ COMMITTED sees new commits.
+    fresh_snapshot_needed = session.get_bind().dialect.default_isolation_level != "READ COMMITTED"
+    with notify.final_wait(current_app.config, submission_id) as waiter:
         submission = load()
+        while not submission.is_final:
+            seconds_left = deadline - time.monotonic()
+            if seconds_left <= 0:
+                break
+            waiter.pause(seconds_left)
+            if fresh_snapshot_needed:
+                session.rollback()
+            submission = load()
     return submission

@@ -11,6 +11,7 @@ from grader.api.openapi import document
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import get_session
 from grader.models import Role, SubmissionStatus, utcnow
+from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
 
 blueprint = Blueprint("api_v1", __name__)
@@ -100,8 +101,7 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     wait = parse.query_number("wait", 0.0, 0.0, services.MAX_WAIT_SECONDS)
     session = get_session()
     submission = services.wait_until_final(
-        session, lambda: queries.visible_submission(session, principal, submission_id),
-        queries.visible_submission(session, principal, submission_id), wait,
+        session, lambda: queries.visible_submission(session, principal, submission_id), submission_id, wait,
     )
     return jsonify(serialise.submission_json(session, principal, submission, utcnow()))
 
@@ -112,8 +112,9 @@ def list_submissions() -> ResponseReturnValue:
     """Submissions the caller may read, newest first, filtered by course, assignment, student, exercise, status."""
     principal = require_principal()
     filters = queries.SubmissionFilters(
-        course_id=parse.query_int("course", None, 1, 2**62), assignment_id=parse.query_int("assignment", None, 1, 2**62),
-        student_id=parse.query_int("student", None, 1, 2**62), exercise_id=parse.query_text("exercise", 64),
+        course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
+        assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX),
+        student_id=parse.query_int("student", None, 1, ROW_ID_MAX), exercise_id=parse.query_text("exercise", 64),
         status=parse.query_choice("status", [s.value for s in SubmissionStatus]),
     )
     limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
@@ -131,5 +132,6 @@ def assignment_progress(assignment_id: int) -> ResponseReturnValue:
     lang = parse.query_lang()
     session = get_session()
     assignment = queries.visible_assignment(session, principal, assignment_id)
-    student = queries.progress_subject(session, principal, assignment, parse.query_int("student", None, 1, 2**62))
+    student_id = parse.query_int("student", None, 1, ROW_ID_MAX)
+    student = queries.progress_subject(session, principal, assignment, student_id)
     return jsonify(serialise.progress_json(session, student, assignment, lang))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, and_, case, cast, func, literal, or_, update
+from sqlalchemy import ColumnElement, Row, String, Update, and_, case, cast, func, literal, or_, update
 from sqlalchemy.orm import Session
 
 from grader.models import utcnow
@@ -34,17 +34,25 @@ def claimable(model: JobModel, now: datetime) -> ColumnElement[bool]:
 
 def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float) -> Lease | None:
     """Take ``row_id`` for ``owner`` if it is claimable and has attempts left; commits. None if not taken."""
+    claimed = claim_reading(session, model, row_id, owner, lease_seconds)
+    return None if claimed is None else claimed[0]
+
+
+def claim_reading(
+    session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, *columns: Any
+) -> tuple[Lease, Row[Any]] | None:
+    """``claim``, also returning ``columns`` of the claimed row from the same UPDATE (no separate read); commits."""
     now = utcnow()
     until = now + timedelta(seconds=lease_seconds)
-    attempt = session.execute(
+    row = session.execute(
         update(model)
         .where(model.id == row_id, model.attempts < model.max_attempts, claimable(model, now))
         .values(status=model.WORKING, lease_owner=owner, lease_until=until, attempts=model.attempts + 1, started_at=now)
-        .returning(model.attempts)
+        .returning(model.attempts, *columns)
         .execution_options(synchronize_session=False)
-    ).scalar_one_or_none()
+    ).one_or_none()
     session.commit()
-    return None if attempt is None else Lease(row_id, owner, attempt, until)
+    return None if row is None else (Lease(row_id, owner, row[0], until), row)
 
 
 def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
@@ -57,15 +65,19 @@ def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
     )
 
 
-def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
-    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
-    result = session.execute(
+def finishing(model: JobModel, lease: Lease, status: str, **values: Any) -> Update:
+    """The UPDATE that ``finish`` runs (for callers that combine it with another write in one statement)."""
+    return (
         update(model)
         .where(holds(model, lease))
         .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+
+
+def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
+    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
+    return session.execute(finishing(model, lease, status, **values)).rowcount == 1
 
 
 def fail(session: Session, model: JobModel, lease: Lease, error_status: str, message: str) -> bool:

@@ -6,10 +6,14 @@ import time
 from enum import StrEnum
 from typing import Any
 
+from flask import current_app, has_app_context
+from sqlalchemy import insert, literal, select
+from sqlalchemy.orm import Session
+
 from exercises import api as engine
 from grader.extensions import Database
-from grader.grading import leases
-from grader.models import GradeLogEntry, Submission, SubmissionStatus
+from grader.grading import leases, notify
+from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
 
 class Outcome(StrEnum):
@@ -22,71 +26,107 @@ class Outcome(StrEnum):
     LOST_LEASE = "lost-lease"  # the lease expired and someone else took over before the write
 
 
+FINAL_OUTCOMES = frozenset({Outcome.GRADED, Outcome.INVALID, Outcome.ERROR})
+
+
 def grade_submission(
     database: Database, submission_id: int, *, worker: str, lease_seconds: float, test_delay: float = 0.0
 ) -> Outcome:
     """Grade one submission exactly once however often its task is delivered."""
-    with database.session() as session:
-        lease = leases.claim(session, Submission, submission_id, worker, lease_seconds)
-        if lease is None:
+    try:
+        outcome = _grade(database, submission_id, worker, lease_seconds, test_delay)
+    except Exception:
+        _announce(submission_id)  # the failed attempt may have been the last one (row now final as error)
+        raise
+    if outcome in FINAL_OUTCOMES:
+        _announce(submission_id)
+    return outcome
+
+
+def _announce(submission_id: int) -> None:
+    """Wake readers waiting on the submission; only after the commit, so that a woken reader finds the row final."""
+    if has_app_context():
+        notify.announce_final(current_app.config, submission_id)
+
+
+def _grade(database: Database, submission_id: int, worker: str, lease_seconds: float, test_delay: float) -> Outcome:
+    """Claim, grade and write in one session on one connection (a job is a handful of round trips)."""
+    # On PostgreSQL every write below is one statement, so autocommit saves a BEGIN and a COMMIT per write.
+    single_statements = database.dialect == "postgresql"
+    with database.pinned_session(autocommit=single_statements) as session:
+        claimed = leases.claim_reading(
+            session, Submission, submission_id, worker, lease_seconds,
+            Submission.exercise_id, Submission.seed, Submission.raw_answer, Submission.lang,
+        )
+        if claimed is None:
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)
             return Outcome.ERROR if given_up else Outcome.SKIPPED
-        submission = session.get_one(Submission, submission_id)
-        exercise_id, seed, answer, lang = (
-            submission.exercise_id,
-            submission.seed,
-            submission.raw_answer,
-            submission.lang,
-        )
-    try:
-        result = engine.grade(exercise_id, seed, answer, lang)
-    except (engine.UnknownExercise, engine.BadSeed) as exc:
-        # Retrying cannot help: the submission itself names something the engine does not have.
-        with database.session() as session:
+        lease, (_, exercise_id, seed, answer, lang) = claimed
+        try:
+            result = engine.grade(exercise_id, seed, answer, lang)
+        except (engine.UnknownExercise, engine.BadSeed) as exc:
+            # Retrying cannot help: the submission itself names something the engine does not have.
             failed = leases.fail(session, Submission, lease, SubmissionStatus.ERROR, leases.failure_message(exc))
-        return Outcome.ERROR if failed else Outcome.LOST_LEASE
-    except Exception as exc:
-        # An engine fault: keep the message on the row (the final error shows it), then let Celery record the failure.
-        with database.session() as session:
+            return Outcome.ERROR if failed else Outcome.LOST_LEASE
+        except Exception as exc:
+            # An engine fault: keep the message on the row (the final error shows it), then let Celery record it.
             leases.release_after_failure(
                 session, Submission, lease, leases.failure_message(exc), SubmissionStatus.ERROR
             )
-        raise
-    if test_delay:
-        time.sleep(test_delay)  # test-only window in which the worker holds the lease (GRADER_TEST_GRADE_DELAY)
-    return _write_result(database, lease, result)
-
-
-def _write_result(database: Database, lease: leases.Lease, result: dict[str, Any]) -> Outcome:
-    """Store the engine result and log the new score, if the lease still holds."""
-    status = SubmissionStatus.GRADED if result["status"] == "graded" else SubmissionStatus.INVALID
-    with database.session() as session:
-        written = leases.finish(
-            session,
-            Submission,
-            lease,
-            status,
-            score=result.get("score"),
-            parts=result.get("parts") or {},
-            errors=result.get("errors") or [],
-            parsed_answer=result.get("parsed"),
-            engine_version=result["engine_version"],
-            error_message=None,
-        )
+            raise
+        if test_delay:
+            time.sleep(test_delay)  # test-only window in which the worker holds the lease (GRADER_TEST_GRADE_DELAY)
+        written = _write_result(session, lease, result, single_statement=single_statements)
         if not written:
-            session.rollback()
             return Outcome.LOST_LEASE
-        if status == SubmissionStatus.GRADED:
-            session.add(
-                GradeLogEntry(
-                    submission_id=lease.row_id,
-                    old_score=None,
-                    new_score=result["score"],
-                    old_engine_version=None,
-                    new_engine_version=result["engine_version"],
-                    reason="graded",
-                    actor=f"worker:{lease.owner}",
-                )
-            )
+        return Outcome.GRADED if result["status"] == "graded" else Outcome.INVALID
+
+
+def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any], *, single_statement: bool) -> bool:
+    """Store the engine result and log a new score atomically, if the lease still holds; True if written.
+
+    ``single_statement`` (PostgreSQL): the UPDATE and the log INSERT go as one statement (a data-modifying CTE).
+    """
+    graded = result["status"] == "graded"
+    finishing = leases.finishing(
+        Submission,
+        lease,
+        SubmissionStatus.GRADED if graded else SubmissionStatus.INVALID,
+        score=result.get("score"),
+        parts=result.get("parts") or {},
+        errors=result.get("errors") or [],
+        parsed_answer=result.get("parsed"),
+        engine_version=result["engine_version"],
+        error_message=None,
+    )
+    if not graded:
+        written = session.execute(finishing).rowcount == 1
+    elif single_statement:
+        finished = finishing.returning(Submission.id).cte("finished")
+        entry = _grade_log_entry(lease, result)
+        columns = GradeLogEntry.__table__.c
+        logged = insert(GradeLogEntry).from_select(
+            ["submission_id", *entry],
+            select(finished.c.id, *(literal(value, columns[name].type) for name, value in entry.items())),
+        ).add_cte(finished).returning(GradeLogEntry.id)
+        written = session.execute(logged).first() is not None
+    else:
+        written = session.execute(finishing).rowcount == 1
+        if written:
+            session.execute(insert(GradeLogEntry).values(submission_id=lease.row_id, **_grade_log_entry(lease, result)))
+    if written:
         session.commit()
-    return Outcome(status.value)
+    else:
+        session.rollback()
+    return written
+
+
+def _grade_log_entry(lease: leases.Lease, result: dict[str, Any]) -> dict[str, Any]:
+    """The grade-log columns of a first grading (no old score), without the submission id."""
+    return {
+        "new_score": result["score"],
+        "new_engine_version": result["engine_version"],
+        "reason": "graded",
+        "actor": f"worker:{lease.owner}",
+        "created_at": utcnow(),
+    }

@@ -96,7 +96,8 @@ def check(form: AssignmentForm) -> tuple[AssignmentSettings | None, AssignmentFo
         errors["due_at"] = "asg.err_window"
     attempts: int | None = None
     if form.attempts:
-        attempts = int(form.attempts) if form.attempts.isdigit() else 0
+        is_number = form.attempts.isascii() and form.attempts.isdigit() and len(form.attempts) <= 4
+        attempts = int(form.attempts) if is_number else 0
         if not 1 <= attempts <= MAX_ATTEMPTS:
             errors["attempts"] = "asg.err_attempts"
     if form.score_policy not in SCORE_POLICIES:
@@ -129,7 +130,7 @@ def parse_seed(text: str | None) -> int | None:
     """A preview seed from the query string (default 0); None if it is not a valid seed."""
     if not text:
         return 0
-    if not text.isdigit() or int(text) >= 2**63:
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
         return None
     return int(text)
 

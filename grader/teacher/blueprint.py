@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from grader.teacher.strings import tt
 from grader.web.csrf import protect
-from grader.web.pages import page_lang, render
+from grader.web.pages import page_lang, refuse_nul_text, render
 
 teacher = Blueprint("teacher", __name__, url_prefix="/teach", template_folder="templates", static_folder="static")
 
@@ -18,6 +18,12 @@ teacher = Blueprint("teacher", __name__, url_prefix="/teach", template_folder="t
 def _require_csrf_token() -> None:
     """Every post of the teacher pages (forms, exports, regrades) carries the session's CSRF token."""
     protect(request)
+
+
+@teacher.before_request
+def _refuse_nul_text() -> None:
+    """Junk no page can store (NUL characters) is a 400 page, not a database error."""
+    refuse_nul_text()
 
 
 @teacher.context_processor

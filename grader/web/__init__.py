@@ -9,12 +9,18 @@ from grader.web import auth_views, course_views, exercise_views, lab_views  # no
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
 from grader.web.csrf import protect
-from grader.web.pages import render, template_globals
+from grader.web.pages import refuse_nul_text, render, template_globals
 
 @web.before_request
 def _require_csrf_token() -> None:
     """Every form post and script call of the pages carries the session's CSRF token."""
     protect(request)
+
+
+@web.before_request
+def _refuse_nul_text() -> None:
+    """Junk no page can store (NUL characters) is a 400 page, not a database error."""
+    refuse_nul_text()
 
 
 @web.errorhandler(400)

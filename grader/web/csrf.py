@@ -25,7 +25,10 @@ def token_is_valid(request: Request) -> bool:
     """True if the request carries this session's token in the header or the form field."""
     expected = session.get(CSRF_SESSION_KEY)
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FORM_FIELD)
-    return isinstance(expected, str) and isinstance(sent, str) and hmac.compare_digest(expected, sent)
+    # compare_digest raises TypeError on non-ASCII str; our tokens are ASCII, so such a value is simply wrong.
+    if not isinstance(expected, str) or not isinstance(sent, str) or not sent.isascii():
+        return False
+    return hmac.compare_digest(expected, sent)
 
 
 def protect(request: Request) -> None:

@@ -43,7 +43,7 @@ def read_lab_form(values: Mapping[str, Any]) -> tuple[list[int], int, int]:
     raw_ds = raw_ds if isinstance(raw_ds, list) else [raw_ds]
     try:
         ds = sorted({int(d) for d in raw_ds})
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: a JSON Infinity
         raise LabFormError("lab.pick_d") from None
     if not ds or any(d not in LAB_DS for d in ds):
         raise LabFormError("lab.pick_d")

@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from grader.extensions import get_session
 from grader.i18n_ui import t
 from grader.models import LabRun
+from grader.routing import ROW_ID_MAX
 from grader.web.blueprint import web
 from grader.web.lab_service import (DEFAULT_DS, DEFAULT_T_RANGE, LAB_DS, LabFormError, first_below_rows, get_run,
                                     plot_for, read_lab_form, restrict, run_status, start_run)
@@ -34,7 +35,7 @@ def _lab_page(run: LabRun | None, status: int = 200, error: str | None = None) -
 def lab() -> ResponseReturnValue:
     """The lab form; with ?run=<id> also that run's progress, plot and table."""
     run_id = request.args.get("run", 0, type=int)
-    return _lab_page(get_run(get_session(), run_id) if run_id else None)
+    return _lab_page(get_run(get_session(), run_id) if 0 < run_id <= ROW_ID_MAX else None)
 
 
 @web.post("/lab/runs")
@@ -42,7 +43,11 @@ def lab() -> ResponseReturnValue:
 def lab_start() -> ResponseReturnValue:
     """Start (or reuse) a run: JSON in, JSON out for the script; a form post redirects to the page."""
     wants_json = request.is_json
-    values = (request.get_json(silent=True) or {}) if wants_json else {**request.form, "ds": request.form.getlist("ds")}
+    if wants_json:
+        body = request.get_json(silent=True)
+        values = body if isinstance(body, dict) else {}  # a JSON list or number is an empty form: 422
+    else:
+        values = {**request.form, "ds": request.form.getlist("ds")}
     try:
         ds, t_min, t_max = read_lab_form(values)
     except LabFormError as exc:

@@ -44,6 +44,13 @@ def safe_next(target: str | None, default: str) -> str:
     return target
 
 
+def refuse_nul_text() -> None:
+    """A 400 for a query or form value containing NUL: PostgreSQL text cannot hold it, so no field of ours may."""
+    for source in (request.args, request.form):
+        if any("\x00" in value for _name, values in source.lists() for value in values):
+            abort(400)
+
+
 def login_required(view: Callable[P, R]) -> Callable[P, R | Response]:
     """Send anonymous visitors to the login page, then back here."""
 

@@ -1,0 +1,166 @@
+"""Wake-ups for readers waiting on a submission: the worker publishes on Redis after its final commit.
+
+Only a wake-up: the database row stays the truth, a reader always re-reads it. A lost notice costs a reader at
+most SAFETY_RECHECK_SECONDS; without Redis (the embedded file broker) readers poll instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import redis
+
+CHANNEL_PREFIX = "grader:submission-final:"
+SAFETY_RECHECK_SECONDS = 1.0  # re-read this often even without a notice (covers notices lost in a Redis outage)
+RECONNECT_PAUSE_SECONDS = 1.0
+POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.01, 0.05  # when nobody will notify: re-read every 10 ms, growing to 50 ms
+
+log = logging.getLogger(__name__)
+
+
+def redis_url(config: Mapping[str, Any]) -> str | None:
+    """The broker URL if the broker is Redis (notices travel there), else None."""
+    url = str(config.get("CELERY_BROKER_URL") or "")
+    return url if url.startswith(("redis://", "rediss://")) else None
+
+
+def channel_prefix(config: Mapping[str, Any]) -> str:
+    """Channel names of one deployment: pub/sub ignores Redis db numbers, so the queue name keeps others apart."""
+    return f"{CHANNEL_PREFIX}{config['GRADER_QUEUE']}:"
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    """One client per URL and process (redis-py pools notice a fork and reconnect)."""
+    return redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+
+
+def announce_final(config: Mapping[str, Any], submission_id: int) -> None:
+    """Publish that ``submission_id`` is final; best-effort (waiting readers re-check on their own anyway)."""
+    url = redis_url(config)
+    if url is None:
+        return
+    try:
+        _client(url).publish(f"{channel_prefix(config)}{submission_id}", b"final")
+    except redis.RedisError as exc:
+        log.warning("could not announce submission %s as final (readers will re-check): %s", submission_id, exc)
+
+
+class FinalListener:
+    """One background subscription per web process; waiting requests register an event per submission id."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.connected = threading.Event()
+        self._waiters: dict[int, set[threading.Event]] = {}
+        self._lock = threading.Lock()
+        self._started_in: int | None = None
+
+    def _ensure_running(self) -> None:
+        """Start the listening thread in this process (again after a fork, which does not copy threads)."""
+        with self._lock:
+            if self._started_in == os.getpid():
+                return
+            self._started_in = os.getpid()
+            self.connected.clear()
+            self._waiters.clear()
+        threading.Thread(target=self._listen_forever, name="grader-final-listener", daemon=True).start()
+
+    def _listen_forever(self) -> None:
+        """Subscribe to every submission's channel and wake its waiters; reconnect after Redis errors."""
+        while True:
+            pubsub = redis.Redis.from_url(self.url, socket_connect_timeout=2.0).pubsub()
+            try:
+                pubsub.psubscribe(self.prefix + "*")
+                for message in pubsub.listen():
+                    if message["type"] == "psubscribe":
+                        # Also after redis-py reconnects by itself: notices sent meanwhile are lost, so wake all.
+                        self.connected.set()
+                        self._wake_everyone()
+                    elif message["type"] == "pmessage":
+                        self._wake(message["channel"])
+            except redis.RedisError as exc:
+                log.warning("submission notices unavailable, waiting requests poll: %s", exc)
+            finally:
+                self.connected.clear()
+                self._wake_everyone()  # whoever waited may have missed a notice: let them re-read now
+                pubsub.close()
+            time.sleep(RECONNECT_PAUSE_SECONDS)
+
+    def _wake(self, raw_channel: bytes) -> None:
+        """Set the events of everyone waiting on the submission named by ``raw_channel``."""
+        suffix = raw_channel.decode("ascii", "replace").removeprefix(self.prefix)
+        if not suffix.isdigit():
+            return
+        with self._lock:
+            events = list(self._waiters.get(int(suffix), ()))
+        for event in events:
+            event.set()
+
+    def _wake_everyone(self) -> None:
+        """Set every registered event."""
+        with self._lock:
+            events = [event for waiting in self._waiters.values() for event in waiting]
+        for event in events:
+            event.set()
+
+    @contextmanager
+    def watching(self, submission_id: int) -> Iterator[threading.Event]:
+        """An event set when ``submission_id`` is announced final; register before reading the row."""
+        self._ensure_running()
+        event = threading.Event()
+        with self._lock:
+            self._waiters.setdefault(submission_id, set()).add(event)
+        try:
+            yield event
+        finally:
+            with self._lock:
+                waiting = self._waiters.get(submission_id)
+                if waiting is not None:
+                    waiting.discard(event)
+                    if not waiting:
+                        del self._waiters[submission_id]
+
+
+@functools.cache
+def listener(url: str, prefix: str) -> FinalListener:
+    """The process's listener for the channels under ``prefix`` on the Redis at ``url``."""
+    return FinalListener(url, prefix)
+
+
+class FinalWait:
+    """How one request waits between re-reads of a submission: a Redis notice, or polling without one."""
+
+    def __init__(self, event: threading.Event | None, connected: threading.Event | None) -> None:
+        self._event = event
+        self._connected = connected
+        self._pause = POLL_FIRST_SLEEP
+
+    def pause(self, seconds_left: float) -> None:
+        """Block until a notice arrives, a safety re-check is due, or ``seconds_left`` is used up."""
+        if self._event is not None and self._connected is not None and self._connected.is_set():
+            self._event.wait(min(seconds_left, SAFETY_RECHECK_SECONDS))
+            self._event.clear()
+            return
+        time.sleep(min(self._pause, seconds_left))
+        self._pause = min(self._pause * 2, POLL_MAX_SLEEP)
+
+
+@contextmanager
+def final_wait(config: Mapping[str, Any], submission_id: int) -> Iterator[FinalWait]:
+    """Subscribe to ``submission_id``'s final notice (Redis) or prepare to poll; enter before the first read."""
+    url = redis_url(config)
+    if url is None:
+        yield FinalWait(None, None)
+        return
+    process_listener = listener(url, channel_prefix(config))
+    with process_listener.watching(submission_id) as event:
+        yield FinalWait(event, process_listener.connected)
