@@ -1,9 +1,11 @@
 """The engine's public face: plain functions returning JSON-ready dicts, used by the CLI, workers and web app."""
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any
 
-from exercises.base import ENGINE_VERSION, GradeResult
+from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import to_json
 from exercises.errors import BadSeed, UnknownExercise
@@ -14,6 +16,21 @@ from exercises.variants import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
            "validate", "grade", "answer_key", "run_capacity_lab"]
+
+
+VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
+
+
+@functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
+def _cached_variant(exercise_id: str, seed: int) -> Variant:
+    """The generated variant for (id, checked int seed), kept for reuse; never handed out (its data is mutable)."""
+    return get_exercise(exercise_id).generate(seed)
+
+
+def _generate(exercise: Exercise, seed: object) -> Variant:
+    """``exercise.generate(seed)`` from the cache, as a deep copy so that no caller can alter the cached data."""
+    # Checked before the look-up: True or 1.0 would otherwise hit the entry cached for 1.
+    return copy.deepcopy(_cached_variant(exercise.id, check_seed(seed)))
 
 
 def _fields(exercise: Exercise) -> list[dict[str, Any]]:
@@ -42,7 +59,7 @@ def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
     """The variant for (id, seed) with its prompt in ``lang``; never contains the answer."""
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
-    generated = exercise.generate(check_seed(seed))
+    generated = _generate(exercise, seed)
     return {"exercise_id": exercise.id, "seed": generated.seed, "engine_version": generated.engine_version,
             "lang": lang, "data": to_json(dict(generated.data)), "prompt": exercise.prompt(generated, lang),
             "fields": _fields(exercise)}
@@ -62,7 +79,7 @@ def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict
     """Parse and check an answer for (id, seed); an unreadable answer comes back ``invalid`` with errors."""
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
-    generated = exercise.generate(check_seed(seed))
+    generated = _generate(exercise, seed)
     parsed = exercise.parse(answer, lang)
     if not parsed.valid:
         result = GradeResult(exercise.id, generated.seed, generated.engine_version, "invalid", None, {},
@@ -75,5 +92,5 @@ def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict
 def answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     """The reference answer for (id, seed); for teachers, or for students once the key may show."""
     exercise = get_exercise(exercise_id)
-    return {name: to_json(value) for name, value in exercise.solve(exercise.generate(check_seed(seed))).items()}
+    return {name: to_json(value) for name, value in exercise.solve(_generate(exercise, seed)).items()}
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
 
 from grader.models import ApiToken, Role, User, utcnow
@@ -18,6 +18,12 @@ TOKEN_PREFIX = "grd_"
 LAST_USED_GRANULARITY = timedelta(seconds=60)
 _ROLE_RANK = {Role.STUDENT: 0, Role.TEACHER: 1, Role.ADMIN: 2}
 _hasher = PasswordHasher()
+# Built once: every API request runs it, and building the statement costs more than SQLAlchemy's cached compile.
+_LIVE_TOKEN_QUERY = (
+    select(ApiToken)
+    .options(joinedload(ApiToken.user))
+    .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.revoked_at.is_(None))
+)
 
 
 def hash_password(password: str) -> str:
@@ -98,11 +104,7 @@ def find_token(session: Session, raw_token: str | None) -> ApiToken | None:
     """The live (not revoked) ApiToken for ``raw_token`` with its user loaded in the same query; writes nothing."""
     if not raw_token:
         return None
-    return session.scalar(
-        select(ApiToken)
-        .options(joinedload(ApiToken.user))
-        .where(ApiToken.token_hash == hash_token(raw_token), ApiToken.revoked_at.is_(None))
-    )
+    return session.scalar(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token)})
 
 
 def record_token_use(session: Session, token: ApiToken) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select, true
+from sqlalchemy import Select, bindparam, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from grader.auth import Principal
@@ -77,12 +77,28 @@ def _visible_condition(principal: Principal) -> Any:
     return or_(own, Submission.assignment_id.in_(taught))
 
 
+def _submission_by_id(*conditions: Any) -> Select[tuple[Submission]]:
+    """SQL: the submission with the bound ``submission_id`` under ``conditions``, re-read even if already loaded."""
+    return (select(Submission).where(Submission.id == bindparam("submission_id"), *conditions)
+            .execution_options(populate_existing=True))
+
+
+# The same visibility rules as _visible_condition, built once per kind of caller with the user id bound: this read
+# runs on every GET of a submission (twice when it waits).
+_OWN = Submission.user_id == bindparam("user_id")
+_TAUGHT_BY_CALLER = select(Assignment.id).where(Assignment.course_id.in_(
+    select(Enrolment.course_id).where(Enrolment.user_id == bindparam("user_id"),
+                                      Enrolment.role == EnrolmentRole.TEACHER)))
+_SUBMISSION_FOR_ADMIN = _submission_by_id()
+_SUBMISSION_FOR_STAFF = _submission_by_id(or_(_OWN, Submission.assignment_id.in_(_TAUGHT_BY_CALLER)))
+_SUBMISSION_FOR_STUDENT = _submission_by_id(_OWN)
+
+
 def visible_submission(session: Session, principal: Principal, submission_id: int) -> Submission:
     """The submission if the caller may read it; 404 otherwise (existence is not revealed)."""
-    submission = session.scalar(
-        select(Submission).where(Submission.id == submission_id, _visible_condition(principal))
-        .execution_options(populate_existing=True)
-    )
+    query = (_SUBMISSION_FOR_ADMIN if principal.is_admin
+             else _SUBMISSION_FOR_STAFF if principal.is_staff else _SUBMISSION_FOR_STUDENT)
+    submission = session.scalar(query, {"submission_id": submission_id, "user_id": principal.user.id})
     if submission is None:
         raise ApiError(404, "not_found", f"No submission {submission_id}.")
     return submission

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, String, Update, and_, case, cast, func, literal, or_, update
+from sqlalchemy import ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
 from sqlalchemy.orm import Session
 
 from grader.models import utcnow
@@ -63,6 +63,23 @@ def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
         model.lease_owner == lease.owner,
         model.attempts == lease.attempt,
     )
+
+
+def holds_bound(model: JobModel) -> ColumnElement[bool]:
+    """``holds`` on the table's columns with the lease as bound parameters (see ``bound_lease``), for Core
+    statements built once and reused (ORM attributes would make such a statement an ORM bulk operation)."""
+    row = model.__table__.c
+    return and_(
+        row.id == bindparam("held_row_id"),
+        row.status == model.WORKING,
+        row.lease_owner == bindparam("held_owner"),
+        row.attempts == bindparam("held_attempt"),
+    )
+
+
+def bound_lease(lease: Lease) -> dict[str, Any]:
+    """The parameters of ``holds_bound`` for ``lease``."""
+    return {"held_row_id": lease.row_id, "held_owner": lease.owner, "held_attempt": lease.attempt}
 
 
 def finishing(model: JobModel, lease: Lease, status: str, **values: Any) -> Update:
