@@ -13,8 +13,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -24,14 +23,15 @@ sys.path.insert(0, str(ROOT))
 
 from flask import Flask  # noqa: E402  (after the path is set, so the bench runs from a checkout)
 from flask.testing import FlaskClient  # noqa: E402
-from sqlalchemy import create_engine, insert, text  # noqa: E402
+from sqlalchemy import insert, text  # noqa: E402
 
 from exercises import api as engine  # noqa: E402
-from grader import create_app, teacher  # noqa: E402
+from grader import create_app  # noqa: E402
 from grader.extensions import get_db  # noqa: E402
 from grader.migrate import upgrade  # noqa: E402
 from grader.models import Assignment, Course, Enrolment, Submission, User, utcnow  # noqa: E402
 from grader.security import hash_password  # noqa: E402
+from bench.load_stack import scratch_database  # noqa: E402
 
 ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 TEACHER_PASSWORD = "bench-teacher-password"
@@ -39,22 +39,6 @@ SCORES = (0.0, 0.0, 0.25, 0.5, 0.5, 0.75, 1.0, 1.0, 1.0, 1.0)
 TAGS = ("off-by-one", "no-softmax", "unscaled", "log10", "tie-to-later", "no-relu", "transposed-weights")
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 INSERT_CHUNK = 5000
-
-
-@contextmanager
-def scratch_database(admin_url: str) -> Iterator[str]:
-    """A new PostgreSQL database for the run, dropped at the end."""
-    name = f"bench_dashboard_{os.getpid()}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def fake_parts(exercise_id: str, score: float, rng: random.Random) -> dict[str, Any]:
@@ -139,11 +123,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--admin-url", default=os.environ.get("GRADER_BENCH_PG_URL", ADMIN_URL))
     args = parser.parse_args()
-    with scratch_database(args.admin_url) as url, tempfile.TemporaryDirectory() as data_dir:
+    with scratch_database(args.admin_url, "bench_dashboard") as url, tempfile.TemporaryDirectory() as data_dir:
         upgrade(url)
         app = create_app({"GRADER_ENV": "testing", "DATABASE_URL": url, "GRADER_DATA_DIR": data_dir,
                           "SECRET_KEY": "bench-secret-not-for-production"})
-        teacher.init_app(app)
         started = time.perf_counter()
         course_id, assignment_ids, first_student = populate(app, args.students, args.submissions)
         print(f"{args.students} students, {args.submissions} submissions on PostgreSQL "

@@ -85,9 +85,9 @@ def wait_healthy(url: str, processes: Processes, name: str) -> None:
 
 
 @contextmanager
-def scratch_database(admin_url: str) -> Iterator[str]:
+def scratch_database(admin_url: str, prefix: str = "grader_bench") -> Iterator[str]:
     """A new PostgreSQL database for this run (SQLAlchemy URL), dropped at the end."""
-    name = f"grader_bench_{os.getpid()}"
+    name = f"{prefix}_{os.getpid()}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
