@@ -72,6 +72,8 @@ def test_web_command_names_the_app_factory() -> None:
     module_name, factory = re.fullmatch(r"([\w.]+):(\w+)\(\)", command[-1]).groups()
     assert callable(getattr(importlib.import_module(module_name), factory))
     assert "0.0.0.0:8000" in command and SERVICES["web"]["ports"] == ["8000:8000"]
+    # ?wait= holds a request for up to 10 s: sync workers would let two waiting clients block the site.
+    assert command[command.index("--worker-class") + 1] == "gthread" and int(command[command.index("--threads") + 1]) > 1
 
 
 def test_worker_command_loads_the_celery_app_with_the_compose_environment() -> None:
