@@ -7,12 +7,13 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import redis
 import requests
-from sqlalchemy import create_engine, text
+
+from tests.support import postgres_database
 
 ROOT = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -84,20 +85,9 @@ def wait_healthy(url: str, processes: Processes, name: str) -> None:
     raise RuntimeError(f"{name} did not come up at {url}:\n{processes.log_tail(name)}")
 
 
-@contextmanager
-def scratch_database(admin_url: str, prefix: str = "grader_bench") -> Iterator[str]:
-    """A new PostgreSQL database for this run (SQLAlchemy URL), dropped at the end."""
-    name = f"{prefix}_{os.getpid()}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def scratch_database(admin_url: str, prefix: str = "grader_bench") -> AbstractContextManager[str]:
+    """A new PostgreSQL database for this run (SQLAlchemy URL), dropped at the end (the tests' helper)."""
+    return postgres_database(f"{prefix}_{os.getpid()}", admin_url)
 
 
 @contextmanager

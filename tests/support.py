@@ -38,14 +38,14 @@ def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SEC
 
 
 @contextmanager
-def postgres_database(name: str) -> Iterator[str]:
-    """Create database ``name`` on the test server, yield its URL, drop it afterwards."""
-    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+def postgres_database(name: str, admin_url: str = PG_ADMIN_URL) -> Iterator[str]:
+    """Create database ``name`` on the server of ``admin_url`` (the test server), yield its URL, drop it afterwards."""
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     try:
-        yield PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
