@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import cached_property, wraps
 from typing import ParamSpec, TypeVar
 
 from flask import g, request
@@ -12,7 +12,7 @@ from grader.auth_session import current_user
 from grader.errors import ApiError
 from grader.extensions import get_session
 from grader.models import Role, User
-from grader.security import find_token, record_token_use, role_at_least
+from grader.security import find_live_token, record_token_use, role_at_least
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -23,9 +23,25 @@ BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="grader"'}
 class Principal:
     """The caller: a user acting with a role (a token's role may be lower than its owner's)."""
 
-    user: User
+    user_id: int
+    username: str
     role: str
     via: str  # "token" or "session"
+
+    @classmethod
+    def of_user(cls, user: User, role: str, via: str) -> Principal:
+        """A principal for an already loaded ``user`` (no second look-up when ``user`` is asked for)."""
+        principal = cls(user.id, user.username, role, via)
+        principal.__dict__["user"] = user
+        return principal
+
+    @cached_property
+    def user(self) -> User:
+        """The caller's User row, loaded on first use into this request's session (most API calls need only the id)."""
+        user = get_session().get(User, self.user_id)
+        if user is None:  # deleted while the request ran
+            raise ApiError(401, "invalid_token", "The token's owner no longer exists.", headers=BEARER_CHALLENGE)
+        return user
 
     @property
     def is_admin(self) -> bool:
@@ -51,14 +67,14 @@ def _resolve() -> Principal | None:
         if scheme.lower() != "bearer" or not raw_token.strip():
             raise ApiError(401, "invalid_token", "Use 'Authorization: Bearer <token>'.", headers=BEARER_CHALLENGE)
         session = get_session()
-        token = find_token(session, raw_token.strip())
+        token = find_live_token(session, raw_token.strip())
         if token is None:
             raise ApiError(401, "invalid_token", "The token is unknown or revoked.", headers=BEARER_CHALLENGE)
         if record_token_use(session, token):
             session.commit()  # keep last_used_at even if the request later fails
-        return Principal(token.user, _acting_role(token.user.role, token.role), "token")
+        return Principal(token.user_id, token.username, _acting_role(token.user_role, token.token_role), "token")
     user = current_user()
-    return Principal(user, user.role, "session") if user is not None else None
+    return Principal.of_user(user, user.role, "session") if user is not None else None
 
 
 def current_principal() -> Principal | None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import logging
+
 from flask import Flask, Response, jsonify, request
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 API_PREFIX = "/api/v1"
+log = logging.getLogger(__name__)
 
 # Stable codes for werkzeug's own exceptions (routing, body size, ...); API clients branch on these.
 HTTP_CODES: dict[int, str] = {
@@ -22,6 +26,7 @@ HTTP_CODES: dict[int, str] = {
     422: "unprocessable",
     429: "rate_limited",
     500: "internal_error",
+    503: "unavailable",
 }
 
 HTTP_MESSAGES: dict[int, str] = {
@@ -36,7 +41,9 @@ HTTP_MESSAGES: dict[int, str] = {
     422: "The request was understood but its content is not acceptable.",
     429: "Too many requests; retry later.",
     500: "Internal error; the request was not completed.",
+    503: "The service is briefly unavailable; retry shortly.",
 }
+DATABASE_RETRY_AFTER_SECONDS = 1
 
 
 class ApiError(Exception):
@@ -110,8 +117,18 @@ def _handle_internal_error(exc: InternalServerError) -> HTTPException | Response
     return response
 
 
+def _handle_database_unavailable(exc: OperationalError) -> Response:
+    """The database dropped or refused the connection: 503 with Retry-After (nothing was committed)."""
+    log.warning("database unavailable during %s %s: %s", request.method, request.path, exc.orig)
+    headers = {"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)}
+    if is_api_request():
+        return error_response(ApiError(503, "database_unavailable", HTTP_MESSAGES[503], headers=headers))
+    return Response(HTTP_MESSAGES[503], status=503, headers=headers, mimetype="text/plain")
+
+
 def init_app(app: Flask) -> None:
     """Register the JSON error handlers on ``app``."""
     app.register_error_handler(ApiError, _handle_api_error)
+    app.register_error_handler(OperationalError, _handle_database_unavailable)
     app.register_error_handler(HTTPException, _handle_http_exception)
     app.register_error_handler(InternalServerError, _handle_internal_error)

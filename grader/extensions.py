@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 EXTENSION_KEY = "grader.db"
+AUTOCOMMIT_FLAG = "db_autocommit"
+P = ParamSpec("P")
+R = TypeVar("R")
 SQLITE_BUSY_TIMEOUT_MS = 15000
+POOL_RECYCLE_SECONDS = 3600  # below common idle-connection cut-offs of proxies and firewalls
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
@@ -24,12 +29,17 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with per-dialect settings (SQLite pragmas, PostgreSQL pre-ping)."""
+    """An engine for ``url`` with per-dialect settings (SQLite pragmas; PostgreSQL connections recycled hourly).
+
+    No pre-ping on PostgreSQL: it costs a round trip per checkout, i.e. per request and per job. A connection
+    that died with its server fails its next statement instead; SQLAlchemy then discards the pool's older
+    connections, the worker's task retries (OperationalError) and a web request answers 503 with Retry-After.
+    """
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _configure_sqlite)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS)
 
 
 class Database:
@@ -39,6 +49,10 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self.sessionmaker: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
+        # Each statement commits on its own: no BEGIN/COMMIT round trips (see ``autocommit_requests``).
+        self.autocommit_sessionmaker: sessionmaker[Session] = sessionmaker(
+            self.engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
+        )
 
     @property
     def dialect(self) -> str:
@@ -53,7 +67,7 @@ class Database:
 
     @contextmanager
     def pinned_session(self, *, autocommit: bool = False) -> Iterator[Session]:
-        """A session that keeps one pooled connection across its commits: one checkout (and pre-ping) per job.
+        """A session that keeps one pooled connection across its commits: one checkout per job.
 
         With ``autocommit`` every statement commits on its own (no BEGIN/COMMIT round trips); only for callers
         whose every write is a single statement.
@@ -85,8 +99,24 @@ def get_db(app: Flask | None = None) -> Database:
 def get_session() -> Session:
     """The session for the current app context (request or task), created on first use."""
     if "db_session" not in g:
-        g.db_session = get_db().sessionmaker()
+        database = get_db()
+        g.db_session = (database.autocommit_sessionmaker if g.get(AUTOCOMMIT_FLAG) else database.sessionmaker)()
     return g.db_session
+
+
+def autocommit_requests(view: Callable[P, R]) -> Callable[P, R]:
+    """View decorator: the request's session autocommits each statement.
+
+    Only for views whose every write is a single statement and whose reads need no common snapshot (the hot
+    submission routes): it saves the BEGIN and COMMIT/ROLLBACK round trips of each request.
+    """
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        g.setdefault(AUTOCOMMIT_FLAG, True)
+        return view(*args, **kwargs)
+
+    return wrapper
 
 
 def _close_request_session(_exc: BaseException | None) -> None:

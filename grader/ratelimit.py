@@ -1,52 +1,35 @@
-"""Per-user rate limits on submissions (flask-limiter; counts in Redis in production so all web processes agree)."""
+"""Per-user rate limits on submissions (the `limits` library; counts in Redis in production so all web processes agree).
+
+The check is one call from the submission view rather than a decorator around it: it runs after
+authentication (whose user it counts) and costs one Redis round trip.
+"""
 from __future__ import annotations
 
+import functools
+import logging
 import math
+import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask import Flask, current_app
+from limits import RateLimitItem, parse
+from limits.errors import ConfigurationError
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from redis import RedisError
 
-from grader.auth import current_principal
-from grader.errors import ApiError, error_response, is_api_request
+from grader.errors import ApiError
 
 EXTENSION_KEY = "grader.limiter"
 DEFAULT_SUBMISSION_LIMIT = "30/minute"
+KEY_PREFIX = "grader"
+SCOPE = "submissions"
+# After a storage error, count in process memory for this long before trying the shared store again.
+FALLBACK_SECONDS = 5.0
 
-
-def rate_limit_key() -> str:
-    """Count per user (token and cookie share one budget); anonymous callers are counted by address."""
-    try:
-        principal = current_principal()
-    except ApiError:
-        principal = None  # a bad token is refused by the view with a 401; count it by address meanwhile
-    return f"user:{principal.user.id}" if principal is not None else f"addr:{request.remote_addr}"
-
-
-def submission_limit() -> str:
-    """The configured submission limit, e.g. "30/minute" (config key SUBMISSION_RATE_LIMIT)."""
-    return str(current_app.config.get("SUBMISSION_RATE_LIMIT") or DEFAULT_SUBMISSION_LIMIT)
-
-
-def _retry_after_seconds(limiter: Limiter) -> int:
-    """Whole seconds until the breached window resets (at least 1)."""
-    limit = limiter.current_limit
-    if limit is None:
-        return 1
-    return max(1, math.ceil(limit.window.reset_time - time.time()))
-
-
-def _handle_rate_limited(exc: RateLimitExceeded) -> Response | RateLimitExceeded:
-    """429 as a JSON error with Retry-After."""
-    if not is_api_request():
-        return exc
-    seconds = _retry_after_seconds(current_app.extensions[EXTENSION_KEY])
-    return error_response(ApiError(
-        429, "rate_limited", f"Too many submissions (limit {exc.description}); retry in {seconds} s.",
-        details={"retry_after": seconds}, headers={"Retry-After": str(seconds)},
-    ))
+log = logging.getLogger(__name__)
 
 
 def storage_uri(config: Mapping[str, Any]) -> str:
@@ -58,22 +41,81 @@ def storage_uri(config: Mapping[str, Any]) -> str:
     return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
 
 
-def init_app(app: Flask, limited_endpoints: Iterable[str]) -> Limiter:
-    """Create this app's limiter and apply the submission limit to ``limited_endpoints`` (already registered).
+@functools.lru_cache(maxsize=32)
+def parsed_limit(text: str) -> RateLimitItem:
+    """``"30/minute"`` as a limit item (parsed once per distinct setting)."""
+    return parse(text)
 
-    Storage comes from RATELIMIT_STORAGE_URI (e.g. ``redis://127.0.0.1:6379/2`` in production), see storage_uri.
-    """
+
+class SubmissionLimiter:
+    """Counts submissions per user in a fixed window; falls back to memory while the shared store is down."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self._shared = FixedWindowRateLimiter(self._storage(uri))
+        self._memory = FixedWindowRateLimiter(MemoryStorage())
+        self._shared_down_until = 0.0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _storage(uri: str) -> Storage:
+        """The storage behind ``uri`` (``redis://…`` or ``memory://``)."""
+        try:
+            return storage_from_string(uri)
+        except ConfigurationError as exc:
+            raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: {exc}") from exc
+
+    def _strategy(self) -> FixedWindowRateLimiter:
+        """The shared counter, unless it failed within the last FALLBACK_SECONDS."""
+        return self._memory if time.monotonic() < self._shared_down_until else self._shared
+
+    def hit(self, limit: RateLimitItem, key: str) -> tuple[bool, int]:
+        """Count one submission for ``key``; returns (allowed, seconds until the window resets)."""
+        strategy = self._strategy()
+        try:
+            allowed = strategy.hit(limit, KEY_PREFIX, SCOPE, key)
+            reset_at = strategy.get_window_stats(limit, KEY_PREFIX, SCOPE, key).reset_time if not allowed else 0.0
+        except RedisError as exc:
+            # A briefly unreachable Redis must not turn every submission into a 500: count in memory meanwhile.
+            log.warning("rate-limit storage unavailable, counting in memory for %.0f s: %s", FALLBACK_SECONDS, exc)
+            with self._lock:
+                self._shared_down_until = time.monotonic() + FALLBACK_SECONDS
+            return self.hit(limit, key)  # now on the memory counter, which raises no RedisError
+        return allowed, max(1, math.ceil(reset_at - time.time())) if not allowed else 0
+
+    def reset(self) -> None:
+        """Forget every count (tests and admin tooling)."""
+        for strategy in (self._shared, self._memory):
+            strategy.storage.reset()
+
+
+def submission_limit() -> RateLimitItem:
+    """The configured submission limit, e.g. "30/minute" (config key SUBMISSION_RATE_LIMIT)."""
+    return parsed_limit(str(current_app.config.get("SUBMISSION_RATE_LIMIT") or DEFAULT_SUBMISSION_LIMIT))
+
+
+def submission_retry_after(user_id: int) -> int:
+    """Count a submission by ``user_id`` (API and web pages share one budget); 0 if allowed, else seconds to wait."""
+    allowed, retry_after = current_app.extensions[EXTENSION_KEY].hit(submission_limit(), f"user:{user_id}")
+    return 0 if allowed else retry_after
+
+
+def check_submission(user_id: int) -> None:
+    """``submission_retry_after`` for the API: a 429 error with Retry-After when over the limit."""
+    retry_after = submission_retry_after(user_id)
+    if retry_after:
+        limit = submission_limit()
+        raise ApiError(
+            429, "rate_limited", f"Too many submissions (limit {limit}); retry in {retry_after} s.",
+            details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
+        )
+
+
+def init_app(app: Flask) -> SubmissionLimiter:
+    """Create this app's submission limiter on the storage ``storage_uri`` picks and check the configured limit."""
     app.config["RATELIMIT_STORAGE_URI"] = storage_uri(app.config)
-    # If Redis is briefly unreachable, count in memory rather than refuse every submission with a 500.
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
-    # The limiter's own headers would also stamp Retry-After on successful responses; the 429 handler sets it.
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
-    app.config.setdefault("RATELIMIT_KEY_PREFIX", "grader")
     app.config.setdefault("SUBMISSION_RATE_LIMIT", DEFAULT_SUBMISSION_LIMIT)
-    limiter = Limiter(rate_limit_key, app=app, default_limits=[])
+    parsed_limit(str(app.config["SUBMISSION_RATE_LIMIT"]))  # a malformed limit fails at start-up, not per request
+    limiter = SubmissionLimiter(app.config["RATELIMIT_STORAGE_URI"])
     app.extensions[EXTENSION_KEY] = limiter
-    for endpoint in limited_endpoints:
-        view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(submission_limit, scope="submissions", methods=["POST"])(view)
-    app.register_error_handler(RateLimitExceeded, _handle_rate_limited)
     return limiter

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import Select, bindparam, select, update
+from sqlalchemy.orm import Session
 
 from grader.models import ApiToken, Role, User, utcnow
 
@@ -18,11 +20,36 @@ TOKEN_PREFIX = "grd_"
 LAST_USED_GRANULARITY = timedelta(seconds=60)
 _ROLE_RANK = {Role.STUDENT: 0, Role.TEACHER: 1, Role.ADMIN: 2}
 _hasher = PasswordHasher()
-# Built once: every API request runs it, and building the statement costs more than SQLAlchemy's cached compile.
-_LIVE_TOKEN_QUERY = (
-    select(ApiToken)
-    .options(joinedload(ApiToken.user))
-    .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.revoked_at.is_(None))
+
+
+@dataclass(frozen=True)
+class LiveToken:
+    """What a request needs to know about a live bearer token and its owner (read without ORM objects)."""
+
+    token_id: int
+    token_role: str
+    last_used_at: datetime | None
+    user_id: int
+    username: str
+    user_role: str
+
+
+def _live_token_query() -> Select[Any]:
+    """SQL: the live token with ``token_hash`` joined to its owner, as plain columns."""
+    tokens, users = ApiToken.__table__.c, User.__table__.c
+    return (
+        select(tokens.id, tokens.role, tokens.last_used_at, users.id, users.username, users.role)
+        .select_from(ApiToken.__table__.join(User.__table__, users.id == tokens.user_id))
+        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None))
+    )
+
+
+# Built once: every API request runs them, and building a statement costs more than SQLAlchemy's cached compile.
+_LIVE_TOKEN_QUERY = _live_token_query()
+_TOKEN_USED = (
+    update(ApiToken.__table__)
+    .where(ApiToken.__table__.c.id == bindparam("token_id"))
+    .values(last_used_at=bindparam("used_at", type_=ApiToken.__table__.c.last_used_at.type))
 )
 
 
@@ -100,15 +127,16 @@ def issue_token(session: Session, user: User, *, name: str, role: str | None = N
     return raw
 
 
-def find_token(session: Session, raw_token: str | None) -> ApiToken | None:
-    """The live (not revoked) ApiToken for ``raw_token`` with its user loaded in the same query; writes nothing."""
+def find_live_token(session: Session, raw_token: str | None) -> LiveToken | None:
+    """The live (not revoked) token for ``raw_token`` and its owner, in one query; writes nothing."""
     if not raw_token:
         return None
-    return session.scalar(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token)})
+    row = session.execute(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token)}).first()
+    return None if row is None else LiveToken(*row)
 
 
-def record_token_use(session: Session, token: ApiToken) -> bool:
-    """Set and flush ``last_used_at`` unless it was set within LAST_USED_GRANULARITY; True if it wrote.
+def record_token_use(session: Session, token: LiveToken) -> bool:
+    """Write ``last_used_at`` unless it was set within LAST_USED_GRANULARITY; True if it wrote (caller commits).
 
     A write (and its commit) on every request would double the request's round trips for a figure nobody
     needs to the second.
@@ -116,17 +144,17 @@ def record_token_use(session: Session, token: ApiToken) -> bool:
     now = utcnow()
     if token.last_used_at is not None and now - token.last_used_at < LAST_USED_GRANULARITY:
         return False
-    token.last_used_at = now
-    session.flush()
+    session.execute(_TOKEN_USED, {"token_id": token.token_id, "used_at": now})
     return True
 
 
 def lookup_token(session: Session, raw_token: str | None) -> ApiToken | None:
     """The live (not revoked) ApiToken for ``raw_token``, with its user; records when it was last used."""
-    token = find_token(session, raw_token)
-    if token is not None:
-        record_token_use(session, token)
-    return token
+    live = find_live_token(session, raw_token)
+    if live is None:
+        return None
+    record_token_use(session, live)
+    return session.get(ApiToken, live.token_id, populate_existing=True)
 
 
 def authenticate_token(session: Session, raw_token: str | None) -> User | None:

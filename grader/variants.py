@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from grader.models import User, VariantAssignment
+from grader.models import VariantAssignment
 
 SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 
@@ -22,24 +22,24 @@ def derive_seed(secret: str, user_id: int, exercise_id: str) -> int:
     return int.from_bytes(digest.digest()[:8], "big") % SEED_LIMIT
 
 
-def seed_for(session: Session, user: User, exercise_id: str, secret: str | None = None) -> int:
-    """The seed of ``user``'s variant of ``exercise_id``, created and committed on first use.
+def seed_for(session: Session, user_id: int, exercise_id: str, secret: str | None = None) -> int:
+    """The seed of user ``user_id``'s variant of ``exercise_id``, created and committed on first use.
 
     Two concurrent first requests agree: the insert ignores a conflict and the stored row wins.
     ``secret`` defaults to the app's VARIANT_SECRET.
     """
-    stored = _stored_seed(session, user.id, exercise_id)
+    stored = _stored_seed(session, user_id, exercise_id)
     if stored is not None:
         return stored
-    seed = derive_seed(secret or current_app.config["VARIANT_SECRET"], user.id, exercise_id)
+    seed = derive_seed(secret or current_app.config["VARIANT_SECRET"], user_id, exercise_id)
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     session.execute(
         insert(VariantAssignment)
-        .values(user_id=user.id, exercise_id=exercise_id, seed=seed)
+        .values(user_id=user_id, exercise_id=exercise_id, seed=seed)
         .on_conflict_do_nothing(index_elements=["user_id", "exercise_id"])
     )
     session.commit()
-    stored = _stored_seed(session, user.id, exercise_id)
+    stored = _stored_seed(session, user_id, exercise_id)
     assert stored is not None, "variant row must exist after insert-or-ignore"
     return stored
 

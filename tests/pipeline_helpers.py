@@ -33,7 +33,7 @@ def submit_book_answer(session: Session, user: User, **extra: object) -> Submiss
     """Submit the correct answer to the book variant."""
     return submit(
         session,
-        user=user,
+        user_id=user.id,
         exercise_id=EXERCISE,
         seed=BOOK_SEED,
         raw_answer=BOOK_ANSWER,

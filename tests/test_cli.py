@@ -173,7 +173,7 @@ def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[st
         student = session.scalar(select(User).where(User.username == "student1"))
         submission = submit(
             session,
-            user=student,
+            user_id=student.id,
             exercise_id=EXERCISE,
             seed=BOOK_SEED,
             raw_answer=BOOK_ANSWER,

@@ -90,9 +90,9 @@ def test_grade_log_is_append_only(session: Session, student: User) -> None:
 
 
 def test_seed_is_assigned_once_and_stays(session: Session, student: User) -> None:
-    seed = seed_for(session, student, EXERCISE)
+    seed = seed_for(session, student.id, EXERCISE)
     assert 0 <= seed < SEED_LIMIT
-    assert seed_for(session, student, EXERCISE, secret="a different secret") == seed  # stored, not re-derived
+    assert seed_for(session, student.id, EXERCISE, secret="a different secret") == seed  # stored, not re-derived
     rows = session.scalars(select(VariantAssignment).where(VariantAssignment.user_id == student.id)).all()
     assert [(r.exercise_id, r.seed) for r in rows] == [(EXERCISE, seed)]
 
@@ -100,9 +100,9 @@ def test_seed_is_assigned_once_and_stays(session: Session, student: User) -> Non
 def test_seeds_differ_between_students_and_exercises(session: Session, student: User) -> None:
     other = make_user(session)
     seeds = {
-        seed_for(session, student, EXERCISE),
-        seed_for(session, other, EXERCISE),
-        seed_for(session, student, "ch09.rnn-step"),
+        seed_for(session, student.id, EXERCISE),
+        seed_for(session, other.id, EXERCISE),
+        seed_for(session, student.id, "ch09.rnn-step"),
     }
     assert len(seeds) == 3
 

@@ -48,7 +48,7 @@ def test_serialised_result_has_engine_fields_and_timestamps(
 def test_unreadable_answer_is_stored_as_invalid(session: Session, student: User, worker: WorkerProcess) -> None:
     submission = submit(
         session,
-        user=student,
+        user_id=student.id,
         exercise_id=EXERCISE,
         seed=BOOK_SEED,
         raw_answer=UNREADABLE_ANSWER,
@@ -63,7 +63,7 @@ def test_unreadable_answer_is_stored_as_invalid(session: Session, student: User,
 
 def test_unknown_exercise_ends_as_error_with_message(session: Session, student: User, worker: WorkerProcess) -> None:
     submission = submit(
-        session, user=student, exercise_id="ch99.no-such", seed=1, raw_answer={}, parsed_answer=None, lang="en"
+        session, user_id=student.id, exercise_id="ch99.no-such", seed=1, raw_answer={}, parsed_answer=None, lang="en"
     )
     result = wait_final(session, submission.id)
     assert result.status == SubmissionStatus.ERROR
@@ -117,7 +117,7 @@ def test_repeated_idempotency_key_returns_the_same_submission(
     with pytest.raises(SubmissionRejected) as rejected:
         submit(
             session,
-            user=student,
+            user_id=student.id,
             exercise_id=EXERCISE,
             seed=BOOK_SEED,
             raw_answer=UNREADABLE_ANSWER,

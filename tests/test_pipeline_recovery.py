@@ -26,7 +26,7 @@ def submit_through(app: Flask, user_id: int) -> int:
         user = session.get_one(User, user_id)
         return submit(
             session,
-            user=user,
+            user_id=user.id,
             exercise_id=EXERCISE,
             seed=BOOK_SEED,
             raw_answer=BOOK_ANSWER,

@@ -37,7 +37,7 @@ def rejection(session: Session, user: User, assignment_id: int, exercise_id: str
     with pytest.raises(SubmissionRejected) as refused:
         submit(
             session,
-            user=user,
+            user_id=user.id,
             exercise_id=exercise_id,
             seed=0,
             raw_answer=BOOK_ANSWER,

@@ -7,7 +7,6 @@ from grader import errors, ratelimit
 from grader.api.views import blueprint
 
 MAX_BODY_BYTES = 64 * 1024
-RATE_LIMITED_ENDPOINTS = ("api_v1.create_submission",)
 
 
 def init_app(app: Flask) -> None:
@@ -16,4 +15,4 @@ def init_app(app: Flask) -> None:
         app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     errors.init_app(app)
     app.register_blueprint(blueprint, url_prefix=errors.API_PREFIX)
-    ratelimit.init_app(app, RATE_LIMITED_ENDPOINTS)
+    ratelimit.init_app(app)

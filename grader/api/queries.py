@@ -26,7 +26,7 @@ class SubmissionFilters:
 def taught_course_ids(principal: Principal) -> Select[tuple[int]]:
     """SQL: the ids of the courses the caller teaches."""
     return select(Enrolment.course_id).where(
-        Enrolment.user_id == principal.user.id, Enrolment.role == EnrolmentRole.TEACHER
+        Enrolment.user_id == principal.user_id, Enrolment.role == EnrolmentRole.TEACHER
     )
 
 
@@ -45,7 +45,7 @@ def visible_courses(session: Session, principal: Principal) -> list[tuple[Course
         return [(course, "admin") for course in session.scalars(select(Course).order_by(Course.id))]
     rows = session.execute(
         select(Course, Enrolment.role).join(Enrolment, Enrolment.course_id == Course.id)
-        .where(Enrolment.user_id == principal.user.id).order_by(Course.id)
+        .where(Enrolment.user_id == principal.user_id).order_by(Course.id)
     ).all()
     # A teacher acting through a student-role token sees their courses as a student would.
     return [(course, role if principal.is_staff else EnrolmentRole.STUDENT) for course, role in rows]
@@ -54,7 +54,7 @@ def visible_courses(session: Session, principal: Principal) -> list[tuple[Course
 def visible_assignment(session: Session, principal: Principal, assignment_id: int) -> Assignment:
     """The assignment if the caller is enrolled in (or teaches) its course; 404 otherwise."""
     assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not (principal.is_admin or _enrolled(session, principal.user.id, assignment.course_id)):
+    if assignment is None or not (principal.is_admin or _enrolled(session, principal.user_id, assignment.course_id)):
         raise ApiError(404, "not_found", f"No assignment {assignment_id}.")
     return assignment
 
@@ -70,7 +70,7 @@ def _visible_condition(principal: Principal) -> Any:
     """SQL condition: submissions the caller may read (own; plus their courses' for teachers; all for admins)."""
     if principal.is_admin:
         return true()
-    own = Submission.user_id == principal.user.id
+    own = Submission.user_id == principal.user_id
     if not principal.is_staff:
         return own
     taught = select(Assignment.id).where(Assignment.course_id.in_(taught_course_ids(principal)))
@@ -98,7 +98,7 @@ def visible_submission(session: Session, principal: Principal, submission_id: in
     """The submission if the caller may read it; 404 otherwise (existence is not revealed)."""
     query = (_SUBMISSION_FOR_ADMIN if principal.is_admin
              else _SUBMISSION_FOR_STAFF if principal.is_staff else _SUBMISSION_FOR_STUDENT)
-    submission = session.scalar(query, {"submission_id": submission_id, "user_id": principal.user.id})
+    submission = session.scalar(query, {"submission_id": submission_id, "user_id": principal.user_id})
     if submission is None:
         raise ApiError(404, "not_found", f"No submission {submission_id}.")
     return submission
@@ -127,7 +127,7 @@ def list_submissions(
 
 def progress_subject(session: Session, principal: Principal, assignment: Assignment, student_id: int | None) -> User:
     """Whose progress to show: the caller's own, or (teachers of the course) the student asked for."""
-    if student_id is None or student_id == principal.user.id:
+    if student_id is None or student_id == principal.user_id:
         return principal.user
     if not teaches(session, principal, assignment.course_id):
         raise ApiError(403, "forbidden", "Only the course's teachers may see another student's progress.",

@@ -30,8 +30,9 @@ def answer_key_allowed(session: Session, principal: Principal, submission: Submi
 
 def _owner_json(principal: Principal, submission: Submission) -> dict[str, Any]:
     """Who made the submission; the caller's own rows need no look-up of the owner."""
-    owner = principal.user if submission.user_id == principal.user.id else submission.user
-    return {"id": owner.id, "username": owner.username}
+    if submission.user_id == principal.user_id:
+        return {"id": principal.user_id, "username": principal.username}
+    return {"id": submission.user.id, "username": submission.user.username}
 
 
 def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime) -> dict[str, Any]:

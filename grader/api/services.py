@@ -98,12 +98,12 @@ def create_submission(
     """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
     reading = readable_answer(request.exercise_id, request.answer, request.lang)
     replay = key is not None and session.scalar(
-        select(Submission.id).where(Submission.user_id == principal.user.id, Submission.idempotency_key == key)
+        select(Submission.id).where(Submission.user_id == principal.user_id, Submission.idempotency_key == key)
     ) is not None
-    seed = request.seed if request.seed is not None else seed_for(session, principal.user, request.exercise_id)
+    seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
     try:
         submission = submissions.submit(
-            session, user=principal.user, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
+            session, user_id=principal.user_id, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
             parsed_answer=reading["parsed"], lang=request.lang, assignment_id=request.assignment_id,
             idempotency_key=key,
         )

@@ -5,11 +5,12 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
+from grader import ratelimit
 from grader.api import body as parse
 from grader.api import queries, serialise, services
 from grader.api.openapi import document
 from grader.auth import require_principal, require_role, require_user
-from grader.extensions import get_session
+from grader.extensions import autocommit_requests, get_session
 from grader.models import Role, SubmissionStatus, utcnow
 from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
@@ -54,7 +55,7 @@ def own_variant(exercise_id: str) -> ResponseReturnValue:
     """The caller's assigned variant of an exercise (the server picks the seed; no answer)."""
     principal = require_principal()
     lang = parse.query_lang()
-    seed = seed_for(get_session(), principal.user, services.known_exercise(exercise_id, field=None))
+    seed = seed_for(get_session(), principal.user_id, services.known_exercise(exercise_id, field=None))
     return jsonify(serialise.variant_json(principal, engine.variant(exercise_id, seed, lang)))
 
 
@@ -78,10 +79,12 @@ def validate() -> ResponseReturnValue:
 
 
 @blueprint.post("/submissions")
+@autocommit_requests
 @require_user
 def create_submission() -> ResponseReturnValue:
     """Accept an answer for grading: 202 once the queued row is committed (200 when an Idempotency-Key repeats)."""
     principal = require_principal()
+    ratelimit.check_submission(principal.user_id)
     key = services.idempotency_key(request.headers.get("Idempotency-Key"))
     submission_request = services.parse_submission(principal, parse.read_json_object(services.SUBMISSION_FIELDS))
     session = get_session()
@@ -94,6 +97,7 @@ def create_submission() -> ResponseReturnValue:
 
 
 @blueprint.get("/submissions/<int:submission_id>")
+@autocommit_requests
 @require_user
 def get_submission(submission_id: int) -> ResponseReturnValue:
     """One submission; ``?wait=S`` (0-10) holds the request until it is graded or S seconds pass."""

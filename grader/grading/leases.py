@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,20 +40,36 @@ def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seco
 
 
 def claim_reading(
-    session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, *columns: Any
+    session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, *columns: str
 ) -> tuple[Lease, Row[Any]] | None:
-    """``claim``, also returning ``columns`` of the claimed row from the same UPDATE (no separate read); commits."""
+    """``claim``, also returning the named ``columns`` of the claimed row from the same UPDATE; commits."""
     now = utcnow()
     until = now + timedelta(seconds=lease_seconds)
     row = session.execute(
-        update(model)
-        .where(model.id == row_id, model.attempts < model.max_attempts, claimable(model, now))
-        .values(status=model.WORKING, lease_owner=owner, lease_until=until, attempts=model.attempts + 1, started_at=now)
-        .returning(model.attempts, *columns)
-        .execution_options(synchronize_session=False)
+        _claim_statement(model, columns),
+        {"claim_row_id": row_id, "claim_owner": owner, "claim_now": now, "claim_until": until},
     ).one_or_none()
     session.commit()
     return None if row is None else (Lease(row_id, owner, row[0], until), row)
+
+
+@functools.cache
+def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
+    """The claiming UPDATE … RETURNING attempts, *columns, on table columns with bound parameters.
+
+    Built once per model and column list: building it per job (ORM attribute coercions, cache keys) cost the
+    worker more CPU than running it.
+    """
+    row = model.__table__.c
+    now, until = bindparam("claim_now", type_=row.lease_until.type), bindparam("claim_until", type_=row.lease_until.type)
+    claimable_now = or_(row.status == model.QUEUED, and_(row.status == model.WORKING, row.lease_until < now))
+    return (
+        update(model.__table__)
+        .where(row.id == bindparam("claim_row_id"), row.attempts < row.max_attempts, claimable_now)
+        .values(status=model.WORKING, lease_owner=bindparam("claim_owner", type_=row.lease_owner.type),
+                lease_until=until, attempts=row.attempts + 1, started_at=now)
+        .returning(row.attempts, *(row[name] for name in columns))
+    )
 
 
 def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:

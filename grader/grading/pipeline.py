@@ -57,7 +57,7 @@ def _grade(database: Database, submission_id: int, worker: str, lease_seconds: f
     with database.pinned_session(autocommit=single_statements) as session:
         claimed = leases.claim_reading(
             session, Submission, submission_id, worker, lease_seconds,
-            Submission.exercise_id, Submission.seed, Submission.raw_answer, Submission.lang,
+            "exercise_id", "seed", "raw_answer", "lang",
         )
         if claimed is None:
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)

@@ -31,22 +31,22 @@ def attempts_used(session: Session, user_id: int, assignment_id: int, exercise_i
     )
 
 
-def is_enrolled(session: Session, user: User, course_id: int) -> bool:
-    """True if ``user`` is a member (student or teacher) of the course."""
+def is_enrolled(session: Session, user_id: int, course_id: int) -> bool:
+    """True if user ``user_id`` is a member (student or teacher) of the course."""
     return (
-        session.scalar(select(Enrolment.id).where(Enrolment.user_id == user.id, Enrolment.course_id == course_id))
+        session.scalar(select(Enrolment.id).where(Enrolment.user_id == user_id, Enrolment.course_id == course_id))
         is not None
     )
 
 
-def check_can_submit(session: Session, user: User, assignment: Assignment, exercise_id: str, now: datetime) -> None:
-    """Raise SubmissionRejected unless ``user`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
+def check_can_submit(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> None:
+    """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
     if exercise_id not in assignment.exercise_ids:
         raise SubmissionRejected(
             "exercise_not_in_assignment",
             Text(zh=f"作业中没有练习 {exercise_id}。", en=f"Exercise {exercise_id} is not part of this assignment."),
         )
-    if not is_enrolled(session, user, assignment.course_id):
+    if not is_enrolled(session, user_id, assignment.course_id):
         raise SubmissionRejected(
             "not_enrolled", Text(zh="你没有选修这门课程。", en="You are not enrolled in this course.")
         )
@@ -55,7 +55,7 @@ def check_can_submit(session: Session, user: User, assignment: Assignment, exerc
     if assignment.due_at is not None and now > assignment.due_at:
         raise SubmissionRejected("past_due", Text(zh="作业已过截止时间。", en="This assignment is past its due date."))
     allowed = assignment.attempts_allowed
-    if allowed is not None and attempts_used(session, user.id, assignment.id, exercise_id) >= allowed:
+    if allowed is not None and attempts_used(session, user_id, assignment.id, exercise_id) >= allowed:
         raise SubmissionRejected(
             "attempts_exhausted",
             Text(zh=f"这道题的 {allowed} 次机会已经用完。", en=f"All {allowed} attempts at this exercise are used."),

@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session
 from exercises.i18n import Text
 from grader.grading import dispatch, policy
 from grader.grading.errors import SubmissionNotFound, SubmissionRejected
-from grader.models import Assignment, Submission, SubmissionStatus, User, utcnow
+from grader.models import Assignment, Submission, SubmissionStatus, utcnow
 
 
 def submit(
     session: Session,
     *,
-    user: User,
+    user_id: int,
     exercise_id: str,
     seed: int,
     raw_answer: Any,
@@ -35,7 +35,7 @@ def submit(
     Assignment rules (enrolment, window, attempts) raise SubmissionRejected with a code.
     """
     if idempotency_key is not None:
-        earlier = _by_idempotency_key(session, user.id, idempotency_key)
+        earlier = _by_idempotency_key(session, user_id, idempotency_key)
         if earlier is not None:
             return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
     now = utcnow()
@@ -43,9 +43,9 @@ def submit(
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
             raise SubmissionRejected("no_such_assignment", Text(zh="没有这个作业。", en="There is no such assignment."))
-        policy.check_can_submit(session, user, assignment, exercise_id, now)
+        policy.check_can_submit(session, user_id, assignment, exercise_id, now)
     submission = Submission(
-        user_id=user.id,
+        user_id=user_id,
         exercise_id=exercise_id,
         seed=seed,
         lang=lang,
@@ -65,7 +65,7 @@ def submit(
     except IntegrityError:
         # A concurrent request with the same idempotency key committed first; answer with its row.
         session.rollback()
-        earlier = _by_idempotency_key(session, user.id, idempotency_key) if idempotency_key else None
+        earlier = _by_idempotency_key(session, user_id, idempotency_key) if idempotency_key else None
         if earlier is None:
             raise
         return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)

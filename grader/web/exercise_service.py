@@ -75,7 +75,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
                   now: datetime) -> ExercisePage:
     """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view)."""
     entry = graded_exercise(assignment, exercise_id)
-    seed = seed_for(session, user, exercise_id)
+    seed = seed_for(session, user.id, exercise_id)
     shown = engine.variant(exercise_id, seed, lang)
     progress = assignment_view(session, user, assignment, lang, now)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
@@ -123,7 +123,7 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
     key = form.get("idempotency_key") or None
     try:
         submission = submissions.submit(
-            session, user=user, exercise_id=exercise_id, seed=seed_for(session, user, exercise_id),
+            session, user_id=user.id, exercise_id=exercise_id, seed=seed_for(session, user.id, exercise_id),
             raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
             idempotency_key=key[:128] if key else None)
     except SubmissionRejected as exc:

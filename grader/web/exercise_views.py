@@ -6,7 +6,9 @@ import secrets
 from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader import ratelimit
 from grader.extensions import get_session
+from grader.i18n_ui import t
 from grader.models import utcnow
 from grader.web.blueprint import web
 from grader.web.exercise_service import exercise_page, submit_form
@@ -39,6 +41,9 @@ def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue
     """Without JavaScript: validate, submit, then show the submission (which refreshes until graded)."""
     session, user = get_session(), signed_in()
     found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
+    retry_after = ratelimit.submission_retry_after(user.id)
+    if retry_after:
+        return _page(assignment_id, exercise_id, 429, refusal=t("exercise.rate_limited", page_lang(), seconds=retry_after))
     outcome = visible_or_404(lambda: submit_form(session, user, found, exercise_id, request.form, page_lang()))
     if outcome.submission_id is not None:
         return redirect(url_for("web.submission", submission_id=outcome.submission_id))

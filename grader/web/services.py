@@ -118,7 +118,7 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
     """The assignment if the user is enrolled in its course; NotVisible otherwise (no hint that it exists)."""
     assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not policy.is_enrolled(session, user, assignment.course_id):
+    if assignment is None or not policy.is_enrolled(session, user.id, assignment.course_id):
         raise NotVisible(assignment_id)
     return assignment
 

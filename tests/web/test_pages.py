@@ -207,3 +207,16 @@ def test_lab_endpoints_check_parameters_and_queue_a_run(client: FlaskClient, log
     # A worker may already have picked the run up; what matters here is that it exists with these parameters.
     assert polled["status"] in ("queued", "running", "done") and polled["params"]["ds"] == [32, 64]
     assert client.get("/lab/runs/999999").status_code == 404
+
+
+def test_form_submissions_share_the_per_user_rate_limit(app: Flask, client: FlaskClient, login: Login) -> None:
+    app.config["SUBMISSION_RATE_LIMIT"] = "1/minute"
+    ch13 = _assignment_id(app, "Chapter 13")
+    token = login(client, "student1")
+    form = {"csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否", "answer.eos_scored": "是",
+            "answer.scored_count": "1"}
+    assert client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data=form).status_code == 302
+    limited = client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data=form)
+    assert limited.status_code == 429
+    assert "提交太频繁" in limited.get_data(as_text=True)  # the page's language (Chinese by default)
+    assert _submission_count(app) == 1

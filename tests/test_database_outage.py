@@ -1,0 +1,115 @@
+"""A database that is unreachable or drops its connections: 503 with Retry-After for the web, retries for the worker.
+
+The engine does not pre-ping pooled connections (a round trip per request), so these tests check what replaces
+it: a dead connection fails one request as a clean 503, the pool is discarded, and the next request works; a
+worker whose connection died retries the task and grades the submission.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import create_engine, text
+
+from grader import create_app
+from grader.auth_session import SESSION_USER_KEY
+from grader.extensions import get_db
+from grader.migrate import upgrade
+from tests.api.support import School, build_school
+from tests.conftest import clean_database
+from tests.support import PG_ADMIN_URL, REDIS_URL, Backend, WorkerProcess, postgres_database, wait_for
+
+SHIFT = "ch13.shift-pairs"
+BOOK = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "no", "eos_scored": "yes", "scored_count": "4"}
+UNREACHABLE_PG = "postgresql+psycopg://postgres@127.0.0.1:1/nowhere"
+
+
+@pytest.fixture(scope="module")
+def pg_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
+    """A PostgreSQL database and Redis queue of this module's own (its connections get cut on purpose)."""
+    name = f"grader_outage_{os.getpid()}"
+    with postgres_database(name) as url:
+        upgrade(url)
+        yield Backend("postgresql", url, f"{REDIS_URL}/{1 + os.getpid() % 15}",
+                      tmp_path_factory.mktemp("outage"), f"outage_{uuid.uuid4().hex[:8]}")
+
+
+@pytest.fixture
+def outage_app(pg_backend: Backend) -> Iterator[Flask]:
+    """An app on the module's database with the standard school."""
+    application = create_app(pg_backend.config(SUBMISSION_RATE_LIMIT="10000/minute"))
+    yield application
+    clean_database(application)
+    get_db(application).dispose()
+
+
+def cut_connections(database_url: str) -> int:
+    """Terminate every server connection to the database of ``database_url`` (as a server restart would)."""
+    name = database_url.rsplit("/", 1)[1]
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            return len(connection.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"
+            ), {"name": name}).all())
+    finally:
+        admin.dispose()
+
+
+def submit_and_wait(app: Flask, school: School) -> dict[str, object]:
+    """POST the book answer as the teacher, then wait for its grade; returns the final submission."""
+    client, headers = app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}"}
+    created = client.post("/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK},
+                          headers=headers)
+    assert created.status_code == 202, created.get_json()
+    url = f"/api/v1/submissions/{created.get_json()['id']}?wait=10"
+    return wait_for(lambda: (body := client.get(url, headers=headers).get_json())["status"] != "queued"
+                    and body["status"] != "grading" and body, "a final status")
+
+
+def test_unreachable_database_is_a_503_json_error_with_retry_after(tmp_path: Path) -> None:
+    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path), "DATABASE_URL": UNREACHABLE_PG,
+                      "CELERY_BROKER_URL": "memory://"})
+    client = app.test_client()
+    response = client.get("/api/v1/submissions/1", headers={"Authorization": "Bearer grd_whatever"})
+    assert response.status_code == 503
+    assert response.get_json()["error"]["code"] == "database_unavailable"
+    assert response.headers["Retry-After"] == "1"
+    with client.session_transaction() as cookie:
+        cookie[SESSION_USER_KEY] = 1  # a signed-in visitor: the page must load the user from the database
+    page = client.get("/courses")
+    assert (page.status_code, page.mimetype, page.headers["Retry-After"]) == (503, "text/plain", "1")
+    assert "Traceback" not in page.get_data(as_text=True)
+    assert client.get("/healthz").status_code == 503
+
+
+def test_a_dropped_connection_fails_one_request_cleanly_then_the_pool_recovers(outage_app: Flask) -> None:
+    school = build_school(outage_app)
+    client, headers = outage_app.test_client(), {"Authorization": f"Bearer {school.tokens['alice']}"}
+    assert client.get("/api/v1/me", headers=headers).status_code == 200  # the pool now holds a live connection
+    assert cut_connections(outage_app.config["DATABASE_URL"]) >= 1
+    first = client.get("/api/v1/me", headers=headers)
+    assert first.status_code == 503, first.get_data(as_text=True)
+    assert first.get_json()["error"]["code"] == "database_unavailable"
+    assert client.get("/api/v1/me", headers=headers).status_code == 200
+
+
+def test_worker_grades_after_its_connections_were_dropped(outage_app: Flask, pg_backend: Backend,
+                                                          tmp_path: Path) -> None:
+    school = build_school(outage_app)
+    worker = WorkerProcess(pg_backend.env(), pg_backend.queue, tmp_path / "worker.log", concurrency=1)
+    try:
+        worker.wait_ready()
+        assert submit_and_wait(outage_app, school)["score"] == 1.0  # graded; the worker's pool holds a connection
+        assert cut_connections(pg_backend.database_url) >= 2  # the worker's and the web app's
+        get_db(outage_app).dispose()  # the web side of a restart is the test above; here only the worker's matters
+        after = submit_and_wait(outage_app, school)
+        assert after["status"] == "graded", after
+        assert after["score"] == 1.0
+        assert "OperationalError" in worker.log()  # the first attempt met the dead connection and was retried
+    finally:
+        worker.stop()
