@@ -52,6 +52,7 @@ ERROR_MEANINGS = {
     422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer.",
     429: "Rate limited; see the Retry-After header.",
     500: "Internal error (JSON body, no stack trace).",
+    503: "The database is briefly unreachable; nothing was stored. Retry after the Retry-After header's seconds.",
 }
 
 SCHEMAS: JSONObject = {
@@ -139,7 +140,7 @@ SCHEMAS: JSONObject = {
 
 def _operation(summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
     """One operation with its success response and shared error responses."""
-    return {"summary": summary, **extra, "responses": {**ok, **_errors(*errors, 500)}}
+    return {"summary": summary, **extra, "responses": {**ok, **_errors(*errors, 500, 503)}}
 
 
 JSON_BODY = {"required": True, "content": {"application/json": {"schema": _ref("SubmissionRequest")}}}
