@@ -90,6 +90,14 @@ class Backend:
         for message in (self.data_dir / "broker" / "queue").glob(f"*.{queue}.msg"):
             message.unlink()
 
+    def drop_queue(self, queue: str) -> None:
+        """Delete ``queue`` and the messages in it (a queue only one test used)."""
+        if self.broker_url.startswith("redis://"):
+            redis.Redis.from_url(self.broker_url).delete(queue)
+            return
+        for message in (self.data_dir / "broker" / "queue").glob(f"*.{queue}.msg"):
+            message.unlink()
+
     def pending_messages(self, queue: str) -> int:
         """How many messages wait in ``queue``."""
         if self.broker_url.startswith("redis://"):

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from grader import create_app
 from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.grading.errors import SubmissionRejected
 from grader.grading.submissions import get_result, serialise_submission, submit
 from grader.models import Submission, SubmissionStatus, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user
+from tests.conftest import clean_database
 from tests.pipeline_helpers import log_entries, send_duplicate, submit_book_answer, wait_final
 from tests.support import Backend, WorkerProcess
 
@@ -141,3 +145,22 @@ def test_same_idempotency_key_for_two_users_makes_two_submissions(
 
 def test_backend_is_the_one_parametrised(app: Flask, backend: Backend) -> None:
     assert get_db(app).dialect == backend.name
+
+
+def test_submit_returns_the_row_exactly_as_stored(backend: Backend) -> None:
+    # A queue no worker reads, so that nothing grades the row between the submit and the comparison.
+    app = create_app(backend.config(GRADER_QUEUE=f"unread_{uuid.uuid4().hex[:8]}"))
+    try:
+        with app.app_context(), get_db(app).session() as session:
+            student = make_user(session)
+            returned = submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED,
+                              raw_answer=BOOK_ANSWER, parsed_answer={"scored_count": 4}, lang="zh", idempotency_key="k")
+            with get_db(app).session() as fresh_session:
+                stored = fresh_session.get_one(Submission, returned.id)
+                columns = [column.key for column in Submission.__table__.columns]
+                assert {key: getattr(returned, key) for key in columns} == {key: getattr(stored, key) for key in columns}
+            assert returned.user.id == student.id  # attached to the session: relationships load as for any row
+    finally:
+        backend.drop_queue(app.config["GRADER_QUEUE"])
+        clean_database(app)
+        get_db(app).dispose()
