@@ -145,7 +145,10 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
         implied["first_input_divergence_step"] = _divergence_after(generated, wrong_step)
     step = answer.get("first_input_divergence_step", 0)
     if step is None:
-        implied["teacher_forced_input"] = implied["generated_input"] = NO_TOKEN
+        # "No divergence" carries forward as none/none only when the student's own wrong step implies it (their
+        # mistake is EOS): an unfounded null would empty both input parts and turn them into free marks.
+        if "first_input_divergence_step" in implied and implied["first_input_divergence_step"] is None:
+            implied["teacher_forced_input"] = implied["generated_input"] = NO_TOKEN
     elif isinstance(step, int) and 1 <= step <= min(len(generated), len(target)):
         implied["teacher_forced_input"] = ([BOS, *target])[step - 1]
         implied["generated_input"] = ([BOS, *generated])[step - 1]

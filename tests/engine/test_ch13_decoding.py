@@ -122,6 +122,34 @@ def test_exposure_divergence_step_gets_follow_through_from_the_students_wrong_st
     assert parts["first_input_divergence_step"]["score"] == 1.0
 
 
+def test_an_unfounded_no_divergence_earns_nothing_on_the_inputs() -> None:
+    # The book's first mistake (step 1, "blue") is not EOS, so "null" contradicts the student's own right step:
+    # answering none/none after it shows nothing about which token each process feeds in.
+    answer = {"first_wrong_step": "1", "first_input_divergence_step": "null", "teacher_forced_input": "none",
+              "generated_input": "none"}
+    result = grade(EXPOSURE, 0, answer)
+    for name in ("first_input_divergence_step", "teacher_forced_input", "generated_input"):
+        assert result["parts"][name]["score"] == 0.0 and not result["parts"][name]["follow_through"], name
+    assert result["score"] == 0.25
+
+
+def test_no_divergence_carries_forward_when_the_students_own_step_is_an_eos_mistake() -> None:
+    # On a variant where generation chooses EOS too early at step s, a student who names a later wrong step that
+    # is not EOS gets no none/none credit, but one who names s (the EOS step) and says null is fully right.
+    stopped = next(v for v in variants(EXPOSURE)
+                   if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
+    key = api.answer_key(EXPOSURE, stopped.seed)
+    consistent = {**{name: str(value) for name, value in key.items() if value is not None},
+                  "first_input_divergence_step": "null"}
+    assert grade(EXPOSURE, stopped.seed, consistent)["score"] == 1.0
+    implied = exposure_divergence.follow_through(stopped, {"first_wrong_step": key["first_wrong_step"],
+                                                           "first_input_divergence_step": None})
+    assert implied["teacher_forced_input"] == implied["generated_input"] == "none"
+    unfounded = exposure_divergence.follow_through(api.get_exercise(EXPOSURE).generate(0),
+                                                   {"first_wrong_step": 1, "first_input_divergence_step": None})
+    assert "teacher_forced_input" not in unfounded and "generated_input" not in unfounded
+
+
 def test_exposure_misconceptions_on_the_book() -> None:
     answer = {"first_wrong_step": "1", "first_input_divergence_step": "1", "teacher_forced_input": "blue",
               "generated_input": "red"}
