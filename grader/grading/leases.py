@@ -67,7 +67,7 @@ def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
         update(model.__table__)
         .where(row.id == bindparam("claim_row_id"), row.attempts < row.max_attempts, claimable_now)
         .values(status=model.WORKING, lease_owner=bindparam("claim_owner", type_=row.lease_owner.type),
-                lease_until=until, attempts=row.attempts + 1, started_at=now)
+                lease_until=until, attempts=row.attempts + 1, started_at=now, resends=0)
         .returning(row.attempts, *(row[name] for name in columns))
     )
 

@@ -71,9 +71,11 @@ _INSERT_RETURNING_ID = insert(Submission.__table__).returning(Submission.__table
 def _as_loaded(session: Session, submission_id: int, values: dict[str, Any]) -> Submission:
     """The just-inserted row as a persistent Submission in ``session``, built from what was inserted (no SELECT).
 
-    Every column gets a value, the ones the INSERT left out as NULL, so that no attribute is left to load later.
+    Every column gets a value, the ones the INSERT left out their scalar default or NULL, so that no attribute is
+    left to load later.
     """
-    columns = {column.key: None for column in Submission.__table__.columns}
+    columns = {column.key: column.default.arg if column.default is not None and column.default.is_scalar else None
+               for column in Submission.__table__.columns}
     submission = Submission(**{**columns, **values, "id": submission_id})
     make_transient_to_detached(submission)
     session.add(submission)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask import Flask
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, or_, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -23,6 +23,9 @@ ERROR_STATUS: dict[type, str] = {
     RegradeJob: RegradeStatus.ERROR,
 }
 BATCH_SIZE = 200
+# A queued row is re-sent after GRADER_REQUEUE_AFTER, then after twice that, four times, ... up to 2**5 times
+# (20 s → ~11 min by default): while no worker consumes, the queue gains a few copies per row, not hundreds.
+MAX_BACKOFF_DOUBLINGS = 5
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +41,22 @@ class SweepReport:
 def stale(model: JobModel, now: datetime, requeue_after: float) -> ColumnElement[bool]:
     """SQL condition for rows that need their task sent again.
 
-    Queued rows whose last message is older than ``requeue_after`` (lost message), and working rows whose
-    lease expired and that have not been re-sent since (killed worker) or were re-sent long ago.
+    Queued rows whose last message is older than ``requeue_after`` doubled for each re-send since the last
+    claim (a lost message; backing off while nothing consumes), and working rows whose lease expired and that
+    have not been re-sent since (killed worker) or were re-sent long ago.
     """
     long_ago = now - timedelta(seconds=requeue_after)
     not_recent = or_(model.dispatched_at.is_(None), model.dispatched_at < long_ago)
+    backed_off = case(
+        *((model.resends == doublings, now - timedelta(seconds=requeue_after * 2**doublings))
+          for doublings in range(MAX_BACKOFF_DOUBLINGS)),
+        else_=now - timedelta(seconds=requeue_after * 2**MAX_BACKOFF_DOUBLINGS),
+    )
+    not_recent_for_queued = or_(model.dispatched_at.is_(None), model.dispatched_at < backed_off)
     return and_(
         model.attempts < model.max_attempts,
         or_(
-            and_(model.status == model.QUEUED, not_recent),
+            and_(model.status == model.QUEUED, not_recent_for_queued),
             and_(
                 model.status == model.WORKING,
                 model.lease_until < now,
@@ -80,7 +90,7 @@ def take_stale(session: Session, model: JobModel, requeue_after: float) -> list[
                 model.dispatched_at.is_not_distinct_from(dispatched_at),
                 stale(model, now, requeue_after),
             )
-            .values(dispatched_at=now)
+            .values(dispatched_at=now, resends=model.resends + 1)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount == 1:

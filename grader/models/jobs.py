@@ -21,6 +21,8 @@ class LeasedJob:
     lease_owner: Mapped[str | None] = mapped_column(String(200))
     lease_until: Mapped[datetime | None]
     dispatched_at: Mapped[datetime | None]  # last time a task message was sent for this row
+    # Sweeper re-sends since the row was last claimed; each one doubles the wait before the next (see sweeper).
+    resends: Mapped[int] = mapped_column(default=0, server_default="0")
     error_message: Mapped[str | None] = mapped_column(Text)
     queued_at: Mapped[datetime] = mapped_column(default=utcnow)  # when it (last) entered "queued"
     started_at: Mapped[datetime | None]  # when the latest lease was taken ("grading" / "running")
