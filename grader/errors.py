@@ -1,10 +1,9 @@
 """JSON error responses for the API: one body shape, ``{"error": {"code", "message", "field"}}``, for every 4xx/5xx."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
-
-import logging
 
 from flask import Flask, Response, jsonify, request
 from sqlalchemy.exc import OperationalError

@@ -50,8 +50,10 @@ def parsed_limit(text: str) -> RateLimitItem:
 class SubmissionLimiter:
     """Counts submissions per user in a fixed window; falls back to memory while the shared store is down."""
 
-    def __init__(self, uri: str) -> None:
+    def __init__(self, uri: str, namespace: str = "") -> None:
         self.uri = uri
+        # Deployments sharing one Redis keep separate counts (user ids repeat across databases).
+        self.namespace = namespace
         self._shared = FixedWindowRateLimiter(self._storage(uri))
         self._memory = FixedWindowRateLimiter(MemoryStorage())
         self._shared_down_until = 0.0
@@ -73,8 +75,9 @@ class SubmissionLimiter:
         """Count one submission for ``key``; returns (allowed, seconds until the window resets)."""
         strategy = self._strategy()
         try:
-            allowed = strategy.hit(limit, KEY_PREFIX, SCOPE, key)
-            reset_at = strategy.get_window_stats(limit, KEY_PREFIX, SCOPE, key).reset_time if not allowed else 0.0
+            allowed = strategy.hit(limit, KEY_PREFIX, self.namespace, SCOPE, key)
+            reset_at = (strategy.get_window_stats(limit, KEY_PREFIX, self.namespace, SCOPE, key).reset_time
+                        if not allowed else 0.0)
         except RedisError as exc:
             # A briefly unreachable Redis must not turn every submission into a 500: count in memory meanwhile.
             log.warning("rate-limit storage unavailable, counting in memory for %.0f s: %s", FALLBACK_SECONDS, exc)
@@ -116,6 +119,6 @@ def init_app(app: Flask) -> SubmissionLimiter:
     app.config["RATELIMIT_STORAGE_URI"] = storage_uri(app.config)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", DEFAULT_SUBMISSION_LIMIT)
     parsed_limit(str(app.config["SUBMISSION_RATE_LIMIT"]))  # a malformed limit fails at start-up, not per request
-    limiter = SubmissionLimiter(app.config["RATELIMIT_STORAGE_URI"])
+    limiter = SubmissionLimiter(app.config["RATELIMIT_STORAGE_URI"], namespace=str(app.config["GRADER_QUEUE"]))
     app.extensions[EXTENSION_KEY] = limiter
     return limiter

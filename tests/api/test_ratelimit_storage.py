@@ -1,12 +1,15 @@
 """Where rate-limit counts live: the configured URI, else the broker's Redis, else process memory."""
 from __future__ import annotations
 
+import os
+
 from grader import create_app
 from grader.extensions import get_db
 from grader.ratelimit import SubmissionLimiter, parsed_limit, storage_uri
 from tests.api.support import build_school
 from tests.conftest import clean_database
-from tests.support import Backend
+from tests.factories import unique
+from tests.support import REDIS_URL, Backend
 
 
 def test_explicit_storage_wins() -> None:
@@ -41,3 +44,15 @@ def test_the_limiter_counts_per_key_and_forgets_on_reset() -> None:
     assert limiter.hit(limit, "user:2") == (True, 0)
     limiter.reset()
     assert limiter.hit(limit, "user:1") == (True, 0)
+
+
+def test_deployments_sharing_one_redis_count_separately() -> None:
+    shared = f"{REDIS_URL}/{1 + os.getpid() % 15}"  # this test session's own Redis database
+    first, second = SubmissionLimiter(shared, namespace=unique("a")), SubmissionLimiter(shared, namespace=unique("b"))
+    limit = parsed_limit("1/minute")
+    try:
+        assert first.hit(limit, "user:1")[0] and not first.hit(limit, "user:1")[0]
+        assert second.hit(limit, "user:1")[0]  # the same user id in another deployment has its own count
+        assert not SubmissionLimiter(shared, namespace=first.namespace).hit(limit, "user:1")[0]  # other processes agree
+    finally:
+        first.reset()
