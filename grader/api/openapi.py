@@ -107,7 +107,9 @@ SCHEMAS: JSONObject = {
         "follow_through": {"type": ["boolean", "null"]}, "read": {}}},
     "Submission": {"type": "object", "required": ["id", "exercise_id", "status", "created_at"], "properties": {
         "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Staff only."},
-        "lang": {"type": "string"}, "assignment_id": {"type": ["integer", "null"]},
+        "lang": {"type": "string", "description": "The language the answer was submitted in."},
+        "feedback_lang": {"type": "string", "description": "The language of the feedback texts in parts and errors."},
+        "assignment_id": {"type": ["integer", "null"]},
         "user": {"type": "object", "properties": {"id": {"type": "integer"}, "username": {"type": "string"}}},
         "status": {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
         "score": {"type": ["number", "null"], "minimum": 0, "maximum": 1}, "engine_version": {"type": ["string", "null"]},
@@ -193,7 +195,9 @@ PATHS: JSONObject = {
         (400, 401, 404), parameters=[
             _path("submission_id", ID),
             _query("wait", {"type": "number", "minimum": 0, "maximum": 10, "default": 0},
-                   "Hold the request up to this many seconds until the submission is final.")])},
+                   "Hold the request up to this many seconds until the submission is final."),
+            _query("lang", {"type": "string", "enum": ["zh", "en"]},
+                   "Feedback texts in this language (the verdict is the stored one); default: as submitted.")])},
     "/api/v1/assignments/{assignment_id}/progress": {"get": _operation(
         "Progress per exercise (own; teachers of the course may pass ?student=).",
         {"200": _json(_ref("Progress"), "Progress")}, (400, 401, 403, 404),

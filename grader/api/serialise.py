@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.translate import feedback_in
 from grader.grading.submissions import serialise_submission
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User
 
@@ -35,9 +36,15 @@ def _owner_json(principal: Principal, submission: Submission) -> dict[str, Any]:
     return {"id": submission.user.id, "username": submission.user.username}
 
 
-def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime) -> dict[str, Any]:
-    """A submission as the caller may see it: students never see the seed, and the key only when allowed."""
+def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime,
+                    feedback_lang: str | None = None) -> dict[str, Any]:
+    """A submission as the caller may see it: students never see the seed, and the key only when allowed.
+
+    With ``feedback_lang`` the feedback texts come in that language (the verdict is the stored one).
+    """
     data = serialise_submission(submission)
+    shown = feedback_in(submission, feedback_lang or submission.lang)
+    data["parts"], data["errors"], data["feedback_lang"] = shown.parts, shown.errors, shown.lang
     data["user"] = _owner_json(principal, submission)
     if not principal.is_staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.

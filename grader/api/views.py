@@ -103,11 +103,12 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     """One submission; ``?wait=S`` (0-10) holds the request until it is graded or S seconds pass."""
     principal = require_principal()
     wait = parse.query_number("wait", 0.0, 0.0, services.MAX_WAIT_SECONDS)
+    feedback_lang = parse.query_choice("lang", parse.LANGS)
     session = get_session()
     submission = services.wait_until_final(
         session, lambda: queries.visible_submission(session, principal, submission_id), submission_id, wait,
     )
-    return jsonify(serialise.submission_json(session, principal, submission, utcnow()))
+    return jsonify(serialise.submission_json(session, principal, submission, utcnow(), feedback_lang))
 
 
 @blueprint.get("/submissions")

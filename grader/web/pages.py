@@ -11,6 +11,7 @@ from flask import abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from grader.grading.translate import feedback_in
 from grader.auth_session import current_user
 from grader.i18n_ui import js_strings, lang_of, t
 from grader.models import User
@@ -83,5 +84,5 @@ def template_globals() -> dict[str, Any]:
     def translate(key: str, **values: object) -> str:
         return t(key, lang, **values)
 
-    return {"_": translate, "lang": lang, "user": current_user(), "csrf_token": csrf_token,
+    return {"_": translate, "lang": lang, "user": current_user(), "csrf_token": csrf_token, "feedback_in": feedback_in,
             "ui_strings": Markup(json.dumps(js_strings(lang), ensure_ascii=False).replace("</", "<\\/"))}

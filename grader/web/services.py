@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from grader.grading.translate import feedback_in
 from grader.grading import policy
 from grader.models import Assignment, Course, Enrolment, Submission, User
 
@@ -156,11 +157,12 @@ def submission_history(session: Session, user: User, lang: str, exercise_id: str
             for (_, ex_id), subs in groups.items()]
 
 
-def first_feedback(submission: Submission) -> str:
-    """A one-line summary of a submission's feedback: the first wrong part's feedback, else the first error."""
-    for part in (submission.parts or {}).values():
+def first_feedback(submission: Submission, lang: str) -> str:
+    """A one-line summary of a submission's feedback in ``lang``: the first wrong part's, else the first error."""
+    shown = feedback_in(submission, lang)
+    for part in shown.parts.values():
         if not part.get("correct"):
             return str(part.get("feedback") or "")
-    for error in submission.errors or []:
+    for error in shown.errors:
         return str(error.get("message") or "")
     return submission.error_message or ""

@@ -60,6 +60,19 @@ def test_wrong_answer_carries_its_misconception_tag(api: Api, worker: Any) -> No
     assert result["parts"]["pairs"]["correct"] is True
 
 
+def test_feedback_can_be_read_in_the_other_language(api: Api, worker: Any) -> None:
+    answer = dict(BOOK_ANSWERS["ch13.shift-pairs"], bos_scored="是")
+    chinese = _submit_and_wait(api, "teacher", {"exercise_id": "ch13.shift-pairs", "answer": answer, "seed": 0,
+                                                "lang": "zh"})
+    english = api.get(f"/submissions/{chinese['id']}?lang=en", "teacher").get_json()
+    expected = engine.grade("ch13.shift-pairs", 0, answer, "en")["parts"]
+    assert (chinese["feedback_lang"], english["feedback_lang"], english["lang"]) == ("zh", "en", "zh")
+    assert english["parts"]["bos_scored"]["feedback"] == expected["bos_scored"]["feedback"]
+    assert english["parts"]["bos_scored"]["feedback"] != chinese["parts"]["bos_scored"]["feedback"]
+    assert english["score"] == chinese["score"]
+    assert_error(api.get(f"/submissions/{chinese['id']}?lang=fr", "teacher"), 400, "invalid_parameter", "lang")
+
+
 def test_student_is_graded_on_the_assigned_variant_without_seeing_the_seed(api: Api, worker: Any) -> None:
     variant = api.get("/exercises/ch13.shift-pairs/variant?lang=en", "alice").get_json()
     assert "seed" not in variant

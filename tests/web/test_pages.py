@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from html import escape as html_escape
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from exercises import api as engine
 from grader.extensions import get_db
 from grader.models import AnswerKeyPolicy, Assignment, Course, Submission, User, utcnow
 from grader.security import issue_token
+from grader.variants import seed_for
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]
@@ -220,3 +223,32 @@ def test_form_submissions_share_the_per_user_rate_limit(app: Flask, client: Flas
     assert limited.status_code == 429
     assert "提交太频繁" in limited.get_data(as_text=True)  # the page's language (Chinese by default)
     assert _submission_count(app) == 1
+
+
+def test_old_feedback_follows_the_page_language(app: Flask, client: FlaskClient, login: Login) -> None:
+    ch13 = _assignment_id(app, "Chapter 13")
+    token = login(client, "student1")
+    with app.app_context(), get_db(app).session() as session:
+        student = session.scalars(select(User).where(User.username == "student1")).one()
+        seed = seed_for(session, student.id, SHIFT)
+        answer = {"pairs": "BOS→x", "bos_scored": "是", "eos_scored": "是", "scored_count": "1"}
+        result = engine.grade(SHIFT, seed, answer, "zh")
+        graded = Submission(user_id=student.id, assignment_id=ch13, exercise_id=SHIFT, seed=seed, lang="zh",
+                            raw_answer=answer, status=result["status"], score=result["score"], parts=result["parts"],
+                            errors=result["errors"], engine_version=result["engine_version"])
+        session.add(graded)
+        session.commit()
+        submission_id = graded.id
+    english = engine.grade(SHIFT, seed, answer, "en")["parts"]["bos_scored"]["feedback"]
+    chinese = result["parts"]["bos_scored"]["feedback"]
+    assert chinese in client.get(f"/submissions/{submission_id}").get_data(as_text=True)
+    client.post("/lang", data={"csrf_token": token, "lang": "en", "next": "/submissions"})
+    for page in (f"/submissions/{submission_id}", f"/assignments/{ch13}/exercises/{SHIFT}"):
+        html = client.get(page).get_data(as_text=True)
+        assert html_escape(english) in html and html_escape(chinese) not in html, page
+
+    first_wrong = next(name for name, part in result["parts"].items() if not part["correct"])
+    history = client.get("/submissions").get_data(as_text=True)
+    english_first = engine.grade(SHIFT, seed, answer, "en")["parts"][first_wrong]["feedback"]
+    assert html_escape(english_first) in history
+    assert html_escape(result["parts"][first_wrong]["feedback"]) not in history

@@ -161,7 +161,7 @@
     }
 
     function waitForResult(id, rounds) {
-      return request("GET", "/api/v1/submissions/" + id + "?wait=10").then(function (reply) {
+      return request("GET", "/api/v1/submissions/" + id + "?wait=10&lang=" + lang).then(function (reply) {
         if (reply.status !== 200 || !reply.body) { throw new Error("poll " + reply.status); }
         var final = ["graded", "invalid", "error"].indexOf(reply.body.status) >= 0;
         if (!final && rounds > 1) { return waitForResult(id, rounds - 1); }
