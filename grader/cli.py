@@ -6,6 +6,7 @@ import argparse
 import getpass
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from flask import Flask
 from kombu.exceptions import OperationalError as BrokerUnavailable
@@ -19,7 +20,7 @@ from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.migrate import upgrade
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User
-from grader.security import RoleMismatch, ensure_user, issue_token
+from grader.security import RoleMismatch, ensure_user, issue_token, revoke_token, tokens_of
 from grader.serve import serve
 
 ROLES = [role.value for role in Role]
@@ -55,6 +56,37 @@ def cmd_token_create(args: argparse.Namespace, app: Flask) -> str:
         return raw
 
     return _with_session(app, action)
+
+
+def cmd_token_list(args: argparse.Namespace, app: Flask) -> str:
+    """One line per token: id, name, owner, role, created, last used, revoked (never the token itself)."""
+
+    def action(session: Session) -> str:
+        rows = [f"{'id':>5}  {'name':<20} {'owner':<20} {'role':<8} {'created':<16} {'last used':<16} revoked"]
+        for token in tokens_of(session, args.user):
+            rows.append(f"{token.id:>5}  {token.name[:20]:<20} {token.user.username[:20]:<20} {token.role:<8} "
+                        f"{_minute(token.created_at):<16} {_minute(token.last_used_at):<16} {_minute(token.revoked_at)}")
+        return "\n".join(rows)
+
+    return _with_session(app, action)
+
+
+def cmd_token_revoke(args: argparse.Namespace, app: Flask) -> str:
+    """Revoke a token by id (see `grader token list`); it is refused from the next request on."""
+
+    def action(session: Session) -> str:
+        token = revoke_token(session, args.id)
+        if token is None:
+            raise CliError(f"no token with id {args.id}")
+        session.commit()
+        return f"revoked token {token.id} ({token.name}, owner {token.user.username}) at {_minute(token.revoked_at)}"
+
+    return _with_session(app, action)
+
+
+def _minute(moment: datetime | None) -> str:
+    """A timestamp to the minute (UTC), or "-"."""
+    return moment.strftime("%Y-%m-%d %H:%M") if moment is not None else "-"
 
 
 def cmd_user_create(args: argparse.Namespace, app: Flask) -> str:
@@ -154,6 +186,12 @@ def build_parser() -> argparse.ArgumentParser:
     token_create.add_argument("--name", required=True, help="token name; also the owner's username unless --user")
     token_create.add_argument("--user", help="owner's username (created if missing)")
     token_create.set_defaults(handler=cmd_token_create)
+    token_list = token.add_parser("list", help="list tokens (never their values)")
+    token_list.add_argument("--user", help="only this owner's tokens")
+    token_list.set_defaults(handler=cmd_token_list)
+    token_revoke = token.add_parser("revoke", help="revoke a token by id")
+    token_revoke.add_argument("id", type=int)
+    token_revoke.set_defaults(handler=cmd_token_revoke)
     user = commands.add_parser("user", help="users").add_subparsers(dest="user_command", required=True)
     user_create = user.add_parser("create", help="create a user with a password")
     user_create.add_argument("--username", required=True)

@@ -11,7 +11,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Select, bindparam, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, contains_eager
 
 from grader.models import ApiToken, Role, User, utcnow
 
@@ -161,6 +161,23 @@ def authenticate_token(session: Session, raw_token: str | None) -> User | None:
     """The owner of a live API token, or None. Check ``lookup_token(...).role`` for the token's own role."""
     token = lookup_token(session, raw_token)
     return token.user if token is not None else None
+
+
+def tokens_of(session: Session, username: str | None = None) -> list[ApiToken]:
+    """Every API token (or ``username``'s), oldest first, with its owner loaded; hashes only, never the tokens."""
+    query = select(ApiToken).join(ApiToken.user).options(contains_eager(ApiToken.user)).order_by(ApiToken.id)
+    if username is not None:
+        query = query.where(User.username == username)
+    return list(session.scalars(query))
+
+
+def revoke_token(session: Session, token_id: int) -> ApiToken | None:
+    """Mark token ``token_id`` revoked (it stops working at once; its row stays for the record); the caller
+    commits. None if there is no such token; an already revoked token keeps its first revocation time."""
+    token = session.get(ApiToken, token_id)
+    if token is not None and token.revoked_at is None:
+        token.revoked_at = utcnow()
+    return token
 
 
 def role_at_least(role: str, minimum: str) -> bool:

@@ -197,3 +197,22 @@ def test_serve_refuses_production(
         monkeypatch.setenv(name, value)
     status, _, err = run(capsys, "serve", "--port", "1")
     assert status == 2 and "gunicorn" in err
+
+
+def test_token_list_and_revoke(cli_env: Backend, app: Flask, capsys: pytest.CaptureFixture[str]) -> None:
+    status, moodle, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "moodle", "--user", "ms-lee")
+    assert status == 0
+    assert run(capsys, "token", "create", "--role", "student", "--name", "kim")[0] == 0
+    status, listing, _ = run(capsys, "token", "list", "--user", "ms-lee")
+    rows = listing.splitlines()[1:]
+    assert status == 0 and len(rows) == 1 and "moodle" in rows[0] and "ms-lee" in rows[0]
+    assert moodle not in listing  # values are never shown (only hashes are stored anyway)
+    token_id = rows[0].split()[0]
+    headers = {"Authorization": f"Bearer {moodle}"}
+    assert app.test_client().get("/api/v1/me", headers=headers).status_code == 200
+    status, said, _ = run(capsys, "token", "revoke", token_id)
+    assert status == 0 and "moodle" in said
+    refused = app.test_client().get("/api/v1/me", headers=headers)
+    assert refused.status_code == 401 and refused.get_json()["error"]["code"] == "invalid_token"
+    assert run(capsys, "token", "list")[1].count("\n") == 2  # header + both tokens, the revoked one dated
+    assert run(capsys, "token", "revoke", "999999")[0] == 1
