@@ -214,3 +214,4 @@ def test_sweeper_backs_off_while_nothing_claims_a_queued_row(backend: Backend, s
         assert get_result(session, row.id).resends == 0  # a claim starts the backoff over
     finally:
         backend.drop_queue(queue)
+        get_db(app).dispose()

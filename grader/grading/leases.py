@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
+from sqlalchemy import BindParameter, ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
 from sqlalchemy.orm import Session
 
 from grader.models import utcnow
@@ -25,12 +25,11 @@ class Lease:
     until: datetime
 
 
-def claimable(model: JobModel, now: datetime) -> ColumnElement[bool]:
-    """SQL condition: queued, or working under a lease that has expired."""
-    return or_(
-        model.status == model.QUEUED,
-        and_(model.status == model.WORKING, model.lease_until < now),
-    )
+def claimable(model: JobModel, now: datetime | BindParameter[datetime]) -> ColumnElement[bool]:
+    """SQL condition: queued, or working under a lease that has expired (on table columns, so that it also
+    serves Core statements built once)."""
+    row = model.__table__.c
+    return or_(row.status == model.QUEUED, and_(row.status == model.WORKING, row.lease_until < now))
 
 
 def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float) -> Lease | None:
@@ -62,10 +61,9 @@ def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
     """
     row = model.__table__.c
     now, until = bindparam("claim_now", type_=row.lease_until.type), bindparam("claim_until", type_=row.lease_until.type)
-    claimable_now = or_(row.status == model.QUEUED, and_(row.status == model.WORKING, row.lease_until < now))
     return (
         update(model.__table__)
-        .where(row.id == bindparam("claim_row_id"), row.attempts < row.max_attempts, claimable_now)
+        .where(row.id == bindparam("claim_row_id"), row.attempts < row.max_attempts, claimable(model, now))
         .values(status=model.WORKING, lease_owner=bindparam("claim_owner", type_=row.lease_owner.type),
                 lease_until=until, attempts=row.attempts + 1, started_at=now, resends=0)
         .returning(row.attempts, *(row[name] for name in columns))
@@ -74,16 +72,11 @@ def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
 
 def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
     """SQL condition: the row is still working under exactly this lease."""
-    return and_(
-        model.id == lease.row_id,
-        model.status == model.WORKING,
-        model.lease_owner == lease.owner,
-        model.attempts == lease.attempt,
-    )
+    return holds_bound(model).params(bound_lease(lease))
 
 
 def holds_bound(model: JobModel) -> ColumnElement[bool]:
-    """``holds`` on the table's columns with the lease as bound parameters (see ``bound_lease``), for Core
+    """``holds`` with the lease as bound parameters (see ``bound_lease``), on the table's columns, for Core
     statements built once and reused (ORM attributes would make such a statement an ORM bulk operation)."""
     row = model.__table__.c
     return and_(
