@@ -72,19 +72,20 @@ def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
 
 def holds(model: JobModel, lease: Lease) -> ColumnElement[bool]:
     """SQL condition: the row is still working under exactly this lease."""
-    return holds_bound(model).params(bound_lease(lease))
+    return _held(model, lease.row_id, lease.owner, lease.attempt)
 
 
 def holds_bound(model: JobModel) -> ColumnElement[bool]:
-    """``holds`` with the lease as bound parameters (see ``bound_lease``), on the table's columns, for Core
-    statements built once and reused (ORM attributes would make such a statement an ORM bulk operation)."""
+    """``holds`` with the lease as bound parameters (see ``bound_lease``), for Core statements built once and
+    reused."""
+    return _held(model, bindparam("held_row_id"), bindparam("held_owner"), bindparam("held_attempt"))
+
+
+def _held(model: JobModel, row_id: Any, owner: Any, attempt: Any) -> ColumnElement[bool]:
+    """The lease condition on the table's columns (ORM attributes would make a Core statement an ORM bulk
+    operation); the lease given as values or as bound parameters."""
     row = model.__table__.c
-    return and_(
-        row.id == bindparam("held_row_id"),
-        row.status == model.WORKING,
-        row.lease_owner == bindparam("held_owner"),
-        row.attempts == bindparam("held_attempt"),
-    )
+    return and_(row.id == row_id, row.status == model.WORKING, row.lease_owner == owner, row.attempts == attempt)
 
 
 def bound_lease(lease: Lease) -> dict[str, Any]:
