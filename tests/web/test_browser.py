@@ -139,3 +139,28 @@ def test_exercise_page_on_a_phone(browser: Browser, live_server: Any) -> None:
     expect(page.locator(".skip-link")).to_be_focused()
     shot(page, "10-phone-exercise")
     page.close()
+
+
+def test_a_rate_limited_submission_is_explained_in_the_page_language(browser: Browser, live_server: Any) -> None:
+    """Over the per-user limit, the page says so in Chinese with the wait, instead of the API's English text."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{live_server.url}/login")
+    page.fill("#username", "student3")
+    page.fill("#password", "demo-student3")
+    page.click("form.stack button[type=submit]")
+    assignment_id = _db_value(live_server, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/{EXERCISE}")
+    answer = {"pairs": "BOS→blue", "bos_scored": "否", "eos_scored": "是", "scored_count": "1"}
+    live_server.app.config["SUBMISSION_RATE_LIMIT"] = "1/minute"
+    try:
+        _fill(page, answer)
+        page.click("#submit-button")
+        expect(page.locator("#result-content p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
+        page.click("#submit-button")
+        expect(page.locator("#result-content p.message.error")).to_contain_text("提交太频繁")
+        shot(page, "11-rate-limited")
+    finally:
+        live_server.app.config["SUBMISSION_RATE_LIMIT"] = "30/minute"
+    student = _db_value(live_server, select(User.id).where(User.username == "student3"))
+    assert _db_value(live_server, select(func.count(Submission.id)).where(Submission.user_id == student)) == 1
+    page.close()

@@ -175,6 +175,10 @@
         showReading({ errors: body.errors || [], interpreted: body.interpreted || {} }, true);
         return;
       }
+      if (body && body.code === "rate_limited") {
+        showMessage(say("exercise.rate_limited", { seconds: body.retry_after }));
+        return;
+      }
       showMessage(say("exercise.submit_refused", { reason: body ? body.message : reply.status }));
     }
 
