@@ -85,6 +85,8 @@ UI: dict[str, Text] = {
     "exercise.grading_error": Text("批改失败，请稍后再试。", "Grading failed; please try again later."),
     "exercise.network_error": Text("无法连接服务器，请检查网络后重试。", "Cannot reach the server; check your connection and retry."),
     "exercise.submit_refused": Text("提交被拒绝：{reason}", "Submission refused: {reason}"),
+    "exercise.unavailable": Text("服务暂时不可用，请稍后再提交；这次提交没有保存。",
+                                 "The service is briefly unavailable; submit again in a moment (this one was not saved)."),
     "exercise.rate_limited": Text("提交太频繁，请 {seconds} 秒后再试。", "Too many submissions; try again in {seconds} s."),
     "exercise.result": Text("批改结果", "Result"),
     "exercise.score": Text("得分：{percent}%", "Score: {percent}%"),

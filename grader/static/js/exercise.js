@@ -179,6 +179,10 @@
         showMessage(say("exercise.rate_limited", { seconds: body.retry_after }));
         return;
       }
+      if (reply.status === 503) {
+        showMessage(say("exercise.unavailable"));
+        return;
+      }
       showMessage(say("exercise.submit_refused", { reason: body ? body.message : reply.status }));
     }
 
