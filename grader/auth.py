@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from functools import cached_property, wraps
 from typing import ParamSpec, TypeVar
 
-from flask import g, request
+from flask import request
 
 from grader.auth_session import current_user
 from grader.errors import ApiError
-from grader.extensions import get_session
+from grader.extensions import get_session, request_scoped
 from grader.models import Role, User
 from grader.security import find_live_token, record_token_use, role_at_least
 
@@ -79,9 +79,10 @@ def _resolve() -> Principal | None:
 
 def current_principal() -> Principal | None:
     """The caller of this request, or None if anonymous; resolved once per request."""
-    if "api_principal" not in g:
-        g.api_principal = _resolve()
-    return g.api_principal
+    cache = request_scoped()
+    if "principal" not in cache:
+        cache["principal"] = _resolve()
+    return cache["principal"]
 
 
 def require_principal() -> Principal:

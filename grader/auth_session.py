@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import g, session
+from flask import session
 
-from grader.extensions import get_session
+from grader.extensions import get_session, request_scoped
 from grader.models import User
 
 SESSION_USER_KEY = "user_id"
@@ -15,18 +15,19 @@ def login_user(user: User) -> None:
     session.clear()
     session[SESSION_USER_KEY] = user.id
     session.permanent = True
-    g.current_user = user
+    request_scoped()["current_user"] = user
 
 
 def logout_user() -> None:
     """Sign out whoever is signed in."""
     session.clear()
-    g.pop("current_user", None)
+    request_scoped().pop("current_user", None)
 
 
 def current_user() -> User | None:
     """The signed-in user of this request, or None; loaded once per request."""
-    if "current_user" not in g:
+    cache = request_scoped()
+    if "current_user" not in cache:
         user_id = session.get(SESSION_USER_KEY)
-        g.current_user = get_session().get(User, user_id) if isinstance(user_id, int) else None
-    return g.current_user
+        cache["current_user"] = get_session().get(User, user_id) if isinstance(user_id, int) else None
+    return cache["current_user"]

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 EXTENSION_KEY = "grader.db"
 AUTOCOMMIT_FLAG = "db_autocommit"
+REQUEST_SCOPE_KEY = "request_scoped"
 P = ParamSpec("P")
 R = TypeVar("R")
 SQLITE_BUSY_TIMEOUT_MS = 15000
@@ -84,16 +85,24 @@ class Database:
 
 
 def init_db(app: Flask) -> Database:
-    """Attach a Database to ``app`` and close the request session when the app context ends."""
+    """Attach a Database to ``app``; the session and request-scoped values end with each request (and context)."""
     database = Database(app.config["DATABASE_URL"])
     app.extensions[EXTENSION_KEY] = database
-    app.teardown_appcontext(_close_request_session)
+    # Per request, not only per app context: a request inside an already pushed app context (tests, scripts)
+    # reuses that context's ``g``, and must not inherit the previous request's session or caller.
+    app.teardown_request(_end_request_scope)
+    app.teardown_appcontext(_end_request_scope)
     return database
 
 
 def get_db(app: Flask | None = None) -> Database:
     """The Database of ``app`` (default: the current app)."""
     return (app or current_app).extensions[EXTENSION_KEY]
+
+
+def request_scoped() -> dict[str, Any]:
+    """Values cached for the current request only (who is calling, ...); dropped when the request ends."""
+    return g.setdefault(REQUEST_SCOPE_KEY, {})
 
 
 def get_session() -> Session:
@@ -119,8 +128,10 @@ def autocommit_requests(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def _close_request_session(_exc: BaseException | None) -> None:
-    """Close the app context's session; uncommitted work is rolled back."""
+def _end_request_scope(_exc: BaseException | None) -> None:
+    """Close the session (uncommitted work is rolled back) and forget the request-scoped values."""
+    g.pop(REQUEST_SCOPE_KEY, None)
+    g.pop(AUTOCOMMIT_FLAG, None)
     session: Session | None = g.pop("db_session", None)
     if session is not None:
         session.close()

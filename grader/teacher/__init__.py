@@ -1,4 +1,4 @@
-"""Teacher pages at /teach: courses, rosters, assignments, the dashboard, CSV exports and regrades."""
+"""Teacher pages at /teach: courses, rosters, assignments, the dashboard, CSV exports, regrades and API tokens."""
 from __future__ import annotations
 
 from flask import Flask
@@ -11,6 +11,7 @@ from grader.teacher import (  # noqa: F401  (view modules register their routes;
     regrade_views,
     roster_views,
     tasks,
+    token_views,
 )
 from grader.teacher.blueprint import teacher
 

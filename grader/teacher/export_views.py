@@ -8,7 +8,7 @@ from flask import Response, abort, stream_with_context
 from sqlalchemy.orm import Session
 
 from grader import exports
-from grader.extensions import get_session
+from grader.extensions import get_db, get_session
 from grader.models import Assignment
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.teacher.blueprint import teacher
@@ -28,15 +28,19 @@ def export(assignment_id: int, kind: str) -> Response:
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
     if kind not in EXPORTS:
         abort(404)
-    rows = EXPORTS[kind](get_session(), found)
-    body = stream_with_context(_with_bom(exports.csv_lines(rows)))
-    return Response(body, mimetype="text/csv", headers={
+    return Response(stream_with_context(_csv_stream(kind, found.id)), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="{exports.filename(found, kind)}"',
         "Cache-Control": "no-store",
     })
 
 
-def _with_bom(lines: Iterator[str]) -> Iterator[str]:
-    """The CSV lines after a byte-order mark."""
-    yield "\ufeff"
-    yield from lines
+def _csv_stream(kind: str, assignment_id: int) -> Iterator[str]:
+    """A byte-order mark, then the CSV lines, read in a session of the stream's own.
+
+    The request's session ends with the request, before the body is streamed; a session owned by the generator
+    lives exactly as long as the stream (and closes if the client goes away mid-download).
+    """
+    with get_db().session() as session:
+        assignment = session.get_one(Assignment, assignment_id)
+        yield "\ufeff"
+        yield from exports.csv_lines(EXPORTS[kind](session, assignment))

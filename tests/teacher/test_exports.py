@@ -7,11 +7,14 @@ import json
 from collections.abc import Callable
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.extensions import get_db
 from grader.models import Submission
+from grader.teacher.export_views import EXPORTS
 from tests.teacher.course_data import COST, LOSS, FixtureCourse, build
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -85,3 +88,13 @@ def test_formula_like_names_are_neutralised(login: Login, session: Session, fixt
     session.commit()
     rows = download(login, fixture_course, "grades")
     assert "'=HYPERLINK(\"http://evil\")" in {row["display_name"] for row in rows}
+
+
+def test_a_download_leaves_no_database_connection_behind(app: Flask, login: Login,
+                                                         fixture_course: FixtureCourse) -> None:
+    """The stream reads in a session of its own that closes when the download ends (the request's closed first)."""
+    pool = get_db(app).engine.pool
+    before = pool.checkedout()
+    for kind in EXPORTS:
+        assert download(login, fixture_course, kind)
+        assert pool.checkedout() == before, kind

@@ -1,0 +1,57 @@
+"""A teacher's own API tokens (for an LMS or a script): create one (shown once), list them, revoke one."""
+from __future__ import annotations
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import NotFound
+
+from grader.extensions import get_session
+from grader.models import Role
+from grader.security import issue_token, revoke_token, tokens_of
+from grader.teacher.access import teacher_required
+from grader.teacher.blueprint import teacher
+from grader.teacher.strings import tt
+from grader.web.pages import page_lang, render, signed_in
+
+TOKEN_NAME_MAX = 128
+# A teacher may hold a token acting as a teacher, or one that acts as a student (e.g. to test as a student would).
+TOKEN_ROLES = (Role.TEACHER.value, Role.STUDENT.value)
+
+
+def _page(status: int = 200, new_token: str | None = None, error: str | None = None) -> ResponseReturnValue:
+    """The token list with the create form; ``new_token`` is the one just made (never shown again)."""
+    tokens = tokens_of(get_session(), signed_in().username)
+    return render("teach/tokens.html", status, tokens=tokens, new_token=new_token, error=error, roles=TOKEN_ROLES)
+
+
+@teacher.get("/tokens")
+@teacher_required
+def tokens() -> ResponseReturnValue:
+    """The signed-in teacher's API tokens."""
+    return _page()
+
+
+@teacher.post("/tokens")
+@teacher_required
+def new_token() -> ResponseReturnValue:
+    """Create a token for the signed-in teacher and show it once."""
+    name, role = request.form.get("name", "").strip(), request.form.get("role", Role.TEACHER.value)
+    if not 1 <= len(name) <= TOKEN_NAME_MAX or role not in TOKEN_ROLES:
+        return _page(422, error="tokens.bad_form")
+    raw = issue_token(get_session(), signed_in(), name=name, role=role)
+    get_session().commit()
+    return _page(201, new_token=raw)
+
+
+@teacher.post("/tokens/<int:token_id>/revoke")
+@teacher_required
+def revoke(token_id: int) -> ResponseReturnValue:
+    """Revoke one of the signed-in teacher's tokens (someone else's is a 404)."""
+    session = get_session()
+    owned = {token.id for token in tokens_of(session, signed_in().username)}
+    if token_id not in owned:
+        raise NotFound()
+    revoke_token(session, token_id)
+    session.commit()
+    flash(tt("tokens.revoked", page_lang()))
+    return redirect(url_for("teacher.tokens"))

@@ -1,0 +1,60 @@
+"""A teacher's own API tokens on the dashboard: shown once, usable at once, listed without values, revocable."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+
+from grader.models import Role
+from grader.security import issue_token
+from tests.factories import make_user
+
+Login = Callable[[str], tuple[FlaskClient, str]]
+NEW_TOKEN = re.compile(r'<code id="new-token">(grd_[^<]+)</code>')
+
+
+def test_a_teacher_creates_uses_and_revokes_a_token(app: Flask, session: Session, login: Login) -> None:
+    teacher = make_user(session, role=Role.TEACHER)
+    client, csrf = login(teacher.username)
+    created = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "moodle", "role": "teacher"})
+    assert created.status_code == 201
+    raw = NEW_TOKEN.search(created.get_data(as_text=True)).group(1)
+    api = app.test_client()
+    me = api.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).get_json()
+    assert (me["username"], me["role"], me["auth"]) == (teacher.username, "teacher", "token")
+    listing = client.get("/teach/tokens").get_data(as_text=True)
+    assert "moodle" in listing and raw not in listing  # shown once, never again
+    token_id = int(re.search(r"/teach/tokens/(\d+)/revoke", listing).group(1))
+    revoked = client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf})
+    assert revoked.status_code == 302
+    assert api.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).status_code == 401
+    assert "revoked" in client.get("/teach/tokens").get_data(as_text=True)
+
+
+def test_a_student_role_token_acts_as_a_student(app: Flask, session: Session, login: Login) -> None:
+    teacher = make_user(session, role=Role.TEACHER)
+    client, csrf = login(teacher.username)
+    created = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "as-student", "role": "student"})
+    raw = NEW_TOKEN.search(created.get_data(as_text=True)).group(1)
+    assert app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).get_json()["role"] == "student"
+
+
+def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Session, login: Login) -> None:
+    teacher, other = make_user(session, role=Role.TEACHER), make_user(session, role=Role.TEACHER)
+    student = make_user(session)
+    theirs = issue_token(session, other, name="theirs")
+    session.commit()
+    client, csrf = login(teacher.username)
+    for form in ({"name": "", "role": "teacher"}, {"name": "x" * 129, "role": "teacher"},
+                 {"name": "ok", "role": "admin"}):
+        assert client.post("/teach/tokens", data={"csrf_token": csrf, **form}).status_code == 422, form
+    other_id = next(t.id for t in other.tokens)
+    assert client.post(f"/teach/tokens/{other_id}/revoke", data={"csrf_token": csrf}).status_code == 404
+    assert app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {theirs}"}).status_code == 200
+    assert client.post("/teach/tokens", data={"name": "no-csrf", "role": "teacher"}).status_code == 400
+    student_client, student_csrf = login(student.username)
+    assert student_client.get("/teach/tokens").status_code == 404
+    assert student_client.post("/teach/tokens", data={"csrf_token": student_csrf, "name": "x"}).status_code == 404
