@@ -35,6 +35,15 @@ def _fill(page: Page, answer: dict[str, str]) -> None:
         page.fill(f"#f-{name}", text)
 
 
+def _log_in_to_chapter_13(page: Page, live: Any, username: str) -> int:
+    """Sign a demo student in through the form; returns the id of the Chapter 13 assignment."""
+    page.goto(f"{live.url}/login")
+    page.fill("#username", username)
+    page.fill("#password", f"demo-{username}")
+    page.click("form.stack button[type=submit]")
+    return _db_value(live, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+
+
 def _progress(page: Page) -> float:
     return float(page.locator("#assignment-progress progress").get_attribute("value") or 0)
 
@@ -126,11 +135,7 @@ def test_student_journey(browser: Browser, live_server: Any) -> None:
 def test_exercise_page_on_a_phone(browser: Browser, live_server: Any) -> None:
     """A narrow screen: the page fits the width (wide tables scroll inside their box) and the form is reachable."""
     page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    page.goto(f"{live_server.url}/login")
-    page.fill("#username", "student2")
-    page.fill("#password", "demo-student2")
-    page.click("form.stack button[type=submit]")
-    assignment_id = _db_value(live_server, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student2")
     page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/ch13.greedy-decode")
     expect(page.locator("table.data caption").first).to_contain_text("概率表")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -144,11 +149,7 @@ def test_exercise_page_on_a_phone(browser: Browser, live_server: Any) -> None:
 def test_a_rate_limited_submission_is_explained_in_the_page_language(browser: Browser, live_server: Any) -> None:
     """Over the per-user limit, the page says so in Chinese with the wait, instead of the API's English text."""
     page = browser.new_page(viewport={"width": 1100, "height": 900})
-    page.goto(f"{live_server.url}/login")
-    page.fill("#username", "student3")
-    page.fill("#password", "demo-student3")
-    page.click("form.stack button[type=submit]")
-    assignment_id = _db_value(live_server, select(Assignment.id).where(Assignment.title_en.startswith("Chapter 13")))
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student3")
     page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/{EXERCISE}")
     answer = {"pairs": "BOS→blue", "bos_scored": "否", "eos_scored": "是", "scored_count": "1"}
     live_server.app.config["SUBMISSION_RATE_LIMIT"] = "1/minute"
