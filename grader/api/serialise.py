@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.auth import Principal
 from grader.grading import policy
-from grader.grading.translate import feedback_in
 from grader.grading.submissions import serialise_submission
+from grader.grading.translate import feedback_in
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User
 
 

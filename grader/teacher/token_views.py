@@ -6,7 +6,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from grader.extensions import get_session
-from grader.models import Role
+from grader.models import ApiToken, Role
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
 from grader.teacher.blueprint import teacher
@@ -48,8 +48,8 @@ def new_token() -> ResponseReturnValue:
 def revoke(token_id: int) -> ResponseReturnValue:
     """Revoke one of the signed-in teacher's tokens (someone else's is a 404)."""
     session = get_session()
-    owned = {token.id for token in tokens_of(session, signed_in().username)}
-    if token_id not in owned:
+    token = session.get(ApiToken, token_id)
+    if token is None or token.user_id != signed_in().id:
         raise NotFound()
     revoke_token(session, token_id)
     session.commit()

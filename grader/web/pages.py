@@ -11,8 +11,8 @@ from flask import abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from grader.grading.translate import feedback_in
 from grader.auth_session import current_user
+from grader.grading.translate import feedback_in
 from grader.i18n_ui import js_strings, lang_of, t
 from grader.models import User
 from grader.web.csrf import csrf_token

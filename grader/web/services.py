@@ -10,8 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.grading.translate import feedback_in
 from grader.grading import policy
+from grader.grading.translate import feedback_in
 from grader.models import Assignment, Course, Enrolment, Submission, User
 
 
