@@ -1,9 +1,10 @@
 """End-to-end in headless Chromium against a live server and a real Celery worker; screenshots of every step."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from sqlalchemy import func, select
 
 from exercises import api as engine
@@ -163,5 +164,25 @@ def test_a_rate_limited_submission_is_explained_in_the_page_language(browser: Br
     finally:
         live_server.app.config["SUBMISSION_RATE_LIMIT"] = "30/minute"
     student = _db_value(live_server, select(User.id).where(User.username == "student3"))
+    assert _db_value(live_server, select(func.count(Submission.id)).where(Submission.user_id == student)) == 1
+    page.close()
+
+
+def test_submitting_right_after_typing_is_not_a_network_error(browser: Browser, live_server: Any) -> None:
+    """Enter pressed within the live preview's 400 ms: the preview firing during the submit's own (slow) check
+    must not supersede it and turn the submit into a bogus "cannot reach the server"."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student2")
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/{EXERCISE}")
+
+    def slow_validation(route: Route) -> None:
+        time.sleep(0.8)  # longer than the preview's debounce, so it fires while the submit waits for this reply
+        route.continue_()
+
+    page.route("**/api/v1/validate", slow_validation)
+    _fill(page, {"pairs": "BOS→blue", "bos_scored": "否", "eos_scored": "是", "scored_count": "1"})
+    page.click("#submit-button")
+    expect(page.locator("#result-content p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
+    student = _db_value(live_server, select(User.id).where(User.username == "student2"))
     assert _db_value(live_server, select(func.count(Submission.id)).where(Submission.user_id == student)) == 1
     page.close()

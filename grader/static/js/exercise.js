@@ -73,12 +73,18 @@
       var round = ++validationRound;
       return request("POST", form.dataset.validateUrl, { exercise_id: form.dataset.exercise, answer: answer(), lang: lang })
         .then(function (reply) {
-          if (round !== validationRound || reply.status !== 200 || !reply.body) { return null; }
+          if (reply.status !== 200 || !reply.body) { return null; }
+          // A live preview overtaken by a newer check is dropped; the submit's own check never is (a preview
+          // firing while it runs must not turn the submit into a bogus network error).
+          if (!strict && round !== validationRound) { return null; }
           return { reading: reply.body, firstBad: showReading(reply.body, strict) };
         });
     }
 
-    var livePreview = debounce(function () { validate(false).catch(function () { /* offline: the submit path reports it */ }); }, 400);
+    var livePreview = debounce(function () {
+      if (busy) { return; }  // the submit is checking the answer itself
+      validate(false).catch(function () { /* offline: the submit path reports it */ });
+    }, 400);
     fields.forEach(function (field) {
       control(field).addEventListener("input", function () {
         var preview = field.querySelector(".preview");
