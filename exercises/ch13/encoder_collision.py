@@ -11,6 +11,7 @@ from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_
                                     colour_tokens, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, relu, run_encoder, same_state, setup_text,
                                     vocab_from_units)
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -127,7 +128,12 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     pre = answer.get("pre_activation")
     if not isinstance(pre, (list, tuple)):
         return {}
-    return {"post_activation": [relu(float(value)) for value in pre]}
+    post = [relu(float(value)) for value in pre]
+    # Only where ReLU clips something: on a pre-activation without negative coordinates, copying it unchanged
+    # (the no-ReLU mistake) would earn the credit too.
+    if all(DEFAULT_TOLERANCE.close(clipped, float(value)) for clipped, value in zip(post, pre, strict=True)):
+        return {}
+    return {"post_activation": post}
 
 
 MISCONCEPTIONS = (

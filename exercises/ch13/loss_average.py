@@ -11,6 +11,7 @@ from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, SYMBOLS, tokens_text
 from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
                                      table_text, teacher_forced_probabilities, tenths_row, tied_rows)
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
@@ -139,8 +140,14 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     if _is_number(probability) and probability > 0:
         implied["total_loss"] = -math.log(probability)
     if _is_number(total):
-        implied["mean_loss_with_eos"] = total / count
-        implied["mean_loss_without_eos"] = (total - final_loss) / (count - 1)
+        # Each average is carried forward only where dividing by the other count would give another number:
+        # a total of 0 (or, without EOS, a total equal to EOS's own loss) makes both counts agree, so the
+        # part would earn credit for the very distinction it tests without showing it.
+        with_eos, without_eos = total / count, (total - final_loss) / (count - 1)
+        if not DEFAULT_TOLERANCE.close(total / (count - 1), with_eos):
+            implied["mean_loss_with_eos"] = with_eos
+        if not DEFAULT_TOLERANCE.close((total - final_loss) / count, without_eos):
+            implied["mean_loss_without_eos"] = without_eos
     return implied
 
 

@@ -266,6 +266,17 @@ def test_loss_follow_through_from_the_students_own_total() -> None:
     assert from_probability["follow_through"]
 
 
+def test_a_zero_total_loss_earns_no_follow_through_on_the_averages() -> None:
+    # Book: EOS has probability 1, so its loss is 0 and a total of 0 makes every divisor give 0 for both averages.
+    answer = {"sequence_probability": "1", "total_loss": "0", "mean_loss_with_eos": "0", "mean_loss_without_eos": "0"}
+    parts = grade(LOSS, 0, answer)["parts"]
+    assert parts["total_loss"]["follow_through"]  # -ln(1) = 0 is still the right step from their probability
+    for name in ("mean_loss_with_eos", "mean_loss_without_eos"):
+        assert parts[name]["score"] == 0.0 and not parts[name]["follow_through"], name
+    implied = loss_average.follow_through(api.get_exercise(LOSS).generate(0), {"total_loss": 1.5})
+    assert implied["mean_loss_with_eos"] == pytest.approx(1.5 / 4)  # an informative total still carries forward
+
+
 def test_loss_misconception_tags_on_the_book() -> None:
     total = -math.log(0.288)
     log10 = grade(LOSS, 0, {"sequence_probability": "0.288", "total_loss": str(-math.log10(0.288)),

@@ -121,6 +121,13 @@ def test_post_activation_follows_the_students_own_pre_activation() -> None:
     assert part["follow_through"] is True and part["score"] == 1.0 and not part["correct"]
 
 
+def test_post_activation_gets_no_follow_through_when_relu_would_change_nothing() -> None:
+    # Their pre-activation has no negative coordinate, so copying it (the no-ReLU mistake) would look right too.
+    answer = {**BOOK_COLLISION, "pre_activation": "[a, a]", "post_activation": "[a, a]"}
+    part = api.grade("ch13.encoder-collision", 0, answer, "en")["parts"]["post_activation"]
+    assert part["score"] == 0.5 and not part["follow_through"]  # only the coordinate that matches the key counts
+
+
 def test_collision_variant_mix() -> None:
     collisions = []
     for seed in SEEDS:
