@@ -51,7 +51,6 @@ class SubmissionLimiter:
     """Counts submissions per user in a fixed window; falls back to memory while the shared store is down."""
 
     def __init__(self, uri: str, namespace: str = "") -> None:
-        self.uri = uri
         # Deployments sharing one Redis keep separate counts (user ids repeat across databases).
         self.namespace = namespace
         self._shared = FixedWindowRateLimiter(self._storage(uri))
