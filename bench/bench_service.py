@@ -2,7 +2,8 @@
 
 Prints graded submissions per second and p50/p99 latency per client count, for the grader and for the floor
 (bench/floor: insert row, send task, worker updates row, client reads it), and the grader's figures as a ratio
-of the floor's. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
+of the floor's. Grader clients wait in two ways (``--grader-modes``): two calls (POST, then GET ?wait=10, the shape
+of the floor's client) and one POST with ``Prefer: wait=10``. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
 (``--levels 1,4,16 --duration 10``). Only localhost traffic; a scratch PostgreSQL database is created and dropped,
 Redis keys it creates are deleted, and every process it starts is stopped at the end (also on Ctrl-C).
 """
@@ -19,7 +20,7 @@ import tempfile
 import threading
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -41,6 +42,8 @@ from bench.load_stack import (
 
 BIN = Path(sys.executable).parent
 ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+# How the grader's clients wait for the grade: the extra headers of their POST.
+GRADER_MODES: dict[str, dict[str, str]] = {"two-calls": {}, "prefer-wait": {"Prefer": "wait=10"}}
 SUBMISSION_DEADLINE = 60.0  # a submission not final after this long counts as failed (e.g. a dead worker)
 # A plausible wrong answer per exercise (one field changed), so the mix has partial scores as well as 1.0.
 WRONG_FIELDS = {
@@ -67,6 +70,7 @@ class Target:
     ok_status: str
     final_statuses: frozenset[str]
     process_groups: tuple[int, int]  # web server, worker: for CPU accounting
+    submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
 
 
 @dataclass(frozen=True)
@@ -119,8 +123,9 @@ def client_loop(target: Target, offset: int, stop_at: float, out: list[tuple[flo
         body = target.bodies[index % len(target.bodies)]
         index += 1
         started, started_wall = time.monotonic(), time.time()
-        response = session.post(target.base_url + target.submit_path, json=body, headers=target.headers, timeout=30)
-        if response.status_code != 202:
+        response = session.post(target.base_url + target.submit_path, json=body,
+                                headers=target.headers | target.submit_headers, timeout=30)
+        if response.status_code not in (200, 202):
             failures.append(f"POST {response.status_code}: {response.text[:200]}")
             continue
         job = response.json()
@@ -212,27 +217,29 @@ def load_average() -> str:
     return "/".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def print_report(pairs: list[tuple[LevelResult, LevelResult]]) -> None:
-    """The results table, the grader's stage breakdown, and any failures."""
-    print(f"\n{'clients':>7} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} {'p50 floor':>9} "
-          f"{'ratio':>6} | {'p99 grader':>10} {'p99 floor':>9}")
-    for ours, floor in pairs:
+def print_report(rows: list[tuple[LevelResult, LevelResult, str]]) -> None:
+    """The results table (each grader mode against the floor), the grader's stage breakdown, and any failures."""
+    print(f"\n{'clients':>7} {'grader mode':<12} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} "
+          f"{'p50 floor':>9} {'ratio':>6} | {'p99 grader':>10} {'p99 floor':>9}")
+    for ours, floor, mode in rows:
         rate_ratio = ours.rate / floor.rate if floor.rate else float("nan")
         p50_ratio = ours.p50_ms / floor.p50_ms if floor.p50_ms else float("nan")
-        print(f"{ours.clients:>7} | {ours.rate:>8.1f} {floor.rate:>8.1f} {rate_ratio:>6.2f} | {ours.p50_ms:>8.1f}ms "
-              f"{floor.p50_ms:>7.1f}ms {p50_ratio:>6.2f} | {ours.p99_ms:>8.1f}ms {floor.p99_ms:>7.1f}ms")
+        print(f"{ours.clients:>7} {mode:<12} | {ours.rate:>8.1f} {floor.rate:>8.1f} {rate_ratio:>6.2f} | "
+              f"{ours.p50_ms:>8.1f}ms {floor.p50_ms:>7.1f}ms {p50_ratio:>6.2f} | {ours.p99_ms:>8.1f}ms "
+              f"{floor.p99_ms:>7.1f}ms")
     print("\ngrader stage medians (ms): POST→row created | created→worker claims | claim→result written | "
           "written→client has it")
-    for ours, _ in pairs:
+    for ours, _, mode in rows:
         if ours.stages_ms:
-            print(f"{ours.clients:>7} clients: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
+            print(f"{ours.clients:>7} clients {mode:<12}: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
     print("\nCPU ms per completed job (web server processes | worker processes; PostgreSQL and Redis not counted)")
-    for ours, floor in pairs:
-        print(f"{ours.clients:>7} clients: grader {ours.cpu_ms_per_job[0]:6.1f} | {ours.cpu_ms_per_job[1]:6.1f}   "
-              f"floor {floor.cpu_ms_per_job[0]:6.1f} | {floor.cpu_ms_per_job[1]:6.1f}")
-    for result in (r for pair in pairs for r in pair):
-        for failure in result.failures:
-            print(f"failure ({result.clients} clients, {result.failed} in all): {failure}")
+    for ours, floor, mode in rows:
+        print(f"{ours.clients:>7} clients {mode:<12}: grader {ours.cpu_ms_per_job[0]:6.1f} | "
+              f"{ours.cpu_ms_per_job[1]:6.1f}   floor {floor.cpu_ms_per_job[0]:6.1f} | {floor.cpu_ms_per_job[1]:6.1f}")
+    for ours, floor, mode in rows:
+        for result, name in ((ours, f"grader {mode}"), (floor, "floor")):
+            for failure in result.failures:
+                print(f"failure ({name}, {result.clients} clients, {result.failed} in all): {failure}")
 
 
 def parse_args() -> argparse.Namespace:
@@ -247,6 +254,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--web-threads", type=int, default=8)
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--floor-poll-ms", type=float, default=10.0, help="floor GET ?wait re-read interval")
+    parser.add_argument("--grader-modes", default="two-calls,prefer-wait",
+                        help="how grader clients wait: two-calls (POST, then GET ?wait=10) and/or prefer-wait "
+                             "(one POST with Prefer: wait=10)")
     return parser.parse_args()
 
 
@@ -256,7 +266,7 @@ def raise_interrupt(_signum: int, _frame: object) -> NoReturn:
 
 
 def main() -> None:
-    """Start both stacks, load them level by level (alternating), print the table, clean everything up."""
+    """Start both stacks, load them level by level (grader modes, then floor), print the table, clean up."""
     args = parse_args()
     signal.signal(signal.SIGTERM, raise_interrupt)
     levels = [int(level) for level in args.levels.split(",")]
@@ -264,23 +274,30 @@ def main() -> None:
     print(f"{datetime.now():%Y-%m-%d %H:%M}  cores {os.cpu_count()}  load avg {load_average()} (start)  "
           f"levels {levels} × {args.duration:g} s  web {args.web_workers}×{args.web_threads} threads  "
           f"worker prefork {args.worker_concurrency}  {len(bodies)} answer bodies", flush=True)
+    modes = [mode for mode in args.grader_modes.split(",") if mode]
+    unknown = set(modes) - set(GRADER_MODES)
+    if unknown:
+        sys.exit(f"unknown grader mode(s): {', '.join(sorted(unknown))}; known: {', '.join(GRADER_MODES)}")
     with ExitStack() as stack:
         log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_service_")))
         database_url = stack.enter_context(scratch_database(args.admin_url))
         stack.enter_context(redis_keys_cleaned(args.redis_url, tag))
         processes = Processes(log_dir)
         stack.callback(processes.stop_all)
-        targets = [start(processes, database_url, args.redis_url, tag, args, bodies)
-                   for start in (start_grader, start_floor)]
-        for target in targets:
+        grader = start_grader(processes, database_url, args.redis_url, tag, args, bodies)
+        floor = start_floor(processes, database_url, args.redis_url, tag, args, bodies)
+        graders = {mode: replace(grader, submit_headers=GRADER_MODES[mode]) for mode in modes}
+        for target in (*graders.values(), floor):
             run_level(target, 4, args.warmup)
-        pairs = []
+        rows = []
         for clients in levels:
-            ours, floor = (run_level(target, clients, args.duration) for target in targets)
-            print(f"  {clients:>2} clients: grader {ours.rate:6.1f}/s p50 {ours.p50_ms:6.1f} ms | "
-                  f"floor {floor.rate:6.1f}/s p50 {floor.p50_ms:6.1f} ms", flush=True)
-            pairs.append((ours, floor))
-        print_report(pairs)
+            ours = {mode: run_level(target, clients, args.duration) for mode, target in graders.items()}
+            theirs = run_level(floor, clients, args.duration)
+            print(f"  {clients:>2} clients: " + " | ".join(
+                f"grader {mode} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for mode, result in ours.items())
+                + f" | floor {theirs.rate:6.1f}/s p50 {theirs.p50_ms:6.1f} ms", flush=True)
+            rows.extend((result, theirs, mode) for mode, result in ours.items())
+        print_report(rows)
         print(f"\nload avg {load_average()} (end)")
 
 

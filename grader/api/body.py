@@ -200,3 +200,23 @@ def path_seed(raw: str) -> int:
 def query_lang() -> str:
     """The ``lang`` query parameter (zh or en; Chinese by default)."""
     return query_choice("lang", LANGS) or "zh"
+
+
+def prefer_wait(raw: str | None, maximum: float) -> float:
+    """Seconds asked for by ``Prefer: wait=N`` (RFC 7240), capped at ``maximum``; 0 without that preference.
+
+    Other preferences are ignored, as the RFC asks; only the first ``wait`` counts. A ``wait`` that is not a
+    whole number of seconds is a 400 naming the header, so a client's typo is not silently an immediate reply.
+    """
+    if raw is None:
+        return 0.0
+    for preference in raw.split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() != "wait":
+            continue
+        seconds = value.strip().strip('"')
+        if not seconds.isascii() or not seconds.isdigit() or len(seconds) > 12:
+            raise ApiError(400, "invalid_header", "Prefer: wait=N needs N as a whole number of seconds.",
+                           field="Prefer")
+        return min(float(seconds), maximum)
+    return 0.0

@@ -172,11 +172,16 @@ PATHS: JSONObject = {
     "/api/v1/submissions": {
         "post": _operation(
             "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
-            {"202": _json(_ref("Submission"), "Queued (row committed)"),
-             "200": _json(_ref("Submission"), "Repeated Idempotency-Key: the earlier submission")},
+            {"202": _json(_ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s"),
+             "200": _json(_ref("Submission"), "Repeated Idempotency-Key: the earlier submission; or, with "
+                                              "Prefer: wait=N, the submission once final (graded, invalid or error)")},
             (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
             parameters=[{"name": "Idempotency-Key", "in": "header", "required": False,
-                         "schema": {"type": "string", "minLength": 1, "maxLength": 128}}]),
+                         "schema": {"type": "string", "minLength": 1, "maxLength": 128}},
+                        {"name": "Prefer", "in": "header", "required": False, "schema": {"type": "string"},
+                         "description": "wait=N (RFC 7240): hold the reply up to N seconds (at most 10) until the "
+                                        "grade is in, so one request submits and returns the grade. Other "
+                                        "preferences are ignored; a non-integer N is a 400."}]),
         "get": _operation(
             "Submissions the caller may read, newest first.",
             {"200": _json({"type": "object", "properties": {

@@ -104,6 +104,14 @@ def visible_submission(session: Session, principal: Principal, submission_id: in
     return submission
 
 
+def own_submission(session: Session, principal: Principal, submission_id: int) -> Submission:
+    """The caller's own submission; 404 if it is not theirs."""
+    submission = session.scalar(_SUBMISSION_FOR_STUDENT, {"submission_id": submission_id, "user_id": principal.user_id})
+    if submission is None:
+        raise ApiError(404, "not_found", f"No submission {submission_id}.")
+    return submission
+
+
 def list_submissions(
     session: Session, principal: Principal, filters: SubmissionFilters, limit: int, offset: int
 ) -> tuple[list[Submission], int]:

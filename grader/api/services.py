@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.api import body as parse
+from grader.api import queries
 from grader.auth import Principal
 from grader.errors import ApiError
 from grader.grading import notify, submissions
@@ -111,6 +112,13 @@ def create_submission(
         raise ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(request.lang),
                        field=REJECTION_FIELD.get(exc.code)) from None
     return submission, replay
+
+
+def wait_for_own(session: Session, principal: Principal, submission_id: int, seconds: float) -> Submission:
+    """The caller's own new submission, once final or after ``seconds`` (``Prefer: wait`` on POST)."""
+    return wait_until_final(
+        session, lambda: queries.own_submission(session, principal, submission_id), submission_id, seconds
+    )
 
 
 def wait_until_final(

@@ -82,18 +82,26 @@ def validate() -> ResponseReturnValue:
 @autocommit_requests
 @require_user
 def create_submission() -> ResponseReturnValue:
-    """Accept an answer for grading: 202 once the queued row is committed (200 when an Idempotency-Key repeats)."""
+    """Accept an answer for grading: 202 once the queued row is committed.
+
+    200 instead when an Idempotency-Key repeats, or when ``Prefer: wait=N`` held the reply until the grade was in.
+    """
     principal = require_principal()
     ratelimit.check_submission(principal.user_id)
     key = services.idempotency_key(request.headers.get("Idempotency-Key"))
+    wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
     submission_request = services.parse_submission(principal, parse.read_json_object(services.SUBMISSION_FIELDS))
     session = get_session()
     submission, replay = services.create_submission(session, principal, submission_request, key)
+    if wait:
+        submission = services.wait_for_own(session, principal, submission.id, wait)
     data = serialise.submission_json(session, principal, submission, utcnow())
     headers = {"Location": f"/api/v1/submissions/{submission.id}"}
     if replay:
         headers["Idempotent-Replayed"] = "true"
-    return jsonify(data), 200 if replay else 202, headers
+    if wait:
+        headers["Preference-Applied"] = f"wait={wait:g}"
+    return jsonify(data), 200 if replay or submission.is_final else 202, headers
 
 
 @blueprint.get("/submissions/<int:submission_id>")

@@ -186,3 +186,59 @@ def test_submitting_right_after_typing_is_not_a_network_error(browser: Browser, 
     student = _db_value(live_server, select(User.id).where(User.username == "student2"))
     assert _db_value(live_server, select(func.count(Submission.id)).where(Submission.user_id == student)) == 1
     page.close()
+
+
+def _exercise_requests(page: Page) -> tuple[list[Any], list[str]]:
+    """Start recording the page's submission POSTs (the request objects) and its result GETs (their URLs)."""
+    posts: list[Any] = []
+    gets: list[str] = []
+
+    def record(request: Any) -> None:
+        if request.url.endswith("/api/v1/submissions") and request.method == "POST":
+            posts.append(request)
+        elif "/api/v1/submissions/" in request.url and request.method == "GET":
+            gets.append(request.url)
+
+    page.on("request", record)
+    return posts, gets
+
+
+LOSS_AVERAGE_GUESS = {"sequence_probability": "0.3", "total_loss": "1.2", "mean_loss_with_eos": "0.3",
+                      "mean_loss_without_eos": "0.4"}
+
+
+def test_the_grade_comes_back_on_the_submit_request_itself(browser: Browser, live_server: Any) -> None:
+    """The page asks the server to hold the POST until graded (Prefer: wait), so one request brings the grade."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student1")
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/ch13.loss-average")
+    posts, gets = _exercise_requests(page)
+    _fill(page, LOSS_AVERAGE_GUESS)
+    with page.expect_response("**/api/v1/submissions") as submitted:
+        page.click("#submit-button")
+    expect(page.locator("#result-content p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
+    assert [post.headers.get("prefer") for post in posts] == ["wait=10"]
+    assert submitted.value.status == 200 and submitted.value.json()["status"] == "graded"
+    assert gets == []  # the grade came with the POST's reply
+    page.close()
+
+
+def test_a_submit_answered_before_the_grade_falls_back_to_waiting(browser: Browser, live_server: Any) -> None:
+    """A server (or proxy) that ignores Prefer answers 202 at once: the page then waits on GET ?wait as before."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student3")
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/ch13.loss-average")
+
+    def without_prefer(route: Route) -> None:
+        headers = {name: value for name, value in route.request.headers.items() if name.lower() != "prefer"}
+        route.continue_(headers=headers)
+
+    page.route("**/api/v1/submissions", without_prefer)
+    posts, gets = _exercise_requests(page)
+    _fill(page, LOSS_AVERAGE_GUESS)
+    with page.expect_response("**/api/v1/submissions") as submitted:
+        page.click("#submit-button")
+    expect(page.locator("#result-content p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
+    assert len(posts) == 1 and submitted.value.status == 202
+    assert gets and all("wait=10" in url for url in gets)
+    page.close()
