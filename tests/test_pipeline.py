@@ -14,7 +14,7 @@ from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.grading.errors import SubmissionRejected
 from grader.grading.submissions import get_result, serialise_submission, submit
-from grader.models import Submission, SubmissionStatus, User
+from grader.models import GradeLogEntry, Submission, SubmissionStatus, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user
 from tests.conftest import clean_database
 from tests.pipeline_helpers import log_entries, send_duplicate, submit_book_answer, wait_final
@@ -36,6 +36,10 @@ def test_submission_is_committed_queued_then_graded_once(
     assert graded.lease_owner is None and graded.lease_until is None
     assert graded.queued_at <= graded.started_at <= graded.finished_at
     assert log_entries(session, submission.id) == 1
+    entry = session.scalars(select(GradeLogEntry).where(GradeLogEntry.submission_id == submission.id)).one()
+    assert (entry.old_score, entry.new_score, entry.reason) == (None, 1.0, "graded")
+    assert entry.new_engine_version == graded.engine_version and entry.actor.startswith("worker:")
+    assert entry.created_at == graded.finished_at
 
 
 def test_serialised_result_has_engine_fields_and_timestamps(
@@ -61,7 +65,9 @@ def test_unreadable_answer_is_stored_as_invalid(session: Session, student: User,
     )
     result = wait_final(session, submission.id)
     assert result.status == SubmissionStatus.INVALID
-    assert result.score is None
+    assert result.score is None and result.error_message is None
+    assert result.lease_owner is None and result.lease_until is None and result.finished_at is not None
+    assert result.engine_version and log_entries(session, submission.id) == 0  # no score, so nothing to log
     assert {error["field"] for error in result.errors} >= {"bos_scored", "scored_count"}
 
 

@@ -93,19 +93,14 @@ def bound_lease(lease: Lease) -> dict[str, Any]:
     return {"held_row_id": lease.row_id, "held_owner": lease.owner, "held_attempt": lease.attempt}
 
 
-def finishing(model: JobModel, lease: Lease, status: str, **values: Any) -> Update:
-    """The UPDATE that ``finish`` runs (for callers that combine it with another write in one statement)."""
-    return (
+def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
+    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
+    return session.execute(
         update(model)
         .where(holds(model, lease))
         .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
         .execution_options(synchronize_session=False)
-    )
-
-
-def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
-    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
-    return session.execute(finishing(model, lease, status, **values)).rowcount == 1
+    ).rowcount == 1
 
 
 def fail(session: Session, model: JobModel, lease: Lease, error_status: str, message: str) -> bool:

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Update, bindparam, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -86,30 +86,21 @@ def _grade(database: Database, submission_id: int, worker: str, lease_seconds: f
 def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any], *, single_statement: bool) -> bool:
     """Store the engine result and log a new score atomically, if the lease still holds; True if written.
 
-    ``single_statement`` (PostgreSQL): the UPDATE and the log INSERT go as one statement (a data-modifying CTE).
+    ``single_statement`` (PostgreSQL): the UPDATE and the log INSERT go as one statement (a data-modifying CTE);
+    elsewhere they are two statements in one transaction. Both are built from the same pieces, once.
     """
     graded = result["status"] == "graded"
+    parameters = {**leases.bound_lease(lease), "now": utcnow(),
+                  "new_status": SubmissionStatus.GRADED if graded else SubmissionStatus.INVALID,
+                  "new_score": result.get("score"), "new_parts": result.get("parts") or {},
+                  "new_errors": result.get("errors") or [], "new_parsed": result.get("parsed"),
+                  "new_engine_version": result["engine_version"], "actor": f"worker:{lease.owner}"}
     if graded and single_statement:
-        parameters = {**leases.bound_lease(lease), "now": utcnow(), "new_score": result["score"],
-                      "new_parts": result.get("parts") or {}, "new_errors": result.get("errors") or [],
-                      "new_parsed": result.get("parsed"), "new_engine_version": result["engine_version"],
-                      "actor": f"worker:{lease.owner}"}
         written = session.execute(_graded_write_statement(), parameters).first() is not None
     else:
-        finishing = leases.finishing(
-            Submission,
-            lease,
-            SubmissionStatus.GRADED if graded else SubmissionStatus.INVALID,
-            score=result.get("score"),
-            parts=result.get("parts") or {},
-            errors=result.get("errors") or [],
-            parsed_answer=result.get("parsed"),
-            engine_version=result["engine_version"],
-            error_message=None,
-        )
-        written = session.execute(finishing).rowcount == 1
+        written = session.execute(_finish_statement(), parameters).rowcount == 1
         if written and graded:
-            session.execute(insert(GradeLogEntry).values(submission_id=lease.row_id, **_grade_log_entry(lease, result)))
+            session.execute(_log_statement(), parameters)
     if written:
         session.commit()
     else:
@@ -118,44 +109,48 @@ def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any],
 
 
 @functools.cache
-def _graded_write_statement() -> Insert:
-    """PostgreSQL: the lease-guarded UPDATE of a graded result and its grade-log INSERT as one statement.
+def _finish_statement() -> Update:
+    """The lease-guarded UPDATE that stores a result (status ``new_status``), with bound parameters.
 
-    The same statement as ``leases.finishing`` + ``_grade_log_entry`` build, but with bound parameters and built
-    once: building it anew for every job cost the worker more CPU than running it.
+    Built once: building it anew for every job cost the worker more CPU than running it.
     """
-    row, log = Submission.__table__.c, GradeLogEntry.__table__.c
-    finished = (
+    row = Submission.__table__.c
+    return (
         update(Submission.__table__)
         .where(leases.holds_bound(Submission))
-        .values(status=SubmissionStatus.GRADED, lease_owner=None, lease_until=None,
+        .values(status=bindparam("new_status", type_=row.status.type), lease_owner=None, lease_until=None,
                 finished_at=bindparam("now", type_=row.finished_at.type),
                 score=bindparam("new_score", type_=row.score.type), parts=bindparam("new_parts", type_=row.parts.type),
                 errors=bindparam("new_errors", type_=row.errors.type),
                 parsed_answer=bindparam("new_parsed", type_=row.parsed_answer.type),
                 engine_version=bindparam("new_engine_version", type_=row.engine_version.type), error_message=None)
-        .returning(row.id)
-        .cte("finished")
     )
-    entry = select(
-        finished.c.id, bindparam("new_score", type_=log.new_score.type),
-        bindparam("new_engine_version", type_=log.new_engine_version.type), literal("graded", log.reason.type),
-        bindparam("actor", type_=log.actor.type), bindparam("now", type_=log.created_at.type),
-    )
+
+
+def _log_columns() -> dict[str, Any]:
+    """The grade-log row of a first grading (no old score) as bound parameters, without the submission id."""
+    log = GradeLogEntry.__table__.c
+    return {"new_score": bindparam("new_score", type_=log.new_score.type),
+            "new_engine_version": bindparam("new_engine_version", type_=log.new_engine_version.type),
+            "reason": literal("graded", log.reason.type), "actor": bindparam("actor", type_=log.actor.type),
+            "created_at": bindparam("now", type_=log.created_at.type)}
+
+
+@functools.cache
+def _log_statement() -> Insert:
+    """The grade-log INSERT for the submission named by the lease parameters."""
+    return insert(GradeLogEntry.__table__).values(submission_id=bindparam("held_row_id"), **_log_columns())
+
+
+@functools.cache
+def _graded_write_statement() -> Insert:
+    """PostgreSQL: ``_finish_statement`` and ``_log_statement`` as one statement (the log row only if the UPDATE
+    matched)."""
+    finished = _finish_statement().returning(Submission.__table__.c.id).cte("finished")
+    columns = _log_columns()
     return (
         insert(GradeLogEntry.__table__)
-        .from_select(["submission_id", "new_score", "new_engine_version", "reason", "actor", "created_at"], entry)
+        .from_select(["submission_id", *columns], select(finished.c.id, *columns.values()))
         .add_cte(finished)
-        .returning(log.id)
+        .returning(GradeLogEntry.__table__.c.id)
     )
-
-
-def _grade_log_entry(lease: leases.Lease, result: dict[str, Any]) -> dict[str, Any]:
-    """The grade-log columns of a first grading (no old score), without the submission id."""
-    return {
-        "new_score": result["score"],
-        "new_engine_version": result["engine_version"],
-        "reason": "graded",
-        "actor": f"worker:{lease.owner}",
-        "created_at": utcnow(),
-    }
