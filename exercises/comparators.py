@@ -1,6 +1,7 @@
 """Compare a student's read answer with the reference, per answer kind, with tolerance for numbers."""
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,13 @@ class Tolerance:
     atol: float = 5e-4
 
     def close(self, student: float, reference: float) -> bool:
-        """Whether the student's number is within tolerance of the reference."""
+        """Whether the student's number is within tolerance of the reference; never for NaN or an infinity.
+
+        An infinite reference (say, a follow-through value that overflowed) would otherwise accept any number,
+        since the allowed distance grows with it.
+        """
+        if not (math.isfinite(student) and math.isfinite(reference)):
+            return False
         return abs(student - reference) <= self.atol + self.rtol * abs(reference)
 
 

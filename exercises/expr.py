@@ -17,7 +17,7 @@ MAX_DEPTH = 50
 _SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
                  "⁹": "9", "⁻": "-"}
 _AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/",
-               "⁄": "/", "√": "sqrt "}
+               "⁄": "/"}
 # Lenticular and tortoise-shell brackets (Chinese IMEs type them for "[") have no NFKC mapping; read them as [ ].
 BRACKETS = {"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "〘": "[", "〙": "]"}
 
@@ -84,6 +84,12 @@ def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
         if number:
             tokens.append(_Token("num", number.group(), index, float(number.group())))
             index = number.end()
+            continue
+        if char == "√":
+            # The root sign is the sqrt function as one character, so "1 √2" stays two pieces in a list split at
+            # spaces, and "√e" does not run into a name "sqrte".
+            tokens.append(_Token("name", "sqrt", index))
+            index += 1
             continue
         name = _NAME.match(text, index)
         if name:

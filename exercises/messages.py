@@ -32,18 +32,19 @@ def correct(answer_field: AnswerField) -> Text:
 
 def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
           comparison: Comparison, follow_through: bool) -> Text:
-    """Feedback for a wrong part: the shape problem, the matched misconception, or the rule to re-check."""
+    """Feedback for a wrong part: the shape problem, follow-through credit, the matched misconception (also after
+    follow-through: it says why the number differs from the key), or the rule to re-check."""
     if comparison.shape_error is not None:
         return NOT_YET + comparison.shape_error + answer_field.rule
-    if follow_through:
-        return FOLLOW_THROUGH
     by_tag = {m.tag: m for m in misconceptions}
     explained = [by_tag[tag].feedback for tag in dict.fromkeys(tags) if tag in by_tag]
     if explained:
-        text = PROBABLY
+        text = FOLLOW_THROUGH + PROBABLY if follow_through else PROBABLY
         for feedback in explained:
             text = text + feedback
         return text
+    if follow_through:
+        return FOLLOW_THROUGH
     text = NOT_YET
     if comparison.elements:
         mismatched = [str(i + 1) for i, ok in enumerate(comparison.elements) if not ok]

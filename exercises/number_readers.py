@@ -81,20 +81,47 @@ def _checked_text(raw: str) -> Located:
 
 
 def read_vector(raw: object, symbols: Symbols = None) -> list[float]:
-    """A vector from ``[0, 0.693]``, ``0, 0.693``, ``0 0.693``, ``(a, 0)`` or a JSON list."""
+    """A vector from ``[0, 0.693]``, ``0, 0.693``, ``0 0.693``, ``(a, 0)`` or a JSON list; also written as a
+    column ``[[0], [0.693]]`` or a single row ``[[0, 0.693]]``."""
     guard(raw, VECTOR_EXPECTED)
     if isinstance(raw, (list, tuple)):
-        values = _numbers_from_items(raw, symbols, None)
+        values = (_as_vector(read_vectors(raw, symbols)) if raw and all(isinstance(item, (list, tuple)) for item in raw)
+                  else _numbers_from_items(raw, symbols, None))
     elif isinstance(raw, str):
         located = _checked_text(raw)
         as_json = parse_json_list(located.text.strip())
-        values = (_numbers_from_items(as_json, symbols, None) if as_json is not None
-                  else _numbers_from_range(located, 0, len(located.text), symbols, None))
+        if as_json is not None:
+            values = read_vector(as_json, symbols)
+        elif _holds_bracketed_rows(located):
+            values = _as_vector(read_vectors(raw, symbols))
+        else:
+            values = _numbers_from_range(located, 0, len(located.text), symbols, None)
     else:
         raise wrong_type(VECTOR_EXPECTED, raw)
     if not values:
         raise ReadError(Text("向量为空", "the vector is empty"), None, "[]")
     return values
+
+
+def _holds_bracketed_rows(located: Located) -> bool:
+    """Whether the text is bracketed rows inside one outer bracket, as ``[[ln2], [0]]`` (not JSON)."""
+    text = located.text
+    start, end = strip_range(text, 0, len(text))
+    inner_start, inner_end = unwrap(text, start, end)
+    return (inner_start, inner_end) != (start, end) and inner_start < inner_end and text[inner_start] == "["
+
+
+def _as_vector(rows: list[list[float]]) -> list[float]:
+    """A column (one number per row) or a single row as a flat vector; any other shape is an error naming it."""
+    if len(rows) == 1:
+        return rows[0]
+    if all(len(row) == 1 for row in rows):
+        return [row[0] for row in rows]
+    widths = {len(row) for row in rows}
+    shape = (Text("{r}×{c} 的矩阵", "a {r}×{c} matrix").format(r=len(rows), c=len(rows[0])) if len(widths) == 1
+             else Text("{r} 行长短不一的列表", "{r} rows of different lengths").format(r=len(rows)))
+    raise ReadError(Text("这里要一个向量（一行或一列数），读到的却是", "a vector (one row or one column of numbers) is "
+                         "expected here, but this reads as") + shape, None, _show_rows(rows))
 
 
 def _has_row_group(text: str, start: int, end: int) -> bool:

@@ -35,6 +35,16 @@ def test_default_tolerance_boundaries(student: float, reference: float, close: b
     assert equal("number", student, reference) is close
 
 
+@pytest.mark.parametrize(("student", "reference"), [
+    (0.0, math.inf), (1e308, math.inf), (-5.0, -math.inf), (math.inf, math.inf), (math.inf, 1.0),
+    (0.0, math.nan), (math.nan, math.nan), (math.nan, 0.0),
+])
+def test_nothing_is_close_to_a_non_finite_number(student: float, reference: float) -> None:
+    # An overflowed follow-through value is infinite, and |s - inf| <= atol + rtol*inf holds for every s.
+    assert DEFAULT_TOLERANCE.close(student, reference) is False
+    assert equal("number", student, reference) is False
+
+
 def test_custom_tolerance() -> None:
     strict = Tolerance(rtol=0.0, atol=1e-9)
     assert strict.close(1.0 + 5e-10, 1.0)

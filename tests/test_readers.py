@@ -190,6 +190,14 @@ def test_read_pairs_errors(raw: object, fragment: str, interpreted: str | None) 
     ("[0, 0.693]", [0.0, 0.693]), ("0, 0.693", [0.0, 0.693]), ("0 0.693", [0.0, 0.693]), ("(a, 0)", [A, 0.0]),
     ("[-a,a]", [-A, A]), ("［０，ａ］", [0.0, A]), ("［０．５，１］", [0.5, 1.0]), ([0, "ln2"], [0.0, A]),
     ("[0, \"ln2\"]", [0.0, A]), ("[−a, ln 2]", [-A, A]), ("1/3, 2/3", [1 / 3, 2 / 3]), ("1、2", [1.0, 2.0]),
+    ("(1+2)*3, 4", [9.0, 4.0]),
+    # A column or a single row written for a vector (the rnn prompt speaks of column vectors).
+    ("[[1.25], [-0.75]]", [1.25, -0.75]), ([[1.25], [-0.75]], [1.25, -0.75]), ("[[1.25, -0.75]]", [1.25, -0.75]),
+    ([[0, "ln2"]], [0.0, A]), ("[[ln2], [0]]", [A, 0.0]), ("[[a], [-a]]", [A, -A]), ("[(1), (2)]", [1.0, 2.0]),
+    # The root sign stays with its argument in a list split at spaces, and works before a name.
+    ("1 √2", [1.0, math.sqrt(2)]), ("√2 1/√2", [math.sqrt(2), 1 / math.sqrt(2)]), ("2√2, √e", [2 * math.sqrt(2),
+                                                                                       math.sqrt(math.e)]),
+    ("√π √(4)", [math.sqrt(math.pi), 2.0]),
 ])
 def test_read_vector(raw: object, expected: list[float]) -> None:
     assert read_vector(raw, SYMBOLS) == pytest.approx(expected, rel=1e-12)
@@ -205,6 +213,8 @@ def test_read_vector(raw: object, expected: list[float]) -> None:
     ([0, True], "number 2", None, "[0]"),
     ([0, [1]], "number 2", None, "[0]"),
     ([math.nan], "number 1", None, None),
+    ("[[1, 2], [3, 4]]", "expected here, but this reads as a 2×2 matrix", None, "[[1, 2], [3, 4]]"),
+    ([[1, 2], [3]], "reads as 2 rows of different lengths", None, "[[1, 2], [3]]"),
 ])
 def test_read_vector_errors(raw: object, fragment: str, position: int | None, interpreted: str | None) -> None:
     with pytest.raises(ReadError, match=fragment) as caught:

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -89,11 +90,19 @@ def quality(variant: Variant) -> str | None:
 
 
 def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
-    """h recomputed as tanh of the student's own pre-activation."""
+    """h recomputed as tanh of the student's own pre-activation (two numbers).
+
+    Only where tanh changes something: on a pre-activation that tanh leaves as it is (every coordinate near
+    0), copying it unchanged (the no-tanh mistake) would earn the credit too.
+    """
     pre = answer.get("pre_activation")
-    if not isinstance(pre, (list, tuple)):
+    if not isinstance(pre, (list, tuple)) or len(pre) != len(variant.data["h_prev"]):
         return {}
-    return {"h": _tanh([float(value) for value in pre])}
+    values = [float(value) for value in pre]
+    squashed = _tanh(values)
+    if all(DEFAULT_TOLERANCE.close(value, new) for value, new in zip(values, squashed)):
+        return {}
+    return {"h": squashed}
 
 
 MISCONCEPTIONS = (

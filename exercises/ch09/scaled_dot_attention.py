@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.linalg import Matrix, is_square, matmul, matrix_text, softmax_columns, softmax_rows, unique_argmax
 from exercises.plugin import Exercise
@@ -131,14 +132,27 @@ def quality(variant: Variant) -> str | None:
     return None
 
 
+def _finite(matrix: Matrix) -> bool:
+    """Whether every entry is a finite number (an overflowed inf would pass any tolerance check)."""
+    return bool(np.all(np.isfinite(np.asarray(matrix, dtype=float))))
+
+
 def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
-    """Weights from the student's scores, output from the student's weights, diagonal from those weights."""
+    """Weights from the student's scores, output from the student's weights, diagonal from those weights.
+
+    No output is carried forward from weights that are all zero (every V then gives a zero output, so the
+    credit would not show the weighted sum) or from weights so large that the product overflows.
+    """
     own: dict[str, object] = {}
     scores, weights = answer.get("scores"), answer.get("weights")
     if is_square(scores, TOKENS):
-        own["weights"] = softmax_rows(scores)
+        with np.errstate(over="ignore", invalid="ignore"):
+            own["weights"] = softmax_rows(scores)
     if is_square(weights, TOKENS):
-        own["output"] = matmul(weights, variant.data["v"])
+        with np.errstate(over="ignore", invalid="ignore"):
+            output = matmul(weights, variant.data["v"])
+        if _finite(output) and not all(DEFAULT_TOLERANCE.close(value, 0.0) for row in weights for value in row):
+            own["output"] = output
         dominant = _diagonal_dominant(weights)
         if dominant is not None:
             own["diagonal_dominant"] = dominant

@@ -36,10 +36,16 @@ MAX_STEPS = 8
 STOPPED_BY_EOS, STOPPED_BY_CAP = "EOS", "cap"
 STOP_ALIASES: dict[str, tuple[str, ...]] = {
     STOPPED_BY_EOS: ("eos", "<eos>", "</s>", "EOS", "遇到EOS", "遇到 EOS", "选到EOS", "选到 EOS", "by EOS",
-                     "because of EOS", "chose EOS", "EOS 停止", "EOS停止", "因为EOS", "因为 EOS"),
+                     "because of EOS", "chose EOS", "EOS 停止", "EOS停止", "因为EOS", "因为 EOS",
+                     "stopped by EOS", "stopped at EOS", "generated EOS", "predicted EOS", "the EOS token",
+                     "EOS token", "选到EOS停止", "选到 EOS 停止", "遇到EOS停止", "遇到 EOS 停止", "生成EOS", "生成 EOS",
+                     "输出EOS", "输出 EOS", "预测出EOS", "预测出 EOS"),
     STOPPED_BY_CAP: ("cap", "limit", "max_steps", "max steps", "max", "上限", "步数上限", "达到上限", "触及上限",
                      "预测上限", "the cap", "step cap", "the step cap", "by the cap", "hit the cap", "reached the cap",
-                     "step limit", "到达上限", "到达步数上限", "达到步数上限", "因为上限", "cap(步数上限)"),
+                     "step limit", "到达上限", "到达步数上限", "达到步数上限", "因为上限", "cap(步数上限)",
+                     "步数上限(cap)", "上限(cap)", "cap(上限)", "stopped by the cap", "stopped by cap", "reached cap",
+                     "cap reached", "hit cap", "limit reached", "reached the limit", "hit the limit",
+                     "max steps reached", "ran out of steps", "最大步数", "达到最大步数", "到达最大步数"),
 }
 # What a student writes for "no such step" in a token answer (the token readers have no null).
 NO_TOKEN = "none"

@@ -171,7 +171,9 @@ def probability_text(value: float) -> str:
 def table_text(candidates: Sequence[str], table: Table, corner: str) -> str:
     """The probability table as aligned plain text, one row per previous token."""
     width = max(len(corner), *(len(previous) for previous in table)) + 2
-    header = corner.ljust(width) + "".join(token.rjust(6) for token in candidates)
-    rows = [previous.ljust(width) + "".join(probability_text(p).rjust(6) for p in row)
+    # At least one space before every header name: "yellow" filled a 6-wide column and read as "greenyellow".
+    column = max(6, *(len(token) + 1 for token in candidates))
+    header = corner.ljust(width) + "".join(token.rjust(column) for token in candidates)
+    rows = [previous.ljust(width) + "".join(probability_text(p).rjust(column) for p in row)
             for previous, row in table.items()]
     return "\n".join([header, *rows])

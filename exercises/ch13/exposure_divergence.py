@@ -150,8 +150,11 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
         if "first_input_divergence_step" in implied and implied["first_input_divergence_step"] is None:
             implied["teacher_forced_input"] = implied["generated_input"] = NO_TOKEN
     elif isinstance(step, int) and 1 <= step <= min(len(generated), len(target)):
-        implied["teacher_forced_input"] = ([BOS, *target])[step - 1]
-        implied["generated_input"] = ([BOS, *generated])[step - 1]
+        forced, fed_back = ([BOS, *target])[step - 1], ([BOS, *generated])[step - 1]
+        # Only at a step where the two inputs really differ: before the first mistake both timelines feed the
+        # same token, and "X, X" as the pair of diverging inputs shows nothing of what the parts test.
+        if forced != fed_back:
+            implied["teacher_forced_input"], implied["generated_input"] = forced, fed_back
     return implied
 
 

@@ -153,6 +153,11 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
             and not equal(fields[name].kind, wrong[name], reference)]
     if "ignores-cap" not in tags and _runs_past_cap(variant, name, student):
         tags.append("ignores-cap")
+    if name == "stopped_by" and "ignores-cap" in tags:
+        # "EOS" on a decode that hit the cap is first of all the ignores-cap claim; a tie broken the other way can
+        # also end in EOS, but a student who did that has their stop reason carried forward from their own list.
+        tags.remove("ignores-cap")
+        tags.insert(0, "ignores-cap")
     return tuple(tags)
 
 
@@ -178,7 +183,9 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
         usable = index < steps and EOS not in student[:index] and previous in table
         own.append(pick(candidates, table[previous]) if usable else None)
     implied: dict[str, Any] = {"tokens": own}
-    if student and student[-1] == EOS and EOS not in student[:-1]:
+    # A list that reaches EOS only after the cap ran past it: the cap, not EOS, would have stopped that decode,
+    # so "EOS" is the ignores-cap mistake itself and earns no follow-through.
+    if student and student[-1] == EOS and EOS not in student[:-1] and len(student) <= steps:
         implied["stopped_by"] = STOPPED_BY_EOS
     elif len(student) == steps and EOS not in student:
         implied["stopped_by"] = STOPPED_BY_CAP

@@ -38,9 +38,13 @@ def solve(variant: Variant) -> Answer:
 
 
 def _unshifted(variant: Variant) -> Answer:
-    """Pairs each target token with the next one, so nothing is predicted from BOS."""
+    """Pairs each target token with the next one, so nothing is predicted from BOS.
+
+    Only the pairs: the count this gives (length - 1) is count-off-by-one's answer, and claiming it here put the
+    pairing diagnosis first on a count-only mistake whose pairs were right.
+    """
     target = list(variant.data["target"])
-    return {"pairs": list(zip(target[:-1], target[1:])), "scored_count": len(target) - 1}
+    return {"pairs": list(zip(target[:-1], target[1:]))}
 
 
 def _identity_pairs(variant: Variant) -> Answer:

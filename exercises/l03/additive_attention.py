@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.linalg import Vector, matrix_text, softmax, vector_text
 from exercises.plugin import Exercise
@@ -108,14 +109,26 @@ def quality(variant: Variant) -> str | None:
 
 
 def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
-    """Weights as the softmax of the student's scores; context from the student's weights."""
+    """Weights as the softmax of the student's scores; context from the student's weights.
+
+    No weights are carried forward from scores that are all equal: their softmax is the even average, so the
+    uniform-average mistake would earn the credit too. No context is carried forward from weights that are
+    all zero (the context is then zero whatever the states, so the credit would not show the weighted sum)
+    or from weights so large that the sum overflows.
+    """
     count = len(variant.data["hs"])
     own: dict[str, object] = {}
     scores, weights = answer.get("scores"), answer.get("weights")
-    if isinstance(scores, (list, tuple)) and len(scores) == count:
-        own["weights"] = softmax(scores)
+    if (isinstance(scores, (list, tuple)) and len(scores) == count
+            and not all(DEFAULT_TOLERANCE.close(float(score), float(scores[0])) for score in scores)):
+        with np.errstate(over="ignore", invalid="ignore"):
+            own["weights"] = softmax(scores)
     if isinstance(weights, (list, tuple)) and len(weights) == count:
-        own["context"] = _context(list(weights), variant.data["hs"])
+        with np.errstate(over="ignore", invalid="ignore"):
+            context = _context(list(weights), variant.data["hs"])
+        if (all(np.isfinite(context))
+                and not all(DEFAULT_TOLERANCE.close(float(weight), 0.0) for weight in weights)):
+            own["context"] = context
     return own
 
 

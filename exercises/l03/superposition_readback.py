@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.linalg import Vector, cosine, unique_argmax, vector_text
 from exercises.plugin import Exercise
@@ -100,16 +101,29 @@ def quality(variant: Variant) -> str | None:
     return None
 
 
+def _direction(vector: Vector) -> Vector:
+    """``vector`` divided by its largest magnitude: the same cosines, without overflow or underflow in the norm."""
+    largest = max(abs(float(value)) for value in vector)
+    return [float(value) / largest for value in vector] if largest > 0 else [0.0] * len(vector)
+
+
 def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
-    """Readback from the student's memory; cosine and nearest word from the student's readback."""
+    """Readback from the student's memory; cosine and nearest word from the student's readback.
+
+    A readback is carried forward only where unbinding changes the student's memory: on a memory that is
+    zero wherever the probe's key is -1 (an all-zero memory, say), copying it unchanged (the no-unbinding
+    mistake) would earn the credit too.
+    """
     data = variant.data
     dim = len(data["words"][0])
     own: dict[str, object] = {}
     memory, readback = answer.get("memory"), answer.get("readback")
     if isinstance(memory, (list, tuple)) and len(memory) == dim:
-        own["readback"] = _unbind(data, list(memory))
+        unbound = _unbind(data, list(memory))
+        if not all(DEFAULT_TOLERANCE.close(new, float(value)) for new, value in zip(unbound, memory)):
+            own["readback"] = unbound
     if isinstance(readback, (list, tuple)) and len(readback) == dim:
-        values = _cosines(data, list(readback))
+        values = _cosines(data, _direction(list(readback)))
         if values is not None:
             own["cosine"] = values[data["probe"]]
             nearest = unique_argmax(values, MIN_NEAREST_GAP)

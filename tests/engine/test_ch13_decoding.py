@@ -288,3 +288,28 @@ def test_loss_misconception_tags_on_the_book() -> None:
     averaged = grade(LOSS, 0, {"sequence_probability": "0.288", "total_loss": str(total),
                                "mean_loss_with_eos": "0.775", "mean_loss_without_eos": "0.7"})
     assert averaged["parts"]["mean_loss_with_eos"]["misconception"] == "mean-of-probabilities"
+
+
+def test_follow_through_part_that_matches_a_misconception_also_says_what_went_wrong() -> None:
+    # log10 instead of ln: the averages are right for the student's own total (follow-through) and equal the
+    # log10 answer too; the feedback says both, so the student learns why the number differs from the key.
+    total = -math.log10(0.288)
+    answer = {"sequence_probability": "0.288", "total_loss": str(total), "mean_loss_with_eos": str(total / 4),
+              "mean_loss_without_eos": str(total / 3)}
+    parts = api.grade("ch13.loss-average", 0, answer, "en")["parts"]
+    mean = parts["mean_loss_with_eos"]
+    assert (mean["score"], mean["follow_through"], mean["misconception"]) == (1.0, True, "log10")
+    assert "follow-through" in mean["feedback"] and "base-10" in mean["feedback"]
+    chinese = api.grade("ch13.loss-average", 0, answer, "zh")["parts"]["mean_loss_with_eos"]["feedback"]
+    assert "连带分" in chinese and "10" in chinese
+
+
+@pytest.mark.parametrize(("typed", "reason"), [
+    ("stopped by EOS", STOPPED_BY_EOS), ("选到 EOS 停止", STOPPED_BY_EOS), ("生成EOS", STOPPED_BY_EOS),
+    ("the EOS token", STOPPED_BY_EOS), ("reached cap", STOPPED_BY_CAP), ("步数上限（cap）", STOPPED_BY_CAP),
+    ("Cap reached.", STOPPED_BY_CAP), ("达到最大步数", STOPPED_BY_CAP), ("ran out of steps", STOPPED_BY_CAP),
+])
+def test_stop_reason_is_read_as_students_phrase_it(typed: str, reason: str) -> None:
+    reading = api.validate("ch13.greedy-decode", {"tokens": "blue key . EOS", "stopped_by": typed}, "en")
+    assert reading["status"] == "valid", reading["errors"]
+    assert reading["parsed"]["stopped_by"] == reason
