@@ -34,6 +34,7 @@ from bench.floor import settings as floor_settings
 from bench.load_stack import (
     Processes,
     free_port,
+    command_cpu_seconds,
     group_cpu_seconds,
     redis_keys_cleaned,
     scratch_database,
@@ -70,6 +71,7 @@ class Target:
     ok_status: str
     final_statuses: frozenset[str]
     process_groups: tuple[int, int]  # web server, worker: for CPU accounting
+    server_commands: tuple[str, str]  # command-line fragments of its PostgreSQL backends and of redis-server
     submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
 
 
@@ -84,7 +86,7 @@ class LevelResult:
     p50_ms: float
     p99_ms: float
     stages_ms: tuple[float, ...] | None  # grader only: median post→created, created→started, →finished, →client
-    cpu_ms_per_job: tuple[float, float]  # web server, worker
+    cpu_ms_per_job: tuple[float, float, float, float]  # web server, worker, PostgreSQL backends, redis-server
     failures: tuple[str, ...] = field(default=())
 
 
@@ -144,11 +146,18 @@ def client_loop(target: Target, offset: int, stop_at: float, out: list[tuple[flo
     session.close()
 
 
+def cpu_seconds(target: Target) -> list[float]:
+    """CPU seconds so far of the target's web server, worker, PostgreSQL backends and redis-server (the servers
+    are shared, but only one system runs at a time)."""
+    return ([group_cpu_seconds(group) for group in target.process_groups]
+            + [command_cpu_seconds(fragment) for fragment in target.server_commands])
+
+
 def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
     """Run ``clients`` client threads for ``seconds`` and summarise what finished in that window."""
     samples: list[tuple[float, tuple[float, ...] | None]] = []
     failures: list[str] = []
-    cpu_before = [group_cpu_seconds(group) for group in target.process_groups]
+    cpu_before = cpu_seconds(target)
     stop_at = time.monotonic() + seconds
     threads = [threading.Thread(target=client_loop, args=(target, i * 3, stop_at, samples, failures), daemon=True)
                for i in range(clients)]
@@ -156,14 +165,13 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
         thread.start()
     for thread in threads:
         thread.join()
-    cpu_used = [group_cpu_seconds(group) - before
-                for group, before in zip(target.process_groups, cpu_before, strict=True)]
+    cpu_used = [after - before for after, before in zip(cpu_seconds(target), cpu_before, strict=True)]
     per_job = tuple(1000 * used / max(1, len(samples)) for used in cpu_used)
     latencies = sorted(latency for latency, _ in samples)
     stage_rows = [stages for _, stages in samples if stages is not None]
     stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows, strict=True)) or None
     return LevelResult(clients, len(samples), len(failures), len(samples) / seconds, percentile(latencies, 0.5) * 1000,
-                       percentile(latencies, 0.99) * 1000, stage_medians, (per_job[0], per_job[1]), tuple(failures[:3]))
+                       percentile(latencies, 0.99) * 1000, stage_medians, per_job, tuple(failures[:3]))
 
 
 def web_command(app: str, port: int, args: argparse.Namespace) -> list[str]:
@@ -176,6 +184,11 @@ def worker_command(app: str, queue: str, args: argparse.Namespace) -> list[str]:
     """A Celery prefork worker with the same settings for the grader and the floor."""
     return [str(BIN / "celery"), "-A", app, "worker", "-P", "prefork", "-c", str(args.worker_concurrency), "-Q", queue,
             "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
+def server_commands(database_url: str) -> tuple[str, str]:
+    """How to find the servers' processes: PostgreSQL backends carry their database's name in their title."""
+    return f" {database_url.rsplit('/', 1)[1]} ", "redis-server"
 
 
 def start_grader(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
@@ -194,7 +207,7 @@ def start_grader(processes: Processes, database_url: str, broker_url: str, tag: 
     wait_healthy(base + "/healthz", processes, "grader-web")
     return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
                   {"Authorization": f"Bearer {token}"}, bodies, "graded",
-                  frozenset({"graded", "invalid", "error"}), (web, worker))
+                  frozenset({"graded", "invalid", "error"}), (web, worker), server_commands(database_url))
 
 
 def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
@@ -209,12 +222,18 @@ def start_floor(processes: Processes, database_url: str, broker_url: str, tag: s
     worker = processes.start("floor-worker", worker_command("bench.floor.worker", env["FLOOR_QUEUE"], args), env)
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "floor-web")
-    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}), (web, worker))
+    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}), (web, worker),
+                  server_commands(database_url))
 
 
 def load_average() -> str:
     """The 1/5/15-minute load averages."""
     return "/".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def _cpu_text(result: LevelResult) -> str:
+    """CPU per job by process kind, and their sum."""
+    return " | ".join(f"{value:4.1f}" for value in result.cpu_ms_per_job) + f" = {sum(result.cpu_ms_per_job):4.1f}"
 
 
 def print_report(rows: list[tuple[LevelResult, LevelResult, str]]) -> None:
@@ -232,10 +251,9 @@ def print_report(rows: list[tuple[LevelResult, LevelResult, str]]) -> None:
     for ours, _, mode in rows:
         if ours.stages_ms:
             print(f"{ours.clients:>7} clients {mode:<12}: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
-    print("\nCPU ms per completed job (web server processes | worker processes; PostgreSQL and Redis not counted)")
+    print("\nCPU ms per completed job: web server | worker | PostgreSQL backends | redis-server = total")
     for ours, floor, mode in rows:
-        print(f"{ours.clients:>7} clients {mode:<12}: grader {ours.cpu_ms_per_job[0]:6.1f} | "
-              f"{ours.cpu_ms_per_job[1]:6.1f}   floor {floor.cpu_ms_per_job[0]:6.1f} | {floor.cpu_ms_per_job[1]:6.1f}")
+        print(f"{ours.clients:>7} clients {mode:<12}: grader {_cpu_text(ours)}   floor {_cpu_text(floor)}")
     for ours, floor, mode in rows:
         for result, name in ((ours, f"grader {mode}"), (floor, "floor")):
             for failure in result.failures:

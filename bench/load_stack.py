@@ -19,16 +19,37 @@ ROOT = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def group_cpu_seconds(group_id: int) -> float:
-    """User+system CPU seconds used so far by the live processes of process group ``group_id``."""
-    total = 0
+def _process_stats() -> Iterator[tuple[Path, list[str]]]:
+    """Each live process's /proc directory and the fields of its stat line after the name."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rpartition(")")[2].split()
         except OSError:
             continue  # the process ended while we looked
-        if int(fields[2]) == group_id:  # fields after the name: state, ppid, pgrp, ..., utime (12), stime (13)
-            total += int(fields[11]) + int(fields[12])
+        yield stat.parent, fields
+
+
+def _cpu_ticks(fields: list[str]) -> int:
+    """utime + stime of a stat line (fields after the name: state, ppid, pgrp, ..., utime (12), stime (13))."""
+    return int(fields[11]) + int(fields[12])
+
+
+def group_cpu_seconds(group_id: int) -> float:
+    """User+system CPU seconds used so far by the live processes of process group ``group_id``."""
+    return sum(_cpu_ticks(fields) for _, fields in _process_stats() if int(fields[2]) == group_id) / CLOCK_TICKS
+
+
+def command_cpu_seconds(fragment: str) -> float:
+    """CPU seconds used so far by live processes whose command line contains ``fragment`` (PostgreSQL names a
+    backend's database in its title; redis-server its own binary)."""
+    total = 0
+    for directory, fields in _process_stats():
+        try:
+            command = (directory / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if fragment in command:
+            total += _cpu_ticks(fields)
     return total / CLOCK_TICKS
 
 

@@ -18,6 +18,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 SQLITE_BUSY_TIMEOUT_MS = 15000
 POOL_RECYCLE_SECONDS = 3600  # below common idle-connection cut-offs of proxies and firewalls
+# Kept connections per process: at least a web process's threads (8 in the README and compose file). With fewer,
+# busy moments open "overflow" connections that are closed on return, and PostgreSQL forks a backend for each.
+POOL_SIZE = 10
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
@@ -40,7 +43,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _configure_sqlite)
         return engine
-    return create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS)
+    return create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, pool_size=POOL_SIZE)
 
 
 class Database:

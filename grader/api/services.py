@@ -132,16 +132,16 @@ def wait_until_final(
     if seconds <= 0:
         return load()
     deadline = time.monotonic() + seconds
-    # Under snapshot isolation (SQLite) a read transaction keeps seeing its snapshot; READ COMMITTED sees new commits.
-    fresh_snapshot_needed = session.get_bind().dialect.default_isolation_level != "READ COMMITTED"
     with notify.final_wait(current_app.config, submission_id) as waiter:
         submission = load()
         while not submission.is_final:
             seconds_left = deadline - time.monotonic()
             if seconds_left <= 0:
                 break
+            # End the (read-only) transaction before waiting: the connection goes back to the pool instead of
+            # being held for up to 10 s by every waiting request, and the next read sees new commits (SQLite
+            # would otherwise keep reading its snapshot). Nothing is written here, and objects stay loaded.
+            session.commit()
             waiter.pause(seconds_left)
-            if fresh_snapshot_needed:
-                session.rollback()
             submission = load()
     return submission

@@ -1,6 +1,7 @@
 """``Prefer: wait=N`` on POST /submissions: one request that submits and, if the grade comes in time, returns it."""
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from flask import Flask
 from exercises import api as engine
 from grader.api.body import prefer_wait
 from grader.errors import ApiError
+from grader.extensions import get_db
 from tests.support import Backend
 
 from .support import Api, assert_error
@@ -118,3 +120,31 @@ def test_a_replayed_key_with_wait_returns_the_first_submission(api: Api, worker:
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["id"] == first.get_json()["id"]
     assert again.get_json()["status"] == "graded"
+
+
+@pytest.mark.parametrize("how", ["GET ?wait", "POST Prefer: wait"])
+def test_a_waiting_request_holds_no_database_connection(api: Api, api_app: Flask, unconsumed_queue: str,
+                                                         how: str) -> None:
+    # Every waiting request holding a pooled connection for up to 10 s would exhaust the pool (and PostgreSQL's
+    # connection limit) long before the web threads run out.
+    created = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK}).get_json()
+    pool = get_db(api_app).engine.pool
+    replies: list[Any] = []
+
+    def wait_for_the_grade() -> None:
+        if how == "GET ?wait":
+            replies.append(api.get(f"/submissions/{created['id']}?wait=2", "alice"))
+        else:
+            replies.append(api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+                                    headers={"Prefer": "wait=2"}))
+
+    waiting = threading.Thread(target=wait_for_the_grade)
+    waiting.start()
+    samples = []
+    while waiting.is_alive():
+        samples.append(pool.checkedout())
+        time.sleep(0.05)
+    waiting.join()
+    assert replies[0].get_json()["status"] == "queued"
+    # Re-reads check a connection out for a moment; in between, the pool has it back.
+    assert samples.count(0) > len(samples) / 2, samples
