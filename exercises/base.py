@@ -34,6 +34,7 @@ class AnswerField:
     weight: float = 1.0
     tolerance: Tolerance = DEFAULT_TOLERANCE
     aliases: Mapping[str, Sequence[str]] | None = None  # for kind "enum"
+    options: Sequence[str] | None = None  # for kinds "choice"/"choices": the option letters offered
 
 @dataclass(frozen=True)
 class Misconception:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
@@ -121,6 +121,18 @@ def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
                     0, None)
 
 
+def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list[str]:
+    """``letters`` if each is one of ``options``; a letter that is not offered cannot be graded (invalid)."""
+    for number, letter in enumerate(letters, start=1):
+        if letter not in options:
+            shown = ", ".join(options)
+            message = Text("「{c}」不是选项之一；可选：{o}", "'{c}' is not one of the options {o}").format(c=letter, o=shown)
+            if not single:
+                message = Text("第 {i} 题：", "item {i}:").format(i=number) + message
+            raise ReadError(message, None, ", ".join(letters[:number - 1]) or None)
+    return letters
+
+
 def _choice_letter(piece: str, position: int | None) -> str:
     """One option letter from ``b``, ``B``, ``(b)``, ``b.``, ``b)``, ``Ｂ``, or numbered ``2b``."""
     match = _CHOICE.fullmatch(_words(piece))
@@ -208,12 +220,17 @@ _TAKES_SYMBOLS = {"number", "vector", "matrix", "vectors"}
 
 
 def read_kind(kind: str, raw: object, symbols: Mapping[str, float] | None = None,
-              aliases: Mapping[str, Iterable[str]] | None = None) -> object:
-    """Read ``raw`` as answer kind ``kind`` (``enum`` needs ``aliases``); unknown kinds are a programming error."""
+              aliases: Mapping[str, Iterable[str]] | None = None, options: Sequence[str] | None = None) -> object:
+    """Read ``raw`` as answer kind ``kind`` (``enum`` needs ``aliases``; ``choice``/``choices`` may name the
+    ``options`` offered); unknown kinds are a programming error."""
     if kind == "enum":
         if aliases is None:
             raise ValueError("kind 'enum' needs aliases")
         return read_enum(raw, aliases)
+    if kind == "choice" and options is not None:
+        return offered([read_choice(raw)], options, single=True)[0]
+    if kind == "choices" and options is not None:
+        return offered(read_choices(raw), options, single=False)
     reader = READERS[kind]
     return reader(raw, symbols=symbols) if kind in _TAKES_SYMBOLS else reader(raw)
 

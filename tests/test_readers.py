@@ -335,3 +335,21 @@ def test_fuzz_every_reader_returns_or_raises_read_error(kind: str, raw: object) 
         assert error.message.zh and error.message.en
     else:
         assert isinstance(display(kind, value, "en"), str)
+
+
+@pytest.mark.parametrize(("kind", "raw", "message", "interpreted"), [
+    ("choices", "b, e, a", "item 2: 'e' is not one of the options a, b, c, d", "b"),
+    ("choices", "z", "item 1: 'z' is not one of the options a, b, c, d", None),
+    ("choice", "(e)", "'e' is not one of the options a, b, c, d", None),
+])
+def test_a_letter_that_is_not_offered_cannot_be_read(kind: str, raw: str, message: str,
+                                                      interpreted: str | None) -> None:
+    with pytest.raises(ReadError) as caught:
+        read_kind(kind, raw, options=("a", "b", "c", "d"))
+    assert caught.value.message.en == message
+    assert caught.value.interpreted == interpreted
+
+
+def test_offered_letters_read_as_without_options() -> None:
+    assert read_kind("choices", "b, d, a", options=("a", "b", "c", "d")) == read_kind("choices", "b, d, a")
+    assert read_kind("choices", "e, f") == ["e", "f"]  # no options named: any letter reads

@@ -162,3 +162,12 @@ def test_concept_misconception_is_none_when_its_item_is_absent() -> None:
             assert (wrong is None) == (item_id not in present)
             shown_and_none[wrong is None] += 1
     assert shown_and_none[True] and shown_and_none[False]
+
+
+def test_concept_check_letter_that_is_not_an_option_is_invalid_not_wrong() -> None:
+    # Every item offers a-d; "e" is a slip to fix (no attempt used), not a wrong choice to grade.
+    reading = api.validate(CONCEPT, {"choices": "b, d, e, a, c, a, b, d"}, "en")
+    assert reading["status"] == "invalid"
+    assert reading["errors"][0]["field"] == "choices" and "'e' is not one of the options" in reading["errors"][0]["message"]
+    result = api.grade(CONCEPT, 0, {"choices": "b, d, e, a, c, a, b, d"}, "en")
+    assert result["status"] == "invalid" and result["score"] is None
