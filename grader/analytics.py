@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Float, Select, Subquery, and_, case, cast, false, func, or_, select, text, true
+from sqlalchemy import ColumnElement, Float, Select, Subquery, and_, case, cast, false, func, literal, or_, select, text, true
 from sqlalchemy.orm import Session, aliased
 
 from grader.models import Assignment, Enrolment, EnrolmentRole, ScorePolicy, Submission, SubmissionStatus, User
@@ -51,6 +51,7 @@ class MisconceptionTable:
     exercise_id: str
     wrong_answers: int
     tags: tuple[TagCount, ...]
+    untagged: int = 0  # wrong answers with no tag on any part (one answer may carry several tags)
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,13 @@ def _json_text(dialect: str, document: ColumnElement[Any], key: str) -> ColumnEl
 
 def _tagged_parts(dialect: str) -> tuple[Any, Any]:
     """Table-valued joins: every part of a submission, and every tag of that part (SQLite json_each / PG json)."""
-    parts = func.json_each(Submission.parts).table_valued("key", "value", joins_implicitly=True).alias("part")
+    source: Any = Submission.parts
+    if dialect == "postgresql":
+        # json_each fails on anything but an object ("cannot deconstruct a scalar"): rows written by hand or by
+        # old code may hold JSON null.
+        source = case((func.json_typeof(Submission.parts) == "object", Submission.parts),
+                      else_=cast(literal("{}"), Submission.parts.type))
+    parts = func.json_each(source).table_valued("key", "value", joins_implicitly=True).alias("part")
     if dialect == "postgresql":
         tags = func.json_array_elements_text(parts.c.value.op("->")("tags"))
     else:
@@ -228,6 +235,10 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
             Submission.exercise_id, tags.c.value, func.count(Submission.id.distinct()), func.count(Submission.user_id.distinct())
         ).group_by(Submission.exercise_id, tags.c.value)
     ).all()
+    tagged_answers = dict(session.execute(
+        tagged.with_only_columns(Submission.exercise_id, func.count(Submission.id.distinct()))
+        .group_by(Submission.exercise_id)
+    ).all())
     examples = _examples(session, tagged, parts, tags, dialect)
     by_exercise: dict[str, list[TagCount]] = defaultdict(list)
     for exercise_id, tag, n, students in counts:
@@ -236,7 +247,8 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
             examples=tuple(examples.get((exercise_id, tag), ())),
         ))
     return [
-        MisconceptionTable(e, int(wrong_counts.get(e, 0)), tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))))
+        MisconceptionTable(e, int(wrong_counts.get(e, 0)), tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))),
+                           int(wrong_counts.get(e, 0)) - int(tagged_answers.get(e, 0)))
         for e in assignment.exercise_ids
     ]
 

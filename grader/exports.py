@@ -31,7 +31,10 @@ def safe_text(value: str) -> str:
 
 def number(value: float | None) -> str:
     """A score as text with at most 6 decimals; empty for none."""
-    return "" if value is None else f"{round(float(value), 6):g}"
+    if value is None:
+        return ""
+    # Fixed-point, then trailing zeros cut: ":g" would keep 6 significant digits (a total of 12.1666667 as 12.1667).
+    return f"{round(float(value), 6):.6f}".rstrip("0").rstrip(".")
 
 
 def timestamp(moment: datetime | None) -> str:

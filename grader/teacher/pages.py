@@ -47,7 +47,7 @@ class ExerciseRow:
     chart: charts.Histogram
     misconceptions: analytics.MisconceptionTable
     tag_chart: charts.ShareChart
-    untagged: int  # wrong answers matching no known misconception (at least; a wrong answer may carry several tags)
+    untagged: int  # wrong answers carrying no misconception tag on any part
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def assignment_page(session: Session, assignment: Assignment, lang: str) -> Assi
     labels = charts.bin_labels()
     exercises = tuple(
         ExerciseRow(s.key, exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
-                    table, _tag_chart(f"m{index}", table), max(table.wrong_answers - sum(t.count for t in table.tags), 0))
+                    table, _tag_chart(f"m{index}", table), table.untagged)
         for index, (s, table) in enumerate(zip(stats, tables))
     )
     regrades = session.scalars(

@@ -79,6 +79,8 @@ def read_usernames(data: bytes) -> list[tuple[int, str]]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RosterFileError("roster.err_file") from exc
+    if "\x00" in text:  # no username holds a NUL, and PostgreSQL refuses one in a query parameter
+        raise RosterFileError("roster.err_file")
     try:
         rows = [(number, row[0].strip() if row else "") for number, row in enumerate(csv.reader(io.StringIO(text)), 1)]
     except csv.Error as exc:

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader import exports
 from grader.extensions import get_db
 from grader.models import Submission
 from grader.teacher.export_views import EXPORTS
@@ -98,3 +99,11 @@ def test_a_download_leaves_no_database_connection_behind(app: Flask, login: Logi
     for kind in EXPORTS:
         assert download(login, fixture_course, kind)
         assert pool.checkedout() == before, kind
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (None, ""), (0.0, "0"), (1.0, "1"), (0.5, "0.5"), (2 / 3, "0.666667"), (1.1666667, "1.166667"),
+    (12.1666667, "12.166667"), (123.4567891, "123.456789"), (1e-7, "0"), (0.9996, "0.9996"),
+])
+def test_numbers_keep_six_decimals_not_six_digits(value: float | None, text: str) -> None:
+    assert exports.number(value) == text
