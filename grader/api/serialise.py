@@ -21,12 +21,15 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime) -> bool:
-    """Staff who can read a submission see its key; students only when their assignment's key rule allows."""
+    """Staff who can read a submission see its key; students only when their assignment's key rule allows.
+
+    The role is the one the request acts with: a teacher's student-role token sees what a student would.
+    """
     if principal.is_staff:
         return True
     if submission.assignment is None:
         return False
-    return policy.answer_key_visible(session, principal.user, submission.assignment, submission.exercise_id, now)
+    return policy.answer_key_visible(session, principal.user_id, submission.assignment, submission.exercise_id, now)
 
 
 def _owner_json(principal: Principal, submission: Submission) -> dict[str, Any]:

@@ -16,15 +16,17 @@ from grader.models import AnswerKeyPolicy, Assignment, Enrolment, ScorePolicy, S
 COUNTED_STATUSES = (SubmissionStatus.QUEUED, SubmissionStatus.GRADING, SubmissionStatus.GRADED)
 
 
-def attempts_used(session: Session, user_id: int, assignment_id: int, exercise_id: str) -> int:
-    """How many of the user's submissions to this exercise of this assignment count as attempts."""
+def attempts_used(session: Session, user_id: int, assignment_id: int, exercise_id: str,
+                  statuses: tuple[str, ...] = COUNTED_STATUSES) -> int:
+    """How many of the user's submissions to this exercise of this assignment count as attempts (or, with
+    ``statuses``, have one of those statuses)."""
     return (
         session.scalar(
             select(func.count(Submission.id)).where(
                 Submission.user_id == user_id,
                 Submission.assignment_id == assignment_id,
                 Submission.exercise_id == exercise_id,
-                Submission.status.in_(COUNTED_STATUSES),
+                Submission.status.in_(statuses),
             )
         )
         or 0
@@ -62,10 +64,37 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
         )
 
 
-def answer_key_visible(session: Session, user: User, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
-    """True if ``user`` may see the answer key of ``exercise_id`` in ``assignment`` at ``now`` (teachers always may)."""
-    if user.is_teacher:
+def answer_key_visible(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime,
+                       *, staff: bool = False) -> bool:
+    """True if the caller may see the key of their variant of ``exercise_id`` with ``assignment`` at ``now``.
+
+    ``staff`` (a teacher or admin acting as one) always may. For a student the assignment's key rule must allow it,
+    and no other assignment of theirs that sets the exercise and may still take their answers to it may hide it:
+    a variant belongs to the student and the exercise, so the key shown with one assignment answers them all.
+    """
+    if staff:
         return True
+    if not _key_rule_allows(session, user_id, assignment, exercise_id, now):
+        return False
+    others = session.scalars(
+        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
+        .where(Enrolment.user_id == user_id, Assignment.id != assignment.id)
+    ).all()
+    return not any(
+        exercise_id in other.exercise_ids and _may_take_answers(session, user_id, other, exercise_id, now)
+        and not _key_rule_allows(session, user_id, other, exercise_id, now)
+        for other in others
+    )
+
+
+def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exercise_id: str) -> int:
+    """Attempts that are settled: graded. A queued one may still end as an error, which gives the attempt back."""
+    return attempts_used(session, user_id, assignment.id, exercise_id, (SubmissionStatus.GRADED,))
+
+
+def _key_rule_allows(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
+    """The assignment's own key rule for this student: always, never, after the due date, or after every attempt
+    has been graded."""
     policy = assignment.answer_key_policy
     if policy == AnswerKeyPolicy.ALWAYS:
         return True
@@ -73,8 +102,16 @@ def answer_key_visible(session: Session, user: User, assignment: Assignment, exe
         return assignment.due_at is not None and now > assignment.due_at
     if policy == AnswerKeyPolicy.AFTER_ATTEMPTS:
         allowed = assignment.attempts_allowed
-        return allowed is not None and attempts_used(session, user.id, assignment.id, exercise_id) >= allowed
+        return allowed is not None and _graded_attempts(session, user_id, assignment, exercise_id) >= allowed
     return False
+
+
+def _may_take_answers(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
+    """True if the assignment is open or will open, and the student may still have an attempt there."""
+    if assignment.due_at is not None and now > assignment.due_at:
+        return False
+    allowed = assignment.attempts_allowed
+    return allowed is None or _graded_attempts(session, user_id, assignment, exercise_id) < allowed
 
 
 @dataclass(frozen=True)

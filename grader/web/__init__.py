@@ -1,10 +1,11 @@
 """Web pages for students: login, courses, assignments, exercises, submissions and the capacity lab."""
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, Response, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from grader.auth_session import SESSION_USER_KEY
 from grader.web import auth_views, course_views, exercise_views, lab_views  # noqa: F401  (they register routes)
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
@@ -34,8 +35,20 @@ def _error_page(exc: HTTPException) -> ResponseReturnValue:
     return render("error.html", code, code=code, message_key=key)
 
 
+def _no_store_for_signed_in(response: Response) -> Response:
+    """Answers to a signed-in browser or a token (grades, answers, keys) are kept by no cache, nor by the browser
+    for its Back button after logout; public documents and static files keep their own headers."""
+    if "Cache-Control" in response.headers or (request.endpoint or "").endswith("static"):
+        return response
+    if "Authorization" in request.headers or session.get(SESSION_USER_KEY) is not None:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Register the pages, their template globals, error pages and the CSRF check on cookie-authenticated API posts."""
+    """Register the pages, their template globals, error pages, the CSRF check on cookie-authenticated API posts
+    and the no-store rule for private answers."""
     app.register_blueprint(web)
     app.context_processor(template_globals)
     app.before_request(protect_cookie_api_posts)
+    app.after_request(_no_store_for_signed_in)

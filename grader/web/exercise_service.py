@@ -79,7 +79,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     shown = engine.variant(exercise_id, seed, lang)
     progress = assignment_view(session, user, assignment, lang, now)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
-    key_visible = policy.answer_key_visible(session, user, assignment, exercise_id, now)
+    key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now, staff=user.is_teacher)
     history = submissions_for(session, user, assignment.id, exercise_id)
     return ExercisePage(
         exercise_id=exercise_id, title=entry["title"][lang], prompt=shown["prompt"],

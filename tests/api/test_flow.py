@@ -6,8 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from exercises import api as engine
+from grader.extensions import get_db
+from grader.models import Assignment
 from .support import CH13_IDS, Api, assert_error
 
 pytestmark = pytest.mark.integration
@@ -90,6 +93,13 @@ def test_answer_key_appears_only_when_the_key_rule_allows(api: Api, worker: Any)
     body = {"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "BOS→x", "bos_scored": "no", "eos_scored": "no",
                                                           "scored_count": "1"},
             "assignment_id": api.school.open_assignment}
+    # The school's not-yet-open assignment sets the same exercise, so it shares alice's variant and would keep
+    # the key hidden (tests/test_policy.py); here it sets another one.
+    app = api.client.application
+    with app.app_context(), get_db(app).session() as session:
+        session.execute(update(Assignment).where(Assignment.id == api.school.future_assignment)
+                        .values(exercise_ids=["ch13.loss-average"]))
+        session.commit()
     first = _submit_and_wait(api, "alice", body)
     assert first["status"] == "graded" and "answer_key" not in first
     second = _submit_and_wait(api, "alice", body)  # the last of 2 attempts: the after_attempts rule opens the key
