@@ -6,11 +6,12 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
 from exercises.i18n import Text
+from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
 from grader.grading.errors import SubmissionNotFound, SubmissionRejected
 from grader.models import Assignment, Submission, SubmissionStatus, utcnow
@@ -39,11 +40,11 @@ def submit(
         if earlier is not None:
             return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
     now = utcnow()
+    assignment = None
     if assignment_id is not None:
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
             raise SubmissionRejected("no_such_assignment", Text(zh="没有这个作业。", en="There is no such assignment."))
-        policy.check_can_submit(session, user_id, assignment, exercise_id, now)
     values = {
         "user_id": user_id, "exercise_id": exercise_id, "seed": seed, "lang": lang, "raw_answer": raw_answer,
         "parsed_answer": parsed_answer, "assignment_id": assignment_id, "idempotency_key": idempotency_key,
@@ -51,7 +52,10 @@ def submit(
         "created_at": now, "queued_at": now, "dispatched_at": now,
     }
     try:
-        submission_id = session.execute(_INSERT_RETURNING_ID, values).scalar_one()
+        if assignment is None:
+            submission_id = session.execute(_INSERT_RETURNING_ID, values).scalar_one()
+        else:
+            submission_id = _insert_within_the_rules(get_db(), user_id, assignment, exercise_id, now, values)
         session.commit()
     except IntegrityError:
         # A concurrent request with the same idempotency key committed first; answer with its row.
@@ -66,6 +70,29 @@ def submit(
 
 # One Core INSERT, built once: the ORM unit of work for a single new row cost more CPU than the statement itself.
 _INSERT_RETURNING_ID = insert(Submission.__table__).returning(Submission.__table__.c.id)
+
+
+def _insert_within_the_rules(database: Database, user_id: int, assignment: Assignment, exercise_id: str,
+                             now: datetime, values: dict[str, Any]) -> int:
+    """Check the assignment's rules and insert the row in one transaction that holds the student's lock on the
+    assignment: two parallel requests would otherwise both count an attempt left and both insert."""
+    with database.engine.connect() as connection:
+        if database.dialect == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock before counting: writers queue here
+        else:
+            connection.execute(select(func.pg_advisory_xact_lock(_lock_key(user_id, assignment.id))))
+        with Session(bind=connection) as locked:
+            policy.check_can_submit(locked, user_id, assignment, exercise_id, now)
+            submission_id = int(locked.execute(_INSERT_RETURNING_ID, values).scalar_one())
+        connection.commit()
+    return submission_id
+
+
+def _lock_key(user_id: int, assignment_id: int) -> int:
+    """A signed 64-bit advisory-lock key for one student's submissions to one assignment (a collision only makes
+    two students wait for each other)."""
+    key = ((assignment_id & 0xFFFFFFFF) << 32) | (user_id & 0xFFFFFFFF)
+    return key - 2**64 if key >= 2**63 else key
 
 
 def _as_loaded(session: Session, submission_id: int, values: dict[str, Any]) -> Submission:
