@@ -16,11 +16,11 @@ from flask.testing import FlaskClient
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import Assignment, Submission, SubmissionStatus, User, utcnow
+from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.ratelimit import EXTENSION_KEY as LIMITER_KEY
 from grader.security import hash_password
 from grader.variants import seed_for
-from tests.api.support import Api, School, build_school
+from tests.api.support import Api, School, build_school, set_exercises
 
 SHIFT = "ch13.shift-pairs"
 ANSWER = {"pairs": "BOS→x", "bos_scored": "no", "eos_scored": "no", "scored_count": "1"}
@@ -76,11 +76,10 @@ def use_up_open_attempts(app: Flask, api: Api, who: str = "alice") -> None:
 
 
 def future_assignment_sets(app: Flask, school: School, exercise_ids: list[str]) -> None:
-    """Change what the school's not-yet-open assignment sets (by default the same exercise as the others)."""
-    with app.app_context(), get_db(app).session() as session:
-        session.execute(update(Assignment).where(Assignment.id == school.future_assignment)
-                        .values(exercise_ids=exercise_ids))
-        session.commit()
+    """Change what the school's not-yet-open and practice assignments set (by default the same exercise as the
+    others, so they share the variant)."""
+    for sharing in (school.future_assignment, school.practice_assignment):
+        set_exercises(app, sharing, exercise_ids)
 
 
 def closed_assignment_submission(app: Flask, school: School, who: str = "alice") -> int:

@@ -125,7 +125,8 @@ SCHEMAS: JSONObject = {
     "SubmissionRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
                           "properties": {
                               "exercise_id": {"type": "string"}, "answer": {"type": "object"},
-                              "lang": {"type": "string", "enum": ["zh", "en"]}, "assignment_id": ID,
+                              "lang": {"type": "string", "enum": ["zh", "en"]},
+                              "assignment_id": {**ID, "description": "Required for students (422 without it)."},
                               "seed": {**SEED, "description": "Teachers and admins only (students: 403)."}}},
     "ValidateRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},

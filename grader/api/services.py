@@ -59,17 +59,23 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
 
 
 def parse_submission(principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
-    """Check a submission body's fields; only teachers and admins may choose the seed."""
+    """Check a submission body's fields; only teachers and admins may choose the seed or leave out the assignment."""
     if "seed" in payload and not principal.is_staff:
         raise ApiError(403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.",
                        field="seed")
-    return SubmissionRequest(
+    parsed = SubmissionRequest(
         exercise_id=known_exercise(parse.required_string(payload, "exercise_id", 64)),
         answer=parse.required_object(payload, "answer"),
         lang=parse.language(payload.get("lang")),
         assignment_id=parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1),
         seed=parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT),
     )
+    if parsed.assignment_id is None and not principal.is_staff:
+        # Outside an assignment nothing limits the attempts, and the per-part verdicts on the student's own variant
+        # would give away the answers that the assignment's attempts and key rule protect.
+        raise ApiError(422, "missing_field", "Students submit to an assignment: give its id in 'assignment_id'.",
+                       field="assignment_id")
+    return parsed
 
 
 def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str) -> dict[str, Any]:

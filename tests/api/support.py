@@ -30,6 +30,7 @@ class School:
     closed_assignment: int  # course A, past due, key after due
     future_assignment: int  # course A, not open yet
     other_assignment: int  # course B
+    practice_assignment: int  # course A, open, unlimited attempts, key never shown, every ch13 exercise
 
 
 class Api:
@@ -107,6 +108,7 @@ def build_school(app: Flask) -> School:
             _assignment(course_a, "closed", opens_at=now - timedelta(days=9), due_at=now - timedelta(days=1)),
             _assignment(course_a, "future", opens_at=now + timedelta(days=3)),
             _assignment(course_b, "other"),
+            _assignment(course_a, "practice", answer_key_policy="never", exercise_ids=list(CH13_IDS)),
         ]
         session.add_all(assignments)
         session.flush()
@@ -115,4 +117,12 @@ def build_school(app: Flask) -> School:
         session.commit()
         return School(tokens=tokens, user_ids={n: u.id for n, u in people.items()}, course_a=course_a.id,
                       course_b=course_b.id, open_assignment=assignments[0].id, closed_assignment=assignments[1].id,
-                      future_assignment=assignments[2].id, other_assignment=assignments[3].id)
+                      future_assignment=assignments[2].id, other_assignment=assignments[3].id,
+                      practice_assignment=assignments[4].id)
+
+
+def set_exercises(app: Flask, assignment_id: int, exercise_ids: list[str]) -> None:
+    """Change what an assignment sets (e.g. so that it no longer shares a variant whose key a test expects)."""
+    with get_db(app).session() as session:
+        session.get_one(Assignment, assignment_id).exercise_ids = exercise_ids
+        session.commit()

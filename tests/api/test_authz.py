@@ -38,10 +38,17 @@ def test_teacher_reads_own_course_only(api: Api) -> None:
     assert_error(api.get(f"/submissions/{alices}", "teacher_as_student"), 404)
 
 
-def test_practice_submission_is_private_to_its_author(api: Api) -> None:
-    practice = _submit(api, "alice")
-    assert_error(api.get(f"/submissions/{practice}", "teacher"), 404)
-    assert api.get(f"/submissions/{practice}", "admin").status_code == 200
+def test_students_submit_to_an_assignment(api: Api) -> None:
+    # Outside an assignment nothing would limit the attempts, and the per-part verdicts on the student's own
+    # variant would give away what the assignment's attempts and key rule protect.
+    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": ANSWER})
+    assert_error(response, 422, "missing_field", "assignment_id")
+    assert_error(api.post("/submissions", "teacher_as_student", {"exercise_id": SHIFT, "answer": ANSWER}), 422,
+                 "missing_field", "assignment_id")
+    assert api.get("/submissions", "admin").get_json()["total"] == 0
+    # Staff may still try answers outside any assignment (their own, private to them).
+    staff = _submit(api, "teacher", seed=0)
+    assert_error(api.get(f"/submissions/{staff}", "teacher_b"), 404)
 
 
 def test_students_never_get_an_answer_key_before_the_rule_allows(api: Api) -> None:
@@ -69,7 +76,7 @@ def test_teacher_fetches_any_variant_as_the_engine_prints_it(api: Api) -> None:
 
 def test_listing_is_scoped_and_filtered(api: Api, worker: Any) -> None:
     ids = {who: _submit(api, who, assignment_id=api.school.open_assignment) for who in ("alice", "bob")}
-    carols = _submit(api, "carol")
+    carols = _submit(api, "carol", assignment_id=api.school.other_assignment)
     assert [row["id"] for row in api.get("/submissions", "alice").get_json()["submissions"]] == [ids["alice"]]
     teacher_rows = api.get("/submissions", "teacher").get_json()
     assert {row["id"] for row in teacher_rows["submissions"]} == set(ids.values())
@@ -82,7 +89,8 @@ def test_listing_is_scoped_and_filtered(api: Api, worker: Any) -> None:
     assert api.get("/submissions?status=graded&limit=1", "admin").get_json()["total"] == 3
     assert api.get("/submissions?status=queued", "admin").get_json()["total"] == 0
     assert api.get("/submissions?limit=1&offset=1", "admin").get_json()["submissions"][0]["id"] == ids["bob"]
-    assert carols not in {row["id"] for row in api.get("/submissions", "teacher_b").get_json()["submissions"]}
+    # teacher_b teaches course B: carol's submission there, none of course A's.
+    assert {row["id"] for row in api.get("/submissions", "teacher_b").get_json()["submissions"]} == {carols}
 
 
 def test_progress_own_and_by_teacher(api: Api, worker: Any) -> None:
@@ -109,7 +117,7 @@ def test_me_and_courses(api: Api) -> None:
     assert (me["username"], me["role"], me["account_role"], me["auth"]) == ("teacher", "student", "teacher", "token")
     courses = api.get("/courses?lang=en", "alice").get_json()["courses"]
     assert [(c["code"], c["role"]) for c in courses] == [("A", "student")]
-    assert [a["title"] for a in courses[0]["assignments"]] == ["open", "closed", "future"]
+    assert [a["title"] for a in courses[0]["assignments"]] == ["open", "closed", "future", "practice"]
     assert [c["code"] for c in api.get("/courses", "admin").get_json()["courses"]] == ["A", "B"]
 
 
@@ -135,7 +143,7 @@ def test_session_cookie_works_and_needs_csrf_for_posts(api: Api) -> None:
 
 
 def test_idempotent_retry_returns_the_first_submission(api: Api) -> None:
-    body = {"exercise_id": SHIFT, "answer": ANSWER}
+    body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
     first = api.post("/submissions", "alice", body, headers={"Idempotency-Key": "retry-1"})
     again = api.post("/submissions", "alice", body, headers={"Idempotency-Key": "retry-1"})
     assert (first.status_code, again.status_code) == (202, 200)

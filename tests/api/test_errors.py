@@ -30,7 +30,8 @@ def test_400_body_not_an_object(api: Api) -> None:
 
 
 def test_400_wait_not_a_number_or_out_of_range(api: Api) -> None:
-    created = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK}).get_json()
+    created = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK,
+                                                 "assignment_id": api.school.practice_assignment}).get_json()
     for wait in ("soon", "11", "-1", "nan", "inf"):
         assert_error(api.get(f"/submissions/{created['id']}?wait={wait}", "alice"), 400, "invalid_parameter", "wait")
 
@@ -94,8 +95,9 @@ def test_405_wrong_method(api: Api) -> None:
 
 def test_409_idempotency_key_reused_for_another_body(api: Api) -> None:
     headers = {"Idempotency-Key": "k-409"}
-    assert api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK}, headers=headers).status_code == 202
-    other = {"exercise_id": SHIFT, "answer": BOOK | {"scored_count": "3"}}
+    body = {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
+    assert api.post("/submissions", "alice", body, headers=headers).status_code == 202
+    other = body | {"answer": BOOK | {"scored_count": "3"}}
     assert_error(api.post("/submissions", "alice", other, headers=headers), 409, "idempotency_conflict")
     assert _count(api, "alice") == 1
 
@@ -155,7 +157,7 @@ def test_400_invalid_utf8_and_absurd_nesting(api: Api) -> None:
 
 def test_429_is_json_with_retry_after(api: Api) -> None:
     api.client.application.config["SUBMISSION_RATE_LIMIT"] = "2/minute"
-    body = {"exercise_id": SHIFT, "answer": BOOK}
+    body = {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
     assert [api.post("/submissions", "alice", body).status_code for _ in range(2)] == [202, 202]
     limited = api.post("/submissions", "alice", body)
     error = assert_error(limited, 429, "rate_limited")

@@ -6,12 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
 
 from exercises import api as engine
-from grader.extensions import get_db
-from grader.models import Assignment
-from .support import CH13_IDS, Api, assert_error
+from .support import CH13_IDS, Api, assert_error, set_exercises
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +79,8 @@ def test_student_is_graded_on_the_assigned_variant_without_seeing_the_seed(api: 
     target = variant["data"]["target"]
     pairs = ", ".join(f"{a}→{b}" for a, b in zip(["BOS", *target[:-1]], target))
     answer = {"pairs": pairs, "bos_scored": "no", "eos_scored": "yes", "scored_count": str(len(target))}
-    result = _submit_and_wait(api, "alice", {"exercise_id": "ch13.shift-pairs", "answer": answer})
+    result = _submit_and_wait(api, "alice", {"exercise_id": "ch13.shift-pairs", "answer": answer,
+                                             "assignment_id": api.school.practice_assignment})
     assert result["status"] == "graded" and result["score"] == 1.0
     assert "seed" not in result and "answer_key" not in result
     seen_by_admin = api.get(f"/submissions/{result['id']}", "admin").get_json()
@@ -93,13 +91,10 @@ def test_answer_key_appears_only_when_the_key_rule_allows(api: Api, worker: Any)
     body = {"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "BOS→x", "bos_scored": "no", "eos_scored": "no",
                                                           "scored_count": "1"},
             "assignment_id": api.school.open_assignment}
-    # The school's not-yet-open assignment sets the same exercise, so it shares alice's variant and would keep
-    # the key hidden (tests/test_policy.py); here it sets another one.
-    app = api.client.application
-    with app.app_context(), get_db(app).session() as session:
-        session.execute(update(Assignment).where(Assignment.id == api.school.future_assignment)
-                        .values(exercise_ids=["ch13.loss-average"]))
-        session.commit()
+    # The school's not-yet-open and practice assignments set the same exercise, so they share alice's variant
+    # and would keep the key hidden (tests/test_policy.py); here they set another one.
+    for sharing in (api.school.future_assignment, api.school.practice_assignment):
+        set_exercises(api.client.application, sharing, ["ch13.loss-average"])
     first = _submit_and_wait(api, "alice", body)
     assert first["status"] == "graded" and "answer_key" not in first
     second = _submit_and_wait(api, "alice", body)  # the last of 2 attempts: the after_attempts rule opens the key

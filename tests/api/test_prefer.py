@@ -22,6 +22,11 @@ SHIFT = "ch13.shift-pairs"
 BOOK = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "no", "eos_scored": "yes", "scored_count": "4"}
 
 
+def practice(api: Api) -> dict[str, Any]:
+    """Alice's body: the book answer to the school's practice assignment (open, no attempt limit)."""
+    return {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
+
+
 @pytest.mark.parametrize(("header", "seconds"), [
     (None, 0.0),
     ("wait=5", 5.0),
@@ -49,7 +54,7 @@ def test_a_malformed_wait_is_refused(header: str) -> None:
 
 def test_malformed_wait_is_a_400_naming_the_header_and_stores_nothing(api: Api) -> None:
     before = api.get("/submissions", "alice").get_json()["total"]
-    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+    response = api.post("/submissions", "alice", practice(api),
                         headers={"Prefer": "wait=soon"})
     assert_error(response, 400, "invalid_header", "Prefer")
     assert api.get("/submissions", "alice").get_json()["total"] == before
@@ -67,7 +72,7 @@ def unconsumed_queue(api_app: Flask, backend: Backend) -> Iterator[str]:
 
 def test_prefer_wait_answers_202_when_the_grade_does_not_come_in_time(api: Api, unconsumed_queue: str) -> None:
     started = time.monotonic()
-    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+    response = api.post("/submissions", "alice", practice(api),
                         headers={"Prefer": "wait=1"})
     waited = time.monotonic() - started
     assert response.status_code == 202, response.get_json()
@@ -78,7 +83,7 @@ def test_prefer_wait_answers_202_when_the_grade_does_not_come_in_time(api: Api, 
 
 
 def test_other_preferences_do_not_hold_the_reply(api: Api, unconsumed_queue: str) -> None:
-    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+    response = api.post("/submissions", "alice", practice(api),
                         headers={"Prefer": "respond-async"})
     assert response.status_code == 202
     assert response.get_json()["status"] == "queued"
@@ -102,7 +107,7 @@ def test_one_request_submits_and_returns_the_grade(api: Api, worker: Any) -> Non
 
 @pytest.mark.integration
 def test_a_student_waiting_on_post_sees_no_seed_and_no_key(api: Api, worker: Any) -> None:
-    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+    response = api.post("/submissions", "alice", practice(api),
                         headers={"Prefer": "wait=10"})
     assert response.status_code == 200, response.get_json()
     result = response.get_json()
@@ -127,7 +132,7 @@ def test_a_waiting_request_holds_no_database_connection(api: Api, api_app: Flask
                                                          how: str) -> None:
     # Every waiting request holding a pooled connection for up to 10 s would exhaust the pool (and PostgreSQL's
     # connection limit) long before the web threads run out.
-    created = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK}).get_json()
+    created = api.post("/submissions", "alice", practice(api)).get_json()
     pool = get_db(api_app).engine.pool
     replies: list[Any] = []
 
@@ -135,7 +140,7 @@ def test_a_waiting_request_holds_no_database_connection(api: Api, api_app: Flask
         if how == "GET ?wait":
             replies.append(api.get(f"/submissions/{created['id']}?wait=2", "alice"))
         else:
-            replies.append(api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
+            replies.append(api.post("/submissions", "alice", practice(api),
                                     headers={"Prefer": "wait=2"}))
 
     waiting = threading.Thread(target=wait_for_the_grade)

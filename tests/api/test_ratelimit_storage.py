@@ -28,7 +28,8 @@ def test_an_unreachable_redis_counts_in_memory_instead_of_failing(backend: Backe
         school = build_school(app)
         client, headers = app.test_client(), {"Authorization": f"Bearer {school.tokens['alice']}"}
         body = {"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "BOS→a", "bos_scored": "no",
-                                                               "eos_scored": "no", "scored_count": "1"}}
+                                                               "eos_scored": "no", "scored_count": "1"},
+                "assignment_id": school.practice_assignment}
         statuses = [client.post("/api/v1/submissions", json=body, headers=headers).status_code for _ in range(3)]
         assert statuses == [202, 202, 429]  # no 500 while Redis is down, and the limit still holds
     finally:
