@@ -162,3 +162,22 @@ def test_pages_and_api_answers_with_private_data_are_not_stored_by_caches(app: F
         assert response.status_code == 200 and "no-store" in response.headers.get("Cache-Control", ""), path
     # Public documents stay cacheable.
     assert "no-store" not in app.test_client().get("/api/v1/openapi.json").headers.get("Cache-Control", "")
+
+
+def test_a_session_cookie_replayed_after_sign_out_is_refused(app: Flask, school: School) -> None:
+    """Flask keeps the session in the signed cookie itself; signing out must still end a copy of it."""
+    browser = app.test_client()
+    csrf = sign_in(browser, "alice")
+    cookie = browser.get_cookie("session")
+    assert cookie is not None
+    other_device = app.test_client()
+    sign_in(other_device, "alice")
+    assert browser.post("/logout", data={"csrf_token": csrf}).status_code == 302
+    replay = app.test_client()
+    replay.set_cookie("session", cookie.value)
+    assert replay.get("/api/v1/me").status_code == 401
+    assert replay.get("/courses").status_code == 302  # back to the sign-in page
+    assert other_device.get("/api/v1/me").status_code == 401  # signing out ends every earlier session
+    fresh = app.test_client()
+    sign_in(fresh, "alice")  # and signing in again works
+    assert fresh.get("/api/v1/me").get_json()["username"] == "alice"

@@ -35,6 +35,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(16))
     password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Signed-in browsers carry the epoch they signed in under; signing out moves it on, so a copied or replayed
+    # session cookie stops working (the cookie itself lives in the browser and cannot be recalled).
+    session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
 
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
 
