@@ -1,4 +1,5 @@
-"""Per-user rate limits on submissions (the `limits` library; counts in Redis in production so all web processes agree).
+"""Rate limits on submissions (per user) and failed sign-ins (per username and address), with the `limits` library;
+counts in Redis in production so all web processes agree.
 
 The check is one call from the submission view rather than a decorator around it: it runs after
 authentication (whose user it counts) and costs one Redis round trip.
@@ -13,7 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from limits import RateLimitItem, parse
 from limits.errors import ConfigurationError
 from limits.storage import MemoryStorage, Storage, storage_from_string
@@ -26,6 +27,8 @@ EXTENSION_KEY = "grader.limiter"
 DEFAULT_SUBMISSION_LIMIT = "30/minute"
 KEY_PREFIX = "grader"
 SCOPE = "submissions"
+LOGIN_SCOPE = "failed-logins"
+FAILED_LOGIN_LIMIT = "10 per 5 minutes"
 # After a storage error, count in process memory for this long before trying the shared store again.
 FALLBACK_SECONDS = 5.0
 
@@ -70,19 +73,28 @@ class SubmissionLimiter:
         """The shared counter, unless it failed within the last FALLBACK_SECONDS."""
         return self._memory if time.monotonic() < self._shared_down_until else self._shared
 
-    def hit(self, limit: RateLimitItem, key: str) -> tuple[bool, int]:
-        """Count one submission for ``key``; returns (allowed, seconds until the window resets)."""
+    def hit(self, limit: RateLimitItem, key: str, scope: str = SCOPE) -> tuple[bool, int]:
+        """Count one event for ``key``; returns (allowed, seconds until the window resets)."""
+        return self._counted(limit, key, scope, count=True)
+
+    def blocked_for(self, limit: RateLimitItem, key: str, scope: str) -> int:
+        """Seconds until ``key`` is under ``limit`` again, without counting anything; 0 if it is now."""
+        allowed, retry_after = self._counted(limit, key, scope, count=False)
+        return 0 if allowed else retry_after
+
+    def _counted(self, limit: RateLimitItem, key: str, scope: str, *, count: bool) -> tuple[bool, int]:
+        """Hit (``count``) or test the window of ``key``; (allowed, seconds until the window resets)."""
         strategy = self._strategy()
+        identifiers = (KEY_PREFIX, self.namespace, scope, key)
         try:
-            allowed = strategy.hit(limit, KEY_PREFIX, self.namespace, SCOPE, key)
-            reset_at = (strategy.get_window_stats(limit, KEY_PREFIX, self.namespace, SCOPE, key).reset_time
-                        if not allowed else 0.0)
+            allowed = strategy.hit(limit, *identifiers) if count else strategy.test(limit, *identifiers)
+            reset_at = strategy.get_window_stats(limit, *identifiers).reset_time if not allowed else 0.0
         except RedisError as exc:
-            # A briefly unreachable Redis must not turn every submission into a 500: count in memory meanwhile.
+            # A briefly unreachable Redis must not turn every request into a 500: count in memory meanwhile.
             log.warning("rate-limit storage unavailable, counting in memory for %.0f s: %s", FALLBACK_SECONDS, exc)
             with self._lock:
                 self._shared_down_until = time.monotonic() + FALLBACK_SECONDS
-            return self.hit(limit, key)  # now on the memory counter, which raises no RedisError
+            return self._counted(limit, key, scope, count=count)  # now in memory, which raises no RedisError
         return allowed, max(1, math.ceil(reset_at - time.time())) if not allowed else 0
 
     def reset(self) -> None:
@@ -111,6 +123,23 @@ def check_submission(user_id: int) -> None:
             429, "rate_limited", f"Too many submissions (limit {limit}); retry in {retry_after} s.",
             details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
         )
+
+
+def _login_key(username: str) -> str:
+    """Failed sign-ins are counted per username and client address: guessing one password is slowed down, and
+    nobody elsewhere can lock a user out."""
+    return f"{username.strip().lower()}|{request.remote_addr or '-'}"
+
+
+def login_retry_after(username: str) -> int:
+    """Seconds before another password may be tried for ``username`` from this address; 0 if it may be now."""
+    return current_app.extensions[EXTENSION_KEY].blocked_for(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username),
+                                                             LOGIN_SCOPE)
+
+
+def count_failed_login(username: str) -> None:
+    """Count a wrong password (or unknown username) for ``username`` from this address."""
+    current_app.extensions[EXTENSION_KEY].hit(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username), LOGIN_SCOPE)
 
 
 def init_app(app: Flask) -> SubmissionLimiter:

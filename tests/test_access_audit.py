@@ -181,3 +181,19 @@ def test_a_session_cookie_replayed_after_sign_out_is_refused(app: Flask, school:
     fresh = app.test_client()
     sign_in(fresh, "alice")  # and signing in again works
     assert fresh.get("/api/v1/me").get_json()["username"] == "alice"
+
+
+def test_passwords_cannot_be_guessed_at_speed(app: Flask, school: School) -> None:
+    client = app.test_client()
+    token = CSRF_META.search(client.get("/login").get_data(as_text=True))
+    assert token
+
+    def attempt(username: str, password: str) -> int:
+        return client.post("/login", data={"username": username, "password": password,
+                                           "csrf_token": token.group(1)}).status_code
+
+    assert [attempt("alice", f"guess-{n}") for n in range(10)] == [401] * 10
+    blocked = client.post("/login", data={"username": "Alice ", "password": PASSWORD, "csrf_token": token.group(1)})
+    assert blocked.status_code == 429  # even the right password is not checked until the window passes
+    assert "密码错误次数过多" in blocked.get_data(as_text=True)
+    assert attempt("bob", PASSWORD) == 302  # other people sign in as usual

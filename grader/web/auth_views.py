@@ -5,6 +5,7 @@ from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from exercises.i18n import LANGS
+from grader import ratelimit
 from grader.auth_session import current_user, login_user, logout_user
 from grader.extensions import get_session
 from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
@@ -25,8 +26,13 @@ def login() -> ResponseReturnValue:
 def login_submit() -> ResponseReturnValue:
     """Check the password; on success start a fresh session and go on to the page asked for."""
     username = request.form.get("username", "").strip()
+    wait = ratelimit.login_retry_after(username)
+    if wait:  # refused before the password is even checked, so guessing gets no faster by trying harder
+        return render("login.html", 429, error=t("login.too_many", page_lang(), seconds=wait), username=username,
+                      next=request.form.get("next", ""))
     user = authenticate_password(get_session(), username, request.form.get("password", ""))
     if user is None:
+        ratelimit.count_failed_login(username)
         return render("login.html", 401, error=t("login.failed", page_lang()), username=username,
                       next=request.form.get("next", ""))
     login_user(user)
