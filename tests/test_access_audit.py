@@ -197,3 +197,21 @@ def test_passwords_cannot_be_guessed_at_speed(app: Flask, school: School) -> Non
     assert blocked.status_code == 429  # even the right password is not checked until the window passes
     assert "密码错误次数过多" in blocked.get_data(as_text=True)
     assert attempt("bob", PASSWORD) == 302  # other people sign in as usual
+
+
+def test_students_see_that_grading_failed_not_the_exception(app: Flask, api: Api, school: School) -> None:
+    body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": school.practice_assignment, "lang": "en"}
+    submission_id = api.post("/submissions", "alice", body).get_json()["id"]
+    internal = "gave up after 3 attempts (worker lost, timed out or failed): KeyError: 'table' in /srv/grader"
+    with app.app_context(), get_db(app).session() as session:
+        session.execute(update(Submission).where(Submission.id == submission_id)
+                        .values(status=SubmissionStatus.ERROR, error_message=internal, finished_at=utcnow()))
+        session.commit()
+    seen = api.get(f"/submissions/{submission_id}", "alice").get_json()
+    assert seen["status"] == "error" and "KeyError" not in seen["error_message"]
+    assert "does not count" in seen["error_message"]
+    assert api.get(f"/submissions/{submission_id}", "teacher").get_json()["error_message"] == internal
+    client = app.test_client()
+    sign_in(client, "alice")
+    history = client.get("/submissions").get_data(as_text=True)
+    assert "KeyError" not in history and "批改失败" in history

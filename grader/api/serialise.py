@@ -8,11 +8,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from exercises.i18n import Text
 from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User
+
+
+GRADING_FAILED = Text("批改在服务器端失败，这次提交不计入次数；请再提交一次，或告诉老师。",
+                      "Grading failed on our side and this attempt does not count; submit again, or tell your teacher.")
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -52,6 +57,8 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
     if not principal.is_staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
         data.pop("seed", None)
+        if data.get("error_message"):  # an exception's text is for staff; students learn only that it failed
+            data["error_message"] = GRADING_FAILED.get(data["feedback_lang"])
     if answer_key_allowed(session, principal, submission, now):
         data["answer_key"] = engine.answer_key(submission.exercise_id, submission.seed)
     return data

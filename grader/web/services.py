@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.grading import policy
 from grader.grading.translate import feedback_in
+from grader.i18n_ui import t
 from grader.models import Assignment, Course, Enrolment, Submission, User
 
 
@@ -165,4 +166,5 @@ def first_feedback(submission: Submission, lang: str) -> str:
             return str(part.get("feedback") or "")
     for error in shown.errors:
         return str(error.get("message") or "")
-    return submission.error_message or ""
+    # The stored message is for teachers (an exception's text); students learn that it failed and that it is on us.
+    return t("exercise.grading_error", lang) if submission.error_message else ""
