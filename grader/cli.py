@@ -6,7 +6,7 @@ import argparse
 import getpass
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from flask import Flask
 from kombu.exceptions import OperationalError as BrokerUnavailable
@@ -46,12 +46,20 @@ def _ensure_user(
         raise CliError(str(exc)) from exc
 
 
+def _positive_days(text: str) -> int:
+    """A whole number of days from 1 to 3650 (argparse type)."""
+    if not text.isdigit() or not 1 <= int(text) <= 3650:
+        raise argparse.ArgumentTypeError("give a whole number of days from 1 to 3650")
+    return int(text)
+
+
 def cmd_token_create(args: argparse.Namespace, app: Flask) -> str:
     """Print a new API token for the owner (``--user``, default: ``--name``), creating the owner if needed."""
 
     def action(session: Session) -> str:
         user = _ensure_user(session, args.user or args.name, args.role)
-        raw = issue_token(session, user, name=args.name, role=args.role)
+        expires_in = timedelta(days=args.expires_in_days) if args.expires_in_days is not None else None
+        raw = issue_token(session, user, name=args.name, role=args.role, expires_in=expires_in)
         session.commit()
         return raw
 
@@ -59,13 +67,15 @@ def cmd_token_create(args: argparse.Namespace, app: Flask) -> str:
 
 
 def cmd_token_list(args: argparse.Namespace, app: Flask) -> str:
-    """One line per token: id, name, owner, role, created, last used, revoked (never the token itself)."""
+    """One line per token: id, name, owner, role, created, last used, expires, revoked (never the token itself)."""
 
     def action(session: Session) -> str:
-        rows = [f"{'id':>5}  {'name':<20} {'owner':<20} {'role':<8} {'created':<16} {'last used':<16} revoked"]
+        rows = [f"{'id':>5}  {'name':<20} {'owner':<20} {'role':<8} {'created':<16} {'last used':<16} "
+                f"{'expires':<16} revoked"]
         for token in tokens_of(session, args.user):
             rows.append(f"{token.id:>5}  {token.name[:20]:<20} {token.user.username[:20]:<20} {token.role:<8} "
-                        f"{_minute(token.created_at):<16} {_minute(token.last_used_at):<16} {_minute(token.revoked_at)}")
+                        f"{_minute(token.created_at):<16} {_minute(token.last_used_at):<16} "
+                        f"{_minute(token.expires_at):<16} {_minute(token.revoked_at)}")
         return "\n".join(rows)
 
     return _with_session(app, action)
@@ -185,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     token_create.add_argument("--role", choices=ROLES, required=True)
     token_create.add_argument("--name", required=True, help="token name; also the owner's username unless --user")
     token_create.add_argument("--user", help="owner's username (created if missing)")
+    token_create.add_argument("--expires-in-days", type=_positive_days, metavar="DAYS",
+                              help="the token stops working after this many days (default: when revoked)")
     token_create.set_defaults(handler=cmd_token_create)
     token_list = token.add_parser("list", help="list tokens (never their values)")
     token_list.add_argument("--user", help="only this owner's tokens")

@@ -10,7 +10,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Select, bindparam, select, update
+from sqlalchemy import Select, bindparam, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from grader.models import ApiToken, Role, User, utcnow
@@ -40,7 +40,8 @@ def _live_token_query() -> Select[Any]:
     return (
         select(tokens.id, tokens.role, tokens.last_used_at, users.id, users.username, users.role)
         .select_from(ApiToken.__table__.join(User.__table__, users.id == tokens.user_id))
-        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None))
+        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None),
+               or_(tokens.expires_at.is_(None), tokens.expires_at > bindparam("now", type_=tokens.expires_at.type)))
     )
 
 
@@ -114,24 +115,27 @@ def generate_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
-def issue_token(session: Session, user: User, *, name: str, role: str | None = None) -> str:
+def issue_token(session: Session, user: User, *, name: str, role: str | None = None,
+                expires_in: timedelta | None = None) -> str:
     """Create an ApiToken for ``user`` (role defaults to the user's; never above it) and return the raw token.
 
-    The raw token is shown once; only its hash is kept. The caller commits.
+    With ``expires_in`` the token stops working that long from now; without, when revoked. The raw token is shown
+    once; only its hash is kept. The caller commits.
     """
     token_role = Role(role or user.role)
     if _ROLE_RANK[token_role] > _ROLE_RANK[Role(user.role)]:
         raise ValueError(f"a {user.role} cannot hold a {token_role} token")
     raw = generate_token()
-    session.add(ApiToken(user=user, name=name, role=token_role, token_hash=hash_token(raw)))
+    expires_at = utcnow() + expires_in if expires_in is not None else None
+    session.add(ApiToken(user=user, name=name, role=token_role, token_hash=hash_token(raw), expires_at=expires_at))
     return raw
 
 
 def find_live_token(session: Session, raw_token: str | None) -> LiveToken | None:
-    """The live (not revoked) token for ``raw_token`` and its owner, in one query; writes nothing."""
+    """The live (not revoked, not expired) token for ``raw_token`` and its owner, in one query; writes nothing."""
     if not raw_token:
         return None
-    row = session.execute(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token)}).first()
+    row = session.execute(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token), "now": utcnow()}).first()
     return None if row is None else LiveToken(*row)
 
 

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from grader.cli import main
 from grader.demo import DEMO_LOGINS, seed_demo
 from grader.extensions import get_db
 from grader.grading.submissions import submit
-from grader.models import Assignment, Course, Enrolment, Role, SubmissionStatus, User
+from grader.models import Assignment, Course, Enrolment, Role, SubmissionStatus, User, utcnow
 from grader.security import authenticate_password, authenticate_token
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.pipeline_helpers import wait_final
@@ -197,6 +198,18 @@ def test_serve_refuses_production(
         monkeypatch.setenv(name, value)
     status, _, err = run(capsys, "serve", "--port", "1")
     assert status == 2 and "gunicorn" in err
+
+
+def test_token_with_a_lifetime_is_listed_with_its_expiry(
+    cli_env: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "lms", "--expires-in-days", "30")
+    assert status == 0
+    listing = run(capsys, "token", "list", "--user", "lms")[1]
+    assert (utcnow() + timedelta(days=30)).strftime("%Y-%m-%d") in listing.splitlines()[1]
+    with pytest.raises(SystemExit):  # argparse refuses a lifetime that is not 1..3650 days
+        main(["token", "create", "--role", "teacher", "--name", "x", "--expires-in-days", "0"])
+    assert "1 to 3650" in capsys.readouterr().err
 
 
 def test_token_list_and_revoke(cli_env: Backend, app: Flask, capsys: pytest.CaptureFixture[str]) -> None:

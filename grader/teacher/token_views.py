@@ -1,12 +1,14 @@
 """A teacher's own API tokens (for an LMS or a script): create one (shown once), list them, revoke one."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from grader.extensions import get_session
-from grader.models import ApiToken, Role
+from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
 from grader.teacher.blueprint import teacher
@@ -16,12 +18,15 @@ from grader.web.pages import page_lang, render, signed_in
 TOKEN_NAME_MAX = 128
 # A teacher may hold a token acting as a teacher, or one that acts as a student (e.g. to test as a student would).
 TOKEN_ROLES = (Role.TEACHER.value, Role.STUDENT.value)
+# Lifetimes offered, in days ("" = until revoked); a year is the default for an LMS's token.
+TOKEN_LIFETIMES = ("365", "90", "30", "7", "")
 
 
 def _page(status: int = 200, new_token: str | None = None, error: str | None = None) -> ResponseReturnValue:
     """The token list with the create form; ``new_token`` is the one just made (never shown again)."""
     tokens = tokens_of(get_session(), signed_in().username)
-    return render("teach/tokens.html", status, tokens=tokens, new_token=new_token, error=error, roles=TOKEN_ROLES)
+    return render("teach/tokens.html", status, tokens=tokens, new_token=new_token, error=error, roles=TOKEN_ROLES,
+                  lifetimes=TOKEN_LIFETIMES, now=utcnow())
 
 
 @teacher.get("/tokens")
@@ -36,9 +41,11 @@ def tokens() -> ResponseReturnValue:
 def new_token() -> ResponseReturnValue:
     """Create a token for the signed-in teacher and show it once."""
     name, role = request.form.get("name", "").strip(), request.form.get("role", Role.TEACHER.value)
-    if not 1 <= len(name) <= TOKEN_NAME_MAX or role not in TOKEN_ROLES:
+    lifetime = request.form.get("expires_in_days", "")
+    if not 1 <= len(name) <= TOKEN_NAME_MAX or role not in TOKEN_ROLES or lifetime not in TOKEN_LIFETIMES:
         return _page(422, error="tokens.bad_form")
-    raw = issue_token(get_session(), signed_in(), name=name, role=role)
+    expires_in = timedelta(days=int(lifetime)) if lifetime else None
+    raw = issue_token(get_session(), signed_in(), name=name, role=role, expires_in=expires_in)
     get_session().commit()
     return _page(201, new_token=raw)
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Role
+from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token
 from tests.factories import make_user
 
@@ -49,7 +51,8 @@ def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Ses
     session.commit()
     client, csrf = login(teacher.username)
     for form in ({"name": "", "role": "teacher"}, {"name": "x" * 129, "role": "teacher"},
-                 {"name": "ok", "role": "admin"}):
+                 {"name": "ok", "role": "admin"}, {"name": "ok", "role": "teacher", "expires_in_days": "-1"},
+                 {"name": "ok", "role": "teacher", "expires_in_days": "99999"}):
         assert client.post("/teach/tokens", data={"csrf_token": csrf, **form}).status_code == 422, form
     other_id = next(t.id for t in other.tokens)
     assert client.post(f"/teach/tokens/{other_id}/revoke", data={"csrf_token": csrf}).status_code == 404
@@ -58,3 +61,33 @@ def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Ses
     student_client, student_csrf = login(student.username)
     assert student_client.get("/teach/tokens").status_code == 404
     assert student_client.post("/teach/tokens", data={"csrf_token": student_csrf, "name": "x"}).status_code == 404
+
+
+def test_a_token_with_a_lifetime_stops_working_when_it_expires(app: Flask, session: Session) -> None:
+    teacher = make_user(session, Role.TEACHER)
+    raw = issue_token(session, teacher, name="lms", expires_in=timedelta(days=30))
+    session.commit()
+    client = app.test_client()
+    assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).status_code == 200
+    token = session.scalars(select(ApiToken).where(ApiToken.user_id == teacher.id)).one()
+    assert timedelta(days=29, hours=23) < token.expires_at - utcnow() <= timedelta(days=30)
+    token.expires_at = utcnow() - timedelta(seconds=1)
+    session.commit()
+    refused = client.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"})
+    assert refused.status_code == 401 and refused.get_json()["error"]["code"] == "invalid_token"
+
+
+def test_the_page_offers_a_lifetime_and_shows_expiry(app: Flask, session: Session, login: Login) -> None:
+    teacher = make_user(session, role=Role.TEACHER)
+    client, csrf = login(teacher.username)
+    created = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "canvas", "role": "teacher",
+                                                 "expires_in_days": "90"})
+    assert created.status_code == 201
+    token = session.scalars(select(ApiToken).where(ApiToken.user_id == teacher.id)).one()
+    assert timedelta(days=89, hours=23) < token.expires_at - utcnow() <= timedelta(days=90)
+    assert token.expires_at.strftime("%Y-%m-%d") in client.get("/teach/tokens").get_data(as_text=True)
+    token.expires_at = utcnow() - timedelta(minutes=1)
+    session.commit()
+    listing = client.get("/teach/tokens?lang=en").get_data(as_text=True)
+    assert "expired" in listing or "已过期" in listing
+    assert "/revoke" not in listing  # nothing left to revoke
