@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before the bench imports below, so the script runs from a plain checkout
 
 from bench.floor import settings as floor_settings
+from bench.load_report import LevelResult, percentile, print_report
 from bench.load_stack import (
     Processes,
     free_port,
@@ -75,21 +76,6 @@ class Target:
     submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
 
 
-@dataclass(frozen=True)
-class LevelResult:
-    """What ``clients`` closed-loop clients achieved in one timed window."""
-
-    clients: int
-    completed: int
-    failed: int
-    rate: float
-    p50_ms: float
-    p99_ms: float
-    stages_ms: tuple[float, ...] | None  # grader only: median post→created, created→started, →finished, →client
-    cpu_ms_per_job: tuple[float, float, float, float]  # web server, worker, PostgreSQL backends, redis-server
-    failures: tuple[str, ...] = field(default=())
-
-
 def book_bodies() -> tuple[dict[str, Any], ...]:
     """Submission bodies: every book answer (seed 0, sent as teacher) and a one-field-wrong version of it."""
     path = ROOT / "tests" / "engine" / "test_book_answers.py"
@@ -107,13 +93,6 @@ def book_bodies() -> tuple[dict[str, Any], ...]:
 def wall_time(iso: str | None) -> float:
     """Epoch seconds of an ISO timestamp from the API (0 if missing)."""
     return datetime.fromisoformat(iso).timestamp() if iso else 0.0
-
-
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile of an already sorted list (0 for an empty one)."""
-    if not sorted_values:
-        return 0.0
-    return sorted_values[min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))]
 
 
 def client_loop(target: Target, offset: int, stop_at: float, out: list[tuple[float, tuple[float, ...] | None]],
@@ -229,35 +208,6 @@ def start_floor(processes: Processes, database_url: str, broker_url: str, tag: s
 def load_average() -> str:
     """The 1/5/15-minute load averages."""
     return "/".join(f"{value:.2f}" for value in os.getloadavg())
-
-
-def _cpu_text(result: LevelResult) -> str:
-    """CPU per job by process kind, and their sum."""
-    return " | ".join(f"{value:4.1f}" for value in result.cpu_ms_per_job) + f" = {sum(result.cpu_ms_per_job):4.1f}"
-
-
-def print_report(rows: list[tuple[LevelResult, LevelResult, str]]) -> None:
-    """The results table (each grader mode against the floor), the grader's stage breakdown, and any failures."""
-    print(f"\n{'clients':>7} {'grader mode':<12} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} "
-          f"{'p50 floor':>9} {'ratio':>6} | {'p99 grader':>10} {'p99 floor':>9}")
-    for ours, floor, mode in rows:
-        rate_ratio = ours.rate / floor.rate if floor.rate else float("nan")
-        p50_ratio = ours.p50_ms / floor.p50_ms if floor.p50_ms else float("nan")
-        print(f"{ours.clients:>7} {mode:<12} | {ours.rate:>8.1f} {floor.rate:>8.1f} {rate_ratio:>6.2f} | "
-              f"{ours.p50_ms:>8.1f}ms {floor.p50_ms:>7.1f}ms {p50_ratio:>6.2f} | {ours.p99_ms:>8.1f}ms "
-              f"{floor.p99_ms:>7.1f}ms")
-    print("\ngrader stage medians (ms): POST→row created | created→worker claims | claim→result written | "
-          "written→client has it")
-    for ours, _, mode in rows:
-        if ours.stages_ms:
-            print(f"{ours.clients:>7} clients {mode:<12}: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
-    print("\nCPU ms per completed job: web server | worker | PostgreSQL backends | redis-server = total")
-    for ours, floor, mode in rows:
-        print(f"{ours.clients:>7} clients {mode:<12}: grader {_cpu_text(ours)}   floor {_cpu_text(floor)}")
-    for ours, floor, mode in rows:
-        for result, name in ((ours, f"grader {mode}"), (floor, "floor")):
-            for failure in result.failures:
-                print(f"failure ({name}, {result.clients} clients, {result.failed} in all): {failure}")
 
 
 def parse_args() -> argparse.Namespace:

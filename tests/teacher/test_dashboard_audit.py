@@ -357,17 +357,23 @@ def _wrong(session: Session, user: User, assignment: Assignment, tags_per_part: 
                            raw_answer={"a": 1}, status="graded", score=0.0, parts=parts, engine_version="1.0.0"))
 
 
+def _one_student_course(session: Session, code: str) -> tuple[User, User, Assignment]:
+    """A teacher, one student and one assignment over LOSS (committed)."""
+    teacher, student = make_user(session, Role.TEACHER), make_user(session)
+    course = Course(code=unique(code), title=code)
+    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER), Enrolment(user=student, role="student")]
+    assignment = Assignment(course=course, title_zh=code, title_en=code, exercise_ids=[LOSS])
+    session.add_all([course, assignment])
+    session.commit()
+    return teacher, student, assignment
+
+
 def test_untagged_wrong_answers_are_counted_per_answer_not_per_tag(session: Session, login: Login) -> None:
     """Three wrong answers: one with two tags, one with one, one with none. One matches no misconception.
 
     The page used to subtract the sum of the tag counts (3) from the wrong answers (3) and said nothing.
     """
-    teacher, student = make_user(session, Role.TEACHER), make_user(session)
-    course = Course(code=unique("untagged"), title="Untagged")
-    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER), Enrolment(user=student, role="student")]
-    assignment = Assignment(course=course, title_zh="误", title_en="Wrong", exercise_ids=[LOSS])
-    session.add_all([course, assignment])
-    session.commit()
+    teacher, student, assignment = _one_student_course(session, "untagged")
     _wrong(session, student, assignment, [("log10", "log2")])  # two tags on one part
     _wrong(session, student, assignment, [("log10",), ("log10",)])  # one tag on two parts
     _wrong(session, student, assignment, [(), ()])  # no tag at all
@@ -431,12 +437,7 @@ def test_every_teacher_post_needs_csrf_and_the_course(app: Flask, session: Sessi
 def test_a_graded_row_with_json_null_parts_does_not_break_the_misconception_views(
         session: Session, login: Login) -> None:
     """Rows written by hand or by old code may hold JSON null in ``parts``: PostgreSQL's json_each refused it."""
-    teacher, student = make_user(session, Role.TEACHER), make_user(session)
-    course = Course(code=unique("nullparts"), title="Null parts")
-    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER), Enrolment(user=student, role="student")]
-    assignment = Assignment(course=course, title_zh="空", title_en="Null", exercise_ids=[LOSS])
-    session.add_all([course, assignment])
-    session.commit()
+    teacher, student, assignment = _one_student_course(session, "nullparts")
     session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=LOSS, seed=0, lang="en",
                            raw_answer={"a": 1}, status="graded", score=0.25, parts=None, engine_version="1.0.0"))
     _wrong(session, student, assignment, [("log10",)])
