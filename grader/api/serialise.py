@@ -57,8 +57,10 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
     if not principal.is_staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
         data.pop("seed", None)
-        if data.get("error_message"):  # an exception's text is for staff; students learn only that it failed
-            data["error_message"] = GRADING_FAILED.get(data["feedback_lang"])
+        # An exception's text is for staff; students learn only that grading failed, once it has for good (a
+        # queued row may carry the message of a failed try that will be retried, and still counts as an attempt).
+        failed = data["status"] == SubmissionStatus.ERROR and data.get("error_message")
+        data["error_message"] = GRADING_FAILED.get(data["feedback_lang"]) if failed else None
     if answer_key_allowed(session, principal, submission, now):
         data["answer_key"] = engine.answer_key(submission.exercise_id, submission.seed)
     return data

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -104,12 +103,9 @@ def create_submission(
 ) -> tuple[Submission, bool]:
     """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
     reading = readable_answer(request.exercise_id, request.answer, request.lang)
-    replay = key is not None and session.scalar(
-        select(Submission.id).where(Submission.user_id == principal.user_id, Submission.idempotency_key == key)
-    ) is not None
     seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
     try:
-        submission = submissions.submit(
+        submission, replay = submissions.accept(
             session, user_id=principal.user_id, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
             parsed_answer=reading["parsed"], lang=request.lang, assignment_id=request.assignment_id,
             idempotency_key=key,

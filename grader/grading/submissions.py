@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
@@ -17,7 +17,12 @@ from grader.grading.errors import SubmissionNotFound, SubmissionRejected
 from grader.models import Assignment, Submission, SubmissionStatus, utcnow
 
 
-def submit(
+def submit(session: Session, **request: Any) -> Submission:
+    """``accept`` without the replay flag: the stored (or earlier) submission."""
+    return accept(session, **request)[0]
+
+
+def accept(
     session: Session,
     *,
     user_id: int,
@@ -28,17 +33,17 @@ def submit(
     lang: str,
     assignment_id: int | None = None,
     idempotency_key: str | None = None,
-) -> Submission:
-    """Store a queued submission, commit, then send its grading task; returns the row.
+) -> tuple[Submission, bool]:
+    """Store a queued submission, commit, then send its grading task; returns the row and whether it is a replay.
 
-    A repeated ``idempotency_key`` (per user) returns the earlier submission without sending anything;
+    A repeated ``idempotency_key`` (per user) returns the earlier submission without sending anything (a replay);
     reusing a key for a different answer raises SubmissionRejected("idempotency_conflict").
     Assignment rules (enrolment, window, attempts) raise SubmissionRejected with a code.
     """
     if idempotency_key is not None:
         earlier = _by_idempotency_key(session, user_id, idempotency_key)
         if earlier is not None:
-            return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
+            return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id), True
     now = utcnow()
     assignment = None
     if assignment_id is not None:
@@ -51,21 +56,23 @@ def submit(
         "status": SubmissionStatus.QUEUED, "attempts": 0, "max_attempts": current_app.config["GRADER_MAX_ATTEMPTS"],
         "created_at": now, "queued_at": now, "dispatched_at": now,
     }
+    conflict: IntegrityError | None = None
     try:
         if assignment is None:
-            submission_id = session.execute(_INSERT_RETURNING_ID, values).scalar_one()
+            submission_id: int | None = session.execute(_INSERT_RETURNING_ID, values).scalar_one()
         else:
             submission_id = _insert_within_the_rules(get_db(), user_id, assignment, exercise_id, now, values)
         session.commit()
-    except IntegrityError:
-        # A concurrent request with the same idempotency key committed first; answer with its row.
+    except IntegrityError as exc:
         session.rollback()
+        submission_id, conflict = None, exc  # e.g. a concurrent request with the same idempotency key came first
+    if submission_id is None:
         earlier = _by_idempotency_key(session, user_id, idempotency_key) if idempotency_key else None
         if earlier is None:
-            raise
-        return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
+            raise conflict or RuntimeError("the idempotency key was taken, but its submission is not there")
+        return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id), True
     dispatch.send(Submission, submission_id)
-    return _as_loaded(session, submission_id, values)
+    return _as_loaded(session, submission_id, values), False
 
 
 # One Core INSERT, built once: the ORM unit of work for a single new row cost more CPU than the statement itself.
@@ -73,22 +80,33 @@ _INSERT_RETURNING_ID = insert(Submission.__table__).returning(Submission.__table
 
 
 def _insert_within_the_rules(database: Database, user_id: int, assignment: Assignment, exercise_id: str,
-                             now: datetime, values: dict[str, Any]) -> int:
+                             now: datetime, values: dict[str, Any]) -> int | None:
     """Check the assignment's rules and insert the row in one transaction that holds the student's lock on the
-    assignment: two parallel requests would otherwise both count an attempt left and both insert."""
+    assignment: two parallel requests would otherwise both count an attempt left and both insert.
+
+    None if, by the time the lock is held, the request's idempotency key is already taken (a retry that overlapped
+    its original, which must be answered with the original, not refused for the attempt the original used).
+    """
     with database.engine.connect() as connection:
         if database.dialect == "sqlite":
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock before counting: writers queue here
         else:
-            connection.execute(select(func.pg_advisory_xact_lock(_lock_key(user_id, assignment.id))))
+            connection.execute(select(func.pg_advisory_xact_lock(attempt_lock_key(user_id, assignment.id))))
         with Session(bind=connection) as locked:
+            key = values["idempotency_key"]
+            if key is not None and locked.scalar(_KEY_TAKEN, {"user_id": user_id, "key": key}) is not None:
+                return None
             policy.check_can_submit(locked, user_id, assignment, exercise_id, now)
             submission_id = int(locked.execute(_INSERT_RETURNING_ID, values).scalar_one())
         connection.commit()
     return submission_id
 
 
-def _lock_key(user_id: int, assignment_id: int) -> int:
+_KEY_TAKEN = select(Submission.__table__.c.id).where(
+    Submission.__table__.c.user_id == bindparam("user_id"), Submission.__table__.c.idempotency_key == bindparam("key"))
+
+
+def attempt_lock_key(user_id: int, assignment_id: int) -> int:
     """A signed 64-bit advisory-lock key for one student's submissions to one assignment (a collision only makes
     two students wait for each other)."""
     key = ((assignment_id & 0xFFFFFFFF) << 32) | (user_id & 0xFFFFFFFF)

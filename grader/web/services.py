@@ -13,7 +13,7 @@ from exercises import api as engine
 from grader.grading import policy
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
-from grader.models import Assignment, Course, Enrolment, Submission, User
+from grader.models import Assignment, Course, Enrolment, Submission, SubmissionStatus, User
 
 
 class NotVisible(LookupError):
@@ -167,4 +167,4 @@ def first_feedback(submission: Submission, lang: str) -> str:
     for error in shown.errors:
         return str(error.get("message") or "")
     # The stored message is for teachers (an exception's text); students learn that it failed and that it is on us.
-    return t("exercise.grading_error", lang) if submission.error_message else ""
+    return t("exercise.grading_error", lang) if submission.status == SubmissionStatus.ERROR else ""
