@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -95,6 +96,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
             file=sys.stderr,
         )
         return 2
+    if not port_is_free(host, port):
+        print(f"port {port} on {host} is in use; choose another with --port", file=sys.stderr)
+        return 1
     prepare(app)
     worker = start_worker(app)
     stop = threading.Event()
@@ -112,6 +116,21 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
     except KeyboardInterrupt:
         pass
     finally:
+        # A second Ctrl-C or SIGTERM (a process-group kill, `timeout` passing one on) must not cut the worker's
+        # shutdown short: that left the worker running without its parent.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         stop.set()
         stop_worker(worker)
     return 0
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """True if a server could listen on ``host:port`` now (checked before anything starts or is printed)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as werkzeug's server binds
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -125,11 +126,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`grader serve` running as a real process on a free port; yields (base URL, its log file)."""
+def start_serve(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """`grader serve` as a real process (its own process group) on a free port, once it says it is ready."""
     port = free_port()
-    log_path = tmp_path / "serve.log"
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "DATABASE_URL", "CELERY_", "SECRET_KEY"))
     }
@@ -151,6 +150,27 @@ def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
             ),
             "grader serve to start",
         )
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    return process, port
+
+
+def group_alive(group_id: int) -> bool:
+    """True while any process of the process group still exists."""
+    try:
+        os.killpg(group_id, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture
+def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`grader serve` running as a real process on a free port; yields (base URL, its log file)."""
+    log_path = tmp_path / "serve.log"
+    process, port = start_serve(data_dir, log_path)
+    try:
         yield f"http://127.0.0.1:{port}", log_path
     finally:
         process.terminate()  # SIGTERM: serve stops its worker and exits
@@ -158,6 +178,35 @@ def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
             process.wait(30)
         finally:
             os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
+
+
+def test_serve_stops_its_worker_even_when_signalled_twice(data_dir: Path, tmp_path: Path) -> None:
+    # A process-group kill under `timeout` delivers SIGTERM twice; the second used to cut the worker's shutdown
+    # short and leave the worker running without its parent.
+    log_path = tmp_path / "serve.log"
+    process, _ = start_serve(data_dir, log_path)
+    os.killpg(process.pid, signal.SIGTERM)
+    time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        assert process.wait(40) == 0
+        wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert "Traceback" not in log_path.read_text(errors="replace")
+
+
+def test_serve_with_its_port_taken_says_so_before_anything_starts(
+    monkeypatch: pytest.MonkeyPatch, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GRADER_DATA_DIR", str(data_dir))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        status, out, err = run(capsys, "serve", "--port", str(taken.getsockname()[1]))
+    assert status == 1 and "in use" in err and "--port" in err
+    assert "Grader running" not in out  # no banner, no logins, no worker for a server that cannot start
 
 
 def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[str, Path], data_dir: Path) -> None:

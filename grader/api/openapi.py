@@ -129,8 +129,11 @@ SCHEMAS: JSONObject = {
                               "assignment_id": {**ID, "description": "Required for students (422 without it)."},
                               "seed": {**SEED, "description": "Teachers and admins only (students: 403)."}}},
     "ValidateRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
+                        "description": "A submission's body also reads: assignment_id and seed are allowed and ignored.",
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
-                                       "lang": {"type": "string", "enum": ["zh", "en"]}}},
+                                       "lang": {"type": "string", "enum": ["zh", "en"]},
+                                       "assignment_id": {**ID, "description": "Ignored here."},
+                                       "seed": {**SEED, "description": "Ignored here."}}},
     "Progress": {"type": "object", "properties": {
         "assignment": _ref("Assignment"), "student": {"type": "object"},
         "exercises": {"type": "array", "items": {"type": "object", "properties": {

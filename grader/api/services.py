@@ -21,7 +21,9 @@ from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
-VALIDATE_FIELDS = ("exercise_id", "answer", "lang")
+# A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an
+# answer with the very body it will submit.
+VALIDATE_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 MAX_WAIT_SECONDS = 10.0
 
 # HTTP status for each refusal code of the submission service.

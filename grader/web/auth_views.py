@@ -9,16 +9,23 @@ from grader import ratelimit
 from grader.auth_session import current_user, login_user, logout_user
 from grader.extensions import get_session
 from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
+from grader.models import User
 from grader.security import authenticate_password
 from grader.web.blueprint import web
 from grader.web.pages import page_lang, render, safe_next
 
 
+def _landing(user: User) -> str:
+    """Where a sign-in leads when no page was asked for: teachers to their dashboard, students to their courses."""
+    return url_for("teacher.home") if user.is_teacher else url_for("web.courses")
+
+
 @web.get("/login")
 def login() -> ResponseReturnValue:
     """The login form (signed-in users go straight on)."""
-    if current_user() is not None:
-        return redirect(safe_next(request.args.get("next"), url_for("web.courses")))
+    user = current_user()
+    if user is not None:
+        return redirect(safe_next(request.args.get("next"), _landing(user)))
     return render("login.html", next=request.args.get("next", ""))
 
 
@@ -36,7 +43,7 @@ def login_submit() -> ResponseReturnValue:
         return render("login.html", 401, error=t("login.failed", page_lang()), username=username,
                       next=request.form.get("next", ""))
     login_user(user)
-    return redirect(safe_next(request.form.get("next"), url_for("web.courses")))
+    return redirect(safe_next(request.form.get("next"), _landing(user)))
 
 
 @web.post("/logout")

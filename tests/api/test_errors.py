@@ -178,3 +178,12 @@ def test_500_is_json_without_a_stack_trace(tmp_path: Path) -> None:
     response = app.test_client().get("/api/v1/_explode")
     assert_error(response, 500, "internal_error")
     assert "secret internal detail" not in response.get_data(as_text=True)
+
+
+def test_validate_reads_a_submission_body_too(api: Api) -> None:
+    # One body serves both calls: the live preview checks exactly what will be submitted.
+    body = {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.open_assignment, "lang": "en"}
+    assert api.post("/validate", "alice", body).get_json()["status"] == "valid"
+    assert api.post("/validate", "teacher", body | {"seed": 3}).get_json()["status"] == "valid"
+    assert_error(api.post("/validate", "alice", body | {"assignment_id": "x"}), 422, "invalid_type", "assignment_id")
+    assert_error(api.post("/validate", "alice", body | {"colour": 1}), 422, "unknown_field", "colour")

@@ -259,3 +259,18 @@ def test_old_feedback_follows_the_page_language(app: Flask, client: FlaskClient,
     english_first = engine.grade(SHIFT, seed, answer, "en")["parts"][first_wrong]["feedback"]
     assert html_escape(english_first) in history
     assert html_escape(result["parts"][first_wrong]["feedback"]) not in history
+
+
+def test_signing_in_lands_teachers_on_their_dashboard_and_students_on_their_courses(
+        client: FlaskClient, page_csrf: PageCsrf) -> None:
+    def sign_in(username: str) -> str:
+        token = page_csrf(client.get("/login").get_data(as_text=True))
+        response = client.post("/login", data={"username": username, "password": f"demo-{username}",
+                                               "csrf_token": token})
+        assert response.status_code == 302
+        return response.location
+
+    assert sign_in("teacher") == "/teach/"
+    assert client.get("/login").location == "/teach/"  # already signed in
+    client.post("/logout", data={"csrf_token": page_csrf(client.get("/teach/").get_data(as_text=True))})
+    assert sign_in("student1") == "/courses"
