@@ -30,6 +30,7 @@ ENV_VARS = (
     "GRADER_TEST_GRADE_DELAY",
     "RATELIMIT_STORAGE_URI",
     "SUBMISSION_RATE_LIMIT",
+    "GRADER_FRAME_ANCESTORS",
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -95,6 +96,8 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": grader_env == "production",
+        # Origins besides our own that may show our pages in a frame (an LMS), space-separated.
+        "GRADER_FRAME_ANCESTORS": merged.get("GRADER_FRAME_ANCESTORS") or "",
     }
     for name, default in INT_SETTINGS.items():
         config[name] = int(merged.get(name) or default)

@@ -1,7 +1,7 @@
 """Web pages for students: login, courses, assignments, exercises, submissions and the capacity lab."""
 from __future__ import annotations
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -45,10 +45,19 @@ def _no_store_for_signed_in(response: Response) -> Response:
     return response
 
 
+def _frame_policy(response: Response) -> Response:
+    """Pages may be framed only by ourselves and the origins in GRADER_FRAME_ANCESTORS (an LMS): no clickjacking."""
+    if response.mimetype == "text/html":
+        ancestors = " ".join(["'self'", *str(current_app.config.get("GRADER_FRAME_ANCESTORS") or "").split()])
+        response.headers.setdefault("Content-Security-Policy", f"frame-ancestors {ancestors}")
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Register the pages, their template globals, error pages, the CSRF check on cookie-authenticated API posts
-    and the no-store rule for private answers."""
+    the no-store rule for private answers and the frame policy of pages."""
     app.register_blueprint(web)
     app.context_processor(template_globals)
     app.before_request(protect_cookie_api_posts)
     app.after_request(_no_store_for_signed_in)
+    app.after_request(_frame_policy)

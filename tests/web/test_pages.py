@@ -274,3 +274,11 @@ def test_signing_in_lands_teachers_on_their_dashboard_and_students_on_their_cour
     assert client.get("/login").location == "/teach/"  # already signed in
     client.post("/logout", data={"csrf_token": page_csrf(client.get("/teach/").get_data(as_text=True))})
     assert sign_in("student1") == "/courses"
+
+
+def test_pages_may_be_framed_only_by_us_and_the_lms_origins_configured(app: Flask, client: FlaskClient) -> None:
+    assert client.get("/login").headers["Content-Security-Policy"] == "frame-ancestors 'self'"
+    assert "Content-Security-Policy" not in client.get("/api/v1/openapi.json").headers  # JSON is not framed
+    app.config["GRADER_FRAME_ANCESTORS"] = "https://moodle.example.edu https://canvas.example.edu"
+    policy = client.get("/login").headers["Content-Security-Policy"]
+    assert policy == "frame-ancestors 'self' https://moodle.example.edu https://canvas.example.edu"
