@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
@@ -94,16 +94,12 @@ def _insert_within_the_rules(database: Database, user_id: int, assignment: Assig
             connection.execute(select(func.pg_advisory_xact_lock(attempt_lock_key(user_id, assignment.id))))
         with Session(bind=connection) as locked:
             key = values["idempotency_key"]
-            if key is not None and locked.scalar(_KEY_TAKEN, {"user_id": user_id, "key": key}) is not None:
+            if key is not None and _by_idempotency_key(locked, user_id, key) is not None:
                 return None
             policy.check_can_submit(locked, user_id, assignment, exercise_id, now)
             submission_id = int(locked.execute(_INSERT_RETURNING_ID, values).scalar_one())
         connection.commit()
     return submission_id
-
-
-_KEY_TAKEN = select(Submission.__table__.c.id).where(
-    Submission.__table__.c.user_id == bindparam("user_id"), Submission.__table__.c.idempotency_key == bindparam("key"))
 
 
 def attempt_lock_key(user_id: int, assignment_id: int) -> int:
