@@ -92,5 +92,12 @@ def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict
 def answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     """The reference answer for (id, seed); for teachers, or for students once the key may show."""
     exercise = get_exercise(exercise_id)
+    return copy.deepcopy(_cached_answer_key(exercise.id, check_seed(seed)))
+
+
+@functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
+def _cached_answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
+    """The answer key for (id, checked int seed), kept for reuse: staff see it with every submission they read."""
+    exercise = get_exercise(exercise_id)
     return {name: to_json(value) for name, value in exercise.solve(_generate(exercise, seed)).items()}
 

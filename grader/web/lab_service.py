@@ -22,11 +22,12 @@ LAB_TRIALS = 200  # trials per (d, T): enough for a smooth curve, a few seconds 
 
 
 class LabFormError(ValueError):
-    """The lab form asked for something outside the page's choices; carries the UI message key."""
+    """The lab form asked for something outside the page's choices; carries the UI message key and the field."""
 
-    def __init__(self, message_key: str) -> None:
+    def __init__(self, message_key: str, field: str) -> None:
         super().__init__(message_key)
         self.message_key = message_key
+        self.field = field
 
 
 def _whole_number(raw: Any) -> int | None:
@@ -44,12 +45,14 @@ def read_lab_form(values: Mapping[str, Any]) -> tuple[list[int], int, int]:
     try:
         ds = sorted({int(d) for d in raw_ds})
     except (TypeError, ValueError, OverflowError):  # OverflowError: a JSON Infinity
-        raise LabFormError("lab.pick_d") from None
+        raise LabFormError("lab.pick_d", "ds") from None
     if not ds or any(d not in LAB_DS for d in ds):
-        raise LabFormError("lab.pick_d")
+        raise LabFormError("lab.pick_d", "ds")
     t_min, t_max = _whole_number(values.get("t_min", LAB_T_MIN)), _whole_number(values.get("t_max"))
-    if t_min is None or t_max is None or not LAB_T_MIN <= t_min < t_max <= LAB_T_MAX:
-        raise LabFormError("lab.bad_t")
+    if t_min is None or not LAB_T_MIN <= t_min < LAB_T_MAX:
+        raise LabFormError("lab.bad_t", "t_min")
+    if t_max is None or not t_min < t_max <= LAB_T_MAX:
+        raise LabFormError("lab.bad_t", "t_max")
     return ds, t_min, t_max
 
 
@@ -73,7 +76,7 @@ def start_run(session: Session, user: User, ds: list[int], t_max: int) -> LabRun
     try:
         return request_lab_run(session, ds=ds, t_max=t_max, trials=LAB_TRIALS, user=user)
     except LabParametersRejected:
-        raise LabFormError("lab.bad_t") from None
+        raise LabFormError("lab.bad_t", "t_max") from None
 
 
 @dataclass(frozen=True)

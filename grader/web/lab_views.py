@@ -1,9 +1,10 @@
 """The capacity lab page and its small JSON endpoints (start a run; poll its progress and plot)."""
 from __future__ import annotations
 
-from flask import abort, jsonify, redirect, request, url_for
+from flask import jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.errors import error_body
 from grader.extensions import get_session
 from grader.i18n_ui import t
 from grader.models import LabRun
@@ -52,7 +53,9 @@ def lab_start() -> ResponseReturnValue:
         ds, t_min, t_max = read_lab_form(values)
     except LabFormError as exc:
         message = t(exc.message_key, page_lang())
-        return (jsonify(error=message), 422) if wants_json else _lab_page(None, 422, message)
+        if wants_json:
+            return jsonify(error_body("invalid_parameters", message, exc.field)), 422
+        return _lab_page(None, 422, message)
     run = start_run(get_session(), signed_in(), ds, t_max)
     if wants_json:
         return jsonify(run_status(run, page_lang(), t_min)), 202
@@ -65,5 +68,5 @@ def lab_poll(run_id: int) -> ResponseReturnValue:
     """A run's status and progress; once done, its SVG plot and 'first T below 90%' table."""
     run = get_run(get_session(), run_id)
     if run is None:
-        abort(404)
+        return jsonify(error_body("not_found", t("lab.no_such_run", page_lang()))), 404
     return jsonify(run_status(run, page_lang(), _t_min()))

@@ -6,6 +6,7 @@ import copy
 import pytest
 
 from exercises import api
+from exercises.checking import to_json
 from exercises.registry import EXERCISES, get_exercise
 
 SEEDS = (0, 12345)
@@ -55,3 +56,15 @@ def test_cache_checks_the_seed_before_the_look_up() -> None:
     for bad_seed in (True, 1.0, -1, 2**63):
         with pytest.raises(api.BadSeed):
             api.answer_key(exercise_id, bad_seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("exercise_id", [exercise.id for exercise in EXERCISES])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cached_answer_key_equals_a_fresh_solve_and_is_independent(exercise_id: str, seed: int) -> None:
+    exercise = get_exercise(exercise_id)
+    fresh = {name: to_json(value) for name, value in exercise.solve(exercise.generate(seed)).items()}
+    first = api.answer_key(exercise_id, seed)
+    assert first == fresh
+    _mutate(first)
+    assert first != fresh
+    assert api.answer_key(exercise_id, seed) == fresh

@@ -119,7 +119,12 @@ def test_student_journey(browser: Browser, live_server: Any) -> None:
 
     # The capacity lab runs on the worker and draws its plot.
     page.goto(f"{base}/lab")
-    page.uncheck("input[name=ds][value='64']")
+    for d in ("32", "64", "128", "256"):  # nothing chosen: the server's reason is shown, not a bare status
+        page.uncheck(f"input[name=ds][value='{d}']")
+    page.click("#lab-run")
+    expect(page.locator("#lab-status")).to_have_text("✗ Choose one or more of d = 32, 64, 128, 256.")
+    for d in ("32", "128", "256"):
+        page.check(f"input[name=ds][value='{d}']")
     page.fill("#t_max", "40")
     page.click("#lab-run")
     expect(page.locator("#lab-status")).not_to_be_empty()

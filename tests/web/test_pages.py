@@ -207,16 +207,21 @@ def test_exercise_page_renders_probability_table_with_candidates_as_columns(app:
 def test_lab_endpoints_check_parameters_and_queue_a_run(client: FlaskClient, login: Login) -> None:
     token = login(client, "student1")
     headers = {"X-CSRF-Token": token}
-    bad = client.post("/lab/runs", json={"ds": [48], "t_min": 1, "t_max": 10}, headers=headers)
-    assert bad.status_code == 422
-    assert client.post("/lab/runs", json={"ds": [32], "t_min": 5, "t_max": 65}, headers=headers).status_code == 422
+    for body, field in (({"ds": [48], "t_min": 1, "t_max": 10}, "ds"), ({"ds": [], "t_max": 10}, "ds"),
+                        ({"ds": [32], "t_min": 5, "t_max": 65}, "t_max"), ({"ds": [32], "t_min": 9, "t_max": 9}, "t_max"),
+                        ({"ds": [32], "t_min": 0, "t_max": 9}, "t_min"), ({"ds": [32], "t_min": "x", "t_max": 9}, "t_min")):
+        bad = client.post("/lab/runs", json=body, headers=headers)
+        assert bad.status_code == 422, body
+        error = bad.get_json()["error"]  # the API's error shape, naming the field to fix
+        assert error["code"] == "invalid_parameters" and error["field"] == field and error["message"], body
     started = client.post("/lab/runs", json={"ds": [32, 64], "t_min": 1, "t_max": 10}, headers=headers)
     assert started.status_code == 202
     run_id = started.get_json()["id"]
     polled = client.get(f"/lab/runs/{run_id}").get_json()
     # A worker may already have picked the run up; what matters here is that it exists with these parameters.
     assert polled["status"] in ("queued", "running", "done") and polled["params"]["ds"] == [32, 64]
-    assert client.get("/lab/runs/999999").status_code == 404
+    missing = client.get("/lab/runs/999999")
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"
 
 
 def test_form_submissions_share_the_per_user_rate_limit(app: Flask, client: FlaskClient, login: Login) -> None:

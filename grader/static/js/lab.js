@@ -78,7 +78,7 @@
       table.replaceChildren();
       request("POST", "/lab/runs", payload).then(function (reply) {
         if (reply.status !== 202 || !reply.body) {
-          status.replaceChildren(el("p", "message error", "✗ " + ((reply.body && reply.body.error) || reply.status)));
+          status.replaceChildren(el("p", "message error", "✗ " + ((reply.body && reply.body.error && reply.body.error.message) || reply.status)));
           button.disabled = false;
           return;
         }
