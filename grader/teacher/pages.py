@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 from exercises import api as engine
 from grader import analytics
 from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
+from grader.percent import shown_percent
 from grader.teacher import charts
 from grader.web.services import exercise_title, field_labels
 
@@ -89,7 +90,7 @@ def course_page(session: Session, course: Course, lang: str) -> CoursePage:
 def _tag_chart(chart_id: str, table: analytics.MisconceptionTable) -> charts.ShareChart:
     """The misconception histogram: one bar per tag, labelled with count and share."""
     return charts.share_chart(chart_id, [
-        (tag.tag, tag.share_of_wrong, f"{tag.count} ({round(tag.share_of_wrong * 100)}%)") for tag in table.tags
+        (tag.tag, tag.share_of_wrong, f"{tag.count} ({shown_percent(tag.share_of_wrong)}%)") for tag in table.tags
     ])
 
 

@@ -10,6 +10,7 @@ from grader.web import auth_views, course_views, exercise_views, lab_views  # no
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
 from grader.web.csrf import protect
+from grader.percent import shown_percent
 from grader.web.pages import refuse_nul_text, render, template_globals
 
 @web.before_request
@@ -58,6 +59,7 @@ def init_app(app: Flask) -> None:
     the no-store rule for private answers and the frame policy of pages."""
     app.register_blueprint(web)
     app.context_processor(template_globals)
+    app.add_template_filter(shown_percent, "percent")
     app.before_request(protect_cookie_api_posts)
     app.after_request(_no_store_for_signed_in)
     app.after_request(_frame_policy)

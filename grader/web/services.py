@@ -14,6 +14,7 @@ from grader.grading import policy
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
 from grader.models import Assignment, Course, Enrolment, Submission, SubmissionStatus, User
+from grader.percent import shown_percent
 
 
 class NotVisible(LookupError):
@@ -97,7 +98,7 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
                              p.score, p.attempts_used, p.attempts_left, p.last_status) for p in progress)
     graded = [row for row in rows if row.graded]
     total_score = sum(row.score or 0.0 for row in graded)
-    percent = round(100 * total_score / len(graded)) if graded else 0
+    percent = shown_percent(total_score / len(graded)) if graded else 0
     allowed = assignment.attempts_allowed
     return AssignmentView(
         assignment=assignment, title=assignment.title(lang), rows=rows, percent=percent,

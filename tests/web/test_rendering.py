@@ -6,10 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from exercises import api as engine
 from grader.i18n_ui import UI, t
 from grader.models import ScorePolicy, SubmissionStatus
+from grader.percent import shown_percent
 from grader.web.data_view import data_blocks, format_number
 from grader.web.lab_service import restrict
 from grader.web.plot import render_plot
@@ -94,3 +96,18 @@ def test_restricting_the_t_range_recomputes_the_first_t_below_90(lab_result: dic
     assert shown["ts"] == [4]
     assert shown["first_below_90"] == {"32": 4, "64": None}
     assert math.isclose(shown["fixed_accuracy"]["64"][0], 0.92)
+
+
+@pytest.mark.parametrize(("fraction", "shown"), [
+    (0.0, 0), (0.004, 1), (0.005, 1), (0.3333, 33), (0.5, 50), (0.994, 99), (0.995, 99), (0.9996, 99), (1.0, 100),
+])
+def test_percentages_never_round_to_full_marks_or_to_nothing(fraction: float, shown: int) -> None:
+    assert shown_percent(fraction) == shown
+
+
+def test_pages_show_scores_through_the_same_rule(app: Flask) -> None:
+    with app.test_request_context("/"):
+        macros = app.jinja_env.get_template("_macros.html").make_module({"_": lambda key, **values: str(values)})
+        assert str(macros.percent(0.996)) == "99%" and str(macros.percent(1.0)) == "100%"
+        assert str(macros.percent(None)) == "—"
+        assert app.jinja_env.from_string("{{ 0.001 | percent }}").render() == "1"

@@ -101,7 +101,7 @@
       if (part.correct) {
         verdict = el("span", "verdict ok", say("exercise.part_correct"));
       } else if (part.score > 0) {
-        verdict = el("span", "verdict partial", say("exercise.part_partial", { percent: Math.round(part.score * 100) }));
+        verdict = el("span", "verdict partial", say("exercise.part_partial", { percent: G.percent(part.score) }));
       } else {
         verdict = el("span", "verdict bad", say("exercise.part_wrong"));
       }
@@ -118,7 +118,7 @@
       var box = el("div", "result-body");
       if (submission.status === "graded") {
         var score = el("p", "score");
-        score.appendChild(el("strong", null, say("exercise.score", { percent: Math.round(submission.score * 100) })));
+        score.appendChild(el("strong", null, say("exercise.score", { percent: G.percent(submission.score) })));
         box.appendChild(score);
         var list = el("ul", "parts");
         fields.forEach(function (field) {
@@ -151,7 +151,7 @@
         var total = rows.length;
         var sum = rows.reduce(function (acc, row) { return acc + (row.score || 0); }, 0);
         var done = rows.filter(function (row) { return row.score !== null; }).length;
-        var percent = total ? Math.round(100 * sum / total) : 0;
+        var percent = total ? G.percent(sum / total) : 0;
         document.querySelectorAll(".progress").forEach(function (bar) {
           bar.querySelector("progress").value = percent;
           bar.querySelector("progress").textContent = percent + "%";
