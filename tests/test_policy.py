@@ -51,7 +51,9 @@ def rejection(session: Session, user: User, assignment_id: int, exercise_id: str
 def test_submit_enforces_enrolment_window_and_exercise(session: Session, student: User) -> None:
     now = utcnow()
     open_one = make_assignment(session, [student])
-    assert rejection(session, make_user(session), open_one.id) == "not_enrolled"
+    outsider = make_user(session)
+    assert rejection(session, outsider, open_one.id) == "no_such_assignment"  # like a missing one, not "not enrolled"
+    assert rejection(session, outsider, open_one.id, "ch09.rnn-step") == "no_such_assignment"  # no hint of contents
     assert rejection(session, student, open_one.id, "ch09.rnn-step") == "exercise_not_in_assignment"
     assert rejection(session, student, 10**9) == "no_such_assignment"
     future = make_assignment(session, [student], opens_at=now + timedelta(days=1))

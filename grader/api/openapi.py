@@ -43,7 +43,7 @@ BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"
 ERROR_MEANINGS = {
     400: "Malformed request: bad JSON, NaN/Infinity, bad query parameter or header.",
     401: "Not authenticated: no session and no valid bearer token.",
-    403: "Authenticated but not allowed (role, enrolment, closed assignment, seed sent by a student).",
+    403: "Authenticated but not allowed (role, assignment not open or past due, seed sent by a student).",
     404: "No such resource, or not visible to the caller.",
     405: "Method not allowed on this path.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",

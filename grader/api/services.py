@@ -32,7 +32,6 @@ REJECTION_STATUS: dict[str, int] = {
     "attempts_exhausted": 409,
     "no_such_assignment": 404,
     "exercise_not_in_assignment": 422,
-    "not_enrolled": 403,
     "not_open": 403,
     "past_due": 403,
 }

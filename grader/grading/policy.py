@@ -12,6 +12,7 @@ from exercises.i18n import Text
 from grader.grading.errors import SubmissionRejected
 from grader.models import AnswerKeyPolicy, Assignment, Enrolment, ScorePolicy, Submission, SubmissionStatus, User
 
+NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
 # Invalid answers and the system's own errors do not use up an attempt.
 COUNTED_STATUSES = (SubmissionStatus.QUEUED, SubmissionStatus.GRADING, SubmissionStatus.GRADED)
 
@@ -43,14 +44,13 @@ def is_enrolled(session: Session, user_id: int, course_id: int) -> bool:
 
 def check_can_submit(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> None:
     """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
+    if not is_enrolled(session, user_id, assignment.course_id):
+        # First, and worded like a missing assignment: outsiders learn neither that it exists nor what it holds.
+        raise SubmissionRejected("no_such_assignment", NO_SUCH_ASSIGNMENT)
     if exercise_id not in assignment.exercise_ids:
         raise SubmissionRejected(
             "exercise_not_in_assignment",
             Text(zh=f"作业中没有练习 {exercise_id}。", en=f"Exercise {exercise_id} is not part of this assignment."),
-        )
-    if not is_enrolled(session, user_id, assignment.course_id):
-        raise SubmissionRejected(
-            "not_enrolled", Text(zh="你没有选修这门课程。", en="You are not enrolled in this course.")
         )
     if assignment.opens_at is not None and now < assignment.opens_at:
         raise SubmissionRejected("not_open", Text(zh="作业尚未开放。", en="This assignment is not open yet."))

@@ -49,7 +49,7 @@ def accept(
     if assignment_id is not None:
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
-            raise SubmissionRejected("no_such_assignment", Text(zh="没有这个作业。", en="There is no such assignment."))
+            raise SubmissionRejected("no_such_assignment", policy.NO_SUCH_ASSIGNMENT)
     values = {
         "user_id": user_id, "exercise_id": exercise_id, "seed": seed, "lang": lang, "raw_answer": raw_answer,
         "parsed_answer": parsed_answer, "assignment_id": assignment_id, "idempotency_key": idempotency_key,

@@ -74,8 +74,15 @@ def test_403_closed_and_future_assignments(api: Api) -> None:
     body = {"exercise_id": SHIFT, "answer": BOOK}
     assert_error(api.post("/submissions", "alice", body | {"assignment_id": api.school.closed_assignment}), 403, "past_due")
     assert_error(api.post("/submissions", "alice", body | {"assignment_id": api.school.future_assignment}), 403, "not_open")
-    assert_error(api.post("/submissions", "alice", body | {"assignment_id": api.school.other_assignment}), 403,
-                 "not_enrolled")
+    assert _count(api, "alice") == 0
+
+
+def test_another_courses_assignment_looks_like_a_missing_one(api: Api) -> None:
+    body = {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.other_assignment}
+    missing = api.post("/submissions", "alice", body | {"assignment_id": 999999})
+    response = api.post("/submissions", "alice", body)
+    assert_error(response, 404, "no_such_assignment", "assignment_id")
+    assert response.get_json() == missing.get_json()
     assert _count(api, "alice") == 0
 
 
