@@ -110,6 +110,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
+    # Ctrl-C must stop us even if we were started with SIGINT ignored (a shell's background job): the worker,
+    # which installs its own handler, would otherwise stop while the web app went on serving without it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(banner(host, port), flush=True)
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)

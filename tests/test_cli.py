@@ -126,8 +126,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_serve(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """`grader serve` as a real process (its own process group) on a free port, once it says it is ready."""
+def start_serve(data_dir: Path, log_path: Path, *, ignoring_sigint: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+    """`grader serve` as a real process (its own process group) on a free port, once it says it is ready.
+
+    ``ignoring_sigint`` starts it the way a shell starts a background job: with SIGINT ignored.
+    """
     port = free_port()
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "DATABASE_URL", "CELERY_", "SECRET_KEY"))
@@ -140,6 +143,7 @@ def start_serve(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes]
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring_sigint else None,
         )
     try:
         wait_for(
@@ -188,6 +192,21 @@ def test_serve_stops_its_worker_even_when_signalled_twice(data_dir: Path, tmp_pa
     os.killpg(process.pid, signal.SIGTERM)
     time.sleep(0.3)
     os.killpg(process.pid, signal.SIGTERM)
+    try:
+        assert process.wait(40) == 0
+        wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert "Traceback" not in log_path.read_text(errors="replace")
+
+
+def test_ctrl_c_stops_serve_even_when_started_in_the_background(data_dir: Path, tmp_path: Path) -> None:
+    # A shell starts background jobs with SIGINT ignored, and Python then keeps ignoring it: Ctrl-C (SIGINT to the
+    # process group) stopped the worker but left the web app serving.
+    log_path = tmp_path / "serve.log"
+    process, _ = start_serve(data_dir, log_path, ignoring_sigint=True)
+    os.killpg(process.pid, signal.SIGINT)
     try:
         assert process.wait(40) == 0
         wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
