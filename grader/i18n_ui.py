@@ -84,7 +84,9 @@ UI: dict[str, Text] = {
     "exercise.submit": Text("提交答案", "Submit answer"),
     "exercise.submitting": Text("已提交，正在批改…", "Submitted; grading…"),
     "exercise.still_grading": Text("仍在批改，结果出来后会显示在这里。", "Still grading; the result will appear here."),
-    "exercise.grading_error": Text("批改失败，请稍后再试。", "Grading failed; please try again later."),
+    "exercise.grading_error": Text("批改在服务器端失败，这次提交不计入次数；请再提交一次，或告诉老师。",
+                                   "Grading failed on our side and this attempt does not count; submit again, or tell "
+                                   "your teacher."),
     "exercise.network_error": Text("无法连接服务器，请检查网络后重试。", "Cannot reach the server; check your connection and retry."),
     "exercise.submit_refused": Text("提交被拒绝：{reason}", "Submission refused: {reason}"),
     "exercise.unavailable": Text("服务暂时不可用，请稍后再提交；这次提交没有保存。",

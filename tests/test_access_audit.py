@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from exercises import api as engine
 from grader.extensions import get_db
+from grader.i18n_ui import t
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.ratelimit import EXTENSION_KEY as LIMITER_KEY
 from grader.security import hash_password
@@ -219,7 +220,8 @@ def test_students_see_that_grading_failed_not_the_exception(app: Flask, api: Api
     client = app.test_client()
     sign_in(client, "alice")
     history = client.get("/submissions").get_data(as_text=True)
-    assert "KeyError" not in history and FEEDBACK_CELL.findall(history) == ["批改失败，请稍后再试。"]
+    assert "KeyError" not in history and FEEDBACK_CELL.findall(history) == [t("exercise.grading_error", "zh")]
+    assert "不计入次数" in t("exercise.grading_error", "zh")  # the pages say what the API says
     # A failed try that will be retried (back to queued, message kept) is not "failed, does not count": it counts.
     with app.app_context(), get_db(app).session() as session:
         session.execute(update(Submission).where(Submission.id == submission_id)

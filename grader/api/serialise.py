@@ -8,16 +8,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from exercises.i18n import Text
 from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
+from grader.i18n_ui import t
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User
-
-
-GRADING_FAILED = Text("批改在服务器端失败，这次提交不计入次数；请再提交一次，或告诉老师。",
-                      "Grading failed on our side and this attempt does not count; submit again, or tell your teacher.")
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -60,7 +56,7 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
         # An exception's text is for staff; students learn only that grading failed, once it has for good (a
         # queued row may carry the message of a failed try that will be retried, and still counts as an attempt).
         failed = data["status"] == SubmissionStatus.ERROR and data.get("error_message")
-        data["error_message"] = GRADING_FAILED.get(data["feedback_lang"]) if failed else None
+        data["error_message"] = t("exercise.grading_error", data["feedback_lang"]) if failed else None  # as pages say
     if answer_key_allowed(session, principal, submission, now):
         data["answer_key"] = engine.answer_key(submission.exercise_id, submission.seed)
     return data
