@@ -7,7 +7,7 @@ from typing import Any
 
 from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
-from exercises.checking import to_json
+from exercises.checking import count_errors, to_json
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import normalise_lang
 from exercises.plugin import Exercise
@@ -65,14 +65,20 @@ def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
             "fields": _fields(exercise)}
 
 
-def validate(exercise_id: str, answer: object, lang: str = "zh") -> dict[str, Any]:
-    """Read an answer without grading it: what was understood, or where and why it could not be read."""
+def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | None = None) -> dict[str, Any]:
+    """Read an answer without grading it: what was understood, or where and why it could not be read.
+
+    With ``seed`` it also checks what only the variant can tell, e.g. one letter per item of this variant.
+    """
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     parsed = exercise.parse(answer, lang)
-    return {"status": "valid" if parsed.valid else "invalid",
+    errors = parsed.errors
+    if parsed.valid and seed is not None:
+        errors = count_errors(exercise, _generate(exercise, seed), parsed.values, lang)
+    return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
-            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in parsed.errors]}
+            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}
 
 
 def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any]:

@@ -35,6 +35,9 @@ class AnswerField:
     tolerance: Tolerance = DEFAULT_TOLERANCE
     aliases: Mapping[str, Sequence[str]] | None = None  # for kind "enum"
     options: Sequence[str] | None = None  # for kinds "choice"/"choices": the option letters offered
+    # A list with one entry per entry of the key (e.g. one letter per item): any other length cannot be graded,
+    # since a skipped or extra entry would shift every later one onto the wrong item.
+    one_per_item: bool = False
 
 @dataclass(frozen=True)
 class Misconception:

@@ -76,9 +76,30 @@ def to_json(value: Any) -> Any:
     return value
 
 
+def count_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh",
+                 reference: Answer | None = None) -> tuple[FieldError, ...]:
+    """Errors for ``one_per_item`` parts whose length differs from the key's: such an answer cannot be graded."""
+    fields = [f for f in exercise.fields if f.one_per_item and isinstance(answer.get(f.name), (list, tuple))]
+    if not fields:
+        return ()
+    reference = reference if reference is not None else exercise.solve(variant)
+    return tuple(
+        FieldError(f.name, messages.WRONG_COUNT.format(expected=len(reference[f.name]),
+                                                       read=len(answer[f.name])).get(lang))
+        for f in fields if len(answer[f.name]) != len(reference[f.name])
+    )
+
+
 def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
-    """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions."""
+    """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions.
+
+    A ``one_per_item`` part of the wrong length makes the answer invalid (not graded, no attempt used).
+    """
     reference = exercise.solve(variant)
+    miscounted = count_errors(exercise, variant, answer, lang, reference)
+    if miscounted:
+        return GradeResult(exercise.id, variant.seed, variant.engine_version, "invalid", None, {}, miscounted,
+                           {name: to_json(value) for name, value in answer.items()})
     wrong_answers = [(m, m.solve(variant)) for m in exercise.misconceptions]
     own_steps = exercise.follow_through(variant, answer) if exercise.follow_through else {}
     parts: dict[str, PartResult] = {}
@@ -115,7 +136,7 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
             and equal(kind, student, wrong[answer_field.name], tolerance)
             and not equal(kind, wrong[answer_field.name], reference, tolerance)
         )
-    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, follow_through)
+    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0)
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
 

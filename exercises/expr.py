@@ -20,6 +20,20 @@ _AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": 
                "⁄": "/"}
 # Lenticular and tortoise-shell brackets (Chinese IMEs type them for "[") have no NFKC mapping; read them as [ ].
 BRACKETS = {"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "〘": "[", "〙": "]"}
+# Outside arithmetic (tokens, pairs, words): a Chinese IME types "<" and ">" as the title marks 《 》 (and some fonts
+# offer 〈 〉), and "--" or Shift+"-" as dashes, so "<eos>" arrives as "《eos》" and "->" as "-》" or "—>".
+TOKEN_MARKS = {"《": "<", "》": ">", "〈": "<", "〉": ">", "—": "-", "–": "-", "―": "-", "‒": "-", "‐": "-", "‑": "-"}
+
+
+def is_invisible(char: str) -> bool:
+    """A format character (zero-width space, joiners, BOM, soft hyphen, direction marks): invisible when typed or
+    pasted, so it is dropped rather than read as part of a number or a token the person cannot see."""
+    return unicodedata.category(char) == "Cf"
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without its invisible format characters."""
+    return "".join(char for char in text if not is_invisible(char))
 
 FUNCTIONS: dict[str, Callable[[float], float]] = {
     "ln": math.log, "log": math.log, "log2": math.log2, "log10": math.log10,
@@ -38,11 +52,17 @@ def normalise_with_map(text: str, arithmetic: bool = True) -> tuple[str, list[in
     out: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
+        if is_invisible(char):
+            continue
         if arithmetic and char in _SUPERSCRIPTS:
-            previous_was_superscript = index > 0 and text[index - 1] in _SUPERSCRIPTS
+            previous = index - 1
+            while previous >= 0 and is_invisible(text[previous]):
+                previous -= 1
+            previous_was_superscript = previous >= 0 and text[previous] in _SUPERSCRIPTS
             piece = _SUPERSCRIPTS[char] if previous_was_superscript else "^" + _SUPERSCRIPTS[char]
         else:
-            piece = BRACKETS.get(char) or unicodedata.normalize("NFKC", char)
+            piece = BRACKETS.get(char) or (None if arithmetic else TOKEN_MARKS.get(char)) or unicodedata.normalize(
+                "NFKC", char)
             if arithmetic:
                 piece = "".join(_AFTER_NFKC.get(c, c) for c in piece)
         out.append(piece)
@@ -109,7 +129,13 @@ def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
         elif char in "()%":
             tokens.append(_Token(char, char, index))
         else:
-            hint = Text("；小数点请用「.」", "; write decimals with '.'") if char == "," else Text("", "")
+            if char == ",":
+                hint = Text("；小数点请用「.」，数字中也不要用逗号分隔千位", "; write decimals with '.' and no thousands separators")
+            elif char == "。":  # a Chinese IME in Chinese punctuation mode types "." as "。"
+                hint = Text("；小数点请用半角「.」（可把输入法切换到英文标点）",
+                            "; write the decimal point as '.' (switch the input method to English punctuation)")
+            else:
+                hint = Text("", "")
             raise error(index, "无法识别的字符「{c}」" + hint.zh, "unexpected character '{c}'" + hint.en, c=char)
         index += 1
     tokens.append(_Token("end", "", len(text)))
@@ -273,8 +299,17 @@ class _Parser:
             argument = self.primary()
         elif self.token.kind in ("num", "name"):
             self.enter(token.start)
+            first = self.index
             argument = self.primary()
             self.depth -= 1
+            follower = self.token
+            if follower.kind == "%" or (follower.kind == "op" and follower.text == "^"):
+                # "ln2^2" is ln(4) in one reading and (ln 2)^2 in another; "ln50%" likewise. Make the student say.
+                shown = "".join(item.text for item in self.tokens[first:self.index])
+                rest = "…" if follower.kind == "op" else ""
+                raise self.error(follower.start, "函数 {f} 的参数没有括号，后面的「{o}」有歧义；请写成 {f}({a}{o}{r}) 或 "
+                                 "{f}({a}){o}{r}", "'{o}' after {f} with an unbracketed argument is ambiguous; "
+                                 "write {f}({a}{o}{r}) or {f}({a}){o}{r}", f=lowered, a=shown, o=follower.text, r=rest)
         else:
             raise self.error(token.start, "函数 {f} 缺少参数", "function {f} needs an argument", f=lowered)
         return self.apply(lowered, argument, token.start)
@@ -313,12 +348,18 @@ def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: s
         raise ReadError(Text("表达式过长：{n} 个字符，最多 {m} 个", "expression too long: {n} characters, at most {m}")
                         .format(n=len(stripped), m=MAX_LENGTH), to_full(offset + MAX_LENGTH), None)
     normalised, origin = normalise_with_map(stripped)
+    if not normalised.strip():  # nothing but invisible characters
+        if not without_invisible(full_text).strip():
+            raise ReadError(Text("输入为空", "empty input"), 0, None)
+        position = to_full(offset)
+        raise ReadError(Text("此处缺少数字（第 {n} 个字符处）", "a number is missing here (at character {n})")
+                        .format(n=position + 1), position, full_text[:position].strip() or None)
 
     def error(position: int, zh: str, en: str, **values: object) -> ReadError:
         original = to_full(offset + (origin[position] if position < len(origin) else len(stripped)))
         where = Text("（第 {n} 个字符处）", " (at character {n})").format(n=original + 1)
         message = Text(zh.format(**values) + where.zh, en.format(**values) + where.en)
-        return ReadError(message, original, full_text[:original].strip() or None)
+        return ReadError(message, original, without_invisible(full_text[:original]).strip() or None)
 
     parser = _Parser(_tokenize(normalised, error), symbols or {}, error)
     value = parser.parse()

@@ -13,6 +13,9 @@ MISSING_FIELD = Text("这一项还没有填写。", "This part has not been answ
 NOT_JSON = Text("答案以“{{”开头，却不是合法的 JSON 对象。", "The answer starts with '{{' but is not a valid JSON object.")
 NOT_OBJECT = Text("答案应是一个对象，每个答案项一个键。", "The answer must be an object with one key per answer part.")
 
+WRONG_COUNT = Text("应有 {expected} 项（每题一项），读到 {read} 项；漏答或多答一项会让后面的每一项都对应错题目。",
+                   "Expected {expected} entries (one per item), read {read}; a skipped or extra entry would put every "
+                   "later one against the wrong item.")
 RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
@@ -21,6 +24,11 @@ FOLLOW_THROUGH = Text(
     "按你自己前面一步的结果，这一步的做法是对的，所以给了连带分（follow-through）；错误出在更早的一步。",
     "Given your own earlier step, this step is done correctly, so it earns follow-through credit; "
     "the mistake is in an earlier step.",
+)
+FOLLOW_THROUGH_PARTLY = Text(
+    "按你自己前面一步的结果，这一步只有一部分做对了，这部分给了连带分（follow-through）；其余部分无论按哪一步都不对。",
+    "Given your own earlier step, only part of this step is done correctly, and that part earns follow-through "
+    "credit; the rest is not right either way.",
 )
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
 
@@ -31,20 +39,25 @@ def correct(answer_field: AnswerField) -> Text:
 
 
 def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
-          comparison: Comparison, follow_through: bool) -> Text:
-    """Feedback for a wrong part: the shape problem, follow-through credit, the matched misconception (also after
-    follow-through: it says why the number differs from the key), or the rule to re-check."""
+          comparison: Comparison, follow_through: float) -> Text:
+    """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
+    part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
+    differs from the key), or the rule to re-check."""
     if comparison.shape_error is not None:
         return NOT_YET + comparison.shape_error + answer_field.rule
+    credit = None
+    if follow_through > 0:
+        # Only a wholly consistent part may be called "done correctly".
+        credit = FOLLOW_THROUGH if follow_through >= 1 else FOLLOW_THROUGH_PARTLY
     by_tag = {m.tag: m for m in misconceptions}
     explained = [by_tag[tag].feedback for tag in dict.fromkeys(tags) if tag in by_tag]
     if explained:
-        text = FOLLOW_THROUGH + PROBABLY if follow_through else PROBABLY
+        text = credit + PROBABLY if credit is not None else PROBABLY
         for feedback in explained:
             text = text + feedback
         return text
-    if follow_through:
-        return FOLLOW_THROUGH
+    if credit is not None:
+        return credit
     text = NOT_YET
     if comparison.elements:
         mismatched = [str(i + 1) for i, ok in enumerate(comparison.elements) if not ok]

@@ -74,6 +74,10 @@ def _numbers_from_range(located: Located, start: int, end: int, symbols: Symbols
 def _checked_text(raw: str) -> Located:
     """Normalised text with balanced brackets; empty text is an error."""
     located = without_final_stop(locate(raw, arithmetic=True))
+    start, end = strip_range(located.text, 0, len(located.text))
+    if end - start >= 2 and located.text[end - 1] == "." and located.text[:end - 1].rstrip()[-1:] in CLOSERS:
+        # "[1, 2]." typed as an English sentence: a full stop after a closing bracket cannot belong to a number.
+        located = Located(located.raw, located.text[:end - 1], located.origin[:end - 1])
     if strip_range(located.text, 0, len(located.text))[0] == len(located.text):
         raise ReadError(Text("输入为空", "empty input"), 0, None)
     check_brackets(located)
@@ -153,7 +157,7 @@ def _row_ranges(located: Located) -> list[tuple[int, int]]:
         return split_top(text, start, end, lambda c: c in "\n;", merge_runs=True)
     groups = split_groups(text, start, end)
     for number, (group_start, group_end) in enumerate(groups, start=1):
-        if text[group_start] not in "[(" or unwrap(text, group_start, group_end) == (group_start, group_end):
+        if text[group_start] not in "[({" or unwrap(text, group_start, group_end) == (group_start, group_end):
             raise read_error(Text("第 {r} 行应写在方括号里，如 [1, 2]", "row {r} should be in brackets, e.g. [1, 2]")
                              .format(r=number), located.at(group_start), located.prefix(group_start))
     return groups
@@ -161,6 +165,30 @@ def _row_ranges(located: Located) -> list[tuple[int, int]]:
 
 def read_vectors(raw: object, symbols: Symbols = None) -> list[list[float]]:
     """A list of vectors (rows may differ in length; the comparator checks widths against the reference)."""
+    return _read_rows(raw, symbols, matrix=False)
+
+
+def _check_no_column_groups(located: Located, row_ranges: list[tuple[int, int]]) -> None:
+    """In a matrix written as bracketed groups, a ``;`` inside a group is refused: ``[[1;2],[3;4]]`` is two rows
+    split by ``;`` in one reading and two MATLAB columns (the transpose) in another."""
+    text = located.text
+    for number, (row_start, row_end) in enumerate(row_ranges, start=1):
+        inner_start, inner_end = unwrap(text, row_start, row_end)
+        if (inner_start, inner_end) == strip_range(text, row_start, row_end):
+            continue
+        semicolons = split_top(text, inner_start, inner_end, lambda c: c == ";")
+        if len(semicolons) > 1:
+            position = semicolons[0][1]
+            while text[position] != ";":
+                position += 1
+            raise read_error(Text("第 {r} 组括号里的「;」有歧义（可读作行内分隔，也可读作列向量）；一行之内请用逗号或空格分隔",
+                                  "the ';' inside bracket group {r} is ambiguous (a separator within a row, or a "
+                                  "column vector); separate the numbers of a row with commas or spaces")
+                             .format(r=number), located.at(position), None)
+
+
+def _read_rows(raw: object, symbols: Symbols, matrix: bool) -> list[list[float]]:
+    """Rows of numbers from JSON lists or text; ``matrix`` refuses bracket groups holding ``;`` (see above)."""
     guard(raw, MATRIX_EXPECTED)
     rows: list[list[float]] = []
     if isinstance(raw, (list, tuple)):
@@ -173,9 +201,11 @@ def read_vectors(raw: object, symbols: Symbols = None) -> list[list[float]]:
         located = _checked_text(raw)
         as_json = parse_json_list(located.text.strip())
         if as_json is not None and all(isinstance(item, list) for item in as_json):
-            return read_vectors(as_json, symbols)
+            return _read_rows(as_json, symbols, matrix)
         row_ranges = _row_ranges(located)
         check_count(len(row_ranges))
+        if matrix:
+            _check_no_column_groups(located, row_ranges)
         for number, (row_start, row_end) in enumerate(row_ranges, start=1):
             rows.append(_numbers_from_range(located, row_start, row_end, symbols, number))
     else:
@@ -191,7 +221,7 @@ def read_vectors(raw: object, symbols: Symbols = None) -> list[list[float]]:
 
 def read_matrix(raw: object, symbols: Symbols = None) -> list[list[float]]:
     """A rectangular matrix from ``[[1,2],[3,4]]``, ``[1,2]; [3,4]``, one row per line, or nested JSON lists."""
-    rows = read_vectors(raw, symbols)
+    rows = _read_rows(raw, symbols, matrix=True)
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(rows[0]):
             raise ReadError(Text("第 {r} 行有 {n} 个数，而第 1 行有 {w} 个", "row {r} has {n} numbers but row 1 has {w}")

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
-from exercises.expr import BRACKETS, evaluate
+from exercises.expr import BRACKETS, TOKEN_MARKS, evaluate, without_invisible
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
 from exercises.text_input import (check_count, finite_float, format_number, format_numbers, guard, matching_close,
@@ -27,6 +27,7 @@ _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、]?\s*)?[(\[]?([a-z])[)\].:、]?")
 _BRACKET_TABLE = str.maketrans(BRACKETS)
+_WORD_TABLE = str.maketrans({**BRACKETS, **{mark: plain for mark, plain in TOKEN_MARKS.items() if plain in "<>"}})
 # "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
 _SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _MAX_EXACT_FLOAT_INT = 2**53
@@ -37,8 +38,10 @@ CHOICE_EXPECTED = Text("一个选项字母 a–z", "one option letter a–z")
 
 
 def _words(text: str) -> str:
-    """Text as compared against word lists: NFKC, trimmed, lower case, without a final full stop."""
-    return unicodedata.normalize("NFKC", text.translate(_BRACKET_TABLE)).strip().lower().rstrip(".。!！").strip()
+    """Text as compared against word lists: NFKC, trimmed, lower case, without a final full stop (and without
+    invisible characters; a Chinese IME's 《eos》 reads as <eos>)."""
+    text = without_invisible(text).translate(_WORD_TABLE)
+    return unicodedata.normalize("NFKC", text).strip().lower().rstrip(".。!！").strip()
 
 
 def _empty() -> ReadError:
@@ -52,28 +55,40 @@ def read_int(raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise wrong_type(INT_EXPECTED, raw)
     if isinstance(raw, int):
+        if abs(raw) >= 10 ** _MAX_INT_DIGITS:  # a JSON integer of any length arrives here; echoing it would fail
+            raise _too_long()
         return raw
     if isinstance(raw, float):
         value = finite_float(raw)
     else:
         raw = raw.rstrip().removesuffix("。")  # "4。" typed as a Chinese sentence
-        text = unicodedata.normalize("NFKC", raw).strip()
+        text = unicodedata.normalize("NFKC", without_invisible(raw)).strip()
         if not text:
             raise _empty()
         if _PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text):
             if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
-                raise ReadError(Text("整数过长（超过 {m} 位）", "whole number too long (over {m} digits)")
-                                .format(m=_MAX_INT_DIGITS), _MAX_INT_DIGITS, None)
+                raise _too_long(_MAX_INT_DIGITS)
             return int(text.replace(",", ""))
         try:
             value = evaluate(raw)
         except ReadError as error:
             raise ReadError(Text("应填一个整数。", "expected a whole number.") + error.message, error.position,
                             error.interpreted) from None
-    if not value.is_integer() or abs(value) > _MAX_EXACT_FLOAT_INT:
+    if value.is_integer() and abs(value) > _MAX_EXACT_FLOAT_INT:
+        raise ReadError(Text("整数 {v} 太大，无法按小数或表达式精确读出；请直接写出全部数字（如 603979776）",
+                             "the whole number {v} is too large to be read exactly as a decimal or an expression; "
+                             "write out all its digits (e.g. 603979776)").format(v=format_number(value)),
+                        None, format_number(value))
+    if not value.is_integer():
         raise ReadError(Text("应填一个整数，读到 {v}", "expected a whole number, read {v}").format(v=format_number(value)),
                         None, format_number(value))
     return int(value)
+
+
+def _too_long(position: int | None = None) -> ReadError:
+    """A whole number with more digits than any answer has."""
+    return ReadError(Text("整数过长（超过 {m} 位）", "whole number too long (over {m} digits)").format(m=_MAX_INT_DIGITS),
+                     position, None)
 
 
 def read_optional_int(raw: object) -> int | None:
@@ -161,7 +176,7 @@ def read_choices(raw: object) -> list[str]:
     expected = Text("选项字母列表（如 a, c, b）", "a list of option letters (e.g. a, c, b)")
     guard(raw, expected)
     if isinstance(raw, str):
-        text = unicodedata.normalize("NFKC", raw.translate(_BRACKET_TABLE)).strip()
+        text = unicodedata.normalize("NFKC", without_invisible(raw).translate(_BRACKET_TABLE)).strip()
         if not text:
             raise _empty()
         as_json = parse_json_list(text)

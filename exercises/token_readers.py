@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
+from exercises.expr import TOKEN_MARKS, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (
     OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,
@@ -23,6 +24,9 @@ PAIRS_EXPECTED = Text("输入→输出 对的列表（如 BOS→blue, blue→doo
 
 
 _ARROWS = "⇒⟶⟹→➔➜"
+_TOKEN_MARK_TABLE = str.maketrans(TOKEN_MARKS)
+_TAG = re.compile(r"<[^<>]+>")
+_DASHES = re.compile(r"-+")
 _WORD_SEPARATORS = re.compile(r"[\s,;、" + _ARROWS + r"]+|-+>|=+>")
 
 
@@ -48,14 +52,27 @@ def split_tokens(piece: str) -> list[str]:
     Arrows separate tokens, so a sequence typed ``blue → key → EOS`` reads as three tokens.
     """
     tokens: list[str] = []
+    piece = without_invisible(piece).translate(_TOKEN_MARK_TABLE)
     for word in _WORD_SEPARATORS.split(piece):
         tokens.extend(canonical_token(part) for part in _TOKEN_PARTS.findall(word.strip(_QUOTES)))
     return [token for token in tokens if token]
 
 
 def _bad_character(token: str) -> str | None:
-    """A bracket or quote left inside a token, which means the text was not what it seemed."""
-    return next((char for char in token if char in "[](){}" + _QUOTES), None)
+    """A bracket or quote left inside a token, or an angle bracket outside a whole tag such as ``<pad>``, which
+    means the text was not what it seemed (``< eos >`` is not the three tokens ``<``, ``EOS``, ``>``)."""
+    stray = "[](){}" + _QUOTES + ("" if _TAG.fullmatch(token) else "<>")
+    return next((char for char in token if char in stray), None)
+
+
+def _stray_dash(typed: str, count: int) -> bool:
+    """Whether ``typed`` is only dashes inside a list of ``count`` tokens: ``blue - key`` uses the dash as a
+    separator, and reading it as the token ``none`` ("no such token") would be a guess."""
+    return count > 1 and bool(_DASHES.fullmatch(typed.strip().translate(_TOKEN_MARK_TABLE)))
+
+
+STRAY_DASH = Text("第 {i} 个词元「{t}」只是一个短横线；词元之间请用空格、逗号或箭头分隔",
+                  "token {i} '{t}' is only a dash; separate tokens with spaces, commas or arrows")
 
 
 def _tokens_from_list(items: Sequence[object]) -> list[str]:
@@ -70,6 +87,8 @@ def _tokens_from_list(items: Sequence[object]) -> list[str]:
         if len(found) != 1 or _bad_character(found[0]):
             raise ReadError(Text("第 {i} 项应恰好是一个词元，读到「{t}」", "item {i} should be exactly one token, read '{t}'")
                             .format(i=number, t=item.strip()), None, " ".join(tokens) or None)
+        if _stray_dash(item, len(items)):
+            raise ReadError(STRAY_DASH.format(i=number, t=item.strip()), None, " ".join(tokens) or None)
         tokens.append(found[0])
     return tokens
 
@@ -80,13 +99,20 @@ def _tokens_from_text(located: Located) -> list[str]:
     text = located.text
     start, end = unwrap(text, 0, len(text))
     tokens: list[str] = []
-    for piece_start, piece_end in split_top(text, start, end, _is_token_separator, merge_runs=True):
+    pieces = split_top(text, start, end, _is_token_separator, merge_runs=True)
+    for piece_start, piece_end in pieces:
+        if _stray_dash(text[piece_start:piece_end], len(pieces)):
+            raise read_error(STRAY_DASH.format(i=len(tokens) + 1, t=text[piece_start:piece_end]),
+                             located.at(piece_start), " ".join(tokens) or None)
         for token in split_tokens(text[piece_start:piece_end]):
             bad = _bad_character(token)
             if bad:
                 position = text.find(bad, piece_start)
-                raise read_error(Text("第 {i} 个词元「{t}」含有多余的「{c}」", "token {i} '{t}' contains a stray '{c}'")
-                                 .format(i=len(tokens) + 1, t=token, c=bad),
+                message = (Text("第 {i} 个词元处有多余的「{c}」；标记请连写，如 <eos>",
+                                "token {i} has a stray '{c}'; write a tag without spaces, e.g. <eos>")
+                           if bad in "<>" else
+                           Text("第 {i} 个词元「{t}」含有多余的「{c}」", "token {i} '{t}' contains a stray '{c}'"))
+                raise read_error(message.format(i=len(tokens) + 1, t=token, c=bad),
                                  located.at(position), " ".join(tokens) or None)
             tokens.append(token)
     check_count(len(tokens))
@@ -203,7 +229,7 @@ def _group_pair(located: Located, start: int, end: int, done: list[tuple[str, st
 
 def _pairs_from_text(raw: str) -> list[tuple[str, str]]:
     """Pairs from typed text, either ``a→b, b→c`` or ``(a, b), (b, c)``, optionally inside brackets."""
-    located = locate(raw)
+    located = _without_closing_stop(locate(raw))
     text = located.text
     start, end = strip_range(text, 0, len(text))
     if start == end:

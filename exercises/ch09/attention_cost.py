@@ -45,6 +45,12 @@ def _causal_half_square(variant: Variant) -> Answer | None:
     return {"causal_pairs": n * n // 2} if n % 2 == 0 else None
 
 
+def _excludes_self(variant: Variant) -> Answer:
+    """Leaves out each token's dot product with itself: n(n-1) pairs, n(n-1)/2 under the causal mask."""
+    n = variant.data["n"]
+    return {"pairs": n * (n - 1), "causal_pairs": n * (n - 1) // 2}
+
+
 MISCONCEPTIONS = (
     Misconception("linear-growth", _linear_growth, Text(
         "以为计算量与序列长度同比例增长。每个 query 都要与每个 key 做点积，点积对数是 n²；长度乘以 k，点积数乘以 k²。",
@@ -55,6 +61,12 @@ MISCONCEPTIONS = (
         "总数是 1 + 2 + … + n = n(n+1)/2。",
         "You took n²/2 and lost the diagonal. Under a causal mask token i attends to itself and every earlier "
         "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2.")),
+    Misconception("excludes-self", _excludes_self, Text(
+        "漏掉了每个 token 与自己的点积，只数了不同 token 之间的对。自注意力里每个 query 也要和自己的 key 做点积："
+        "不加掩码共 n² 个，因果掩码下第 i 个 token 看自己和之前的 token，共 1 + 2 + … + n = n(n+1)/2 个。",
+        "You left out each token's dot product with itself and counted only pairs of different tokens. In "
+        "self-attention every query is also dotted with its own key: n² products without a mask, and under a "
+        "causal mask token i sees itself and every earlier token, 1 + 2 + … + n = n(n+1)/2 in all.")),
 )
 
 FIELDS = (

@@ -92,15 +92,16 @@ def quality(variant: Variant) -> str | None:
 def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     """h recomputed as tanh of the student's own pre-activation (two numbers).
 
-    Only where tanh changes something: on a pre-activation that tanh leaves as it is (every coordinate near
-    0), copying it unchanged (the no-tanh mistake) would earn the credit too.
+    Only where tanh does something: on a pre-activation whose every coordinate tanh leaves as it is (near 0)
+    or flattens to ±1 (far from 0, the saturation quality() keeps out of the reference), copying it
+    unchanged (the no-tanh mistake) or writing it clipped to [-1, 1] would earn the credit too.
     """
     pre = answer.get("pre_activation")
     if not isinstance(pre, (list, tuple)) or len(pre) != len(variant.data["h_prev"]):
         return {}
     values = [float(value) for value in pre]
     squashed = _tanh(values)
-    if all(DEFAULT_TOLERANCE.close(value, new) for value, new in zip(values, squashed)):
+    if all(DEFAULT_TOLERANCE.close(new, min(1.0, max(-1.0, value))) for value, new in zip(values, squashed)):
         return {}
     return {"h": squashed}
 

@@ -137,21 +137,38 @@ def _finite(matrix: Matrix) -> bool:
     return bool(np.all(np.isfinite(np.asarray(matrix, dtype=float))))
 
 
+def _one_hot(row: list[float]) -> bool:
+    """Whether a weight row picks one position (one entry about 1, the rest about 0): it weighs nothing."""
+    top = max(range(len(row)), key=lambda index: row[index])
+    return all(DEFAULT_TOLERANCE.close(float(value), 1.0 if index == top else 0.0) for index, value in enumerate(row))
+
+
+def _even(row: list[float]) -> bool:
+    """Whether a weight row is the plain average (every entry about 1/n)."""
+    return all(DEFAULT_TOLERANCE.close(float(value), 1.0 / len(row)) for value in row)
+
+
 def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     """Weights from the student's scores, output from the student's weights, diagonal from those weights.
 
-    No output is carried forward from weights that are all zero (every V then gives a zero output, so the
-    credit would not show the weighted sum) or from weights so large that the product overflows.
+    No weights are carried forward where every row of the student's scores softens to something no softmax is
+    needed for: the plain average (equal scores) or a one-hot row (scores so far apart that the softmax
+    saturates). No output is carried forward from weights that are all zero or all one-hot (the output is then
+    zero or rows of V copied, so the credit would not show the weighted sum), or from weights so large that the
+    product overflows.
     """
     own: dict[str, object] = {}
     scores, weights = answer.get("scores"), answer.get("weights")
     if is_square(scores, TOKENS):
         with np.errstate(over="ignore", invalid="ignore"):
-            own["weights"] = softmax_rows(scores)
+            softened = softmax_rows(scores)
+        if not all(_even(row) or _one_hot(row) for row in softened):
+            own["weights"] = softened
     if is_square(weights, TOKENS):
         with np.errstate(over="ignore", invalid="ignore"):
             output = matmul(weights, variant.data["v"])
-        if _finite(output) and not all(DEFAULT_TOLERANCE.close(value, 0.0) for row in weights for value in row):
+        if (_finite(output) and not all(DEFAULT_TOLERANCE.close(value, 0.0) for row in weights for value in row)
+                and not all(_one_hot(list(row)) for row in weights)):
             own["output"] = output
         dominant = _diagonal_dominant(weights)
         if dominant is not None:

@@ -34,7 +34,7 @@ def tokens_text(tokens: list[str] | tuple[str, ...]) -> str:
 # Greedy decoding (chapter 13.4): stop after EOS or after this many predictions, and say which.
 MAX_STEPS = 8
 STOPPED_BY_EOS, STOPPED_BY_CAP = "EOS", "cap"
-STOP_ALIASES: dict[str, tuple[str, ...]] = {
+_LISTED_STOP_ALIASES: dict[str, tuple[str, ...]] = {
     STOPPED_BY_EOS: ("eos", "<eos>", "</s>", "EOS", "遇到EOS", "遇到 EOS", "选到EOS", "选到 EOS", "by EOS",
                      "because of EOS", "chose EOS", "EOS 停止", "EOS停止", "因为EOS", "因为 EOS",
                      "stopped by EOS", "stopped at EOS", "generated EOS", "predicted EOS", "the EOS token",
@@ -47,5 +47,47 @@ STOP_ALIASES: dict[str, tuple[str, ...]] = {
                      "cap reached", "hit cap", "limit reached", "reached the limit", "hit the limit",
                      "max steps reached", "ran out of steps", "最大步数", "达到最大步数", "到达最大步数"),
 }
+
+
+def _phrases(cores: tuple[str, ...], before: tuple[str, ...], after: tuple[str, ...]) -> set[str]:
+    """Every ``before + core + after``; a Latin core inside Chinese words is also taken with a space either side."""
+    phrases = set()
+    for core in cores:
+        chinese = any("\u4e00" <= char <= "\u9fff" for char in "".join(before + after))
+        joins = ("", " ") if core.isascii() and chinese else ("",)
+        for b in before:
+            for a in after:
+                for join in joins:
+                    phrases.add(f"{b}{join if b else ''}{core}{join if a else ''}{a}")
+    return phrases
+
+
+# How students phrase the stop reason beyond the listed words: "因为选到了 EOS", "EOS was predicted",
+# "hit the step cap", "达到 8 步上限". Only affirmative phrases; nothing negated ("没有遇到 EOS") and nothing naming
+# both reasons, so no phrase can be read as the other reason. Kept to a few hundred: the enum reader normalises
+# every alias on each read.
+_EOS_PHRASES = (
+    _phrases(("eos", "the eos token", "eos token"),
+             ("", "by ", "because of ", "stopped by ", "stopped at ", "chose ", "it chose ", "predicted ",
+              "it predicted ", "generated ", "it generated ", "reached ", "hit ", "because it chose ",
+              "because it predicted ", "because it generated "), ("",))
+    | _phrases(("eos", "the eos token", "eos token"), ("",), (" was chosen", " was predicted", " was generated"))
+    | _phrases(("EOS", "结束符"), ("", "遇到", "遇到了", "选到", "选到了", "生成了", "输出了", "预测出了", "因为",
+                                 "因为遇到了", "因为选到了", "因为生成了"), ("", "停止", "而停止", "后停止", "停止了"))
+)
+_CAP_PHRASES = (
+    _phrases(("cap", "the cap", "step cap", "the step cap", "step limit", "the step limit", "max steps",
+              "max_steps", "the maximum number of steps", f"{MAX_STEPS} steps"),
+             ("", "by ", "hit ", "reached ", "stopped by ", "stopped at ", "because of ", "it hit ", "it reached "),
+             ("",))
+    | _phrases(("cap", "the cap", "max steps", "max_steps", "step limit", "the step limit"), ("",), (" reached",))
+    | _phrases(("上限", "步数上限", "最大步数", f"{MAX_STEPS}步上限", f"{MAX_STEPS} 步上限", "cap"),
+               ("", "达到", "到达", "触及", "达到了", "因为", "因为达到", "因为达到了"), ("", "停止", "而停止", "后停止"))
+)
+STOP_ALIASES: dict[str, tuple[str, ...]] = {
+    STOPPED_BY_EOS: tuple(dict.fromkeys([*_LISTED_STOP_ALIASES[STOPPED_BY_EOS], *sorted(_EOS_PHRASES)])),
+    STOPPED_BY_CAP: tuple(dict.fromkeys([*_LISTED_STOP_ALIASES[STOPPED_BY_CAP], *sorted(_CAP_PHRASES)])),
+}
+
 # What a student writes for "no such step" in a token answer (the token readers have no null).
 NO_TOKEN = "none"

@@ -11,7 +11,7 @@ from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_
                                     colour_tokens, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, relu, run_encoder, same_state, setup_text,
                                     vocab_from_units)
-from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -136,6 +136,25 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     return {"post_activation": post}
 
 
+def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
+    """Tags by match with each wrong procedure, plus no-relu for a state after ReLU copied from the sum before it.
+
+    The no-relu solver runs both paths without ReLU from the start, so where path B was clipped before the probe
+    its numbers differ from a student who added correctly and only skipped ReLU at the probed read; that student
+    wrote the pre-activation again as the state, which is the no-relu mistake itself.
+    """
+    kinds = {f.name: f.kind for f in FIELDS}
+    reference = solve(variant)
+    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
+            if wrong is not None and name in wrong and equal(kinds[name], student, wrong[name])
+            and not equal(kinds[name], wrong[name], reference[name])]
+    if (name == "post_activation" and "no-relu" not in tags
+            and equal("vector", student, reference["pre_activation"])
+            and not equal("vector", reference["pre_activation"], reference["post_activation"])):
+        tags.append("no-relu")
+    return tuple(tags)
+
+
 MISCONCEPTIONS = (
     Misconception("no-relu", _no_relu, Text(
         "计算时没有经过 ReLU：激活后的状态与激活前相同，负坐标一直保留，两条路径也就不会重合。规则：每次读取都要"
@@ -226,5 +245,6 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    tag_part=tag_part,
     symbols=SYMBOLS,
 )

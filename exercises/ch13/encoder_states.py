@@ -1,7 +1,7 @@
 """ch13.encoder-states: run the chapter's ReLU encoder by hand and list the state after every read."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -11,6 +11,7 @@ from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, 
                                     encoder_step, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, run_encoder, setup_text, states_list,
                                     vocab_from_units)
+from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -93,6 +94,55 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     return {"states": own}
 
 
+def _is_pair(value: Any) -> bool:
+    """A read 2-vector of numbers."""
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+
+
+def _close(first: Any, second: Any) -> bool:
+    """Two 2-vectors equal within the default tolerance, entry by entry."""
+    return all(DEFAULT_TOLERANCE.close(float(u), float(v)) for u, v in zip(first, second))
+
+
+def _skipped_relu(variant: Variant, student: Sequence[Any]) -> bool:
+    """Whether some wrong state is the sum before ReLU, left unclipped, at a read where ReLU changes that sum.
+
+    The sum is taken from the student's own previous state and from the key's previous state (the student who
+    copied the pre-activation column). A state after ReLU never has a negative coordinate, so this match is the
+    no-relu mistake itself, not a coincidence. (The absolute value is not diagnosed read by read: with small
+    multiples of a, an ordinary slip or a list shifted by h_0 often equals |sum| at some read.)
+    """
+    data = variant.data
+    reference = states_list(_run(variant))
+    source, h_0 = data["source"], data["encoder"]["h_0"]
+    for index, state in enumerate(student[:len(source)]):
+        if not _is_pair(state) or _close(state, reference[index]):
+            continue
+        previous_states = [h_0] if index == 0 else [reference[index - 1]] + (
+            [student[index - 1]] if _is_pair(student[index - 1]) else [])
+        for previous in previous_states:
+            pre, clipped = encoder_step(data["source_vocab"][source[index]], previous, data["encoder"])
+            if not _close(pre, clipped) and _close(state, pre):
+                return True
+    return False
+
+
+def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
+    """Tags by match with each wrong procedure over the whole run, plus no-relu for ReLU skipped at some read.
+
+    The no-relu solver leaves every read unclipped from the start, so a student who skipped ReLU at one read, or
+    listed the pre-activation sums computed from the right previous states, did not match it.
+    """
+    reference = solve(variant)[name]
+    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
+            if wrong is not None and name in wrong and equal("vectors", student, wrong[name])
+            and not equal("vectors", wrong[name], reference)]
+    if "no-relu" not in tags and isinstance(student, (list, tuple)) and _skipped_relu(variant, student):
+        tags.append("no-relu")
+    return tuple(tags)
+
+
 MISCONCEPTIONS = (
     Misconception("no-relu", _no_relu, Text(
         "每一步只把输入项和旧状态项相加，没有再过 ReLU，负坐标被原样带到了下一步。规则：相加之后要逐个坐标取 "
@@ -147,5 +197,6 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    tag_part=tag_part,
     symbols=SYMBOLS,
 )

@@ -120,10 +120,11 @@ def _generation_feeds_reference(variant: Variant) -> Answer | None:
 MISCONCEPTIONS = (
     Misconception("same-step", _same_step, Text(
         "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
-        "出错那一步两边的输入仍然相同。",
+        "出错那一步两边的输入仍然相同。若出错的预测正是 EOS，生成就此停止，下一步不再有生成输入，输入也就不会分歧（填 null）。",
         "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
         "an input at the following step, so the inputs can first differ one step later; at the wrong step "
-        "itself both inputs are still the same.")),
+        "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
+        "no next generated input, and the inputs never differ (null).")),
     Misconception("teacher-forcing-feeds-prediction", _teacher_forcing_feeds_prediction, Text(
         "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
         "无论模型这一步预测了什么。",
@@ -144,12 +145,11 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     if isinstance(wrong_step, int) and 1 <= wrong_step <= min(len(generated), len(target)):
         implied["first_input_divergence_step"] = _divergence_after(generated, wrong_step)
     step = answer.get("first_input_divergence_step", 0)
-    if step is None:
-        # "No divergence" carries forward as none/none only when the student's own wrong step implies it (their
-        # mistake is EOS): an unfounded null would empty both input parts and turn them into free marks.
-        if "first_input_divergence_step" in implied and implied["first_input_divergence_step"] is None:
-            implied["teacher_forced_input"] = implied["generated_input"] = NO_TOKEN
-    elif isinstance(step, int) and 1 <= step <= min(len(generated), len(target)):
+    # "No divergence" never carries forward to the inputs as none/none: the earlier error empties both parts, and
+    # "none, none" shows nothing of which token each process feeds in. (Naming the final EOS step, where the
+    # generated and reference tokens agree, as the "first mistake" turned a blank answer into three quarters.)
+    # Where none/none is the key itself, the inputs match it without follow-through.
+    if isinstance(step, int) and 1 <= step <= min(len(generated), len(target)):
         forced, fed_back = ([BOS, *target])[step - 1], ([BOS, *generated])[step - 1]
         # Only at a step where the two inputs really differ: before the first mistake both timelines feed the
         # same token, and "X, X" as the pair of diverging inputs shows nothing of what the parts test.

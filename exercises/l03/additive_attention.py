@@ -112,9 +112,10 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     """Weights as the softmax of the student's scores; context from the student's weights.
 
     No weights are carried forward from scores that are all equal: their softmax is the even average, so the
-    uniform-average mistake would earn the credit too. No context is carried forward from weights that are
-    all zero (the context is then zero whatever the states, so the credit would not show the weighted sum)
-    or from weights so large that the sum overflows.
+    uniform-average mistake would earn the credit too; nor from scores so far apart that the softmax saturates
+    to one-hot weights, which need no softmax at all. No context is carried forward from weights that are
+    all zero or one-hot (the context is then zero or a copy of one state, so the credit would not show the
+    weighted sum) or from weights so large that the sum overflows.
     """
     count = len(variant.data["hs"])
     own: dict[str, object] = {}
@@ -122,14 +123,23 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     if (isinstance(scores, (list, tuple)) and len(scores) == count
             and not all(DEFAULT_TOLERANCE.close(float(score), float(scores[0])) for score in scores)):
         with np.errstate(over="ignore", invalid="ignore"):
-            own["weights"] = softmax(scores)
+            softened = softmax(scores)
+        if not _one_hot(softened):
+            own["weights"] = softened
     if isinstance(weights, (list, tuple)) and len(weights) == count:
         with np.errstate(over="ignore", invalid="ignore"):
             context = _context(list(weights), variant.data["hs"])
-        if (all(np.isfinite(context))
+        if (all(np.isfinite(context)) and not _one_hot(list(weights))
                 and not all(DEFAULT_TOLERANCE.close(float(weight), 0.0) for weight in weights)):
             own["context"] = context
     return own
+
+
+def _one_hot(weights: list[float]) -> bool:
+    """Whether the weights pick one state (one about 1, the rest about 0)."""
+    top = max(range(len(weights)), key=lambda index: weights[index])
+    return all(DEFAULT_TOLERANCE.close(float(value), 1.0 if index == top else 0.0)
+               for index, value in enumerate(weights))
 
 
 PRECISION = Text("保留 4 位小数；", "4 decimals; ")

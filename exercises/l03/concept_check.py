@@ -97,7 +97,7 @@ FIELDS = (
     AnswerField("choices", "choices", Text("各题的选项", "your option for each item"),
                 Text("按题目顺序每题一个字母，如 b, d, a", "one letter per item in order, e.g. b, d, a"),
                 Text("每题只有一个选项与本课讲的事实相符。", "Exactly one option per item matches the facts of the lesson."),
-                options=OPTION_IDS),
+                options=OPTION_IDS, one_per_item=True),
 )
 
 

@@ -112,7 +112,10 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
 
     A readback is carried forward only where unbinding changes the student's memory: on a memory that is
     zero wherever the probe's key is -1 (an all-zero memory, say), copying it unchanged (the no-unbinding
-    mistake) would earn the credit too.
+    mistake) would earn the credit too. Likewise no cosine is carried forward from a readback parallel to the
+    probed word (its cosine is ±1 with nothing to compute: the student who thinks unbinding returns the word
+    exactly, crosstalk and all, writes r = e_p and cosine 1), and no nearest word from a readback parallel to
+    some word (that word is its nearest by sight).
     """
     data = variant.data
     dim = len(data["words"][0])
@@ -125,9 +128,10 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     if isinstance(readback, (list, tuple)) and len(readback) == dim:
         values = _cosines(data, _direction(list(readback)))
         if values is not None:
-            own["cosine"] = values[data["probe"]]
+            if not DEFAULT_TOLERANCE.close(abs(values[data["probe"]]), 1.0):
+                own["cosine"] = values[data["probe"]]
             nearest = unique_argmax(values, MIN_NEAREST_GAP)
-            if nearest is not None:
+            if nearest is not None and not DEFAULT_TOLERANCE.close(values[nearest], 1.0):
                 own["nearest"] = nearest
     return own
 
@@ -157,11 +161,11 @@ def prompt(variant: Variant, lang: str) -> str:
     count, dim, probe = len(data["words"]), len(data["words"][0]), data["probe"]
     return Text(
         f"把 {count} 个 {dim} 维词向量各自乘上一把 ±1 钥匙（逐元素），再全部加进一个向量（下标从 0 开始）：\n{rows}\n"
-        f"1. 记忆向量 c = Σ_t k_t ⊙ e_t；\n2. 用钥匙 k_{probe} 读回第 {probe} 个词：r = k_{probe} ⊙ c；\n"
+        f"1. 记忆向量 c = Σ_t k_t ⊙ e_t；\n2. 用钥匙 k_{probe} 读回下标为 {probe} 的词 e_{probe}：r = k_{probe} ⊙ c；\n"
         f"3. r 与 e_{probe} 的余弦；\n4. 按余弦，r 最接近哪个词？写出它的下标。",
         f"{count} word vectors of dimension {dim} are each multiplied element by element by a ±1 key and then "
         f"added into one vector (indices start at 0):\n{rows}\n"
-        f"1. the memory c = Σ_t k_t ⊙ e_t;\n2. read word {probe} back with its key: r = k_{probe} ⊙ c;\n"
+        f"1. the memory c = Σ_t k_t ⊙ e_t;\n2. read word e_{probe} back with its key: r = k_{probe} ⊙ c;\n"
         f"3. the cosine between r and e_{probe};\n4. by cosine, which word is r nearest to? Give its index.",
     ).get(lang)
 

@@ -78,15 +78,29 @@ def parse_submission(principal: Principal, payload: dict[str, Any]) -> Submissio
     return parsed
 
 
-def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str) -> dict[str, Any]:
-    """The engine's reading of ``answer``; an unreadable one is a 422 carrying the engine's errors."""
-    reading = engine.validate(exercise_id, answer, lang)
+def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str, seed: int | None = None) -> dict[str, Any]:
+    """The engine's reading of ``answer`` (for variant ``seed`` if given); an unreadable one is a 422 carrying the
+    engine's errors."""
+    reading = engine.validate(exercise_id, answer, lang, seed)
     if reading["status"] != "valid":
         first = reading["errors"][0] if reading["errors"] else {}
         field = f"answer.{first['field']}" if first.get("field") else "answer"
         raise ApiError(422, "invalid_answer", first.get("message") or "The answer cannot be read.", field=field,
                        details={"errors": reading["errors"], "interpreted": reading["interpreted"]})
     return reading
+
+
+def reading_for_preview(session: Session, principal: Principal, payload: dict[str, Any]) -> dict[str, Any]:
+    """The engine's reading for the live preview, on the variant the caller would submit to: a student's own,
+    or the ``seed`` a teacher names (none named: only what the text alone can tell)."""
+    exercise_id = known_exercise(parse.required_string(payload, "exercise_id", 64))
+    answer = parse.required_object(payload, "answer")
+    # Well-formed as in a submission, so that a body valid for one is valid for the other.
+    parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
+    seed = parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
+    if not principal.is_staff:
+        seed = seed_for(session, principal.user_id, exercise_id)  # a student's own variant, whatever was sent
+    return engine.validate(exercise_id, answer, parse.language(payload.get("lang")), seed)
 
 
 def idempotency_key(raw: str | None) -> str | None:
@@ -103,8 +117,8 @@ def create_submission(
     session: Session, principal: Principal, request: SubmissionRequest, key: str | None
 ) -> tuple[Submission, bool]:
     """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
-    reading = readable_answer(request.exercise_id, request.answer, request.lang)
     seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
+    reading = readable_answer(request.exercise_id, request.answer, request.lang, seed)
     try:
         submission, replay = submissions.accept(
             session, user_id=principal.user_id, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,

@@ -73,12 +73,7 @@ def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
 def validate() -> ResponseReturnValue:
     """How the engine reads an answer, without grading it or using an attempt (live preview)."""
     payload = parse.read_json_object(services.VALIDATE_FIELDS)
-    exercise_id = services.known_exercise(parse.required_string(payload, "exercise_id", 64))
-    answer = parse.required_object(payload, "answer")
-    # Ignored here, but well-formed as in a submission, so that a body valid for one is valid for the other.
-    parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
-    parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
-    return jsonify(engine.validate(exercise_id, answer, parse.language(payload.get("lang"))))
+    return jsonify(services.reading_for_preview(get_session(), require_principal(), payload))
 
 
 @blueprint.post("/submissions")

@@ -117,13 +117,14 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
     """Validate first (an unreadable answer costs no attempt and stores nothing), then submit under the rules."""
     entry = graded_exercise(assignment, exercise_id)
     answer = answer_from_form(form, field_views(entry["fields"], lang))
-    report = engine.validate(exercise_id, answer, lang)
+    seed = seed_for(session, user.id, exercise_id)
+    report = engine.validate(exercise_id, answer, lang, seed)
     if report["status"] != "valid":
         return FormOutcome(None, validation=report)
     key = form.get("idempotency_key") or None
     try:
         submission = submissions.submit(
-            session, user_id=user.id, exercise_id=exercise_id, seed=seed_for(session, user.id, exercise_id),
+            session, user_id=user.id, exercise_id=exercise_id, seed=seed,
             raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
             idempotency_key=key[:128] if key else None)
     except SubmissionRejected as exc:

@@ -9,7 +9,7 @@ from flask import Flask
 
 from grader import create_app
 
-from .support import Api, assert_error
+from .support import Api, assert_error, set_exercises
 
 SHIFT = "ch13.shift-pairs"
 BOOK = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "no", "eos_scored": "yes", "scored_count": "4"}
@@ -194,3 +194,18 @@ def test_validate_reads_a_submission_body_too(api: Api) -> None:
     assert api.post("/validate", "teacher", body | {"seed": 3}).get_json()["status"] == "valid"
     assert_error(api.post("/validate", "alice", body | {"assignment_id": "x"}), 422, "invalid_type", "assignment_id")
     assert_error(api.post("/validate", "alice", body | {"colour": 1}), 422, "unknown_field", "colour")
+
+
+def test_too_few_letters_for_the_concept_check_are_a_422_on_the_callers_own_variant(api: Api) -> None:
+    set_exercises(api.client.application, api.school.practice_assignment, ["l03.concept-check"])
+    body = {"exercise_id": "l03.concept-check", "answer": {"choices": "a, b, c"}, "lang": "en",
+            "assignment_id": api.school.practice_assignment}
+    error = assert_error(api.post("/submissions", "alice", body), 422, "invalid_answer", "answer.choices")
+    assert error["message"].startswith("Expected 6 entries (one per item), read 3")  # alice's variant has 6 items
+    assert _count(api, "alice") == 0  # nothing stored, no attempt used
+    preview = api.post("/validate", "alice", body).get_json()
+    assert preview["status"] == "invalid" and preview["errors"][0]["message"] == error["message"]
+    # Staff preview the variant they name; the book variant (seed 0) has 8 items.
+    teacher_preview = api.post("/validate", "teacher", body | {"seed": 0}).get_json()
+    assert teacher_preview["errors"][0]["message"].startswith("Expected 8 entries")
+    assert api.post("/validate", "teacher", body).get_json()["status"] == "valid"  # no seed: the text alone

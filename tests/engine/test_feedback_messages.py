@@ -1,0 +1,23 @@
+"""Shared feedback sentences: what a part's feedback claims must match the part's score."""
+from __future__ import annotations
+
+import pytest
+
+from exercises import api
+from exercises.messages import FOLLOW_THROUGH, FOLLOW_THROUGH_PARTLY
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_partial_follow_through_does_not_say_the_step_is_done_correctly(lang: str) -> None:
+    # h = tanh of the student's own pre-activation in its first coordinate only: half the part is consistent.
+    part = api.grade("ch09.rnn-step", 0, {"pre_activation": "[1, -0.5]", "h": "[0.7616, 0.9]"}, lang)["parts"]["h"]
+    assert part["follow_through"] and part["score"] == pytest.approx(0.5)
+    assert part["feedback"] == FOLLOW_THROUGH_PARTLY.get(lang)
+    assert FOLLOW_THROUGH.get(lang) not in part["feedback"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_whole_follow_through_still_says_the_step_is_right_given_the_earlier_one(lang: str) -> None:
+    part = api.grade("ch09.rnn-step", 0, {"pre_activation": "[1, -0.5]", "h": "[0.7616, -0.4621]"}, lang)["parts"]["h"]
+    assert not part["correct"] and part["follow_through"] and part["score"] == 1.0
+    assert part["feedback"] == FOLLOW_THROUGH.get(lang)
