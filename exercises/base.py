@@ -7,7 +7,7 @@ from typing import Any, Callable, Mapping, Sequence
 from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text
 
-ENGINE_VERSION = "1.3.0"
+ENGINE_VERSION = "1.4.0"
 
 Answer = Mapping[str, Any]
 Data = Mapping[str, Any]

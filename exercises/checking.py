@@ -55,7 +55,10 @@ def _as_object(exercise: "Exercise", raw: object) -> Mapping[str, Any] | FieldEr
             try:
                 raw = json.loads(stripped)
             except ValueError:
-                return FieldError(None, "not-json")
+                if len(exercise.fields) != 1:
+                    return FieldError(None, "not-json")
+                # One field: "{{a,0},{0,a}}" is a matrix in curly brackets, for that field's reader.
+                return {exercise.fields[0].name: raw}
         elif len(exercise.fields) == 1:
             return {exercise.fields[0].name: raw}
     if not isinstance(raw, Mapping):

@@ -10,7 +10,7 @@ from exercises.i18n import Text
 UNKNOWN_FIELD = Text("没有名为“{name}”的答案项；可填写的项为：{expected}。",
                      "There is no answer part called '{name}'; the parts are: {expected}.")
 MISSING_FIELD = Text("这一项还没有填写。", "This part has not been answered yet.")
-NOT_JSON = Text("答案以“{{”开头，却不是合法的 JSON 对象。", "The answer starts with '{{' but is not a valid JSON object.")
+NOT_JSON = Text("答案以“{”开头，却不是合法的 JSON 对象。", "The answer starts with '{' but is not a valid JSON object.")
 NOT_OBJECT = Text("答案应是一个对象，每个答案项一个键。", "The answer must be an object with one key per answer part.")
 
 WRONG_COUNT = Text("应有 {expected} 项（每题一项），读到 {read} 项；漏答或多答一项会让后面的每一项都对应错题目。",
@@ -33,6 +33,11 @@ FOLLOW_THROUGH_PARTLY = Text(
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
 
 
+def _sentence(fragment: Text) -> Text:
+    """A comparator's fragment ("expected a 2×3 matrix, read 2×2") as a sentence of its own."""
+    return Text(fragment.zh + "。", fragment.en[:1].upper() + fragment.en[1:] + ".")
+
+
 def correct(answer_field: AnswerField) -> Text:
     """Praise for a right part, restating the rule it applied."""
     return RIGHT + answer_field.rule
@@ -44,7 +49,7 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
     part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
     differs from the key), or the rule to re-check."""
     if comparison.shape_error is not None:
-        return NOT_YET + comparison.shape_error + answer_field.rule
+        return NOT_YET + _sentence(comparison.shape_error) + answer_field.rule
     credit = None
     if follow_through > 0:
         # Only a wholly consistent part may be called "done correctly".

@@ -1,6 +1,7 @@
 """Readers for numeric answers: one number, a vector, a matrix, and a list of vectors."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from exercises.errors import ReadError
@@ -24,8 +25,18 @@ def read_number(raw: object, symbols: Symbols = None) -> float:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise wrong_type(NUMBER_EXPECTED, raw)
     if isinstance(raw, str):
-        return evaluate(raw.rstrip().removesuffix("。"), symbols)
+        return evaluate(_without_approximately(raw.rstrip().removesuffix("。")), symbols)
     return finite_float(raw)
+
+
+_APPROXIMATELY = re.compile(r"^\s*(?:≈|约为|大约|约)")
+
+
+def _without_approximately(text: str) -> str:
+    """``≈1.2448`` or ``约 1.2448`` is the number itself (the tolerance allows for the rounding); blanked rather
+    than cut, so that error positions still count from the student's first character."""
+    found = _APPROXIMATELY.match(text)
+    return text if found is None else " " * found.end() + text[found.end():]
 
 
 def _label(row: int | None, number: int) -> Text:

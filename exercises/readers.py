@@ -1,6 +1,8 @@
 """Read what a person typed (or sent as JSON) into Python values, one reader per answer kind."""
 from __future__ import annotations
 
+import functools
+
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -65,7 +67,9 @@ def read_int(raw: object) -> int:
         text = unicodedata.normalize("NFKC", without_invisible(raw)).strip()
         if not text:
             raise _empty()
-        if _PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text):
+        # NFKC turns a superscript into a digit ("1000²" into "10002"): such text is an expression, not digits.
+        superscript = any(unicodedata.category(char) == "No" for char in raw)
+        if not superscript and (_PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text)):
             if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
                 raise _too_long(_MAX_INT_DIGITS)
             return int(text.replace(",", ""))
@@ -129,11 +133,22 @@ def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
     word = _words(raw)
     if not word:
         raise _empty()
-    for key, names in aliases.items():
-        if word in {_words(key), *(_words(name) for name in names)}:
-            return key
+    key = _alias_index(tuple((key, tuple(names)) for key, names in aliases.items())).get(word)
+    if key is not None:
+        return key
     raise ReadError(Text("无法识别「{w}」；可填：{a}", "cannot read '{w}'; accepted: {a}").format(w=raw.strip()[:40], a=accepted),
                     0, None)
+
+
+@functools.lru_cache(maxsize=64)
+def _alias_index(entries: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    """Normalised name → key for one alias table, built once (tables run to hundreds of phrasings); the first key
+    listing a name keeps it."""
+    index: dict[str, str] = {}
+    for key, names in entries:
+        for name in (key, *names):
+            index.setdefault(_words(name), key)
+    return index
 
 
 def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list[str]:

@@ -15,15 +15,14 @@ from exercises.text_input import (
 )
 
 _QUOTES = "'\"`‘’“”「」『』"
+_ARROWS = "⇒⟶⟹→➔➜➡➝➞⇨↦"  # arrow characters students type or paste between tokens and in pairs
 _TOKEN_PARTS = re.compile(r"<[^<>\s]*>|[.。]|[^.。<]+|<")
 _PAIR_LEXER = re.compile(
-    r"(?P<tag></?[A-Za-z]+>)|(?P<arrow>-+>|=+>|[⇒⟶⟹→➔➜>:])|(?P<sep>[\s,;、]+)"
-    r"|(?P<word>(?:(?!-+>|=+>)[^\s,;、<>:⇒⟶⟹→➔➜])+)|(?P<other>.)", re.S)
+    r"(?P<tag></?[A-Za-z]+>)|(?P<arrow>-+>|=+>|[" + _ARROWS + r">:])|(?P<sep>[\s,;、]+)"
+    r"|(?P<word>(?:(?!-+>|=+>)[^\s,;、<>:" + _ARROWS + r"])+)|(?P<other>.)", re.S)
 TOKENS_EXPECTED = Text("词元列表（如 blue door . EOS）", "a list of tokens (e.g. blue door . EOS)")
 PAIRS_EXPECTED = Text("输入→输出 对的列表（如 BOS→blue, blue→door）", "a list of input→output pairs (e.g. BOS→blue, blue→door)")
 
-
-_ARROWS = "⇒⟶⟹→➔➜"
 _TOKEN_MARK_TABLE = str.maketrans(TOKEN_MARKS)
 _TAG = re.compile(r"<[^<>]+>")
 _DASHES = re.compile(r"-+")
@@ -115,8 +114,32 @@ def _tokens_from_text(located: Located) -> list[str]:
                 raise read_error(message.format(i=len(tokens) + 1, t=token, c=bad),
                                  located.at(position), " ".join(tokens) or None)
             tokens.append(token)
+    if _numbered(tokens):
+        raise read_error(NUMBERED, None, " ".join(tokens))
+    tokens = _full_stops_joined(tokens)
     check_count(len(tokens))
     return tokens
+
+
+NUMBERED = Text("词元像是编了号（1. 2. …）；请只写词元本身，如 blue key . EOS",
+                "the tokens look numbered (1. 2. …); write only the tokens, e.g. blue key . EOS")
+
+
+def _numbered(tokens: list[str]) -> bool:
+    """Whether the text was a numbered list, ``1. blue 2. key``: read as tokens, the numbers would be graded."""
+    numbers = [int(token) for token, after in zip(tokens, tokens[1:]) if token.isdigit() and after == "."]
+    return numbers[:2] == [1, 2]
+
+
+def _full_stops_joined(tokens: list[str]) -> list[str]:
+    """``full stop`` written as two words is the period token, as it is when written as one alias."""
+    joined: list[str] = []
+    for token in tokens:
+        if joined and joined[-1].lower() == "full" and token.lower() == "stop":
+            joined[-1] = canonical_token("full stop")
+        else:
+            joined.append(token)
+    return joined
 
 
 def _empty() -> ReadError:

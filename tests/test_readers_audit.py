@@ -261,3 +261,57 @@ def test_shift_pairs_typed_with_a_chinese_ime_scores_full_marks() -> None:
 def test_read_kind_passes_every_new_notation_through() -> None:
     assert read_kind("tokens", "red 《eos》") == ["red", "EOS"]
     assert read_kind("matrix", "{{a}}", symbols=SYMBOLS) == [[A]]
+
+
+@pytest.mark.parametrize(("typed", "value"), [("1000²", 1_000_000), ("2⁷", 128), ("24576²", 603_979_776),
+                                               ("１０", 10), ("12", 12)])
+def test_whole_numbers_with_superscripts_are_powers_not_digits(typed: str, value: int) -> None:
+    # NFKC turns "²" into "2": "1000²" used to be read as 10002, so the right answer scored 0.
+    assert read_int(typed) == value
+
+
+def test_enum_aliases_keep_the_first_key_that_lists_a_name() -> None:
+    aliases = {"EOS": ("stop", "end"), "cap": ("END", "limit")}
+    assert read_enum(" End. ", aliases) == "EOS" and read_enum("LIMIT", aliases) == "cap"
+    assert read_enum("cap", aliases) == "cap"
+    with pytest.raises(ReadError):
+        read_enum("neither", aliases)
+
+
+def test_a_one_field_answer_may_be_a_matrix_in_curly_brackets_but_not_broken_json_elsewhere() -> None:
+    graded = api.grade("ch13.encoder-states", 0, "{{a,0},{0,a},{0,0}}", "en")
+    assert graded["status"] == "graded" and graded["score"] == 1.0
+    [error] = api.grade("ch13.shift-pairs", 0, "{x", "en")["errors"]
+    assert error["message"] == "The answer starts with '{' but is not a valid JSON object."
+
+
+@pytest.mark.parametrize("typed", ["BOS➡blue, blue➡door, door➡., .➡EOS", "BOS➝blue, blue➝door, door➝., .➝EOS",
+                                   "BOS⇨blue; blue↦door; door➞.; .➞EOS"])
+def test_more_arrow_characters_separate_pairs(typed: str) -> None:
+    assert read_pairs(typed) == SHIFTED
+
+
+@pytest.mark.parametrize("typed", ["blue key full stop EOS", "blue, key, Full Stop, EOS", "blue key full  stop EOS"])
+def test_full_stop_in_two_words_is_the_period_token(typed: str) -> None:
+    assert read_tokens(typed) == ["blue", "key", ".", "EOS"]
+    graded = api.grade("ch13.greedy-decode", 0, {"tokens": typed, "stopped_by": "EOS"}, "en")
+    assert graded["parts"]["tokens"]["correct"]
+
+
+def test_a_numbered_list_of_tokens_is_unreadable_not_graded() -> None:
+    with pytest.raises(ReadError) as refused:
+        read_tokens("1. blue 2. key 3. . 4. EOS")
+    assert "numbered" in refused.value.message.en and "编了号" in refused.value.message.zh
+    assert api.grade("ch13.greedy-decode", 0, {"tokens": "1. blue 2. key 3. . 4. EOS", "stopped_by": "EOS"},
+                     "en")["status"] == "invalid"
+
+
+@pytest.mark.parametrize(("typed", "value"), [("≈1.2448", 1.2448), ("约 1.2448", 1.2448), ("大约0.5", 0.5)])
+def test_approximately_before_a_number_is_the_number(typed: str, value: float) -> None:
+    assert read_number(typed) == value
+
+
+@pytest.mark.parametrize("typed", ["1≈2", "≈", "≈ x"])
+def test_approximately_is_not_a_wildcard(typed: str) -> None:
+    with pytest.raises(ReadError):
+        read_number(typed)

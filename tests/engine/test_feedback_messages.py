@@ -21,3 +21,10 @@ def test_whole_follow_through_still_says_the_step_is_right_given_the_earlier_one
     part = api.grade("ch09.rnn-step", 0, {"pre_activation": "[1, -0.5]", "h": "[0.7616, -0.4621]"}, lang)["parts"]["h"]
     assert not part["correct"] and part["follow_through"] and part["score"] == 1.0
     assert part["feedback"] == FOLLOW_THROUGH.get(lang)
+
+
+def test_a_shape_problem_is_a_sentence_of_its_own() -> None:
+    answer = {"pre_activation": "[1.25, -0.75, 3]", "h": "[0.8483, -0.6351]"}
+    for lang, expected in (("en", "Not right yet. Expected 2 numbers, read 3. "), ("zh", "还不对。应为 2 个数，读到 3 个。")):
+        feedback = api.grade("ch09.rnn-step", 0, answer, lang)["parts"]["pre_activation"]["feedback"]
+        assert feedback.startswith(expected), feedback
