@@ -27,11 +27,11 @@ _TRUE_WORDS = {"true", "t", "yes", "y", "1", "是", "对", "能", "会", "真", 
 _FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", "假", "不是", "不对", "错误", "不可以", "不", "✗", "×"}
 _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
-_CHOICE = re.compile(r"(?:(\d+)\s*[.):、]?\s*)?[(\[]?([a-z])[)\].:、]?")
+_CHOICE = re.compile(r"(?:(\d+)\s*[.):、=\-–—]?\s*)?[(\[]?([a-z])[)\].:、]?")
 _BRACKET_TABLE = str.maketrans(BRACKETS)
 _WORD_TABLE = str.maketrans({**BRACKETS, **{mark: plain for mark, plain in TOKEN_MARKS.items() if plain in "<>"}})
 # "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
-_SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
+_SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、=\-–—])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _MAX_EXACT_FLOAT_INT = 2**53
 _MAX_INT_DIGITS = 100
 INT_EXPECTED = Text("一个整数（如 4）", "a whole number (e.g. 4)")
@@ -199,9 +199,11 @@ def read_choices(raw: object) -> list[str]:
             return read_choices(as_json)
         inner = text[1:-1] if text[:1] == "[" and matching_close(text, 0) == len(text) - 1 else text
         inner = _SPACED_NUMBER.sub(lambda match: match.group(1) + ("." if match.group(2) else ""), inner)
-        pieces = [piece for piece in re.split(r"[\s,;、]+|(?<=[\])])(?=[\[(])", inner) if piece]
+        pieces = [piece for piece in re.split(r"[\s,;、/|]+|(?<=[\])])(?=[\[(])", inner) if piece]
         if len(pieces) == 1 and re.fullmatch(r"[A-Za-z]{2,}", pieces[0]):
             pieces = list(pieces[0])
+        elif len(pieces) == 1 and re.fullmatch(r"(?:\d+[A-Za-z]){2,}", pieces[0]):
+            pieces = re.findall(r"\d+[A-Za-z]", pieces[0])  # "1b2d3a": the item numbers still have to run 1, 2, 3
     elif isinstance(raw, (list, tuple)):
         pieces = list(raw)
     else:

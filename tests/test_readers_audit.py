@@ -315,3 +315,15 @@ def test_approximately_before_a_number_is_the_number(typed: str, value: float) -
 def test_approximately_is_not_a_wildcard(typed: str) -> None:
     with pytest.raises(ReadError):
         read_number(typed)
+
+
+@pytest.mark.parametrize("typed", ["b/d/a", "b|d|a", "1-b 2-d 3-a", "1 - b, 2 - d, 3 - a", "1b2d3a", "1=b 2=d 3=a",
+                                   "1–b 2—d 3-a"])
+def test_option_letters_in_more_notations(typed: str) -> None:
+    assert read_choices(typed) == ["b", "d", "a"]
+
+
+@pytest.mark.parametrize("typed", ["1b3d", "a-b", "1b2"])
+def test_option_letters_still_refuse_what_they_cannot_place(typed: str) -> None:
+    with pytest.raises(ReadError):
+        read_choices(typed)
