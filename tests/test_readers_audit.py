@@ -327,3 +327,8 @@ def test_option_letters_in_more_notations(typed: str) -> None:
 def test_option_letters_still_refuse_what_they_cannot_place(typed: str) -> None:
     with pytest.raises(ReadError):
         read_choices(typed)
+
+
+@pytest.mark.parametrize("typed", ["没有", "没", "不全是", "并非", "并不是"])
+def test_chinese_negations_read_as_no(typed: str) -> None:
+    assert read_bool(typed) is False
