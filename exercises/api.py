@@ -74,7 +74,7 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
     lang = normalise_lang(lang)
     parsed = exercise.parse(answer, lang)
     errors = parsed.errors
-    if parsed.valid and seed is not None:
+    if parsed.valid and seed is not None and any(f.one_per_item for f in exercise.fields):
         errors = count_errors(exercise, _generate(exercise, seed), parsed.values, lang)
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
