@@ -184,6 +184,17 @@ def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
             os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
 
 
+def assert_exits_cleanly(process: subprocess.Popen[bytes], log_path: Path) -> None:
+    """``grader serve`` exits with 0, every process of its group with it, and without a traceback."""
+    try:
+        assert process.wait(40) == 0
+        wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert "Traceback" not in log_path.read_text(errors="replace")
+
+
 def test_serve_stops_its_worker_even_when_signalled_twice(data_dir: Path, tmp_path: Path) -> None:
     # A process-group kill under `timeout` delivers SIGTERM twice; the second used to cut the worker's shutdown
     # short and leave the worker running without its parent.
@@ -192,13 +203,7 @@ def test_serve_stops_its_worker_even_when_signalled_twice(data_dir: Path, tmp_pa
     os.killpg(process.pid, signal.SIGTERM)
     time.sleep(0.3)
     os.killpg(process.pid, signal.SIGTERM)
-    try:
-        assert process.wait(40) == 0
-        wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
-    finally:
-        if group_alive(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-    assert "Traceback" not in log_path.read_text(errors="replace")
+    assert_exits_cleanly(process, log_path)
 
 
 def test_ctrl_c_stops_serve_even_when_started_in_the_background(data_dir: Path, tmp_path: Path) -> None:
@@ -207,13 +212,7 @@ def test_ctrl_c_stops_serve_even_when_started_in_the_background(data_dir: Path, 
     log_path = tmp_path / "serve.log"
     process, _ = start_serve(data_dir, log_path, ignoring_sigint=True)
     os.killpg(process.pid, signal.SIGINT)
-    try:
-        assert process.wait(40) == 0
-        wait_for(lambda: not group_alive(process.pid), "every process of grader serve to exit", timeout=20)
-    finally:
-        if group_alive(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-    assert "Traceback" not in log_path.read_text(errors="replace")
+    assert_exits_cleanly(process, log_path)
 
 
 def test_serve_with_its_port_taken_says_so_before_anything_starts(

@@ -14,19 +14,12 @@ import pytest
 
 from exercises import api
 from exercises.registry import get_exercise
+from tests.engine.verdict_support import (ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN,
+                                          SCALED)
 
-SCALED = "ch09.scaled-dot-attention"
-RNN = "ch09.rnn-step"
 COST = "ch09.attention-cost"
 HEADS = "ch09.multihead-shapes"
-ADDITIVE = "l03.additive-attention"
-READBACK = "l03.superposition-readback"
 
-BOOK_SCALED = {"scores": "[[0.7071,0,1.4142],[0,0.7071,1.4142],[0.7071,0.7071,2.8284]]",
-               "weights": "[[0.284,0.14,0.576],[0.14,0.284,0.576],[0.0967,0.0967,0.8066]]",
-               "output": "[[0.86,0.716],[0.716,0.86],[0.9033,0.9033]]", "diagonal_dominant": "否"}
-BOOK_ADDITIVE = {"scores": "0.9640, 1.5232, 0", "weights": "0.3194, 0.5588, 0.1218", "context": "0.1976, 0.5588"}
-BOOK_READBACK = {"memory": "-1, 1, 3, -1", "readback": "-1, -1, 3, -1", "cosine": "1/sqrt(2)", "nearest": "1"}
 IDENTITY = "[[1,0,0],[0,1,0],[0,0,1]]"
 
 

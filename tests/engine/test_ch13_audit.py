@@ -3,8 +3,6 @@ three quarters through follow-through, known misconception answers left untagged
 a wrong answer, and stop reasons phrased as students phrase them."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
 from exercises import api
@@ -12,31 +10,12 @@ from exercises.base import Variant
 from exercises.ch13 import encoder_collision, encoder_states, exposure_divergence
 from exercises.ch13.common import EOS, STOP_ALIASES, STOPPED_BY_CAP, STOPPED_BY_EOS
 from exercises.ch13.encoder import encoder_step
-from exercises.registry import get_exercise
 from exercises.readers import read_enum
+from tests.engine.verdict_support import feedback_of, grade, variants
 
 EXPOSURE, STATES, COLLISION, GREEDY = ("ch13.exposure-divergence", "ch13.encoder-states", "ch13.encoder-collision",
                                        "ch13.greedy-decode")
-SEEDS = range(0, 151)
-
-
-@lru_cache(maxsize=None)
-def variants(exercise_id: str) -> tuple[Variant, ...]:
-    """Book and random variants of one exercise."""
-    exercise = get_exercise(exercise_id)
-    return tuple(exercise.generate(seed) for seed in SEEDS)
-
-
-def grade(exercise_id: str, seed: int, answer: dict, lang: str = "en") -> dict:
-    """The API's verdict, asserting the answer could be read."""
-    result = api.grade(exercise_id, seed, answer, lang)
-    assert result["status"] == "graded", result["errors"]
-    return result
-
-
-def feedback_of(module, tag: str, lang: str = "en") -> str:
-    """The feedback text of one misconception tag of an exercise module."""
-    return next(m.feedback.get(lang) for m in module.MISCONCEPTIONS if m.tag == tag)
+SEED_COUNT = 151
 
 
 # --- ch13.exposure-divergence: "none, none" is never carried forward into the input parts ----------------------
@@ -56,7 +35,7 @@ def test_exposure_naming_the_final_eos_step_does_not_turn_a_blank_answer_into_ma
 
 def test_exposure_none_none_earns_nothing_unless_it_is_the_key() -> None:
     checked = 0
-    for variant in variants(EXPOSURE):
+    for variant in variants(EXPOSURE, SEED_COUNT):
         key = exposure_divergence.solve(variant)
         generated = exposure_divergence._decode(variant).tokens
         target = variant.data["target"]
@@ -72,7 +51,7 @@ def test_exposure_none_none_earns_nothing_unless_it_is_the_key() -> None:
 
 
 def test_exposure_right_eos_answer_still_scores_one() -> None:
-    stopped = [v for v in variants(EXPOSURE) if exposure_divergence.solve(v)["first_input_divergence_step"] is None]
+    stopped = [v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None]
     assert stopped
     for variant in stopped:
         key = exposure_divergence.solve(variant)
@@ -84,7 +63,7 @@ def test_exposure_right_eos_answer_still_scores_one() -> None:
 def test_exposure_same_step_feedback_covers_an_eos_mistake(lang: str) -> None:
     # Where the first mistake is EOS the key is null; the old feedback only said "one step later", which is wrong
     # there too.
-    variant = next(v for v in variants(EXPOSURE) if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
+    variant = next(v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
     key = exposure_divergence.solve(variant)
     step = str(key["first_wrong_step"])
     part = grade(EXPOSURE, variant.seed, {**BLANK_AFTER_EOS, "first_wrong_step": step,
@@ -100,7 +79,7 @@ def test_collision_post_activation_copied_from_the_pre_activation_is_tagged_no_r
     # The no-relu solver runs both paths unclipped from the first read; where path B was clipped earlier, a student
     # who added correctly and only skipped ReLU at the probe matched nothing and went untagged (about a third).
     earlier_clip = 0
-    for variant in variants(COLLISION):
+    for variant in variants(COLLISION, SEED_COUNT):
         key = encoder_collision.solve(variant)
         no_relu_post = encoder_collision._no_relu(variant)["post_activation"]
         earlier_clip += no_relu_post != key["pre_activation"]
@@ -113,7 +92,7 @@ def test_collision_post_activation_copied_from_the_pre_activation_is_tagged_no_r
 
 
 def test_collision_other_wrong_post_activation_is_not_tagged_no_relu() -> None:
-    for variant in variants(COLLISION):
+    for variant in variants(COLLISION, SEED_COUNT):
         key = encoder_collision.solve(variant)
         wrong = [value + 3 * 0.6931471805599453 for value in key["post_activation"]]
         part = grade(COLLISION, variant.seed, {**key, "post_activation": wrong})["parts"]["post_activation"]
@@ -136,7 +115,7 @@ def _run_skipping_relu_once(variant: Variant) -> list[list[float]]:
 
 
 def test_states_with_relu_skipped_at_one_read_are_tagged_no_relu() -> None:
-    for variant in variants(STATES)[1:]:  # the book's red path is never clipped
+    for variant in variants(STATES, SEED_COUNT)[1:]:  # the book's red path is never clipped
         states = _run_skipping_relu_once(variant)
         assert states != encoder_states.solve(variant)["states"]
         part = grade(STATES, variant.seed, {"states": states})["parts"]["states"]
@@ -145,7 +124,7 @@ def test_states_with_relu_skipped_at_one_read_are_tagged_no_relu() -> None:
 
 
 def test_states_listing_the_pre_activation_sums_are_tagged_no_relu() -> None:
-    for variant in variants(STATES)[1:]:
+    for variant in variants(STATES, SEED_COUNT)[1:]:
         pres = [list(step.pre) for step in encoder_states._run(variant)]
         part = grade(STATES, variant.seed, {"states": pres}, "zh")["parts"]["states"]
         assert "no-relu" in part["tags"], (variant.seed, part["tags"])
@@ -153,7 +132,7 @@ def test_states_listing_the_pre_activation_sums_are_tagged_no_relu() -> None:
 
 def test_states_without_a_negative_coordinate_are_not_diagnosed_as_no_relu() -> None:
     # includes-h0 lists and a slip to a non-negative number are other mistakes: never "you skipped ReLU".
-    for variant in variants(STATES):
+    for variant in variants(STATES, SEED_COUNT):
         key = encoder_states.solve(variant)["states"]
         h0_first = grade(STATES, variant.seed, {"states": [[0.0, 0.0], *key]})["parts"]["states"]
         assert h0_first["tags"] == ["includes-h0"], (variant.seed, h0_first["tags"])

@@ -2,44 +2,22 @@
 follow-through credit given where the student's own earlier steps do not support it."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
-from exercises import api
-from exercises.base import Variant
 from exercises.ch13 import exposure_divergence, greedy_decode, shift_pairs
 from exercises.ch13.common import BOS, EOS, STOPPED_BY_CAP
 from exercises.registry import get_exercise
+from tests.engine.verdict_support import feedback_of, grade, variants
 
 GREEDY, EXPOSURE, SHIFT = "ch13.greedy-decode", "ch13.exposure-divergence", "ch13.shift-pairs"
 TABLE_EXERCISES = (GREEDY, EXPOSURE, "ch13.loss-average")
-SEEDS = range(0, 81)
-
-
-@lru_cache(maxsize=None)
-def variants(exercise_id: str) -> tuple[Variant, ...]:
-    """Book and random variants of one exercise."""
-    exercise = get_exercise(exercise_id)
-    return tuple(exercise.generate(seed) for seed in SEEDS)
-
-
-def grade(exercise_id: str, seed: int, answer: dict, lang: str = "en") -> dict:
-    """The API's verdict, asserting the answer could be read."""
-    result = api.grade(exercise_id, seed, answer, lang)
-    assert result["status"] == "graded", result["errors"]
-    return result
-
-
-def feedback_of(module, tag: str, lang: str = "en") -> str:
-    """The feedback text of one misconception tag of an exercise module."""
-    return next(m.feedback.get(lang) for m in module.MISCONCEPTIONS if m.tag == tag)
+SEED_COUNT = 81
 
 
 # --- ch13.greedy-decode: EOS written after the cap is the ignores-cap mistake, not a consistent stop --------------
 
 def test_greedy_eos_after_the_cap_earns_no_follow_through_for_the_stop_reason() -> None:
-    capped = [v for v in variants(GREEDY) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP]
+    capped = [v for v in variants(GREEDY, SEED_COUNT) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP]
     assert capped
     for variant in capped:
         tokens = greedy_decode.solve(variant)["tokens"]  # the 8 predictions the cap allows
@@ -52,7 +30,7 @@ def test_greedy_eos_after_the_cap_earns_no_follow_through_for_the_stop_reason() 
 
 
 def test_greedy_eos_within_the_cap_still_carries_the_stop_reason_forward() -> None:
-    variant = next(v for v in variants(GREEDY) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP)
+    variant = next(v for v in variants(GREEDY, SEED_COUNT) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP)
     tokens = greedy_decode.solve(variant)["tokens"]
     stop = grade(GREEDY, variant.seed, {"tokens": [*tokens[:-1], EOS], "stopped_by": "EOS"})["parts"]["stopped_by"]
     assert stop["score"] == 1.0 and stop["follow_through"]
@@ -87,7 +65,7 @@ def test_exposure_same_token_twice_earns_no_follow_through() -> None:
     for name in ("teacher_forced_input", "generated_input"):
         assert parts[name]["score"] == 0.0 and not parts[name]["follow_through"], (name, parts[name])
     checked = 0
-    for variant in variants(EXPOSURE):
+    for variant in variants(EXPOSURE, SEED_COUNT):
         reference = exposure_divergence.solve(variant)
         target = variant.data["target"]
         for step in range(2, reference["first_wrong_step"] + 1):  # before the mistake both inputs are the same
@@ -116,7 +94,7 @@ def test_exposure_consistent_later_divergence_keeps_follow_through() -> None:
 @pytest.mark.parametrize("exercise_id", TABLE_EXERCISES)
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_table_header_keeps_candidate_names_apart(exercise_id: str, lang: str) -> None:
-    for variant in variants(exercise_id):
+    for variant in variants(exercise_id, SEED_COUNT):
         prompt = get_exercise(exercise_id).prompt(variant, lang)
         candidates = list(variant.data["candidates"])
         header = next(line for line in prompt.splitlines() if line.rstrip().endswith(candidates[-1])
@@ -129,7 +107,7 @@ def test_table_header_keeps_candidate_names_apart(exercise_id: str, lang: str) -
 
 def test_greedy_eos_on_a_capped_decode_is_first_diagnosed_as_ignores_cap() -> None:
     # Where breaking the tie the other way would also end in EOS, the stop part listed tie-to-later first.
-    capped = [v for v in variants(GREEDY) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP]
+    capped = [v for v in variants(GREEDY, SEED_COUNT) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP]
     both = [v for v in capped if (greedy_decode._tie_to_later(v) or {}).get("stopped_by") == "EOS"]
     assert both
     for variant in capped:
