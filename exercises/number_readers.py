@@ -25,7 +25,8 @@ def read_number(raw: object, symbols: Symbols = None) -> float:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise wrong_type(NUMBER_EXPECTED, raw)
     if isinstance(raw, str):
-        return evaluate(_without_approximately(raw.rstrip().removesuffix("。")), symbols)
+        # "4倍" ("4 times") is the factor itself; a final "。" ends the sentence.
+        return evaluate(_without_approximately(raw.rstrip().removesuffix("。").rstrip().removesuffix("倍")), symbols)
     return finite_float(raw)
 
 
@@ -198,6 +199,25 @@ def _check_no_column_groups(located: Located, row_ranges: list[tuple[int, int]])
                              .format(r=number), located.at(position), None)
 
 
+_ROW_LABEL = re.compile(r"(?<![\w.])[A-Za-z]\w*?_?(\d+)\s*[=:：]\s*(?=[\[(（【［{])")
+
+
+def _without_row_labels(text: str) -> str:
+    """``h1=[a,0], h2=[0,a]``: rows named in order are read as the rows; the names are blanked rather than cut,
+    so that error positions still count from the student's first character. Names out of order are refused:
+    reading them in the typed order could grade the wrong row."""
+    labels = list(_ROW_LABEL.finditer(text))
+    if not labels:
+        return text
+    numbers = [int(label.group(1)) for label in labels]
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise read_error(Text("各行的编号应依次递增（如 h1=…, h2=…），读到 {n}", "the rows' names should count up in order "
+                              "(e.g. h1=…, h2=…); read {n}").format(n=", ".join(map(str, numbers))), None, None)
+    for label in reversed(labels):
+        text = text[:label.start()] + " " * (label.end() - label.start()) + text[label.end():]
+    return text
+
+
 def _read_rows(raw: object, symbols: Symbols, matrix: bool) -> list[list[float]]:
     """Rows of numbers from JSON lists or text; ``matrix`` refuses bracket groups holding ``;`` (see above)."""
     guard(raw, MATRIX_EXPECTED)
@@ -209,7 +229,7 @@ def _read_rows(raw: object, symbols: Symbols, matrix: bool) -> list[list[float]]
                                 _show_rows(rows))
             rows.append(_numbers_from_items(item, symbols, number))
     elif isinstance(raw, str):
-        located = _checked_text(raw)
+        located = _checked_text(_without_row_labels(raw))
         as_json = parse_json_list(located.text.strip())
         if as_json is not None and all(isinstance(item, list) for item in as_json):
             return _read_rows(as_json, symbols, matrix)

@@ -332,3 +332,21 @@ def test_option_letters_still_refuse_what_they_cannot_place(typed: str) -> None:
 @pytest.mark.parametrize("typed", ["没有", "没", "不全是", "并非", "并不是"])
 def test_chinese_negations_read_as_no(typed: str) -> None:
     assert read_bool(typed) is False
+
+
+@pytest.mark.parametrize("typed", ["h1=[a,0], h2=[0,a], h3=[0,0]", "h_1 = [a, 0]; h_2 = [0, a]; h_3 = [0, 0]",
+                                   "s1: [a, 0] s2: [0, a] s3: [0, 0]"])
+def test_rows_named_in_order_are_read_as_the_rows(typed: str) -> None:
+    assert read_vectors(typed, SYMBOLS) == [[A, 0.0], [0.0, A], [0.0, 0.0]]
+    assert api.grade("ch13.encoder-states", 0, {"states": typed}, "en")["score"] == 1.0
+
+
+def test_rows_named_out_of_order_are_refused_not_reordered() -> None:
+    with pytest.raises(ReadError) as refused:
+        read_vectors("h2=[a,0], h1=[0,a]", SYMBOLS)
+    assert "read 2, 1" in refused.value.message.en
+
+
+@pytest.mark.parametrize(("typed", "value"), [("4倍", 4.0), ("4 倍。", 4.0), ("≈2.5倍", 2.5)])
+def test_times_after_a_factor_is_the_factor(typed: str, value: float) -> None:
+    assert read_number(typed) == value
