@@ -140,6 +140,11 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
             and not equal("vectors", wrong[name], reference)]
     if "no-relu" not in tags and isinstance(student, (list, tuple)) and _skipped_relu(variant, student):
         tags.append("no-relu")
+    # h_0 listed first and the list cut to the right length: the same mistake as h_0 plus every state.
+    started_at_h0 = [list(variant.data["encoder"]["h_0"]), *reference[:-1]]
+    if ("includes-h0" not in tags and equal("vectors", student, started_at_h0)
+            and not equal("vectors", started_at_h0, reference)):
+        tags.append("includes-h0")
     return tuple(tags)
 
 

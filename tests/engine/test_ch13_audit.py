@@ -166,3 +166,17 @@ def test_no_stop_alias_reads_as_the_other_reason() -> None:
         for name in names:
             assert read_enum(name, STOP_ALIASES) == reason, name
     assert sum(len(names) for names in STOP_ALIASES.values()) < 800  # the enum reader normalises all on each read
+
+
+def test_h0_listed_first_and_the_list_cut_short_is_tagged_includes_h0() -> None:
+    tagged = seen = 0
+    for variant in variants(STATES, SEED_COUNT):
+        reference = encoder_states.solve(variant)["states"]
+        started_at_h0 = [list(variant.data["encoder"]["h_0"]), *reference[:-1]]
+        typed = "; ".join("[" + ", ".join(repr(float(x)) for x in row) + "]" for row in started_at_h0)
+        part = grade(STATES, variant.seed, {"states": typed})["parts"]["states"]
+        if part["correct"]:
+            continue  # every state is h_0 itself: nothing to tell apart (see the stop note on such variants)
+        seen += 1
+        tagged += "includes-h0" in part["tags"]
+    assert seen > 100 and tagged == seen
