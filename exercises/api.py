@@ -15,7 +15,7 @@ from exercises.registry import EXERCISES, get_exercise
 from exercises.variants import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
-           "validate", "grade", "answer_key", "run_capacity_lab"]
+           "validate", "reads_per_variant", "grade", "answer_key", "run_capacity_lab"]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
@@ -74,11 +74,17 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
     lang = normalise_lang(lang)
     parsed = exercise.parse(answer, lang)
     errors = parsed.errors
-    if parsed.valid and seed is not None and any(f.one_per_item for f in exercise.fields):
+    if parsed.valid and seed is not None and reads_per_variant(exercise_id):
         errors = count_errors(exercise, _generate(exercise, seed), parsed.values, lang)
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
             "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}
+
+
+def reads_per_variant(exercise_id: str) -> bool:
+    """Whether reading an answer also depends on the variant (so ``validate`` wants its seed): e.g. one letter per
+    item, where the variant says how many items there are."""
+    return any(f.one_per_item for f in get_exercise(exercise_id).fields)
 
 
 def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any]:

@@ -171,7 +171,8 @@ PATHS: JSONObject = {
         (400, 401, 403, 404), parameters=[_path("exercise_id", {"type": "string"}), _path("seed", SEED), LANG])},
     "/api/v1/validate": {"post": _operation(
         "Read an answer without grading it (no attempt used), on the variant it would be graded on: a student's "
-        "own, or the seed a teacher or token sends (without one, only what the text alone tells).", {"200": _json(_ref("Validation"), "Reading")},
+        "own, or the seed a teacher or token sends (without one, only what the text alone tells).",
+        {"200": _json(_ref("Validation"), "Reading")},
         (400, 401, 413, 415, 422),
         requestBody={"required": True, "content": {"application/json": {"schema": _ref("ValidateRequest")}}})},
     "/api/v1/submissions": {

@@ -99,7 +99,9 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
     parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
     seed = parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
     if not principal.is_staff:
-        seed = seed_for(session, principal.user_id, exercise_id)  # a student's own variant, whatever was sent
+        # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as
+        # the student types).
+        seed = seed_for(session, principal.user_id, exercise_id) if engine.reads_per_variant(exercise_id) else None
     return engine.validate(exercise_id, answer, parse.language(payload.get("lang")), seed)
 
 

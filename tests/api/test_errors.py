@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from sqlalchemy import func, select
 
+from exercises import api as engine
 from grader import create_app
+from grader.extensions import get_db
+from grader.models import VariantAssignment
 
 from .support import Api, assert_error, set_exercises
 
@@ -209,3 +213,18 @@ def test_too_few_letters_for_the_concept_check_are_a_422_on_the_callers_own_vari
     teacher_preview = api.post("/validate", "teacher", body | {"seed": 0}).get_json()
     assert teacher_preview["errors"][0]["message"].startswith("Expected 8 entries")
     assert api.post("/validate", "teacher", body).get_json()["status"] == "valid"  # no seed: the text alone
+
+
+def test_the_preview_looks_up_a_students_variant_only_when_the_reading_needs_it(api: Api) -> None:
+    assert engine.reads_per_variant("l03.concept-check") and not engine.reads_per_variant(SHIFT)
+
+    def variants_of_alice() -> int:
+        with get_db(api.client.application).session() as session:
+            return session.scalar(select(func.count()).select_from(VariantAssignment)
+                                  .where(VariantAssignment.user_id == api.school.user_ids["alice"])) or 0
+
+    before = variants_of_alice()
+    assert api.post("/validate", "alice", {"exercise_id": SHIFT, "answer": BOOK}).get_json()["status"] == "valid"
+    assert variants_of_alice() == before  # a shift-pairs preview as she types needs no variant
+    api.post("/validate", "alice", {"exercise_id": "l03.concept-check", "answer": {"choices": "a, b"}})
+    assert variants_of_alice() == before + 1  # the concept check's letter count does
