@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from exercises import messages
-from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
+from exercises.base import (Answer, AnswerField, FieldError, GradeResult, Misconception, ParsedAnswer, PartResult,
+                            Variant)
 from exercises.comparators import compare, element_score, equal
 from exercises.errors import ReadError
 from exercises.readers import display, read_kind
@@ -133,15 +134,21 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
     if exercise.tag_part is not None:
         tags = tuple(exercise.tag_part(variant, answer_field.name, student))
     else:
-        tags = tuple(
-            m.tag for m, wrong in wrong_answers
-            if wrong is not None and answer_field.name in wrong
-            and equal(kind, student, wrong[answer_field.name], tolerance)
-            and not equal(kind, wrong[answer_field.name], reference, tolerance)
-        )
+        tags = solver_tags(wrong_answers, answer_field, student, reference)
     feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0)
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
+
+
+def solver_tags(wrong_answers: Sequence[tuple[Misconception, Answer | None]], answer_field: AnswerField,
+                student: Any, reference: Any) -> tuple[str, ...]:
+    """The tags of the wrong procedures whose answer to this part the student's equals (where it differs from the
+    key); ``wrong_answers`` pairs each misconception with its solver's answer for the variant. Exercises with a
+    ``tag_part`` of their own start from this and add what whole-run solvers cannot see."""
+    name, kind, tolerance = answer_field.name, answer_field.kind, answer_field.tolerance
+    return tuple(m.tag for m, wrong in wrong_answers
+                 if wrong is not None and name in wrong and equal(kind, student, wrong[name], tolerance)
+                 and not equal(kind, wrong[name], reference, tolerance))
 
 
 def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance) -> float:

@@ -11,6 +11,7 @@ from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_
                                     colour_tokens, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, relu, run_encoder, same_state, setup_text,
                                     vocab_from_units)
+from exercises.checking import solver_tags
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -143,11 +144,10 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     its numbers differ from a student who added correctly and only skipped ReLU at the probed read; that student
     wrote the pre-activation again as the state, which is the no-relu mistake itself.
     """
-    kinds = {f.name: f.kind for f in FIELDS}
     reference = solve(variant)
-    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
-            if wrong is not None and name in wrong and equal(kinds[name], student, wrong[name])
-            and not equal(kinds[name], wrong[name], reference[name])]
+    answer_field = next(f for f in FIELDS if f.name == name)
+    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student,
+                            reference[name]))
     if (name == "post_activation" and "no-relu" not in tags
             and equal("vector", student, reference["pre_activation"])
             and not equal("vector", reference["pre_activation"], reference["post_activation"])):

@@ -11,6 +11,7 @@ from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, 
                                     encoder_step, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, run_encoder, setup_text, states_list,
                                     vocab_from_units)
+from exercises.checking import solver_tags
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -135,9 +136,8 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     listed the pre-activation sums computed from the right previous states, did not match it.
     """
     reference = solve(variant)[name]
-    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
-            if wrong is not None and name in wrong and equal("vectors", student, wrong[name])
-            and not equal("vectors", wrong[name], reference)]
+    answer_field = next(f for f in FIELDS if f.name == name)
+    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student, reference))
     if "no-relu" not in tags and isinstance(student, (list, tuple)) and _skipped_relu(variant, student):
         tags.append("no-relu")
     # h_0 listed first and the list cut to the right length: the same mistake as h_0 plus every state.

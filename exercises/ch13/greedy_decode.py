@@ -10,6 +10,7 @@ from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, 
                                    STOPPED_BY_CAP, STOPPED_BY_EOS, SYMBOLS)
 from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_text,
                                      random_candidates, tied_rows)
+from exercises.checking import solver_tags
 from exercises.comparators import canonical_token, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -146,11 +147,9 @@ MISCONCEPTIONS = (
 
 def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     """Tags by exact match with each wrong procedure, plus any answer that runs past the cap."""
-    fields = {f.name: f for f in FIELDS}
-    reference = solve(variant)[name]
-    tags = [m.tag for m in MISCONCEPTIONS for wrong in [m.solve(variant)]
-            if wrong is not None and name in wrong and equal(fields[name].kind, student, wrong[name])
-            and not equal(fields[name].kind, wrong[name], reference)]
+    answer_field = next(f for f in FIELDS if f.name == name)
+    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student,
+                            solve(variant)[name]))
     if "ignores-cap" not in tags and _runs_past_cap(variant, name, student):
         tags.append("ignores-cap")
     if name == "stopped_by" and "ignores-cap" in tags:
