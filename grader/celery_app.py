@@ -8,6 +8,7 @@ from typing import Any
 from celery import Celery, Task
 from flask import Flask
 
+from grader import file_broker
 from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
 GRACE_SECONDS = 10  # between soft and hard time limit: time to record the failure
@@ -39,6 +40,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         # Redis redelivers unacked messages after this long; it must exceed every task's hard limit.
         settings["broker_transport_options"] = {"visibility_timeout": config["GRADER_VISIBILITY_TIMEOUT"]}
     elif broker_url.startswith("filesystem://"):
+        settings["broker_transport"] = file_broker.TRANSPORT  # kombu's file transport, messages renamed into place
         settings["broker_transport_options"] = filesystem_broker_options(Path(config["GRADER_DATA_DIR"]) / "broker")
     return settings
 
