@@ -40,7 +40,6 @@ class Channel(filesystem.Channel):
         except OSError as exc:
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
-
     def _get(self, queue: str) -> Any:
         """The next message of ``queue``; a file that is not a message (cut short by a crash or a full disk) is
         dropped with a warning instead of stopping the worker: its row stays queued and the sweeper re-sends it."""
