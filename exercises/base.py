@@ -6,8 +6,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text
+from exercises.units import Units
 
-ENGINE_VERSION = "1.4.0"
+ENGINE_VERSION = "1.5.0"
 
 Answer = Mapping[str, Any]
 Data = Mapping[str, Any]
@@ -38,6 +39,7 @@ class AnswerField:
     # A list with one entry per entry of the key (e.g. one letter per item): any other length cannot be graded,
     # since a skipped or extra entry would shift every later one onto the wrong item.
     one_per_item: bool = False
+    units: Units = Units()  # words allowed around the number, such as "nats" or "维"
 
 @dataclass(frozen=True)
 class Misconception:

@@ -37,7 +37,8 @@ def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedA
             errors.append(FieldError(answer_field.name, messages.MISSING_FIELD.get(lang)))
             continue
         try:
-            value = read_kind(answer_field.kind, raw[answer_field.name], symbols=exercise.symbols,
+            value = read_kind(answer_field.kind, answer_field.units.blank(raw[answer_field.name]),
+                              symbols=exercise.symbols,
                               aliases=answer_field.aliases, options=answer_field.options)
         except ReadError as error:
             errors.append(FieldError(answer_field.name, error.message.get(lang), error.position,

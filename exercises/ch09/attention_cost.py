@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -72,15 +73,18 @@ MISCONCEPTIONS = (
 FIELDS = (
     AnswerField("pairs", "int", Text("完整自注意力的 query–key 点积个数", "query–key dot products, full self-attention"),
                 Text("一个整数", "an integer"),
-                Text("n 个 query 各与 n 个 key 做一次点积：n²。", "Each of n queries meets each of n keys once: n².")),
+                Text("n 个 query 各与 n 个 key 做一次点积：n²。", "Each of n queries meets each of n keys once: n²."),
+                units=units.DOT_PRODUCTS),
     AnswerField("causal_pairs", "int", Text("因果掩码下的点积个数", "dot products under a causal mask"),
                 Text("一个整数", "an integer"),
                 Text("第 i 个位置看位置 1…i：1 + 2 + … + n = n(n+1)/2。",
-                     "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2.")),
+                     "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2."),
+                units=units.DOT_PRODUCTS),
     AnswerField("growth", "number", Text("完整点积数增长的倍数", "factor by which the full count grows"),
                 Text("一个数（整数、小数或分数都可以）", "a number (whole, decimal or a fraction)"),
                 Text("点积数与长度的平方成正比：长度乘以 k，点积数乘以 k²。",
-                     "The count is proportional to the square of the length: length × k gives count × k².")),
+                     "The count is proportional to the square of the length: length × k gives count × k²."),
+                units=units.FACTOR),
 )
 
 

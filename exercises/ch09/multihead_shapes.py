@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -61,11 +62,12 @@ MISCONCEPTIONS = (
 
 FIELDS = (
     AnswerField("head_dim", "int", Text("每个头的维度", "width of each head"), Text("一个整数", "an integer"),
-                Text("每头维度 = d_model / heads。", "Head width = d_model / heads.")),
+                Text("每头维度 = d_model / heads。", "Head width = d_model / heads."), units=units.WIDTH),
     AnswerField("projection_params", "int", Text("投影矩阵的权重总数（不含偏置）", "projection weights (no biases)"),
                 Text("一个整数，也可以写成只含数字的算式，如 3*2^10", "an integer; an expression in numbers only, such as 3*2^10, is fine"),
                 Text("Q、K、V、输出四个投影各是 d_model × d_model：共 4·d_model²。",
-                     "Q, K, V and output projections are each d_model × d_model: 4·d_model² in total.")),
+                     "Q, K, V and output projections are each d_model × d_model: 4·d_model² in total."),
+                units=units.WEIGHTS),
 )
 
 

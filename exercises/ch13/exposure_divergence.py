@@ -5,6 +5,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import (BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, SYMBOLS,
                                    tokens_text)
@@ -163,14 +164,15 @@ FIELDS = (
                 Text("一个整数，第 1 步的输入是 BOS", "a whole number; step 1 has input BOS"),
                 Text("在第一次出错之前两种过程的输入相同、预测也相同，所以它就是贪心选择第一次不等于目标 token 的那一步。",
                      "Until the first mistake both processes see the same inputs and make the same choice, so it "
-                     "is the first step whose greedy choice differs from the target token.")),
+                     "is the first step whose greedy choice differs from the target token."), units=units.STEP),
     AnswerField("first_input_divergence_step", "optional_int",
                 Text("两种过程的输入第一次不同的步数", "Step where the inputs first differ"),
                 Text("一个整数；若生成在输入分歧前已选到 EOS 而停止，填 null",
                      "a whole number; null if generation chose EOS and stopped before the inputs could differ"),
                 Text("错误的预测要到下一步才被当作输入，所以输入分歧比第一次错误晚一步；若那次错误就是 EOS，生成已停止，没有分歧步。",
                      "A wrong prediction is only fed in at the next step, so the inputs first differ one step "
-                     "after the first mistake; if that mistake is EOS, generation has stopped and they never do.")),
+                     "after the first mistake; if that mistake is EOS, generation has stopped and they never do."),
+                units=units.STEP),
     AnswerField("teacher_forced_input", "token", Text("该步教师强制的输入", "Teacher-forced input at that step"),
                 Text("一个 token；没有分歧步时填 none", "one token; none if there is no divergence step"),
                 Text("教师强制的输入是参考目标中的前一个 token，与模型预测无关。",

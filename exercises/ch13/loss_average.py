@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, SYMBOLS, tokens_text
 from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
@@ -151,9 +152,9 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     return implied
 
 
-def _number_field(name: str, label: Text, hint: Text, rule: Text) -> AnswerField:
+def _number_field(name: str, label: Text, hint: Text, rule: Text, unit: units.Units = units.Units()) -> AnswerField:
     """A numeric answer part with the catalogue's default tolerance."""
-    return AnswerField(name, "number", label, hint, rule)
+    return AnswerField(name, "number", label, hint, rule, units=unit)
 
 
 FIELDS = (
@@ -167,15 +168,17 @@ FIELDS = (
                        "a number (at least 3 decimals); expressions like -ln(0.5) are fine"),
                   Text("总损失是各步 −ln p 之和，也就是 −ln(序列概率)，用自然对数。",
                        "The total loss is the sum of −ln p over the steps, i.e. −ln of the sequence probability, "
-                       "with the natural log.")),
+                       "with the natural log."), units.LOSS),
     _number_field("mean_loss_with_eos", Text("平均损失（计入 EOS）", "Mean loss (EOS counted)"),
                   Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("总损失除以目标 token 数，EOS 也算一个。",
-                       "The total loss divided by the number of target tokens, EOS included.")),
+                       "The total loss divided by the number of target tokens, EOS included."),
+                  units.LOSS_PER_TOKEN),
     _number_field("mean_loss_without_eos", Text("平均损失（不计 EOS）", "Mean loss (EOS not counted)"),
                   Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("去掉 EOS 那一项 −ln p，再除以剩下的 token 数（目标长度减一）。",
-                       "Remove the EOS term −ln p, then divide by the tokens left (target length minus one).")),
+                       "Remove the EOS term −ln p, then divide by the tokens left (target length minus one)."),
+                  units.LOSS_PER_TOKEN),
 )
 
 
