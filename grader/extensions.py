@@ -23,6 +23,15 @@ POOL_RECYCLE_SECONDS = 3600  # below common idle-connection cut-offs of proxies 
 POOL_SIZE = 10
 
 
+def _configure_postgresql(dbapi_connection: Any, _record: Any) -> None:
+    """Sessions in UTC: read back in the server's own zone, a stored time near the ends of the calendar (a due
+    date of 9999-12-31 23:59 UTC seen from UTC+8) falls outside Python's years and every read of its row fails."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute("SET TIME ZONE 'UTC'")
+    # Committed, or the pool's first rollback would undo it; SET travels with the session, once per connection.
+    dbapi_connection.commit()
+
+
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets the web app read while the worker writes; busy_timeout makes writers wait instead of failing."""
     cursor = dbapi_connection.cursor()
@@ -33,7 +42,8 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with per-dialect settings (SQLite pragmas; PostgreSQL connections recycled hourly).
+    """An engine for ``url`` with per-dialect settings (SQLite pragmas; PostgreSQL sessions in UTC, connections
+    recycled hourly).
 
     No pre-ping on PostgreSQL: it costs a round trip per checkout, i.e. per request and per job. A connection
     that died with its server fails its next statement instead; SQLAlchemy then discards the pool's older
@@ -43,7 +53,9 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _configure_sqlite)
         return engine
-    return create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, pool_size=POOL_SIZE)
+    engine = create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, pool_size=POOL_SIZE)
+    event.listen(engine, "connect", _configure_postgresql)
+    return engine
 
 
 class Database:

@@ -10,6 +10,10 @@ ROW_ID_MAX = 2**31 - 1
 class RowIdConverter(IntegerConverter):
     """``<int:...>`` limited to [0, ROW_ID_MAX]: a larger id fails to match (404) instead of raising in the driver."""
 
+    # Werkzeug's ``\d+`` also matches other scripts' digits, which int() reads: /submissions/１ would be another
+    # URL of submission 1. Ids are ASCII, as the query parameters' are (api.body.query_int).
+    regex = r"[0-9]+"
+
     def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = ROW_ID_MAX,
                  signed: bool = False) -> None:
         super().__init__(map, fixed_digits, min, max, signed)

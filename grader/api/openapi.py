@@ -129,11 +129,12 @@ SCHEMAS: JSONObject = {
                               "assignment_id": {**ID, "description": "Required for students (422 without it)."},
                               "seed": {**SEED, "description": "Teachers and admins only (students: 403)."}}},
     "ValidateRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
-                        "description": "A submission's body also reads: assignment_id and seed are allowed and ignored.",
+                        "description": "A submission's body also reads: assignment_id and seed are allowed.",
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
                                        "lang": {"type": "string", "enum": ["zh", "en"]},
-                                       "assignment_id": {**ID, "description": "Ignored here."},
-                                       "seed": {**SEED, "description": "Ignored here."}}},
+                                       "assignment_id": {**ID, "description": "Checked, then ignored here."},
+                                       "seed": {**SEED, "description": "Teachers and admins: the variant to read "
+                                                "the answer on. Ignored for students (their own variant)."}}},
     "Progress": {"type": "object", "properties": {
         "assignment": _ref("Assignment"), "student": {"type": "object"},
         "exercises": {"type": "array", "items": {"type": "object", "properties": {

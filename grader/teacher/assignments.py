@@ -12,6 +12,10 @@ from exercises import api as engine
 from grader.models import AnswerKeyPolicy, Assignment, ScorePolicy
 
 FORM_TIME = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends; read as UTC
+# Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
+# 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the
+# driver cannot read either, and every page showing the assignment would fail. No course needs more than these.
+FORM_YEARS = (2000, 2999)
 MAX_TITLE = 200
 MAX_ATTEMPTS = 1000
 SCORE_POLICIES = tuple(p.value for p in ScorePolicy)
@@ -72,9 +76,18 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
     )
 
 
+class YearOutOfRange(ValueError):
+    """A well-formed form time whose year is outside FORM_YEARS."""
+
+
 def _parse_time(text: str) -> datetime | None:
-    """A form time as aware UTC; raises ValueError for bad text."""
-    return datetime.strptime(text, FORM_TIME).replace(tzinfo=timezone.utc) if text else None
+    """A form time as aware UTC; raises ValueError for bad text (YearOutOfRange for a year outside FORM_YEARS)."""
+    if not text:
+        return None
+    moment = datetime.strptime(text, FORM_TIME).replace(tzinfo=timezone.utc)
+    if not FORM_YEARS[0] <= moment.year <= FORM_YEARS[1]:
+        raise YearOutOfRange(text)
+    return moment
 
 
 def check(form: AssignmentForm) -> tuple[AssignmentSettings | None, AssignmentForm]:
@@ -90,6 +103,8 @@ def check(form: AssignmentForm) -> tuple[AssignmentSettings | None, AssignmentFo
     for name in ("opens_at", "due_at"):
         try:
             times[name] = _parse_time(getattr(form, name))
+        except YearOutOfRange:
+            errors[name] = "asg.err_year"
         except ValueError:
             errors[name] = "asg.err_date"
     if times.get("opens_at") and times.get("due_at") and times["due_at"] <= times["opens_at"]:

@@ -36,6 +36,8 @@ def new_course() -> ResponseReturnValue:
     if errors:
         return _home(422, errors, code, title)
     course = create_course(get_session(), signed_in(), code, title)
+    if course is None:  # created by another request since the check above
+        return _home(422, ["course.code_taken"], code, title)
     flash(tt("course.created", page_lang()))
     return redirect(url_for("teacher.course", course_id=course.id))
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from grader.models import Course, Enrolment, EnrolmentRole, User
@@ -15,6 +16,8 @@ COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
 MAX_ROSTER_ROWS = 2000
 HEADER_NAMES = {"username", "user", "用户名"}
+# Checks and inserts of one enrolment request: a race lost to a concurrent request is checked again this often.
+ENROL_TRIES = 3
 
 
 class RosterFileError(ValueError):
@@ -47,12 +50,20 @@ def course_form_errors(session: Session, code: str, title: str) -> list[str]:
     return errors
 
 
-def create_course(session: Session, teacher: User, code: str, title: str) -> Course:
-    """A new course with ``teacher`` enrolled as its teacher; commits. Check course_form_errors first."""
+def create_course(session: Session, teacher: User, code: str, title: str) -> Course | None:
+    """A new course with ``teacher`` enrolled as its teacher; commits. Check course_form_errors first.
+
+    None if the code was taken after that check (another request, e.g. a double click, created it meanwhile).
+    """
     course = Course(code=code, title=title)
     course.enrolments.append(Enrolment(user=teacher, role=EnrolmentRole.TEACHER))
     session.add(course)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:
+        # The unique code is the only constraint a valid form can break; the database is the arbiter of the race.
+        session.rollback()
+        return None
     return course
 
 
@@ -121,13 +132,22 @@ def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) ->
 
 def enrol(session: Session, course: Course, usernames: list[str]) -> tuple[int, list[RosterRow]]:
     """Enrol the usernames that pass check_rows as students; commits. Returns (number enrolled, rows refused)."""
-    rows = check_rows(session, course, list(enumerate(usernames, 1)))
-    ready = [row.username for row in rows if row.error is None]
-    if ready:
+    for _attempt in range(ENROL_TRIES):
+        rows = check_rows(session, course, list(enumerate(usernames, 1)))
+        ready = [row.username for row in rows if row.error is None]
+        if not ready:
+            break
         users = session.scalars(select(User).where(User.username.in_(ready))).all()
         session.add_all(Enrolment(course_id=course.id, user_id=user.id, role=EnrolmentRole.STUDENT) for user in users)
-        session.commit()
-    return len(ready), [row for row in rows if row.error is not None]
+        try:
+            session.commit()
+        except IntegrityError:
+            # Another request enrolled one of them (or an account went) after the check: check the rows again, so
+            # that row says why and the others are still enrolled.
+            session.rollback()
+            continue
+        return len(ready), [row for row in rows if row.error is not None]
+    return 0, [row if row.error else replace(row, error="roster.err_busy") for row in rows]
 
 
 def remove_student(session: Session, course: Course, user_id: int) -> User | None:

@@ -1,0 +1,35 @@
+"""PostgreSQL sessions run in UTC, whatever the server's or the connection's own time zone."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from sqlalchemy import text
+
+from grader.extensions import make_engine
+from tests.support import Backend
+
+EDGE_OF_THE_CALENDAR = datetime(9999, 12, 31, 23, 59, tzinfo=timezone.utc)
+
+
+def _in_shanghai(url: str) -> str:
+    """``url`` with the connection's time zone set to UTC+8 at start-up, as a server configured for China has."""
+    return f"{url}?options=-c%20timezone%3DAsia%2FShanghai"
+
+
+def test_a_time_at_the_end_of_the_calendar_reads_back_in_any_server_time_zone(backend: Backend) -> None:
+    """9999-12-31 23:59 UTC is 10000-01-01 in UTC+8: read in the server's zone it could not be read at all."""
+    if backend.name != "postgresql":
+        pytest.skip("SQLite stores times as text, with no session time zone")
+    engine = make_engine(_in_shanghai(backend.database_url))
+    try:
+        with engine.connect() as connection:
+            assert connection.execute(text("SHOW TimeZone")).scalar_one() == "UTC"
+            read = connection.execute(text("SELECT CAST(:at AS timestamptz)"), {"at": EDGE_OF_THE_CALENDAR}).scalar_one()
+            assert read == EDGE_OF_THE_CALENDAR
+            connection.rollback()
+        # Still UTC on a connection the pool hands out again after its reset (a rollback).
+        with engine.connect() as connection:
+            assert connection.execute(text("SHOW TimeZone")).scalar_one() == "UTC"
+    finally:
+        engine.dispose()
