@@ -229,7 +229,7 @@ def display(kind: str, value: object, lang: str = "zh") -> str:
     if kind == "number":
         return format_number(float(value))  # type: ignore[arg-type]
     if kind == "bool":
-        words = ("true", "false") if normalise_lang(lang) == "en" else ("是", "否")
+        words = ("yes", "no") if normalise_lang(lang) == "en" else ("是", "否")  # as the hints ask: "yes / no"
         return words[0] if value else words[1]
     if kind == "tokens":
         return " ".join(str(token) for token in value)  # type: ignore[attr-defined]

@@ -88,6 +88,17 @@ UI: dict[str, Text] = {
                                    "Grading failed on our side and this attempt does not count; submit again, or tell "
                                    "your teacher."),
     "exercise.network_error": Text("无法连接服务器，请检查网络后重试。", "Cannot reach the server; check your connection and retry."),
+    "exercise.signed_out": Text("你已不在登录状态（可能在别处退出了登录），这次没有提交任何内容。请重新登录后再试。",
+                                "You are no longer logged in (perhaps you logged out elsewhere); nothing was submitted. "
+                                "Log in again and retry."),
+    "exercise.log_in_again": Text("重新登录", "Log in again"),
+    "exercise.page_expired": Text("页面已过期（可能在别的标签页重新登录过），这次没有提交任何内容。请刷新页面后重试。",
+                                  "This page has expired (perhaps you logged in again in another tab); nothing was "
+                                  "submitted. Reload the page and try again."),
+    "exercise.result_pending": Text("答案已提交（提交 #{id}），但暂时取不到批改结果。请不要重复提交，稍后查看这次提交即可。",
+                                    "Your answer was submitted (submission #{id}) but its result could not be fetched "
+                                    "yet. Do not submit it again; look at the submission in a moment."),
+    "exercise.see_submission": Text("查看提交 #{id}", "See submission #{id}"),
     "exercise.submit_refused": Text("提交被拒绝：{reason}", "Submission refused: {reason}"),
     "exercise.unavailable": Text("服务暂时不可用，请稍后再提交；这次提交没有保存。",
                                  "The service is briefly unavailable; submit again in a moment (this one was not saved)."),
@@ -102,8 +113,17 @@ UI: dict[str, Text] = {
     "exercise.misconception": Text("可能的误区：{tag}", "Likely misconception: {tag}"),
     "exercise.you_wrote": Text("你的答案读作：{text}", "Your answer was read as: {text}"),
     "exercise.answer_key": Text("参考答案", "Answer key"),
-    "exercise.key_hidden": Text("参考答案将在截止后或提交次数用完后显示。",
-                                "The answer key appears after the due date or once your attempts run out."),
+    "exercise.key_after_due": Text("参考答案将在截止后显示。", "The answer key appears after the due date."),
+    "exercise.key_no_due": Text("本作业没有截止时间，因此不会显示参考答案。",
+                                "This assignment has no due date, so its answer key is not shown."),
+    "exercise.key_after_attempts": Text("参考答案将在你用完本题的提交次数、并且都批改完后显示。",
+                                        "The answer key appears once all your attempts at this exercise are used "
+                                        "and graded."),
+    "exercise.key_unlimited": Text("本作业不限提交次数，因此不会显示参考答案。",
+                                   "This assignment has unlimited attempts, so its answer key is not shown."),
+    "exercise.key_elsewhere": Text("这道题也在你另一份仍可提交的作业里；那份作业允许之前，这里也不显示参考答案。",
+                                   "This exercise is also in another of your assignments that still takes answers; "
+                                   "the key stays hidden until that one allows it."),
     "exercise.key_never": Text("本作业不公布参考答案。", "This assignment does not publish its answer key."),
     "exercise.history": Text("本题提交记录", "Submissions for this exercise"),
     "exercise.closed": Text("作业已截止，不能再提交。", "The assignment is closed; no more submissions."),

@@ -137,5 +137,5 @@ def regrade_context(session: Session, job: RegradeJob, lang: str) -> dict[str, A
         select(RegradeChange).where(RegradeChange.job_id == job.id).options(selectinload(RegradeChange.user))
         .order_by(RegradeChange.id)
     ).all()
-    return {"job": job, "title": job.assignment.title(lang), "changes": changes,
+    return {"job": job, "title": job.assignment.title(lang), "changes": changes, "course": job.assignment.course,
             "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes}}

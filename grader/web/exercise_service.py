@@ -1,6 +1,7 @@
 """The exercise page: the student's variant as tables, the answer form, attempts, key and history; plain-form submit."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
@@ -11,13 +12,14 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.grading import policy, submissions
 from grader.grading.errors import SubmissionRejected
-from grader.models import Assignment, Submission, User
+from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.variants import seed_for
 from grader.web.data_view import Block, data_blocks
 from grader.web.services import AssignmentView, NotVisible, assignment_view, exercise_entry, window_state
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
+PENDING_STATUSES = frozenset({SubmissionStatus.QUEUED, SubmissionStatus.GRADING})
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,8 @@ class ExercisePage:
     attempts_left: int | None
     refusal: str | None  # why submitting is not possible now ("closed", "not_open", "no_attempts"), else None
     key_policy: str
-    answer_key: Mapping[str, Any] | None
+    answer_key: Mapping[str, str] | None  # field -> the key's value as the page writes answers
+    key_note: str  # UI string key: why the answer key is hidden (unused while it is shown)
     latest: Submission | None
 
 
@@ -71,6 +74,36 @@ def _refusal(assignment: Assignment, attempts_left: int | None, now: datetime) -
     return "no_attempts" if attempts_left == 0 else None
 
 
+def key_texts(exercise_id: str, seed: int, lang: str) -> dict[str, str]:
+    """The answer key in the notation the page reads answers back in ("否", "blue key . EOS", 0.693147), per field.
+
+    The engine has no answer formatter of its own, but grading the key says how each of its parts reads, in
+    ``lang``; a part it does not read back stays JSON, so no value of the key is ever left out.
+    """
+    key = engine.answer_key(exercise_id, seed)
+    parts = engine.grade(exercise_id, seed, key, lang).get("parts") or {}
+    return {name: str((parts.get(name) or {}).get("read") or json.dumps(value, ensure_ascii=False))
+            for name, value in key.items()}
+
+
+def key_note(assignment: Assignment, attempts_left: int | None, last_status: str | None, state: str) -> str:
+    """The UI string that says when a hidden answer key will show (or that it never will), by the key rule."""
+    policy = assignment.answer_key_policy
+    if policy == AnswerKeyPolicy.NEVER:
+        return "exercise.key_never"
+    if policy == AnswerKeyPolicy.AFTER_DUE and assignment.due_at is None:
+        return "exercise.key_no_due"
+    if policy == AnswerKeyPolicy.AFTER_DUE and state != "closed":
+        return "exercise.key_after_due"
+    if policy == AnswerKeyPolicy.AFTER_ATTEMPTS and assignment.attempts_allowed is None:
+        return "exercise.key_unlimited"
+    # An attempt still queued or grading counts as used, but the key waits for its grade (an error gives it back).
+    if policy == AnswerKeyPolicy.AFTER_ATTEMPTS and (attempts_left != 0 or last_status in PENDING_STATUSES):
+        return "exercise.key_after_attempts"
+    # This assignment's own rule allows the key: another assignment with the same exercise (same variant) hides it.
+    return "exercise.key_elsewhere"
+
+
 def exercise_page(session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str,
                   now: datetime) -> ExercisePage:
     """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view)."""
@@ -86,7 +119,8 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
         progress=progress, attempts_used=row.attempts_used, attempts_left=row.attempts_left,
         refusal=_refusal(assignment, row.attempts_left, now), key_policy=assignment.answer_key_policy,
-        answer_key=engine.answer_key(exercise_id, seed) if key_visible else None,
+        answer_key=key_texts(exercise_id, seed, lang) if key_visible else None,
+        key_note=key_note(assignment, row.attempts_left, row.last_status, progress.state),
         latest=history[0] if history else None,
     )
 

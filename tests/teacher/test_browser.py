@@ -128,7 +128,7 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     report = page.locator("table.regrade-report tbody tr")
     expect(report).to_have_count(1)
     expect(report.first).to_contain_text("student3")
-    expect(report.first.locator("td.new-score")).to_have_text("1")
+    expect(report.first.locator("td.new-score")).to_have_text("100%")
     shot(page, "teacher-04-regrade-done")
     assert _scalar(live, select(GradeLogEntry.new_score).where(GradeLogEntry.reason.startswith("regrade #"))) == 1.0
     page.close()

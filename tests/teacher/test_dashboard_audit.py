@@ -298,7 +298,9 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
                               and any(p["tags"] for p in r.parts.values())})
             untagged = exp.wrong[exercise_id] - tagged_any
             if exp.wrong[exercise_id] and untagged:
-                assert f"The other {untagged} wrong answers match no known misconception." in card, exercise_id
+                expected = ("The other wrong answer matches no known misconception." if untagged == 1
+                            else f"The other {untagged} wrong answers match no known misconception.")
+                assert expected in card, exercise_id
             else:
                 assert "match no known misconception" not in card, exercise_id
         check_students(page, expected_progress(world, [assignment]))
@@ -381,7 +383,7 @@ def test_untagged_wrong_answers_are_counted_per_answer_not_per_tag(session: Sess
     client, _ = login(teacher.username)
     page = get_page(client, f"/teach/assignments/{assignment.id}")
     assert "Wrong answers: 3" in page
-    assert "The other 1 wrong answers match no known misconception." in page
+    assert "The other wrong answer matches no known misconception." in page
 
 
 def test_roster_file_with_a_nul_byte_is_refused_not_a_server_error(session: Session, login: Login) -> None:
@@ -445,5 +447,5 @@ def test_a_graded_row_with_json_null_parts_does_not_break_the_misconception_view
     client, token = login(teacher.username)
     page = get_page(client, f"/teach/assignments/{assignment.id}")
     assert "Wrong answers: 2" in page
-    assert "The other 1 wrong answers match no known misconception." in page
+    assert "The other wrong answer matches no known misconception." in page
     assert any("log10" in row for row in download(client, token, assignment.id, "misconceptions"))

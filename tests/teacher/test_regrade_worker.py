@@ -1,6 +1,7 @@
 """A regrade started from the dashboard runs on a real Celery worker process and its report appears."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
 from grader.grading import sweeper
+from grader.i18n_ui import UI
 from grader.models import GradeLogEntry, RegradeJob, RegradeStatus
 from tests.support import WorkerProcess, wait_for
 from tests.teacher.regrade_data import build
@@ -18,6 +20,16 @@ from tests.teacher.regrade_data import build
 Login = Callable[[str], tuple[FlaskClient, str]]
 
 pytestmark = pytest.mark.integration
+
+
+def _verdict_cells(page: str, submission_id: int) -> tuple[str, str]:
+    """The old and new verdict cells of one submission's row in a regrade report."""
+    row = re.search(rf'data-submission="{submission_id}".*?</tr>', page, re.S)
+    assert row is not None, submission_id
+    old = re.search(r'<td class="old-score">(.*?)</td>', row.group(0), re.S)
+    new = re.search(r'<td class="new-score">(.*?)</td>', row.group(0), re.S)
+    assert old is not None and new is not None
+    return old.group(1).strip(), new.group(1).strip()
 
 
 def job_status(app: Flask, job_id: int) -> str:
@@ -42,6 +54,12 @@ def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: L
     assert f'data-submission="{fixture.raised.id}" data-applied="yes"' in page
     assert f'data-submission="{fixture.lowered.id}" data-applied="no"' in page
     assert 'http-equiv="refresh"' not in page  # finished pages stop refreshing
+    # Verdicts read as on the other teacher pages: percentages, or the status in words; the course stays in the nav.
+    assert _verdict_cells(page, fixture.raised.id) == ("0%", "100%")
+    assert _verdict_cells(page, fixture.lowered.id) == ("100%", "88%")
+    old, new = _verdict_cells(page, fixture.now_invalid.id)
+    assert old == "50%" and new in (UI["substatus.invalid"].zh, UI["substatus.invalid"].en)
+    assert f'href="/teach/courses/{fixture.assignment.course_id}"' in page
     with get_db(app).session() as fresh:
         job = fresh.get_one(RegradeJob, job_id)
         assert (job.changed, job.kept, job.never_lower) == (1, 2, True)

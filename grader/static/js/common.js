@@ -26,7 +26,8 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  /* JSON request with the session cookie and the CSRF header; resolves to {status, body} (body may be null). */
+  /* JSON request with the session cookie and the CSRF header; resolves to {status, body, signedOut} (body may be
+     null). signedOut: the API said 401, or a page route sent the browser to the login form (whose HTML is no JSON). */
   function request(method, url, payload, headers) {
     var options = { method: method, credentials: "same-origin", headers: { "Accept": "application/json", "X-CSRF-Token": csrf } };
     Object.keys(headers || {}).forEach(function (name) { options.headers[name] = headers[name]; });
@@ -35,9 +36,41 @@
       options.body = JSON.stringify(payload);
     }
     return fetch(url, options).then(function (response) {
-      return response.json().then(function (body) { return { status: response.status, body: body }; },
-        function () { return { status: response.status, body: null }; });
+      var signedOut = response.status === 401 || (response.redirected && new URL(response.url).pathname === "/login");
+      return response.json().then(function (body) { return { status: response.status, body: body, signedOut: signedOut }; },
+        function () { return { status: response.status, body: null, signedOut: signedOut }; });
     });
+  }
+
+  /* What went wrong with a reply that is not the expected one, in the page language (never a bare status code):
+     signed out, a page whose CSRF token is stale (a new login elsewhere), the service down, else `fallback`. */
+  function problem(reply, fallback) {
+    var code = reply && reply.body && reply.body.error ? reply.body.error.code : null;
+    if (!reply) { return say("exercise.network_error"); }
+    if (reply.signedOut) { return say("exercise.signed_out"); }
+    // The API answers a stale token with 403 csrf_failed; a page route with its 400 HTML error page (no JSON).
+    if (code === "csrf_failed" || (reply.status === 400 && !reply.body)) { return say("exercise.page_expired"); }
+    if (reply.status >= 500) { return say("exercise.unavailable"); }
+    return fallback === undefined ? say("exercise.network_error") : fallback;
+  }
+
+  /* A paragraph (or `tag`) with `text` and, when signed out, a link to the login form that comes back to this page. */
+  function problemNode(reply, text, className, tag) {
+    var node = el(tag || "p", className === undefined ? "message error" : className, text);
+    if (reply && reply.signedOut) {
+      var link = el("a", null, say("exercise.log_in_again"));
+      link.href = "/login?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+      node.appendChild(document.createTextNode(" "));
+      node.appendChild(link);
+    }
+    return node;
+  }
+
+  /* A rejected promise carrying the unexpected reply, so a .catch can say what went wrong. */
+  function failure(reply) {
+    var error = new Error("unexpected reply " + reply.status);
+    error.reply = reply;
+    return error;
   }
 
   function debounce(fn, ms) {
@@ -56,5 +89,6 @@
     return shown;
   }
 
-  window.Grader = { say: say, el: el, request: request, debounce: debounce, randomKey: randomKey, percent: percent };
+  window.Grader = { say: say, el: el, request: request, debounce: debounce, randomKey: randomKey, percent: percent,
+                    problem: problem, problemNode: problemNode, failure: failure };
 })();

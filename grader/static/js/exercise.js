@@ -15,6 +15,9 @@
     var validationRound = 0;
     var busy = false;
     var outOfAttempts = false;
+    // The Idempotency-Key of the answer being submitted: kept when a submit got no reply at all (it may have been
+    // stored), so pressing Submit again cannot store the same answer twice; dropped once a reply came or the answer changed.
+    var submitKey = null;
 
     function control(field) { return field.querySelector("input, textarea"); }
 
@@ -73,7 +76,7 @@
       var round = ++validationRound;
       return request("POST", form.dataset.validateUrl, { exercise_id: form.dataset.exercise, answer: answer(), lang: lang })
         .then(function (reply) {
-          if (reply.status !== 200 || !reply.body) { return null; }
+          if (reply.status !== 200 || !reply.body) { throw G.failure(reply); }
           // A live preview overtaken by a newer check is dropped; the submit's own check never is (a preview
           // firing while it runs must not turn the submit into a bogus network error).
           if (!strict && round !== validationRound) { return null; }
@@ -81,12 +84,31 @@
         });
     }
 
+    /* The live check failed: no preview may keep saying "checking" forever; being signed out or holding a stale
+       page is said at once (typing more cannot help), a network blip is left for the submit to report. */
+    function previewFailed(error) {
+      fields.forEach(function (field) {
+        var preview = field.querySelector(".preview");
+        if (preview.classList.contains("pending")) {
+          preview.classList.remove("pending");
+          preview.textContent = "";
+        }
+      });
+      var reply = error && error.reply;
+      var text = reply ? G.problem(reply, null) : null;
+      if (text) {
+        summary.replaceChildren(G.problemNode(reply, "✗ " + text, null, "span"));
+        summary.className = "message error";
+      }
+    }
+
     var livePreview = debounce(function () {
       if (busy) { return; }  // the submit is checking the answer itself
-      validate(false).catch(function () { /* offline: the submit path reports it */ });
+      validate(false).catch(previewFailed);
     }, 400);
     fields.forEach(function (field) {
       control(field).addEventListener("input", function () {
+        submitKey = null;
         var preview = field.querySelector(".preview");
         preview.classList.add("pending");
         preview.textContent = say("exercise.checking");
@@ -131,15 +153,24 @@
       } else if (submission.status === "error") {
         box.appendChild(el("p", "message error", say("exercise.grading_error")));
       } else {
-        box.appendChild(el("p", "message", say("exercise.still_grading")));
+        box.appendChild(submissionLink(el("p", "message", say("exercise.still_grading")), submission.id));
       }
       resultBox.replaceChildren(box);
       resultSection.focus();
     }
 
-    function showMessage(text) {
+    /* `node` followed by a link to the submission's own page (which refreshes itself until it is graded). */
+    function submissionLink(node, id) {
+      var link = el("a", null, say("exercise.see_submission", { id: id }));
+      link.href = "/submissions/" + id;
+      node.appendChild(document.createTextNode(" "));
+      node.appendChild(link);
+      return node;
+    }
+
+    function showMessage(text, reply) {
       var box = el("div", "result-body");
-      box.appendChild(el("p", "message error", text));
+      box.appendChild(G.problemNode(reply, text));
       resultBox.replaceChildren(box);
     }
 
@@ -172,7 +203,7 @@
 
     function waitForResult(id, rounds) {
       return request("GET", "/api/v1/submissions/" + id + "?wait=10&lang=" + lang).then(function (reply) {
-        if (reply.status !== 200 || !reply.body) { throw new Error("poll " + reply.status); }
+        if (reply.status !== 200 || !reply.body) { throw G.failure(reply); }
         if (!isFinal(reply.body) && rounds > 1) { return waitForResult(id, rounds - 1); }
         return reply.body;
       });
@@ -188,11 +219,11 @@
         showMessage(say("exercise.rate_limited", { seconds: body.retry_after }));
         return;
       }
-      if (reply.status === 503) {
-        showMessage(say("exercise.unavailable"));
+      if (reply.signedOut || !body || body.code === "csrf_failed" || reply.status >= 500) {
+        showMessage(G.problem(reply), reply);
         return;
       }
-      showMessage(say("exercise.submit_refused", { reason: body ? body.message : reply.status }));
+      showMessage(say("exercise.submit_refused", { reason: body.message }));
     }
 
     form.addEventListener("submit", function (event) {
@@ -210,17 +241,26 @@
         resultBox.replaceChildren(el("p", "message", say("exercise.submitting")));
         var body = { exercise_id: form.dataset.exercise, assignment_id: Number(form.dataset.assignment), answer: answer(), lang: lang };
         // Prefer: wait lets the server answer with the grade itself when it comes within 10 s (one request).
-        var headers = { "Idempotency-Key": randomKey(), "Prefer": "wait=10" };
+        submitKey = submitKey || randomKey();
+        var headers = { "Idempotency-Key": submitKey, "Prefer": "wait=10" };
         return request("POST", form.dataset.submitUrl, body, headers).then(function (reply) {
-          if (reply.status !== 202 && reply.status !== 200) { refused(reply); return null; }
-          var result = isFinal(reply.body) ? Promise.resolve(reply.body) : waitForResult(reply.body.id, 6);
+          submitKey = null;  // the server answered: a new press is a new submission
+          if ((reply.status !== 202 && reply.status !== 200) || !reply.body) { refused(reply); return null; }
+          var id = reply.body.id;
+          var result = isFinal(reply.body) ? Promise.resolve(reply.body) : waitForResult(id, 6);
           return result.then(function (submission) {
             renderResult(submission);
-            return refreshProgress();
+            // The bar and attempts line are a courtesy: failing to refresh them must not hide the grade just shown.
+            return refreshProgress().catch(function () { return null; });
+          }, function (error) {
+            // The answer is stored and being graded: "retry" would spend a second attempt on it.
+            var box = el("div", "result-body");
+            box.appendChild(submissionLink(G.problemNode(error && error.reply, say("exercise.result_pending", { id: id }), "message"), id));
+            resultBox.replaceChildren(box);
           });
         });
-      }).catch(function () {
-        showMessage(say("exercise.network_error"));
+      }).catch(function (error) {
+        showMessage(G.problem(error && error.reply), error && error.reply);
       }).then(function () {
         busy = false;
         button.disabled = outOfAttempts;

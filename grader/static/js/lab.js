@@ -53,7 +53,7 @@
     function poll(id, tMin) {
       request("GET", "/lab/runs/" + id + "?t_min=" + tMin).then(function (reply) {
         var run = reply.body;
-        if (reply.status !== 200 || !run) { throw new Error("poll"); }
+        if (reply.status !== 200 || !run) { throw G.failure(reply); }
         if (run.status === "done") { showDone(run); button.disabled = false; return; }
         if (run.status === "error") {
           status.replaceChildren(el("p", "message error", "✗ " + say("lab.failed")));
@@ -62,8 +62,8 @@
         }
         showProgress(run);
         setTimeout(function () { poll(id, tMin); }, 700);
-      }).catch(function () {
-        status.replaceChildren(el("p", "message error", say("exercise.network_error")));
+      }).catch(function (error) {
+        status.replaceChildren(G.problemNode(error && error.reply, G.problem(error && error.reply)));
         button.disabled = false;
       });
     }
@@ -78,7 +78,9 @@
       table.replaceChildren();
       request("POST", "/lab/runs", payload).then(function (reply) {
         if (reply.status !== 202 || !reply.body) {
-          status.replaceChildren(el("p", "message error", "✗ " + ((reply.body && reply.body.error && reply.body.error.message) || reply.status)));
+          // The form's own complaint (422) is in the page language; anything else (signed out, stale page) is ours.
+          var message = reply.status === 422 && reply.body && reply.body.error ? reply.body.error.message : G.problem(reply);
+          status.replaceChildren(G.problemNode(reply, "✗ " + message));
           button.disabled = false;
           return;
         }
