@@ -108,9 +108,12 @@ def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: s
     wrong_answers = [(m, m.solve(variant)) for m in exercise.misconceptions]
     own_steps = exercise.follow_through(variant, answer) if exercise.follow_through else {}
     parts: dict[str, PartResult] = {}
+    earlier_right = True  # every part before this one (the fields list earlier steps first) is right
     for answer_field in exercise.fields:
         parts[answer_field.name] = _check_part(exercise, variant, answer_field, answer[answer_field.name],
-                                               reference[answer_field.name], own_steps, wrong_answers, lang)
+                                               reference[answer_field.name], own_steps, wrong_answers, lang,
+                                               earlier_right)
+        earlier_right = earlier_right and parts[answer_field.name].correct
     total_weight = sum(f.weight for f in exercise.fields)
     score = sum(parts[f.name].score * f.weight for f in exercise.fields) / total_weight
     return GradeResult(exercise.id, variant.seed, variant.engine_version, "graded", round(score, 6),
@@ -119,8 +122,13 @@ def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: s
 
 def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerField, student: Any,
                 reference: Any, own_steps: Mapping[str, Any], wrong_answers: list,
-                lang: str) -> PartResult:
-    """The verdict on one part, with its feedback in ``lang``."""
+                lang: str, earlier_right: bool = True) -> PartResult:
+    """The verdict on one part, with its feedback in ``lang``.
+
+    A part wholly consistent with the student's own earlier steps while those steps are all right is right: it
+    only carries their rounding (weights to 3 decimals, then the output from them), and "the mistake is in an
+    earlier step" would blame a step marked correct.
+    """
     kind, tolerance = answer_field.kind, answer_field.tolerance
     read = display(kind, student, lang)
     comparison = compare(kind, student, reference, tolerance)
@@ -132,6 +140,8 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
         credited = _follow_through_score(kind, student, reference, own_steps[answer_field.name], tolerance)
         if credited > score:
             score, follow_through = credited, True
+        if follow_through and score >= 1.0 and earlier_right:
+            return PartResult(1.0, True, messages.correct(answer_field).get(lang), None, read=read)
     if exercise.tag_part is not None:
         tags = tuple(exercise.tag_part(variant, answer_field.name, student))
     else:

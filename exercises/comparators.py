@@ -12,10 +12,12 @@ from exercises.expr import TOKEN_MARKS, without_invisible
 from exercises.i18n import Text
 
 _QUOTES = "'\"`‘’“”「」『』"
-_PERIODS = {".", "。", "句号", "句號", "period", "full stop"}
+# Also the other names students use: 句点 for the full stop, SOS (start of sequence, as in the PyTorch seq2seq
+# tutorial) for BOS, and </eos> for EOS; no vocabulary has a token spelled like these.
+_PERIODS = {".", "。", "句号", "句號", "句点", "句點", "period", "full stop", "dot"}
 _TOKEN_MARK_TABLE = str.maketrans(TOKEN_MARKS)
-_EOS = {"eos", "<eos>", "</s>", "<end>"}
-_BOS = {"bos", "<bos>", "<s>", "<start>"}
+_EOS = {"eos", "<eos>", "</s>", "<end>", "</eos>"}
+_BOS = {"bos", "<bos>", "<s>", "<start>", "sos", "<sos>"}
 # "No such token" as people write it; no vocabulary has a token spelled like these.
 _NONE = {"none", "null", "nil", "n/a", "-", "—", "–", "无", "没有", "不存在"}
 

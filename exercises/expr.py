@@ -108,7 +108,7 @@ def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
         if char == "√":
             # The root sign is the sqrt function as one character, so "1 √2" stays two pieces in a list split at
             # spaces, and "√e" does not run into a name "sqrte".
-            tokens.append(_Token("name", "sqrt", index))
+            tokens.append(_Token("name", "√", index))
             index += 1
             continue
         name = _NAME.match(text, index)
@@ -285,7 +285,7 @@ class _Parser:
         token = self.advance()
         if token.text in self.symbols:
             return float(self.symbols[token.text])
-        lowered = token.text.lower()
+        lowered = "sqrt" if token.text == "√" else token.text.lower()
         if lowered in CONSTANTS:
             return CONSTANTS[lowered]
         if lowered in _NOT_FINITE_NAMES:
@@ -303,7 +303,10 @@ class _Parser:
             argument = self.primary()
             self.depth -= 1
             follower = self.token
-            if follower.kind == "%" or (follower.kind == "op" and follower.text == "^"):
+            # "ln 1/0.288" is ln(1/0.288) in one reading and ln(1)/0.288 in another (the root sign binds only what
+            # follows it: √2/2 is (√2)/2).
+            divided = follower.kind == "op" and follower.text == "/" and token.text != "√"
+            if follower.kind == "%" or (follower.kind == "op" and follower.text == "^") or divided:
                 # "ln2^2" is ln(4) in one reading and (ln 2)^2 in another; "ln50%" likewise. Make the student say.
                 shown = "".join(item.text for item in self.tokens[first:self.index])
                 rest = "…" if follower.kind == "op" else ""

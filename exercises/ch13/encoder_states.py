@@ -91,7 +91,11 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
             own.append(None)
             continue
         _, state = encoder_step(data["source_vocab"][source[index]], previous, data["encoder"])
-        own.append(list(state))
+        # A read that hands the student's own wrong state back unchanged (a zero embedding, or everything clipped
+        # to 0 after a zero state) carries nothing forward: copying the earlier state, or typing zeros
+        # throughout, would earn it too.
+        copied = index > 0 and _is_pair(previous) and _close(state, previous)
+        own.append(None if copied else list(state))
     return {"states": own}
 
 

@@ -138,7 +138,8 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     count = len(variant.data["target"])
     implied: dict[str, Any] = {}
     probability, total = answer.get("sequence_probability"), answer.get("total_loss")
-    if _is_number(probability) and probability > 0:
+    # A probability of 1 gives a total of 0: "1, 0" is a blank answer, not a logarithm taken.
+    if _is_number(probability) and probability > 0 and not DEFAULT_TOLERANCE.close(-math.log(probability), 0.0):
         implied["total_loss"] = -math.log(probability)
     if _is_number(total):
         # Each average is carried forward only where dividing by the other count would give another number:

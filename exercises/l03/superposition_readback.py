@@ -123,7 +123,11 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     memory, readback = answer.get("memory"), answer.get("readback")
     if isinstance(memory, (list, tuple)) and len(memory) == dim:
         unbound = _unbind(data, list(memory))
-        if not all(DEFAULT_TOLERANCE.close(new, float(value)) for new, value in zip(unbound, memory)):
+        # Nor from a readback that is the student's memory copied unchanged (the no-unbinding mistake): where the
+        # probe's key is +1 the copy would match the unbound value without any unbinding done.
+        copied = isinstance(readback, (list, tuple)) and len(readback) == dim and all(
+            DEFAULT_TOLERANCE.close(float(read), float(value)) for read, value in zip(readback, memory))
+        if not copied and not all(DEFAULT_TOLERANCE.close(new, float(value)) for new, value in zip(unbound, memory)):
             own["readback"] = unbound
     if isinstance(readback, (list, tuple)) and len(readback) == dim:
         values = _cosines(data, _direction(list(readback)))

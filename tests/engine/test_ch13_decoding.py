@@ -271,7 +271,8 @@ def test_a_zero_total_loss_earns_no_follow_through_on_the_averages() -> None:
     # Book: EOS has probability 1, so its loss is 0 and a total of 0 makes every divisor give 0 for both averages.
     answer = {"sequence_probability": "1", "total_loss": "0", "mean_loss_with_eos": "0", "mean_loss_without_eos": "0"}
     parts = grade(LOSS, 0, answer)["parts"]
-    assert parts["total_loss"]["follow_through"]  # -ln(1) = 0 is still the right step from their probability
+    # "1, 0, 0, 0" is a blank answer: the total earns nothing from -ln(1) = 0 either (typing audit, 1.5.0).
+    assert parts["total_loss"]["score"] == 0.0 and not parts["total_loss"]["follow_through"]
     for name in ("mean_loss_with_eos", "mean_loss_without_eos"):
         assert parts[name]["score"] == 0.0 and not parts[name]["follow_through"], name
     implied = loss_average.follow_through(api.get_exercise(LOSS).generate(0), {"total_loss": 1.5})
