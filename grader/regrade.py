@@ -234,7 +234,9 @@ def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: 
         lease = leases.claim(session, RegradeJob, job_id, worker, lease_seconds)
         if lease is None:
             leases.give_up_exhausted(session, RegradeJob, RegradeStatus.ERROR, row_id=job_id)
-            return session.get_one(RegradeJob, job_id).status
+            job = session.get(RegradeJob, job_id)
+            # No row (a deleted assignment took its jobs along): nothing to do, as for submissions and lab runs.
+            return job.status if job is not None else "missing"
         try:
             _start(session, lease)
             more: bool | None = True

@@ -23,8 +23,9 @@ ERROR_STATUS: dict[type, str] = {
     RegradeJob: RegradeStatus.ERROR,
 }
 BATCH_SIZE = 200
-# A queued row is re-sent after GRADER_REQUEUE_AFTER, then after twice that, four times, ... up to 2**5 times
-# (20 s → ~11 min by default): while no worker consumes, the queue gains a few copies per row, not hundreds.
+# A queued row (or one whose lease expired) is re-sent after GRADER_REQUEUE_AFTER, then after twice that, four
+# times, ... up to 2**5 times (20 s → ~11 min by default): while no worker consumes, the queue gains a few copies
+# per row, not hundreds.
 MAX_BACKOFF_DOUBLINGS = 5
 
 log = logging.getLogger(__name__)
@@ -43,20 +44,20 @@ def stale(model: JobModel, now: datetime, requeue_after: float) -> ColumnElement
 
     Queued rows whose last message is older than ``requeue_after`` doubled for each re-send since the last
     claim (a lost message; backing off while nothing consumes), and working rows whose lease expired and that
-    have not been re-sent since (killed worker) or were re-sent long ago.
+    have not been re-sent since (killed worker) or, with the same back-off, were re-sent long ago: while no
+    worker runs, a row its dead worker left must not gain a copy every ``requeue_after`` either.
     """
-    long_ago = now - timedelta(seconds=requeue_after)
-    not_recent = or_(model.dispatched_at.is_(None), model.dispatched_at < long_ago)
     backed_off = case(
         *((model.resends == doublings, now - timedelta(seconds=requeue_after * 2**doublings))
           for doublings in range(MAX_BACKOFF_DOUBLINGS)),
         else_=now - timedelta(seconds=requeue_after * 2**MAX_BACKOFF_DOUBLINGS),
     )
-    not_recent_for_queued = or_(model.dispatched_at.is_(None), model.dispatched_at < backed_off)
+    not_recent = or_(model.dispatched_at.is_(None), model.dispatched_at < backed_off)
     return and_(
         model.attempts < model.max_attempts,
         or_(
-            and_(model.status == model.QUEUED, not_recent_for_queued),
+            and_(model.status == model.QUEUED, not_recent),
+            # The claim reset ``resends``: the first re-send after the lease expired goes at once, later ones back off.
             and_(
                 model.status == model.WORKING,
                 model.lease_until < now,
