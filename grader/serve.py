@@ -20,6 +20,8 @@ from grader.grading import sweeper
 from grader.migrate import upgrade
 
 WORKER_STOP_SECONDS = 10
+WATCH_SECONDS = 1.0
+MAX_RESTART_PAUSE_SECONDS = 30.0
 
 
 def worker_command(queue: str, concurrency: int = 2) -> list[str]:
@@ -72,6 +74,46 @@ def stop_worker(worker: subprocess.Popen[bytes]) -> None:
             worker.wait()
 
 
+class SupervisedWorker:
+    """The worker child of `grader serve`, started again whenever it exits while the server runs.
+
+    A worker that died (killed, out of memory, a broker fault Celery calls unrecoverable) would otherwise leave the
+    web app accepting answers that nobody grades until someone restarted everything; its rows are re-sent by the
+    sweeper once it is back.
+    """
+
+    def __init__(self, app: Flask, stop: threading.Event) -> None:
+        self._app = app
+        self._stop = stop
+        self._lock = threading.Lock()  # a restart and the final stop never overlap
+        self.process = start_worker(app)
+        self.restarts = 0
+
+    def watch(self) -> None:
+        """Check the worker every WATCH_SECONDS and restart it if it exited; waits longer after each quick death
+        (up to MAX_RESTART_PAUSE_SECONDS), so a worker that cannot start does not spin."""
+        pause = WATCH_SECONDS
+        while not self._stop.wait(pause):
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                status = self.process.poll()
+                if status is None:
+                    pause = WATCH_SECONDS
+                    continue
+                print(f"grader serve: the grading worker exited (status {status}); starting it again",
+                      file=sys.stderr, flush=True)
+                self.process = start_worker(self._app)
+                self.restarts += 1
+            pause = min(max(pause * 2, WATCH_SECONDS), MAX_RESTART_PAUSE_SECONDS)
+
+    def stop(self) -> None:
+        """Stop watching, then stop the worker as ``stop_worker`` does."""
+        self._stop.set()
+        with self._lock:
+            stop_worker(self.process)
+
+
 def prepare(app: Flask) -> None:
     """Bring the schema up to date and make sure the demo course exists."""
     upgrade(app.config["DATABASE_URL"])
@@ -100,8 +142,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
         print(f"port {port} on {host} is in use; choose another with --port", file=sys.stderr)
         return 1
     prepare(app)
-    worker = start_worker(app)
     stop = threading.Event()
+    worker = SupervisedWorker(app, stop)
+    threading.Thread(target=worker.watch, name="worker-supervisor", daemon=True).start()
     sweeping = threading.Thread(target=sweeper.run_forever, args=(app, stop), name="sweeper", daemon=True)
     sweeping.start()
 
@@ -123,8 +166,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
         # shutdown short: that left the worker running without its parent.
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        stop.set()
-        stop_worker(worker)
+        worker.stop()  # also sets ``stop``, which ends the sweeper
     return 0
 
 

@@ -252,6 +252,47 @@ def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[st
         assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
 
 
+def celery_children(parent_pid: int) -> list[int]:
+    """Pids of the direct children of ``parent_pid`` that run a Celery worker."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except (OSError, IndexError, ValueError):
+            continue  # the process exited while we looked
+        if ppid == parent_pid and b"celery" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_serve_starts_its_worker_again_when_it_dies(data_dir: Path, tmp_path: Path) -> None:
+    """A worker killed under `grader serve` left the web app taking answers nobody graded; now serve starts a new
+    worker, which grades what is submitted, and still stops everything cleanly."""
+    log_path = tmp_path / "serve.log"
+    process, _ = start_serve(data_dir, log_path)
+    try:
+        first = wait_for(lambda: celery_children(process.pid), "the worker under grader serve")
+        os.kill(first[0], signal.SIGKILL)
+        replaced = wait_for(lambda: [pid for pid in celery_children(process.pid) if pid not in first],
+                            "a new worker under grader serve")
+        assert replaced and "starting it again" in log_path.read_text(errors="replace")
+
+        app = create_app({"GRADER_DATA_DIR": str(data_dir)})
+        with app.app_context(), get_db(app).session() as session:
+            student = session.scalar(select(User).where(User.username == "student1"))
+            submission = submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED,
+                                raw_answer=BOOK_ANSWER, parsed_answer=None, lang="zh")
+            graded = wait_final(session, submission.id)
+            assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
+        get_db(app).dispose()
+    finally:
+        process.terminate()
+    assert_exits_cleanly(process, log_path)
+
+
 def test_serve_refuses_production(
     monkeypatch: pytest.MonkeyPatch, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

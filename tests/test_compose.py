@@ -36,6 +36,14 @@ def test_stack_has_every_role_with_a_health_check() -> None:
         assert SERVICES[name]["healthcheck"]["test"], name
 
 
+def test_long_running_services_restart_and_the_migration_runs_once() -> None:
+    """A worker or sweeper that exits would stop grading or re-sending until someone noticed; the migration is a
+    one-shot job that must not loop."""
+    for name in ("postgres", "redis", "web", "worker", "sweeper"):
+        assert SERVICES[name].get("restart") == "unless-stopped", name
+    assert SERVICES["migrate"].get("restart") == "no"
+
+
 def test_no_fixed_container_names_so_workers_scale() -> None:
     assert all("container_name" not in service for service in SERVICES.values())
     assert "ports" not in SERVICES["worker"]
