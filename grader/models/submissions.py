@@ -38,6 +38,10 @@ class Submission(LeasedJob, Base):
         CheckConstraint("score IS NULL OR (score >= 0 AND score <= 1)", name="score_range"),
         Index("ix_submissions_user_exercise", "user_id", "exercise_id"),
         Index("ix_submissions_status_dispatched", "status", "dispatched_at"),
+        # One assignment's rows in id order: "newest first, one page" listings and the oldest-first CSV export read
+        # a few index entries instead of walking the primary key past every newer submission of other courses.
+        # Its leading column serves every other look-up by assignment too (the dashboards).
+        Index("ix_submissions_assignment_id_id", "assignment_id", "id"),
         # AUTOINCREMENT: task messages carry ids; SQLite must never reuse one for a different submission.
         {"sqlite_autoincrement": True},
     )
@@ -46,7 +50,7 @@ class Submission(LeasedJob, Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    assignment_id: Mapped[int | None] = mapped_column(ForeignKey("assignments.id", ondelete="SET NULL"), index=True)
+    assignment_id: Mapped[int | None] = mapped_column(ForeignKey("assignments.id", ondelete="SET NULL"))
     exercise_id: Mapped[str] = mapped_column(String(64))
     seed: Mapped[int] = mapped_column(BigInteger)
     lang: Mapped[str] = mapped_column(String(8))
