@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from exercises import api as engine
@@ -14,6 +14,8 @@ from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJ
 from grader.percent import shown_percent
 from grader.teacher import charts
 from grader.web.services import exercise_title, field_labels
+
+REGRADE_CHANGES_PER_PAGE = 200
 
 SUBMISSIONS_SHOWN = 200
 REGRADES_SHOWN = 5
@@ -131,11 +133,18 @@ def student_page(session: Session, course: Course, user_id: int, lang: str) -> S
     )
 
 
-def regrade_context(session: Session, job: RegradeJob, lang: str) -> dict[str, Any]:
-    """Template values for a regrade job's page: the job, its assignment, and its changes with their students."""
+def regrade_context(session: Session, job: RegradeJob, lang: str, page: int = 1) -> dict[str, Any]:
+    """Template values for a regrade job's page: the job, its assignment, and one page of its changes with their
+    students (a regrade after an engine update can change thousands of answers)."""
+    total = session.scalar(select(func.count()).where(RegradeChange.job_id == job.id)) or 0
+    pages = max(1, -(-total // REGRADE_CHANGES_PER_PAGE))
+    page = min(max(page, 1), pages)
     changes = session.scalars(
         select(RegradeChange).where(RegradeChange.job_id == job.id).options(selectinload(RegradeChange.user))
-        .order_by(RegradeChange.id)
+        .order_by(RegradeChange.id).limit(REGRADE_CHANGES_PER_PAGE).offset((page - 1) * REGRADE_CHANGES_PER_PAGE)
     ).all()
+    first = (page - 1) * REGRADE_CHANGES_PER_PAGE + 1
     return {"job": job, "title": job.assignment.title(lang), "changes": changes, "course": job.assignment.course,
-            "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes}}
+            "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes},
+            "paging": {"page": page, "pages": pages, "total": total, "first": first,
+                       "last": first + len(changes) - 1}}

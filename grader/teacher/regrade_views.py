@@ -27,4 +27,5 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
 def regrade(job_id: int) -> ResponseReturnValue:
     """The job's progress (the page refreshes itself while it runs) and, when done, the report."""
     job = regrade_or_404(get_session(), signed_in(), job_id)
-    return render("teach/regrade.html", **regrade_context(get_session(), job, page_lang()))
+    page = request.args.get("page", default=1, type=int)  # not a number: the first page
+    return render("teach/regrade.html", **regrade_context(get_session(), job, page_lang(), page))

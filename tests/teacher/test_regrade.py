@@ -1,6 +1,7 @@
 """Regrading with the current engine: the report, the grade log, never-lower, and repeat deliveries."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -13,6 +14,7 @@ from exercises import api as engine
 from grader.extensions import get_db
 from grader.models import GradeLogEntry, RegradeChange, RegradeJob, RegradeStatus, Submission
 from grader.regrade import explain, run_regrade
+from grader.teacher import pages
 from tests.teacher.regrade_data import OLD_ENGINE, RegradeFixture, build
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -118,3 +120,28 @@ def test_explain_names_each_changed_part() -> None:
     new = {"a": {"correct": True, "score": 1.0}, "b": {"correct": True, "score": 1.0}}
     assert explain(old, new, "graded", "graded") == "b: ✗ 0.00 [log10] → ✓"
     assert explain(old, None, "graded", "invalid") == "graded → invalid; a: ✓ → —; b: ✗ 0.00 [log10] → —"
+
+
+def _report_rows(page: str) -> list[int]:
+    """The submission ids of the report rows on one page, in order."""
+    return [int(found) for found in re.findall(r'<tr data-submission="(\d+)"', page)]
+
+
+def test_a_long_report_is_shown_a_page_at_a_time(app: Flask, session: Session, fixture: RegradeFixture,
+                                                 login: Login, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regrade after an engine update can change thousands of answers: the report pages through them, every
+    change on exactly one page, and an out-of-range or unreadable page number shows the nearest page."""
+    job = run(app, session, new_job(session, fixture, never_lower=False))
+    monkeypatch.setattr(pages, "REGRADE_CHANGES_PER_PAGE", 2)  # the 3 changes of the fixture span two pages
+    client, _ = login(fixture.teacher.username)
+    url = f"/teach/regrades/{job.id}"
+
+    first, second = (client.get(url, query_string={"page": n}).get_data(as_text=True) for n in (1, 2))
+    assert len(_report_rows(first)) == 2 and len(_report_rows(second)) == 1
+    assert sorted(_report_rows(first) + _report_rows(second)) == sorted(changes(session, job))
+    assert "Changes 1–2 of 3" in first and 'rel="next"' in first and 'rel="prev"' not in first
+    assert "Changes 3–3 of 3" in second and 'rel="prev"' in second and 'rel="next"' not in second
+    assert _report_rows(client.get(url, query_string={"page": 99}).get_data(as_text=True)) == _report_rows(second)
+    for unreadable in ("0", "-3", "abc"):
+        page = client.get(url, query_string={"page": unreadable})
+        assert page.status_code == 200 and _report_rows(page.get_data(as_text=True)) == _report_rows(first)
