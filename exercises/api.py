@@ -11,6 +11,7 @@ from exercises.checking import count_errors, to_json
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import normalise_lang
 from exercises.plugin import Exercise
+from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variants import check_seed
 
@@ -105,6 +106,13 @@ def answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     """The reference answer for (id, seed); for teachers, or for students once the key may show."""
     exercise = get_exercise(exercise_id)
     return copy.deepcopy(_cached_answer_key(exercise.id, check_seed(seed)))
+
+
+def answer_key_text(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, str]:
+    """The answer key written as answers are read back ("否", "BOS→blue, …", "0.693147"), per field, in ``lang``."""
+    exercise = get_exercise(exercise_id)
+    key = _cached_answer_key(exercise.id, check_seed(seed))
+    return {f.name: display(f.kind, key[f.name], normalise_lang(lang)) for f in exercise.fields}
 
 
 @functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)

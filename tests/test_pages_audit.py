@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,18 +14,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.i18n_ui import LANG_COOKIE, t
-from grader.serve import start_worker, stop_worker
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.teacher.strings import tt
 from grader.variants import seed_for
 from tests.browser_support import BROWSER_MARKS
-from tests.web.conftest import LiveServer, log_in, make_app
+from tests.web.conftest import LiveServer, log_in, make_app, serving
 
 SHIFT = "ch13.shift-pairs"
 GRADING_TIMEOUT_MS = 60_000
@@ -35,17 +32,8 @@ GRADING_TIMEOUT_MS = 60_000
 @pytest.fixture(scope="module")
 def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The demo app served over HTTP with a real Celery worker, as `grader serve` runs them (as tests/web's)."""
-    app = make_app(tmp_path_factory.mktemp("live-pages-audit"))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server-pages-audit", daemon=True)
-    thread.start()
-    worker = start_worker(app)
-    try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
-    finally:
-        stop_worker(worker)
-        server.shutdown()
-        thread.join(10)
+    with serving(make_app(tmp_path_factory.mktemp("live-pages-audit"))) as live:
+        yield live
 
 
 @pytest.fixture()

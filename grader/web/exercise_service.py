@@ -1,7 +1,6 @@
 """The exercise page: the student's variant as tables, the answer form, attempts, key and history; plain-form submit."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
@@ -74,18 +73,6 @@ def _refusal(assignment: Assignment, attempts_left: int | None, now: datetime) -
     return "no_attempts" if attempts_left == 0 else None
 
 
-def key_texts(exercise_id: str, seed: int, lang: str) -> dict[str, str]:
-    """The answer key in the notation the page reads answers back in ("否", "blue key . EOS", 0.693147), per field.
-
-    The engine has no answer formatter of its own, but grading the key says how each of its parts reads, in
-    ``lang``; a part it does not read back stays JSON, so no value of the key is ever left out.
-    """
-    key = engine.answer_key(exercise_id, seed)
-    parts = engine.grade(exercise_id, seed, key, lang).get("parts") or {}
-    return {name: str((parts.get(name) or {}).get("read") or json.dumps(value, ensure_ascii=False))
-            for name, value in key.items()}
-
-
 def key_note(assignment: Assignment, attempts_left: int | None, last_status: str | None, state: str) -> str:
     """The UI string that says when a hidden answer key will show (or that it never will), by the key rule."""
     policy = assignment.answer_key_policy
@@ -119,7 +106,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
         progress=progress, attempts_used=row.attempts_used, attempts_left=row.attempts_left,
         refusal=_refusal(assignment, row.attempts_left, now), key_policy=assignment.answer_key_policy,
-        answer_key=key_texts(exercise_id, seed, lang) if key_visible else None,
+        answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, row.attempts_left, row.last_status, progress.state),
         latest=history[0] if history else None,
     )

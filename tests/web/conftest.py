@@ -5,6 +5,7 @@ import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +76,9 @@ class LiveServer:
     app: Flask
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The app served over HTTP on a free port, plus a Celery worker process, as `grader serve` runs them."""
-    app = make_app(tmp_path_factory.mktemp("live"))
+@contextmanager
+def serving(app: Flask) -> Iterator[LiveServer]:
+    """``app`` served over HTTP on a free port, plus a Celery worker process, as `grader serve` runs them."""
     server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
@@ -89,6 +89,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         stop_worker(worker)
         server.shutdown()
         thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The demo app, live (see ``serving``), for the whole test session."""
+    with serving(make_app(tmp_path_factory.mktemp("live"))) as live:
+        yield live
 
 
 def pytest_configure(config: pytest.Config) -> None:
