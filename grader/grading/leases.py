@@ -94,7 +94,11 @@ def bound_lease(lease: Lease) -> dict[str, Any]:
 
 
 def finish(session: Session, model: JobModel, lease: Lease, status: str, **values: Any) -> bool:
-    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written."""
+    """Write a final ``status`` and ``values`` only if ``lease`` still holds; the caller commits. True if written.
+
+    An earlier attempt's failure message is cleared unless ``values`` sets one: a job that ended well carries none.
+    """
+    values.setdefault("error_message", None)
     return session.execute(
         update(model)
         .where(holds(model, lease))

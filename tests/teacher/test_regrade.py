@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.models import GradeLogEntry, RegradeChange, RegradeJob, RegradeStatus, Submission
+from grader.grading import leases
 from grader.regrade import explain, run_regrade
 from grader.teacher import pages
 from tests.teacher.regrade_data import OLD_ENGINE, RegradeFixture, build
@@ -145,3 +146,17 @@ def test_a_long_report_is_shown_a_page_at_a_time(app: Flask, session: Session, f
     for unreadable in ("0", "-3", "abc"):
         page = client.get(url, query_string={"page": unreadable})
         assert page.status_code == 200 and _report_rows(page.get_data(as_text=True)) == _report_rows(first)
+
+
+def test_a_job_that_succeeds_after_a_failed_attempt_carries_no_failure_message(
+        app: Flask, session: Session, fixture: RegradeFixture) -> None:
+    """The message of an attempt that failed (a lost database connection) stays on the row while it is queued
+    again, and is cleared when a later attempt finishes the job."""
+    job = new_job(session, fixture, never_lower=False)
+    lease = leases.claim(session, RegradeJob, job.id, "crashed-worker", 60)
+    assert lease is not None
+    leases.release_after_failure(session, RegradeJob, lease, "OperationalError: connection lost", RegradeStatus.ERROR)
+    retried = session.get_one(RegradeJob, job.id, populate_existing=True)
+    assert retried.status == RegradeStatus.QUEUED and retried.error_message
+    done = run(app, session, job)
+    assert done.status == RegradeStatus.DONE and done.error_message is None
