@@ -216,7 +216,7 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
     wrong_counts: dict[str, int] = {}
     tagged_answers: dict[str, int] = {}
     counts: list[tuple[str, str, int, int]] = []
-    examples: dict[tuple[str, str], list[str]] = defaultdict(list)
+    examples: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)  # (rank, text)
     for kind, exercise_id, tag, n, students, field, read in session.execute(_misconception_query(assignment, dialect)):
         if kind == "wrong":
             wrong_counts[exercise_id] = int(n)
@@ -230,7 +230,7 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
     for exercise_id, tag, n, students in counts:
         by_exercise[exercise_id].append(TagCount(
             tag=tag, count=n, students=students, share_of_wrong=n / wrong_counts[exercise_id],
-            examples=tuple(text for _rank, text in sorted(examples.get((exercise_id, tag), ()))),
+            examples=tuple(example for _rank, example in sorted(examples.get((exercise_id, tag), ()))),
         ))
     return [
         MisconceptionTable(e, wrong_counts.get(e, 0), tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))),
