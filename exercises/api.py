@@ -9,17 +9,24 @@ from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import count_errors, to_json
 from exercises.errors import BadSeed, UnknownExercise
-from exercises.i18n import normalise_lang
+from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variants import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
-           "validate", "reads_per_variant", "grade", "answer_key", "run_capacity_lab"]
+           "validate", "reads_per_variant", "grade", "answer_key", "misconception_name", "misconception_names",
+           "run_capacity_lab"]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
+# (exercise id, tag) -> short name. Every tag the engine emits is one of the exercise's misconceptions (tag_part
+# functions only add tags from that list), so this table names them all.
+_MISCONCEPTION_NAMES: dict[tuple[str, str], Text] = {
+    (exercise.id, misconception.tag): misconception.name for exercise in EXERCISES
+    for misconception in exercise.misconceptions
+}
 
 
 @functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
@@ -121,3 +128,15 @@ def _cached_answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     exercise = get_exercise(exercise_id)
     return {name: to_json(value) for name, value in exercise.solve(_generate(exercise, seed)).items()}
 
+
+def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | None:
+    """The short human name of ``tag`` on ``exercise_id`` in ``lang``; None for a tag (or exercise) it does not know."""
+    # None rather than UnknownExercise: stored results may carry tags of an older engine, shown then as the bare tag.
+    name = _MISCONCEPTION_NAMES.get((exercise_id, tag))
+    return None if name is None else name.get(normalise_lang(lang))
+
+
+def misconception_names(exercise_id: str, lang: str = "zh") -> dict[str, str]:
+    """Every misconception tag of ``exercise_id`` with its short name in ``lang`` (for pages that render results)."""
+    chosen = normalise_lang(lang)
+    return {misconception.tag: misconception.name.get(chosen) for misconception in get_exercise(exercise_id).misconceptions}

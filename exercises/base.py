@@ -48,6 +48,9 @@ class Misconception:
     tag: str
     solve: Callable[[Variant], Answer | None]
     feedback: Text  # what the student probably did, and the rule that was broken
+    # A short human name for the tag (a noun phrase, display only: results store the tag, never the name). No default,
+    # so that a misconception cannot be declared without one.
+    name: Text
 
 @dataclass(frozen=True)
 class PartResult:

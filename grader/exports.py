@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from exercises import api as engine
 from grader import analytics
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
@@ -20,7 +21,10 @@ SUBMISSIONS_HEADER = (
     "submission_id", "username", "display_name", "exercise_id", "seed", "status", "score", "raw_answer",
     "parsed_answer", "tags", "engine_version", "created_at", "finished_at",
 )
-MISCONCEPTIONS_HEADER = ("exercise_id", "tag", "count", "students", "share_of_wrong", "wrong_answers", "examples")
+# The tag's short name in both languages, appended so that existing columns keep their places; both, not the page's
+# language, so that the file is the same whoever downloads it.
+MISCONCEPTIONS_HEADER = ("exercise_id", "tag", "count", "students", "share_of_wrong", "wrong_answers", "examples",
+                         "name_zh", "name_en")
 STREAM_BATCH = 1000
 
 
@@ -108,12 +112,14 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
 
 
 def misconception_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
-    """Header, then one row per (exercise, tag) of the misconception histogram."""
+    """Header, then one row per (exercise, tag) of the misconception histogram, with the tag's names (empty if the
+    engine no longer knows the tag)."""
     yield list(MISCONCEPTIONS_HEADER)
     for table in analytics.misconceptions(session, assignment):
         for tag in table.tags:
             yield [table.exercise_id, tag.tag, str(tag.count), str(tag.students), number(tag.share_of_wrong),
-                   str(table.wrong_answers), " | ".join(tag.examples)]
+                   str(table.wrong_answers), " | ".join(tag.examples),
+                   *(engine.misconception_name(table.exercise_id, tag.tag, lang) or "" for lang in ("zh", "en"))]
 
 
 def filename(assignment: Assignment, kind: str) -> str:

@@ -56,18 +56,21 @@ MISCONCEPTIONS = (
     Misconception("linear-growth", _linear_growth, Text(
         "以为计算量与序列长度同比例增长。每个 query 都要与每个 key 做点积，点积对数是 n²；长度乘以 k，点积数乘以 k²。",
         "You scaled the cost in proportion to the length. Every query is dotted with every key, so there are n² "
-        "dot products; multiplying the length by k multiplies them by k².")),
+        "dot products; multiplying the length by k multiplies them by k²."),
+        name=Text("以为线性增长", "Assumed linear growth")),
     Misconception("causal-half-square", _causal_half_square, Text(
         "取了 n²/2，漏掉了对角线。因果掩码下第 i 个 token 看自己和它之前的所有 token，共 i 个，"
         "总数是 1 + 2 + … + n = n(n+1)/2。",
         "You took n²/2 and lost the diagonal. Under a causal mask token i attends to itself and every earlier "
-        "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2.")),
+        "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2."),
+        name=Text("因果计数漏对角线", "Causal count missing the diagonal")),
     Misconception("excludes-self", _excludes_self, Text(
         "漏掉了每个 token 与自己的点积，只数了不同 token 之间的对。自注意力里每个 query 也要和自己的 key 做点积："
         "不加掩码共 n² 个，因果掩码下第 i 个 token 看自己和之前的 token，共 1 + 2 + … + n = n(n+1)/2 个。",
         "You left out each token's dot product with itself and counted only pairs of different tokens. In "
         "self-attention every query is also dotted with its own key: n² products without a mask, and under a "
-        "causal mask token i sees itself and every earlier token, 1 + 2 + … + n = n(n+1)/2 in all.")),
+        "causal mask token i sees itself and every earlier token, 1 + 2 + … + n = n(n+1)/2 in all."),
+        name=Text("漏了自身点积", "Left out self-pairs")),
 )
 
 FIELDS = (

@@ -52,12 +52,14 @@ MISCONCEPTIONS = (
         "让每个头都用了完整的 d_model 维。多头注意力把 d_model 平均分给各个头：每头 d_model / heads 维，"
         "拼接后正好回到 d_model。",
         "You gave every head the full d_model width. Multi-head attention splits d_model evenly across the "
-        "heads: each head gets d_model / heads dimensions, and concatenating them gives d_model back.")),
+        "heads: each head gets d_model / heads dimensions, and concatenating them gives d_model back."),
+        name=Text("没有按头切分维度", "Heads not split")),
     Misconception("three-projections", _three_projections, Text(
         "只数了 Q、K、V 三个投影，漏掉了输出投影。各头的输出拼接后还要再乘一个 d_model × d_model 的矩阵，"
         "所以共 4·d_model² 个权重。",
         "You counted the Q, K and V projections but not the output projection. The concatenated head outputs "
-        "are multiplied by one more d_model × d_model matrix, so there are 4·d_model² weights.")),
+        "are multiplied by one more d_model × d_model matrix, so there are 4·d_model² weights."),
+        name=Text("漏了输出投影", "Forgot the output projection")),
 )
 
 FIELDS = (

@@ -110,16 +110,19 @@ MISCONCEPTIONS = (
     Misconception("no-tanh", _no_tanh, Text(
         "把加权和直接当成了新状态，没有再过 tanh。规则：h = tanh(W_h h_prev + W_x x + b)，每个坐标都要压进 (-1, 1)。",
         "You reported the weighted sum itself as the new state, without tanh. Rule: h = tanh(W_h h_prev + W_x x + b); "
-        "every coordinate is squashed into (-1, 1).")),
+        "every coordinate is squashed into (-1, 1)."),
+        name=Text("漏了 tanh", "Skipped tanh")),
     Misconception("relu-for-tanh", _relu_for_tanh, Text(
         "用 ReLU 代替了 tanh，负数被截成 0、正数原样保留。这个 RNN 的激活是 tanh：负数仍是负数，所有值落在 (-1, 1) 内。",
         "You used ReLU instead of tanh, cutting negatives to 0 and keeping positives unchanged. This RNN uses tanh: "
-        "negatives stay negative and every value lands in (-1, 1).")),
+        "negatives stay negative and every value lands in (-1, 1)."),
+        name=Text("用 ReLU 代替 tanh", "ReLU instead of tanh")),
     Misconception("transposed-weights", _transposed_weights, Text(
         "按行向量把向量乘在矩阵左边（h_prev W_h + x W_x），相当于用了转置的权重。本题用列向量：W_h h_prev 的第 i 个"
         "坐标是 W_h 第 i 行与 h_prev 的点积。",
         "You multiplied with the vector on the left (h_prev W_h + x W_x), which uses the transposed weights. Here "
-        "vectors are columns: coordinate i of W_h h_prev is row i of W_h dotted with h_prev.")),
+        "vectors are columns: coordinate i of W_h h_prev is row i of W_h dotted with h_prev."),
+        name=Text("权重用成了转置", "Used transposed weights")),
 )
 
 FIELDS = (

@@ -102,23 +102,28 @@ MISCONCEPTIONS = (
     Misconception("unscaled", _unscaled, Text(
         "没有把 QKᵀ 除以 √d_k。规则：打分是 QKᵀ/√d_k；缩放让点积不随维度变大而把 softmax 推向饱和。",
         "You did not divide QKᵀ by √d_k. Rule: the scores are QKᵀ/√d_k; the scaling keeps dot products "
-        "from growing with the dimension and saturating the softmax.")),
+        "from growing with the dimension and saturating the softmax."),
+        name=Text("漏了缩放", "Scores not scaled")),
     Misconception("scaled-by-d", _scaled_by_d, Text(
         "除以的是 d_k 本身，而不是它的平方根。规则：缩放因子是 √d_k（这里 d_k = 2，即除以约 1.414）。",
         "You divided by d_k itself rather than its square root. Rule: the scale factor is √d_k "
-        "(here d_k = 2, so divide by about 1.414).")),
+        "(here d_k = 2, so divide by about 1.414)."),
+        name=Text("除以了 d_k 本身", "Divided by d_k, not its root")),
     Misconception("softmax-over-columns", _softmax_over_columns, Text(
         "softmax 是沿列（对所有查询）做的。规则：每个查询对所有键做 softmax，所以是按行归一化，每一行的权重和为 1。",
         "You applied the softmax down each column (over the queries). Rule: each query normalises over "
-        "all keys, so the softmax runs along each row and every row of weights sums to 1.")),
+        "all keys, so the softmax runs along each row and every row of weights sums to 1."),
+        name=Text("按列做了 softmax", "Softmax down the columns")),
     Misconception("no-softmax", _no_softmax, Text(
         "直接把缩放后的分数当成了权重。规则：分数要先经过按行 softmax 变成非负、和为 1 的权重，再去加权 V。",
         "You used the scaled scores directly as weights. Rule: a row softmax first turns the scores into "
-        "non-negative weights that sum to 1; only then are the values averaged.")),
+        "non-negative weights that sum to 1; only then are the values averaged."),
+        name=Text("漏了 softmax", "Skipped the softmax")),
     Misconception("kq-transposed", _kq_transposed, Text(
         "算成了 KQᵀ，行列对调了。规则：第 i 行第 j 列是查询 i 与键 j 的点积，即 QKᵀ；一行对应一个查询。",
         "You computed KQᵀ, which swaps rows and columns. Rule: row i, column j is query i dotted with "
-        "key j, i.e. QKᵀ; each row belongs to one query.")),
+        "key j, i.e. QKᵀ; each row belongs to one query."),
+        name=Text("Q 与 K 对调", "Swapped Q and K")),
 )
 
 

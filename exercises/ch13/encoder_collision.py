@@ -162,22 +162,26 @@ MISCONCEPTIONS = (
         "先求和、再逐坐标取 max(0, ·)；正是这一步截断把两条路径的区别抹掉了。",
         "You left out ReLU: the state after activation equals the sum before it, negative coordinates survive, and "
         "the two paths never meet. Rule: every read sums first, then takes max(0, ·) coordinate by coordinate; "
-        "that clipping is what erases the difference between the paths.")),
+        "that clipping is what erases the difference between the paths."),
+        name=Text("漏了 ReLU", "Skipped ReLU")),
     Misconception("path-a-state", _path_a_state, Text(
         "写的是路径 A 在这一步的数值。题目问的是路径 B：用 B 的颜色嵌入出发，沿 B 自己的状态算到探查的那一步。",
         "You gave path A's numbers at this step. The question asks about path B: start from B's colour "
-        "embedding and follow B's own states up to the probed read.")),
+        "embedding and follow B's own states up to the probed read."),
+        name=Text("算成了路径 A", "Gave path A's state")),
     Misconception("collision-at-final", _collision_at_final, Text(
         "以为只有读完全部源 token 的最终向量才会相同。请逐次比较两条路径的状态：它们在更早的一次读取之后就已经"
         "完全相同，之后输入一样，状态也就一直相同。",
         "You assumed only the final vectors can coincide. Compare the two paths read by read: they are already "
-        "identical after an earlier read, and with the same inputs from then on they stay identical.")),
+        "identical after an earlier read, and with the same inputs from then on they stay identical."),
+        name=Text("以为只在末尾重合", "Collision only at the end")),
     Misconception("teacher-forcing-separates", _teacher_forcing_separates, Text(
         "以为教师强制能区分两条源序列。第一个目标步两边收到的都是 BOS，教师强制还没有提供任何先前的目标 token；"
         "能区分 A、B 的只有源序列的表示，教师强制改变不了编码器算出的向量。",
         "You expected teacher forcing to tell the sources apart. At the first target step both decoders receive "
         "BOS, and teacher forcing has not supplied any earlier target token yet; only the source representation "
-        "could separate A from B, and teacher forcing does not change what the encoder computed.")),
+        "could separate A from B, and teacher forcing does not change what the encoder computed."),
+        name=Text("以为教师强制能区分", "Teacher forcing tells them apart")),
 )
 
 FIELDS = (

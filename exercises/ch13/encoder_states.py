@@ -158,16 +158,19 @@ MISCONCEPTIONS = (
         "max(0, ·)，负数变成 0，再把这个结果当作新状态。",
         "You added the input term and the old-state term but skipped ReLU, so negative coordinates were carried "
         "into the next read. Rule: after the sum, take max(0, ·) coordinate by coordinate (negatives become 0); "
-        "that clipped vector is the new state.")),
+        "that clipped vector is the new state."),
+        name=Text("漏了 ReLU", "Skipped ReLU")),
     Misconception("abs-for-relu", _abs_for_relu, Text(
         "把负坐标变成了它的绝对值。ReLU 不翻转符号：负数一律变成 0，正数保持不变。",
         "You turned negative coordinates into their absolute values. ReLU does not flip signs: every negative "
-        "coordinate becomes 0 and positive ones stay as they are.")),
+        "coordinate becomes 0 and positive ones stay as they are."),
+        name=Text("把 ReLU 当成绝对值", "ReLU taken as absolute value")),
     Misconception("includes-h0", _includes_h0, Text(
         "把初始状态 h_0 也列成了一个读取结果。h_0 是读任何 token 之前给定的起点；每读一个源 token 才产生一个新状态，"
         "所以状态个数等于源序列长度。",
         "You listed the initial state h_0 as if it were a read. h_0 is the given starting point before any token "
-        "is read; each source token read produces one new state, so there are as many states as source tokens.")),
+        "is read; each source token read produces one new state, so there are as many states as source tokens."),
+        name=Text("把 h_0 算作一次读取", "Listed h_0 as a read")),
 )
 
 FIELDS = (

@@ -125,16 +125,19 @@ MISCONCEPTIONS = (
         "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
         "an input at the following step, so the inputs can first differ one step later; at the wrong step "
         "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
-        "no next generated input, and the inputs never differ (null).")),
+        "no next generated input, and the inputs never differ (null)."),
+        name=Text("分歧记在同一步", "Divergence at the same step")),
     Misconception("teacher-forcing-feeds-prediction", _teacher_forcing_feeds_prediction, Text(
         "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
         "无论模型这一步预测了什么。",
         "You took teacher forcing to feed the model's predicted token onward. Rule: under teacher forcing the next "
-        "input is always the correct token from the reference target, whatever the model predicted.")),
+        "input is always the correct token from the reference target, whatever the model predicted."),
+        name=Text("教师强制喂了预测", "Teacher forcing feeds predictions")),
     Misconception("generation-feeds-reference", _generation_feeds_reference, Text(
         "你认为生成时下一步输入的是参考答案里的 token。规则：生成时没有参考答案可用，下一步输入是模型自己刚选出的 token。",
         "You took generation to feed the reference token. Rule: at generation time no reference is available; "
-        "the next input is the token the model itself just chose.")),
+        "the next input is the token the model itself just chose."),
+        name=Text("生成时喂了参考", "Generation feeds the reference")),
 )
 
 

@@ -128,20 +128,24 @@ MISCONCEPTIONS = (
     Misconception("tie-to-later", _tie_to_later, Text(
         "在概率并列最大时选了排在后面的候选。规则：并列时取候选顺序中靠前的那个，之后的输入也随之确定。",
         "At a tie for the largest probability you took the later candidate. Rule: a tie goes to the candidate "
-        "listed first, and every later input follows from that choice.")),
+        "listed first, and every later input follows from that choice."),
+        name=Text("并列时取了靠后者", "Tie went to the later one")),
     Misconception("ignores-cap", _ignores_cap, Text(
         "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。规则：最多预测 max_steps 次；"
         "若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
         "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
-        "Rule: make at most max_steps predictions; if EOS never comes, stop there and report the cap, not EOS.")),
+        "Rule: make at most max_steps predictions; if EOS never comes, stop there and report the cap, not EOS."),
+        name=Text("忽略了步数上限", "Ignored the step cap")),
     Misconception("eos-omitted", _eos_omitted, Text(
         "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",
         "You left EOS out of the output. Rule: EOS is a prediction like any other word and belongs in the list; "
-        "choosing it is what stops the decode.")),
+        "choosing it is what stops the decode."),
+        name=Text("输出漏了 EOS", "Omitted EOS from the output")),
     Misconception("stops-at-period", _stops_at_period, Text(
         "你在句号处就停了。规则：句号只是一个普通候选，选到它后仍要把它作为输入继续预测；只有 EOS 或步数上限才让解码停止。",
         "You stopped at the period. Rule: the period is an ordinary candidate; after choosing it you feed it back "
-        "and keep predicting; only EOS or the step cap ends decoding.")),
+        "and keep predicting; only EOS or the step cap ends decoding."),
+        name=Text("在句号处停止", "Stopped at the period")),
 )
 
 

@@ -108,22 +108,27 @@ MISCONCEPTIONS = (
     Misconception("log10", _log10, Text(
         "你用的是以 10 为底的对数。规则：本章的损失用自然对数 ln，单位是 nat；换底会让每一项都缩小同一个倍数（ln 10）。",
         "You used base-10 logarithms. Rule: the chapter's loss uses the natural log ln, in nats; another base "
-        "scales every term by the same factor (ln 10).")),
+        "scales every term by the same factor (ln 10)."),
+        name=Text("用了以 10 为底的对数", "Used log base 10")),
     Misconception("log2", _log2, Text(
         "你用的是以 2 为底的对数（单位成了 bit）。规则：这里的损失用自然对数 ln，单位是 nat。",
-        "You used base-2 logarithms (bits). Rule: the loss here uses the natural log ln, in nats.")),
+        "You used base-2 logarithms (bits). Rule: the loss here uses the natural log ln, in nats."),
+        name=Text("用了以 2 为底的对数", "Used log base 2")),
     Misconception("no-negation", _no_negation, Text(
         "你的损失是负数，漏了负号。规则：损失是 −ln p；概率不超过 1，所以每一项损失都不小于 0。",
         "Your loss is negative: the minus sign is missing. Rule: the loss is −ln p; a probability is at most 1, "
-        "so every loss term is at least 0.")),
+        "so every loss term is at least 0."),
+        name=Text("漏了负号", "Missing minus sign")),
     Misconception("eos-excluded-same-divisor", _eos_excluded_same_divisor, Text(
         "你去掉了 EOS 那一项损失，却仍按完整长度去除。规则：不计 EOS 时，求和少一项，分母也要少一（目标长度减一）。",
         "You dropped the EOS loss term but still divided by the full length. Rule: without EOS the sum has one "
-        "term fewer, so the divisor is one fewer too (target length minus one).")),
+        "term fewer, so the divisor is one fewer too (target length minus one)."),
+        name=Text("去掉 EOS 未改分母", "Dropped EOS, kept the divisor")),
     Misconception("mean-of-probabilities", _mean_of_probabilities, Text(
         "你平均的是概率，而不是损失。规则：先把每个目标概率变成损失 −ln p，再对这些损失求平均。",
         "You averaged the probabilities rather than the losses. Rule: turn each target probability into a loss "
-        "−ln p first, then average those losses.")),
+        "−ln p first, then average those losses."),
+        name=Text("平均了概率", "Averaged probabilities, not losses")),
 )
 
 

@@ -81,27 +81,33 @@ MISCONCEPTIONS = (
         "这样第一个目标也有一个输入来预测它。",
         "You paired each target token with the next one and lost the first step, whose input is BOS. "
         "Rule: the input side is BOS followed by the target minus its last token, so the first target "
-        "token is predicted too.")),
+        "token is predicted too."),
+        name=Text("漏掉了 BOS 输入那一步", "Missed the step from BOS")),
     Misconception("identity-pairs", _identity_pairs, Text(
         "把每个 token 同时当作输入和目标，模型只需抄写输入。规则：当前输入是前一个正确 token，目标是下一个 token。",
         "You used each token as both input and target, so the model would only copy its input. "
-        "Rule: the input is the previous correct token and the target is the next one.")),
+        "Rule: the input is the previous correct token and the target is the next one."),
+        name=Text("输入与目标相同", "Input paired with itself")),
     Misconception("eos-as-input", _eos_as_input, Text(
         "用 EOS 启动了解码器。规则：解码器从 BOS 开始；EOS 在这里只作为要预测的目标出现。",
         "You started the decoder with EOS. Rule: decoding starts from BOS; here EOS only ever appears "
-        "as a target to predict.")),
+        "as a target to predict."),
+        name=Text("用 EOS 开始解码", "Started decoding from EOS")),
     Misconception("bos-scored", _bos_scored, Text(
         "把 BOS 也算成了要评分的目标。规则：BOS 只是第一个输入，模型从不预测它，因此它不贡献损失。",
         "You counted BOS as a scored target. Rule: BOS is only the first input; the model never "
-        "predicts it, so it adds no loss.")),
+        "predicts it, so it adds no loss."),
+        name=Text("给 BOS 计了损失", "Scored the BOS position")),
     Misconception("eos-not-scored", _eos_not_scored, Text(
         "把 EOS 排除在损失之外。规则：EOS 是模型必须学会预测的目标——它告诉生成何时停止——所以要评分。",
         "You left EOS out of the loss. Rule: EOS is a target the model must learn to predict (it is "
-        "how generation knows when to stop), so it is scored.")),
+        "how generation knows when to stop), so it is scored."),
+        name=Text("没给 EOS 计损失", "Left EOS out of the loss")),
     Misconception("count-off-by-one", _count_off_by_one, Text(
         "数的是目标 token 之间的间隔。规则：每个目标 token（含 EOS）各被预测一次，评分位置数等于目标长度。",
         "You counted the gaps between target tokens. Rule: every target token, EOS included, is "
-        "predicted once, so the number of scored positions equals the target length.")),
+        "predicted once, so the number of scored positions equals the target length."),
+        name=Text("数了间隔而非位置", "Counted gaps, not positions")),
 )
 
 FIELDS = (

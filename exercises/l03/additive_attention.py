@@ -83,15 +83,18 @@ MISCONCEPTIONS = (
         "再与 v 点积；点积打分是后来的做法。",
         "You scored each state with the dot product s·h_j. Rule: this lesson's additive score is "
         "e_j = v·tanh(W s + U h_j): transform both, add, apply tanh, then dot with v; the dot-product score "
-        "came later.")),
+        "came later."),
+        name=Text("用了点积打分", "Used a dot-product score")),
     Misconception("no-softmax", _no_softmax, Text(
         "直接用原始分数当权重。规则：权重 α_j = softmax(e)_j，非负且和为 1；上下文是按这些权重对 h_j 的加权和。",
         "You used the raw scores as weights. Rule: the weights are α_j = softmax(e)_j, non-negative and "
-        "summing to 1; the context is the sum of the h_j weighted by them.")),
+        "summing to 1; the context is the sum of the h_j weighted by them."),
+        name=Text("漏了 softmax", "Skipped the softmax")),
     Misconception("uniform-average", _uniform_average, Text(
         "把所有编码状态平均了，没有用分数。规则：注意力按相关度分配权重 α = softmax(e)，更相关的位置得到更大的权重。",
         "You averaged all encoder states evenly and ignored the scores. Rule: attention spreads its weight "
-        "by relevance, α = softmax(e), so better-matching positions weigh more.")),
+        "by relevance, α = softmax(e), so better-matching positions weigh more."),
+        name=Text("平均分配了权重", "Plain average, scores ignored")),
 )
 
 

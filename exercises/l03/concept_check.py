@@ -8,6 +8,7 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.i18n import Text
 from exercises.l03.concept_items import ITEMS, ITEMS_BY_ID, WRONG_BY_TAG, ConceptItem
+from exercises.l03.concept_names import NAMES
 from exercises.plugin import Exercise
 
 ID = "l03.concept-check"
@@ -76,7 +77,8 @@ def _choosing(tag: str) -> Callable[[Variant], Answer | None]:
     return choose
 
 
-MISCONCEPTIONS = tuple(Misconception(tag, _choosing(tag), option.feedback)
+# NAMES[tag], not .get: a wrong option added to the bank without a short name fails at import.
+MISCONCEPTIONS = tuple(Misconception(tag, _choosing(tag), option.feedback, name=NAMES[tag])
                        for tag, (_, option) in WRONG_BY_TAG.items())
 
 

@@ -80,11 +80,13 @@ MISCONCEPTIONS = (
         "直接拿记忆向量 c 去比较，没有先用钥匙解绑。规则：读回第 p 个词要算 k_p ⊙ c——±1 钥匙自乘为 1，"
         "这一步把 e_p 还原出来，其余词变成串扰。",
         "You compared the memory c as it is, without unbinding it first. Rule: reading word p back means "
-        "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk.")),
+        "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk."),
+        name=Text("没有先解绑", "Skipped unbinding")),
     Misconception("dot-for-cosine", _dot_for_cosine, Text(
         "给出的是点积，不是余弦。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 之间。",
         "You gave the dot product, not the cosine. Rule: cosine = dot product / (product of the two "
-        "lengths), which always lies between -1 and 1.")),
+        "lengths), which always lies between -1 and 1."),
+        name=Text("把点积当余弦", "Dot product for cosine")),
 )
 
 

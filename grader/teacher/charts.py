@@ -13,7 +13,7 @@ PLOT_HEIGHT = 120
 TOP = 22  # room for the number above the tallest bar
 BOTTOM = 34  # room for the bin labels
 LEFT = 8
-LABEL_WIDTH = 190
+LABEL_WIDTH = 250  # room for a misconception's short name (~40 characters of 12px text) left of its bar
 SHARE_WIDTH = 260
 ROW_HEIGHT = 26
 
@@ -44,13 +44,14 @@ class Histogram:
 
 @dataclass(frozen=True)
 class ShareRow:
-    """One horizontal bar of a share chart (a misconception tag and its share of wrong answers)."""
+    """One horizontal bar of a share chart (a misconception and its share of wrong answers)."""
 
     y: float
     width: float
-    label: str
+    label: str  # what the bar is called on screen (a misconception's short name)
     text: str
     pattern: str
+    key: str  # the stable id behind the label (the tag): data attributes and tooltips keep it
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,14 @@ def histogram(chart_id: str, counts: Sequence[int], labels: Sequence[str]) -> Hi
     return Histogram(chart_id, width, baseline + BOTTOM, baseline, tuple(bars))
 
 
-def share_chart(chart_id: str, items: Sequence[tuple[str, float, str]]) -> ShareChart:
-    """One bar per (label, share, text); bar length is the share of SHARE_WIDTH."""
+def share_chart(chart_id: str, items: Sequence[tuple[str, float, str]],
+                keys: Sequence[str] | None = None) -> ShareChart:
+    """One bar per (label, share, text), with ``keys[i]`` the stable id behind label i (default: the label itself);
+    bar length is the share of SHARE_WIDTH."""
+    keys = keys if keys is not None else [label for label, _share, _text in items]
     rows = tuple(
         ShareRow(y=index * ROW_HEIGHT, width=max(SHARE_WIDTH * min(max(share, 0.0), 1.0), 1.0), label=label, text=text,
-                 pattern=PATTERNS[index % len(PATTERNS)])
-        for index, (label, share, text) in enumerate(items)
+                 pattern=PATTERNS[index % len(PATTERNS)], key=key)
+        for index, ((label, share, text), key) in enumerate(zip(items, keys))
     )
     return ShareChart(chart_id, LABEL_WIDTH + SHARE_WIDTH + 140, max(len(rows), 1) * ROW_HEIGHT, LABEL_WIDTH, rows)

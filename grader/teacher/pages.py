@@ -51,6 +51,7 @@ class ExerciseRow:
     misconceptions: analytics.MisconceptionTable
     tag_chart: charts.ShareChart
     untagged: int  # wrong answers carrying no misconception tag on any part
+    tag_names: dict[str, str]  # tag -> short name in the page's language; tags the engine no longer knows are absent
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,19 @@ def course_page(session: Session, course: Course, lang: str) -> CoursePage:
     return CoursePage(course, rows, tuple(analytics.student_progress(session, course.id, assignments)))
 
 
-def _tag_chart(chart_id: str, table: analytics.MisconceptionTable) -> charts.ShareChart:
-    """The misconception histogram: one bar per tag, labelled with count and share."""
+def _tag_names(table: analytics.MisconceptionTable, lang: str) -> dict[str, str]:
+    """The short name of each tag in the table that the engine knows, in ``lang``."""
+    names = {tag.tag: engine.misconception_name(table.exercise_id, tag.tag, lang) for tag in table.tags}
+    return {tag: name for tag, name in names.items() if name}
+
+
+def _tag_chart(chart_id: str, table: analytics.MisconceptionTable, names: dict[str, str]) -> charts.ShareChart:
+    """The misconception histogram: one bar per tag, called by its name (the bare tag if unknown), labelled with
+    count and share; the tag stays the bar's key."""
     return charts.share_chart(chart_id, [
-        (tag.tag, tag.share_of_wrong, f"{tag.count} ({shown_percent(tag.share_of_wrong)}%)") for tag in table.tags
-    ])
+        (names.get(tag.tag, tag.tag), tag.share_of_wrong, f"{tag.count} ({shown_percent(tag.share_of_wrong)}%)")
+        for tag in table.tags
+    ], keys=[tag.tag for tag in table.tags])
 
 
 def assignment_page(session: Session, assignment: Assignment, lang: str) -> AssignmentPage:
@@ -101,10 +110,11 @@ def assignment_page(session: Session, assignment: Assignment, lang: str) -> Assi
     stats = analytics.exercise_stats(session, assignment)
     tables = analytics.misconceptions(session, assignment)
     labels = charts.bin_labels()
+    names = [_tag_names(table, lang) for table in tables]
     exercises = tuple(
         ExerciseRow(s.key, exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
-                    table, _tag_chart(f"m{index}", table), table.untagged)
-        for index, (s, table) in enumerate(zip(stats, tables))
+                    table, _tag_chart(f"m{index}", table, tag_names), table.untagged, tag_names)
+        for index, (s, table, tag_names) in enumerate(zip(stats, tables, names))
     )
     regrades = session.scalars(
         select(RegradeJob).where(RegradeJob.assignment_id == assignment.id).order_by(RegradeJob.id.desc()).limit(REGRADES_SHOWN)

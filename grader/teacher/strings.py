@@ -76,7 +76,7 @@ TEACH_UI: dict[str, Text] = {
     "ex.no_wrong": Text("还没有错误答案。", "No wrong answers yet."),
     "ex.untagged": Text("其余 {n} 份错误答案不符合任何已知误区。", "The other {n} wrong answers match no known misconception."),
     "ex.untagged_one": Text("其余 {n} 份错误答案不符合任何已知误区。", "The other wrong answer matches no known misconception."),
-    "ex.tag": Text("误区标签", "Tag"),
+    "ex.tag": Text("误区（标签）", "Misconception (tag)"),
     "ex.count": Text("份数", "Count"),
     "ex.students": Text("人数", "Students"),
     "ex.share": Text("占错误答案", "Share of wrong"),

@@ -11,6 +11,7 @@ from flask import abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from exercises.api import misconception_name
 from grader.auth_session import current_user
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import js_strings, lang_of, t
@@ -78,11 +79,16 @@ def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
 
 
 def template_globals() -> dict[str, Any]:
-    """What every page template may use: ``_`` for UI strings, the language, the user, the CSRF token."""
+    """What every page template may use: ``_`` for UI strings, the language, the user, the CSRF token, and
+    ``misconception_name(exercise_id, tag)``: a tag's short name in the page's language (None if unknown)."""
     lang = page_lang()
 
     def translate(key: str, **values: object) -> str:
         return t(key, lang, **values)
 
+    def named(exercise_id: str, tag: str) -> str | None:
+        return misconception_name(exercise_id, tag, lang)
+
     return {"_": translate, "lang": lang, "user": current_user(), "csrf_token": csrf_token, "feedback_in": feedback_in,
+            "misconception_name": named,
             "ui_strings": Markup(json.dumps(js_strings(lang), ensure_ascii=False).replace("</", "<\\/"))}

@@ -81,6 +81,10 @@ def test_misconceptions_csv(login: Login, fixture_course: FixtureCourse) -> None
                      (COST, "causal-half-square", "1", "1", "2"), (COST, "linear-growth", "1", "1", "2")]
     assert float(rows[0]["share_of_wrong"]) == pytest.approx(2 / 3, abs=1e-6)
     assert rows[0]["examples"] == "total_loss: 0.54 | total_loss: 0.5406"
+    assert [(r["name_zh"], r["name_en"]) for r in rows[:2]] == [("用了以 10 为底的对数", "Used log base 10"),
+                                                               ("用了以 2 为底的对数", "Used log base 2")]
+    assert list(rows[0])[:7] == ["exercise_id", "tag", "count", "students", "share_of_wrong", "wrong_answers",
+                                 "examples"]  # the names come after the columns that were there before
 
 
 def test_formula_like_names_are_neutralised(login: Login, session: Session, fixture_course: FixtureCourse) -> None:

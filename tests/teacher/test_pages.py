@@ -39,8 +39,10 @@ def test_assignment_dashboard(login: Login, fixture_course: FixtureCourse) -> No
     assert '<td class="stat-wrong">3</td>' in row
     card = section(page, f'<article class="card exercise-card" id="ex-1" data-exercise="{LOSS}">', "</article>")
     assert bars(card) == [("0–19%", 0), ("20–39%", 1), ("40–59%", 0), ("60–79%", 0), ("80–99%", 0), ("100%", 2)]
-    assert "log10: 2 (67%)" in card  # the misconception chart's accessible title
+    assert "Used log base 10 (log10): 2 (67%)" in card  # the misconception chart's accessible title: name (tag)
+    assert '<g class="bar" data-label="log10">' in card  # the bar keeps the tag as its key
     assert '<tr data-tag="log10">' in card and "<code>total_loss: 0.54</code>" in card
+    assert "Used log base 10 <small><code>log10</code></small>" in card  # the table: name, then tag
     students = section(page, '<table class="students">', "</table>")
     assert f'data-username="{fixture_course.alice.username}"' in students
     assert "1 of 2 attempted, 1 full marks, score 50%" in students  # bob: LOSS 1.0 of two exercises
@@ -61,5 +63,5 @@ def test_student_page_shows_feedback(login: Login, fixture_course: FixtureCourse
     client, _ = login(fixture_course.teacher.username)
     page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(as_text=True)
     assert page.count('<article class="card submission"') == 6  # her rows in this course's two assignments
-    assert "Likely misconception: log10" in page
+    assert "Likely misconception: Used log base 10" in page and "(<code>log10</code>)" in page
     assert "Other course" not in page

@@ -12,6 +12,7 @@
     var resultBox = document.getElementById("result-content");
     var resultSection = document.getElementById("result");
     var lang = form.dataset.lang;
+    var misconceptionNames = JSON.parse(form.dataset.misconceptionNames || "{}");
     var validationRound = 0;
     var busy = false;
     var outOfAttempts = false;
@@ -132,8 +133,20 @@
       if (part.read) { item.appendChild(el("div", "read", say("exercise.you_wrote", { text: part.read }))); }
       if (part.feedback) { item.appendChild(el("div", "feedback", part.feedback)); }
       if (part.follow_through) { item.appendChild(el("div", "follow-through", "↪ " + say("exercise.follow_through"))); }
-      if (part.misconception) { item.appendChild(el("div", "misconception", say("exercise.misconception", { tag: part.misconception }))); }
+      if (part.misconception) { item.appendChild(misconceptionNode(part.misconception)); }
       return item;
+    }
+
+    // The short name with the tag after it in smaller type, as the server-rendered result shows it.
+    function misconceptionNode(tag) {
+      var name = misconceptionNames[tag];
+      if (!name) { return el("div", "misconception", say("exercise.misconception", { tag: tag })); }
+      var node = el("div", "misconception", say("exercise.misconception_named", { name: name }) + " ");
+      var small = el("small", "misconception-tag", "(");
+      small.appendChild(el("code", null, tag));
+      small.appendChild(document.createTextNode(")"));
+      node.appendChild(small);
+      return node;
     }
 
     function renderResult(submission) {
