@@ -111,6 +111,8 @@ UI: dict[str, Text] = {
     "exercise.follow_through": Text("后续步骤按你自己前一步的结果计分（连带给分）。",
                                     "Credit carried through from your own earlier step (follow-through)."),
     "exercise.misconception": Text("可能的误区：{tag}", "Likely misconception: {tag}"),
+    # With the misconception's short name; the template adds the tag after it in smaller type.
+    "exercise.misconception_named": Text("可能的误区：{name}", "Likely misconception: {name}"),
     "exercise.you_wrote": Text("你的答案读作：{text}", "Your answer was read as: {text}"),
     "exercise.answer_key": Text("参考答案", "Answer key"),
     "exercise.key_after_due": Text("参考答案将在截止后显示。", "The answer key appears after the due date."),
@@ -129,6 +131,12 @@ UI: dict[str, Text] = {
     "exercise.closed": Text("作业已截止，不能再提交。", "The assignment is closed; no more submissions."),
     "exercise.not_open": Text("作业尚未开放。", "The assignment is not open yet."),
     "exercise.no_js_note": Text("提交后页面会显示批改结果。", "After submitting, the page shows the result."),
+    # Before an assignment opens (students; its teachers preview it as usual)
+    "opens.assignment_notice": Text("本作业将于 {when} 开放，届时可以打开下面的题目。",
+                                    "This assignment opens at {when}; the exercises below can be opened then."),
+    "opens.exercise_notice": Text("本题所在的作业将于 {when} 开放，届时这里会显示题目、你的数据和答题表单。",
+                                  "This exercise's assignment opens at {when}; the question, your data and the "
+                                  "answer form appear here then."),
     # Data tables
     "data.prob_table": Text("条件概率表：行是上一个 token，列是候选 token", "Probabilities: rows are the previous token, columns the candidates"),
     "data.prev_token": Text("上一个 token", "Previous token"),

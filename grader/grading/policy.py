@@ -87,6 +87,22 @@ def answer_key_visible(session: Session, user_id: int, assignment: Assignment, e
     )
 
 
+def variant_opens_at(session: Session, user_id: int, exercise_id: str, now: datetime) -> datetime | None:
+    """When the student may first see their variant of ``exercise_id``: None if they may now, else the earliest
+    opening of the assignments of theirs that set it, when every one of them is still to open.
+
+    A variant belongs to the student and the exercise, so one open or past assignment that sets it shows it; an
+    exercise none of their assignments sets is not held back here.
+    """
+    setting = [a for a in session.scalars(
+        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
+        .where(Enrolment.user_id == user_id)
+    ) if exercise_id in a.exercise_ids]
+    if not setting or any(a.opens_at is None or now >= a.opens_at for a in setting):
+        return None
+    return min(a.opens_at for a in setting if a.opens_at is not None)
+
+
 def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exercise_id: str) -> int:
     """Attempts that are settled: graded. A queued one may still end as an error, which gives the attempt back."""
     return attempts_used(session, user_id, assignment.id, exercise_id, (SubmissionStatus.GRADED,))

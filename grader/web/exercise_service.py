@@ -14,7 +14,8 @@ from grader.grading.errors import SubmissionRejected
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.variants import seed_for
 from grader.web.data_view import Block, data_blocks
-from grader.web.services import AssignmentView, NotVisible, assignment_view, exercise_entry, window_state
+from grader.web.services import (AssignmentView, NotVisible, assignment_view, exercise_entry, locked_for,
+                                  window_state)
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -49,6 +50,20 @@ class ExercisePage:
     answer_key: Mapping[str, str] | None  # field -> the key's value as the page writes answers
     key_note: str  # UI string key: why the answer key is hidden (unused while it is shown)
     latest: Submission | None
+    misconception_names: Mapping[str, str]  # tag -> short name, for results the page's script renders
+    locked: bool = False
+
+
+@dataclass(frozen=True)
+class LockedPage:
+    """An exercise of an assignment not open yet, as a student sees it: its title and when it opens, nothing more."""
+
+    exercise_id: str
+    title: str
+    progress: AssignmentView
+    opens_at: datetime | None
+    fields: tuple[FieldView, ...] = ()
+    locked: bool = True
 
 
 def graded_exercise(assignment: Assignment, exercise_id: str) -> dict[str, Any]:
@@ -92,12 +107,15 @@ def key_note(assignment: Assignment, attempts_left: int | None, last_status: str
 
 
 def exercise_page(session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str,
-                  now: datetime) -> ExercisePage:
-    """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view)."""
+                  now: datetime) -> ExercisePage | LockedPage:
+    """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view);
+    before the assignment opens, a student gets the locked page (the same variant may show through an open one)."""
     entry = graded_exercise(assignment, exercise_id)
+    progress = assignment_view(session, user, assignment, lang, now)
+    if progress.locked:
+        return LockedPage(exercise_id, entry["title"][lang], progress, assignment.opens_at)
     seed = seed_for(session, user.id, exercise_id)
     shown = engine.variant(exercise_id, seed, lang)
-    progress = assignment_view(session, user, assignment, lang, now)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
     key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now, staff=user.is_teacher)
     history = submissions_for(session, user, assignment.id, exercise_id)
@@ -108,7 +126,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         refusal=_refusal(assignment, row.attempts_left, now), key_policy=assignment.answer_key_policy,
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, row.attempts_left, row.last_status, progress.state),
-        latest=history[0] if history else None,
+        latest=history[0] if history else None, misconception_names=engine.misconception_names(exercise_id, lang),
     )
 
 
@@ -131,12 +149,16 @@ class FormOutcome:
     submission_id: int | None
     validation: Mapping[str, Any] | None = None
     refusal: str | None = None
+    status: int = 422  # of the page shown instead of the submission
 
 
 def submit_form(session: Session, user: User, assignment: Assignment, exercise_id: str, form: Mapping[str, str],
-                lang: str) -> FormOutcome:
+                lang: str, now: datetime) -> FormOutcome:
     """Validate first (an unreadable answer costs no attempt and stores nothing), then submit under the rules."""
     entry = graded_exercise(assignment, exercise_id)
+    if locked_for(session, user, assignment, now):
+        # Refused before reading: reading on the student's variant could tell what the opening date holds back.
+        return FormOutcome(None, status=403)
     answer = answer_from_form(form, field_views(entry["fields"], lang))
     seed = seed_for(session, user.id, exercise_id)
     report = engine.validate(exercise_id, answer, lang, seed)

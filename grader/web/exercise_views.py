@@ -44,10 +44,11 @@ def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue
     retry_after = ratelimit.submission_retry_after(user.id)
     if retry_after:
         return _page(assignment_id, exercise_id, 429, refusal=t("exercise.rate_limited", page_lang(), seconds=retry_after))
-    outcome = visible_or_404(lambda: submit_form(session, user, found, exercise_id, request.form, page_lang()))
+    outcome = visible_or_404(lambda: submit_form(session, user, found, exercise_id, request.form, page_lang(),
+                                                 utcnow()))
     if outcome.submission_id is not None:
         return redirect(url_for("web.submission", submission_id=outcome.submission_id))
-    return _page(assignment_id, exercise_id, 422, validation=outcome.validation, refusal=outcome.refusal)
+    return _page(assignment_id, exercise_id, outcome.status, validation=outcome.validation, refusal=outcome.refusal)
 
 
 @web.get("/submissions")

@@ -13,7 +13,7 @@ from exercises import api as engine
 from grader.grading import policy
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
-from grader.models import Assignment, Course, Enrolment, Submission, SubmissionStatus, User
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
 from grader.percent import shown_percent
 
 
@@ -70,6 +70,7 @@ class AssignmentView:
     attempts_left: int | None
     attempts_allowed_total: int | None
     state: str  # "open", "closed" or "not_open"
+    locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,26 @@ def window_state(assignment: Assignment, now: datetime) -> str:
     return "open"
 
 
-def assignment_view(session: Session, user: User, assignment: Assignment, lang: str, now: datetime) -> AssignmentView:
-    """The assignment with the user's counted score per exercise and an overall percentage."""
+def teaches_course(session: Session, user: User, course_id: int) -> bool:
+    """True if ``user`` is an admin or enrolled as a teacher of the course (who may preview its assignments)."""
+    if user.role == Role.ADMIN:
+        return True
+    return session.scalar(select(Enrolment.id).where(
+        Enrolment.course_id == course_id, Enrolment.user_id == user.id, Enrolment.role == EnrolmentRole.TEACHER,
+    )) is not None
+
+
+def locked_for(session: Session, user: User, assignment: Assignment, now: datetime, staff: bool | None = None) -> bool:
+    """True while the assignment is not open and the user does not teach its course (``staff``, if known)."""
+    # As an LMS hides an assignment before its "available from" date: its exercises stay hidden from students.
+    if window_state(assignment, now) != "not_open":
+        return False
+    return not (teaches_course(session, user, assignment.course_id) if staff is None else staff)
+
+
+def assignment_view(session: Session, user: User, assignment: Assignment, lang: str, now: datetime,
+                    staff: bool | None = None) -> AssignmentView:
+    """The assignment with the user's counted scores and percentage (``staff``: teaches the course, if known)."""
     progress = policy.assignment_progress(session, user, assignment)
     rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
                              bool((exercise_entry(p.exercise_id) or {}).get("graded")),
@@ -105,7 +124,7 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
         done=sum(1 for row in graded if row.score is not None), total=len(graded),
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
-        state=window_state(assignment, now),
+        state=window_state(assignment, now), locked=locked_for(session, user, assignment, now, staff),
     )
 
 
@@ -114,8 +133,10 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
     enrolments = session.scalars(
         select(Enrolment).where(Enrolment.user_id == user.id).order_by(Enrolment.course_id)
     ).all()
-    return [CourseView(e.course, e.role, tuple(assignment_view(session, user, a, lang, now) for a in e.course.assignments))
-            for e in enrolments]
+    staff = user.role == Role.ADMIN
+    return [CourseView(e.course, e.role, tuple(
+        assignment_view(session, user, a, lang, now, staff=staff or e.role == EnrolmentRole.TEACHER)
+        for a in e.course.assignments)) for e in enrolments]
 
 
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
