@@ -9,6 +9,7 @@ from typing import Any
 from flask import request
 
 from grader.errors import ApiError
+from grader.routing import ROW_ID_MAX
 
 SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 LANGS = ("zh", "en")
@@ -145,13 +146,28 @@ def query_int(name: str, default: int | None, minimum: int, maximum: int) -> int
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isascii() or not raw.lstrip("-").isdigit() or len(raw) > 20:
+    # One minus sign at most: int() refuses "--5", which would otherwise escape as a 500.
+    if not raw.isascii() or not raw.removeprefix("-").isdigit() or len(raw) > 20:
         raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be an integer.", field=name)
     value = int(raw)
     if not minimum <= value <= maximum:
         raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be in [{minimum}, {maximum}].",
                        field=name)
     return value
+
+
+def query_cursor(offset: int) -> tuple[int | None, int | None]:
+    """The listing's ``before_id`` and ``after_id``: at most one of them, and not with a non-zero ``offset``."""
+    before_id = query_int("before_id", None, 1, ROW_ID_MAX)
+    after_id = query_int("after_id", None, 0, ROW_ID_MAX)
+    if before_id is not None and after_id is not None:
+        raise ApiError(400, "invalid_parameter", "Query parameters 'before_id' (newest first) and 'after_id' (oldest "
+                       "first) cannot be combined; send one.", field="after_id")
+    if offset and (before_id is not None or after_id is not None):
+        name = "before_id" if before_id is not None else "after_id"
+        raise ApiError(400, "invalid_parameter", f"Query parameter 'offset' cannot be combined with '{name}': "
+                       "the cursor already says where the page starts.", field="offset")
+    return before_id, after_id
 
 
 def query_number(name: str, default: float, minimum: float, maximum: float) -> float:

@@ -165,7 +165,9 @@ PATHS: JSONObject = {
             "Exercises")}, (), security=[])},
     "/api/v1/exercises/{exercise_id}/variant": {"get": _operation(
         "The caller's own assigned variant (server-chosen seed, never the answer).",
-        {"200": _json(_ref("Variant"), "Variant")}, (400, 401, 404),
+        {"200": _json(_ref("Variant"), "Variant"),
+         "403": _json(_ref("Error"), "not_open: every assignment of the student's that sets the exercise is still to "
+                                     "open (one open or past assignment is enough to see it)")}, (400, 401, 404),
         parameters=[_path("exercise_id", {"type": "string"}), LANG])},
     "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": _operation(
         "Any variant by seed (teachers and admins).", {"200": _json(_ref("Variant"), "Variant")},
@@ -190,17 +192,33 @@ PATHS: JSONObject = {
                                         "grade is in, so one request submits and returns the grade. Other "
                                         "preferences are ignored; a non-integer N is a 400."}]),
         "get": _operation(
-            "Submissions the caller may read, newest first.",
+            "Submissions the caller may read: newest first (pages by offset, or by before_id, which new submissions "
+            "cannot shift), or oldest first after after_id (incremental sync). before_id and after_id together, or "
+            "either with a non-zero offset, is a 400 naming after_id or offset.",
             {"200": _json({"type": "object", "properties": {
-                "submissions": {"type": "array", "items": _ref("SubmissionSummary")}, "total": {"type": "integer"},
-                "limit": {"type": "integer"}, "offset": {"type": "integer"}}}, "A page")},
+                "submissions": {"type": "array", "items": _ref("SubmissionSummary")},
+                "total": {"type": "integer", "description": "All the submissions the filters match, whatever the "
+                                                            "offset or cursor."},
+                "limit": {"type": "integer"}, "offset": {"type": "integer"},
+                "next_before_id": {"type": ["integer", "null"], "description": "Newest first: the last row's id when "
+                                   "older rows follow (send it as before_id for the next page); else null."},
+                "next_after_id": {"type": ["integer", "null"], "description": "With after_id: the id to send as "
+                                  "after_id next (the last row's, or after_id itself when no row came); else null."}}},
+                "A page")},
             (400, 401),
             parameters=[_query("course", ID, "Course id."), _query("assignment", ID, "Assignment id."),
                         _query("student", ID, "Student user id."), _query("exercise", {"type": "string"}, "Exercise id."),
                         _query("status", {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
                                "Status."),
                         _query("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "Page size."),
-                        _query("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip.")]),
+                        _query("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip."),
+                        _query("before_id", ID, "Only submissions with a smaller id, newest first."),
+                        _query("after_id", {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX},
+                               "Only submissions with a larger id, oldest first (0: from the first). New rows, not "
+                               "changes: re-read a row for its later grade. Ids are taken when a row is inserted and "
+                               "rows appear when it commits, so two submissions at the same moment can appear out "
+                               "of id order: a client that must miss none asks again from an id it saw a few "
+                               "seconds before the newest and skips the ids it has.")]),
     },
     "/api/v1/submissions/{submission_id}": {"get": _operation(
         "One submission, optionally waiting for its grade.", {"200": _json(_ref("Submission"), "Submission")},

@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, or_, select, true
+from sqlalchemy import Select, any_, bindparam, func, or_, select, true, union_all
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session, selectinload
 
 from grader.auth import Principal
@@ -21,6 +22,31 @@ class SubmissionFilters:
     student_id: int | None = None
     exercise_id: str | None = None
     status: str | None = None
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """Which rows of the listing: ``limit`` of them after ``offset``, or after a cursor (at most one cursor)."""
+
+    limit: int
+    offset: int = 0
+    before_id: int | None = None  # newest first, ids below it
+    after_id: int | None = None  # oldest first, ids above it
+
+
+@dataclass(frozen=True)
+class SubmissionPage:
+    """A page of the listing, the size of the whole listing, and the cursors to go on from."""
+
+    rows: list[Submission]
+    total: int
+    next_before_id: int | None  # newest first: the last row's id when older rows follow
+    next_after_id: int | None  # oldest first: the last row's id, or the after_id asked with when none came
+
+
+# Beyond this many assignments a course's listing is not merged per assignment (SQLite allows 500 compound terms,
+# and so long a statement would cost more to plan than the walk it saves).
+MERGE_ASSIGNMENTS_MAX = 64
 
 
 def taught_course_ids(principal: Principal) -> Select[tuple[int]]:
@@ -113,26 +139,97 @@ def own_submission(session: Session, principal: Principal, submission_id: int) -
 
 
 def list_submissions(
-    session: Session, principal: Principal, filters: SubmissionFilters, limit: int, offset: int
-) -> tuple[list[Submission], int]:
-    """A page of the submissions the caller may read, newest first, and the total matching count."""
-    query = select(Submission).where(_visible_condition(principal))
-    if filters.course_id is not None:
-        query = query.where(Submission.assignment_id.in_(
-            select(Assignment.id).where(Assignment.course_id == filters.course_id)))
-    if filters.assignment_id is not None:
-        query = query.where(Submission.assignment_id == filters.assignment_id)
-    if filters.student_id is not None:
-        query = query.where(Submission.user_id == filters.student_id)
-    if filters.exercise_id is not None:
-        query = query.where(Submission.exercise_id == filters.exercise_id)
-    if filters.status is not None:
-        query = query.where(Submission.status == filters.status)
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    session: Session, principal: Principal, filters: SubmissionFilters, page: PageRequest
+) -> SubmissionPage:
+    """A page of the submissions the caller may read (newest first, or oldest first after ``after_id``) and the
+    count of all of them (``total`` ignores offset and cursors)."""
+    conditions = [_visible_condition(principal), *_filter_conditions(filters)]
+    assignment_ids = _listed_assignments(session, filters)
+    in_assignments: list[Any] = []
+    if assignment_ids is not None:
+        if not assignment_ids:
+            return SubmissionPage([], 0, None, page.after_id)
+        # A literal list, not a subquery: the planner then reads only these entries of index (assignment_id, id).
+        in_assignments.append(Submission.assignment_id.in_(assignment_ids))
+    total = session.scalar(select(func.count()).select_from(Submission).where(*conditions, *in_assignments)) or 0
+    newest_first = page.after_id is None
+    if page.before_id is not None:
+        conditions.append(Submission.id < page.before_id)
+    elif page.after_id is not None:
+        conditions.append(Submission.id > page.after_id)
+    wanted = page.limit + 1  # one row more than the page tells whether more follow
+    if assignment_ids is not None and len(assignment_ids) <= MERGE_ASSIGNMENTS_MAX:
+        dialect = session.get_bind().dialect.name
+        ids = _merged_by_assignment(assignment_ids, conditions, newest_first, page.offset + wanted, dialect)
+        ids = ids.limit(wanted).offset(page.offset).subquery()
+        query = select(Submission).join(ids, Submission.id == ids.c.id).order_by(_in_order(ids.c.id, newest_first))
+    else:
+        query = (select(Submission).where(*conditions, *in_assignments).order_by(_in_order(Submission.id, newest_first))
+                 .limit(wanted).offset(page.offset))
     # Each row names its student: loaded for the whole page in one statement, not one per row.
-    page = query.order_by(Submission.id.desc()).limit(limit).offset(offset).options(selectinload(Submission.user))
-    rows = session.scalars(page).all()
-    return list(rows), total
+    rows = list(session.scalars(query.options(selectinload(Submission.user))).all())
+    more = len(rows) > page.limit
+    rows = rows[:page.limit]
+    if not newest_first:
+        return SubmissionPage(rows, total, None, rows[-1].id if rows else page.after_id)
+    return SubmissionPage(rows, total, rows[-1].id if more else None, None)
+
+
+def _in_order(column: Any, newest_first: bool) -> Any:
+    """``column`` descending for newest first, else ascending."""
+    return column.desc() if newest_first else column.asc()
+
+
+def _filter_conditions(filters: SubmissionFilters) -> list[Any]:
+    """SQL conditions of the listing's filters other than course and assignment (see _listed_assignments)."""
+    conditions = []
+    if filters.student_id is not None:
+        conditions.append(Submission.user_id == filters.student_id)
+    if filters.exercise_id is not None:
+        conditions.append(Submission.exercise_id == filters.exercise_id)
+    if filters.status is not None:
+        conditions.append(Submission.status == filters.status)
+    return conditions
+
+
+def _listed_assignments(session: Session, filters: SubmissionFilters) -> list[int] | None:
+    """The assignment ids the course and assignment filters leave (None: neither filter was given)."""
+    if filters.course_id is None:
+        return None if filters.assignment_id is None else [filters.assignment_id]
+    query = select(Assignment.id).where(Assignment.course_id == filters.course_id).order_by(Assignment.id)
+    if filters.assignment_id is not None:
+        query = query.where(Assignment.id == filters.assignment_id)
+    return list(session.scalars(query))
+
+
+def _merged_by_assignment(assignment_ids: list[int], conditions: list[Any], newest_first: bool, first: int,
+                          dialect: str) -> Select[tuple[int]]:
+    """SQL: ids of the assignments' submissions under ``conditions``, merged from each one's first rows in order.
+
+    With one ``ORDER BY id`` over a course PostgreSQL walks the primary key past every newer (or older) row of every
+    other course; one assignment's rows come in id order from index (assignment_id, id), and the first ``first``
+    rows of all the assignments are among the first ``first`` rows of each.
+    """
+    branches = []
+    for assignment_id in assignment_ids:
+        branch = (select(Submission.id).where(_is_assignment(assignment_id, dialect), *conditions)
+                  .order_by(_in_order(Submission.assignment_id, newest_first), _in_order(Submission.id, newest_first))
+                  .limit(first))
+        branches.append(branch.subquery())
+    merged = union_all(*(select(branch.c.id) for branch in branches)).subquery()
+    return select(merged.c.id).order_by(_in_order(merged.c.id, newest_first))
+
+
+def _is_assignment(assignment_id: int, dialect: str) -> Any:
+    """SQL: the submission belongs to the assignment, said so that only index (assignment_id, id) gives its order.
+
+    PostgreSQL folds ``assignment_id = a`` into a constant and may then walk the primary key instead (its estimate
+    cannot know that one assignment's rows are clustered, so it expects a match every few rows); ``= ANY(ARRAY[a])``
+    is not folded, so ``ORDER BY assignment_id, id`` is an order that only that index gives without a sort.
+    """
+    if dialect == "postgresql":
+        return Submission.assignment_id == any_(postgresql.array([assignment_id]))
+    return Submission.assignment_id == assignment_id
 
 
 def progress_subject(session: Session, principal: Principal, assignment: Assignment, student_id: int | None) -> User:

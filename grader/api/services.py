@@ -4,19 +4,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from exercises.i18n import Text
 from grader.api import body as parse
 from grader.api import queries
 from grader.auth import Principal
 from grader.errors import ApiError
-from grader.grading import notify, submissions
+from grader.grading import notify, policy, submissions
 from grader.grading.errors import SubmissionRejected
-from grader.models import Submission
+from grader.models import Assignment, Submission, utcnow
 from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
 
@@ -56,6 +58,19 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
         status, code = (404, "not_found") if field is None else (422, "unknown_exercise")
         raise ApiError(status, code, f"Unknown exercise '{exercise_id}'.", field=field)
     return exercise_id
+
+
+def own_variant_seed(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime) -> int:
+    """The seed of the caller's own variant; 403 ``not_open`` for a student whose assignments that set the exercise
+    are all still to open (the variant would show what the opening date holds back)."""
+    opens_at = None if principal.is_staff else policy.variant_opens_at(session, principal.user_id, exercise_id, now)
+    if opens_at is not None:
+        when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
+        message = Text(zh=f"练习 {exercise_id} 所在的作业尚未开放，{when} 开放后才能查看你的题目。",
+                       en=f"Exercise {exercise_id} is only in assignments that are not open yet; your variant can "
+                          f"be seen once one opens, at {when}.")
+        raise ApiError(403, "not_open", message.get(lang), field="exercise_id")
+    return seed_for(session, principal.user_id, exercise_id)
 
 
 def parse_submission(principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
@@ -98,11 +113,13 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
     # Well-formed as in a submission, so that a body valid for one is valid for the other.
     parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
     seed = parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
+    lang = parse.language(payload.get("lang"))
     if not principal.is_staff:
         # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as
-        # the student types).
-        seed = seed_for(session, principal.user_id, exercise_id) if engine.reads_per_variant(exercise_id) else None
-    return engine.validate(exercise_id, answer, parse.language(payload.get("lang")), seed)
+        # the student types), and not before an assignment that sets it opens.
+        seed = own_variant_seed(session, principal, exercise_id, lang, utcnow()) \
+            if engine.reads_per_variant(exercise_id) else None
+    return engine.validate(exercise_id, answer, lang, seed)
 
 
 def idempotency_key(raw: str | None) -> str | None:
@@ -120,7 +137,14 @@ def create_submission(
 ) -> tuple[Submission, bool]:
     """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
     seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
-    reading = readable_answer(request.exercise_id, request.answer, request.lang, seed)
+    try:
+        reading = readable_answer(request.exercise_id, request.answer, request.lang, seed)
+    except ApiError:
+        # An answer the assignment would refuse anyway gets that refusal instead: the reading's errors, made on
+        # the student's variant, could tell what an assignment not open yet holds back (how many items it has).
+        if request.assignment_id is not None:
+            _refuse_if_the_rules_would(session, principal, request)
+        raise
     try:
         submission, replay = submissions.accept(
             session, user_id=principal.user_id, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
@@ -133,26 +157,53 @@ def create_submission(
     return submission, replay
 
 
-def wait_for_own(session: Session, principal: Principal, submission_id: int, seconds: float) -> Submission:
-    """The caller's own new submission, once final or after ``seconds`` (``Prefer: wait`` on POST)."""
+def notice_mark() -> int | None:
+    """Taken before a submission is sent: lets ``wait_for_own`` skip its first read when no notice can be missed."""
+    return notify.subscription_mark(current_app.config)
+
+
+def _refuse_if_the_rules_would(session: Session, principal: Principal, request: SubmissionRequest) -> None:
+    """Raise the ApiError of the assignment's rule that refuses this submission, if one does."""
+    assignment = session.get(Assignment, request.assignment_id)
+    try:
+        if assignment is None:
+            raise SubmissionRejected("no_such_assignment", policy.NO_SUCH_ASSIGNMENT)
+        policy.check_can_submit(session, principal.user_id, assignment, request.exercise_id, utcnow())
+    except SubmissionRejected as exc:
+        raise ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(request.lang),
+                       field=REJECTION_FIELD.get(exc.code)) from None
+
+
+def wait_for_own(
+    session: Session, principal: Principal, submission: Submission, seconds: float, mark: int | None
+) -> Submission:
+    """The caller's own new ``submission``, once final or after ``seconds`` (``Prefer: wait`` on POST); ``mark``
+    is ``notify.subscription_mark`` taken before it was sent."""
     return wait_until_final(
-        session, lambda: queries.own_submission(session, principal, submission_id), submission_id, seconds
+        session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
+        pending=(submission, mark),
     )
 
 
 def wait_until_final(
-    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float
+    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
+    pending: tuple[Submission, int | None] | None = None,
 ) -> Submission:
     """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass.
 
     The worker's notice (Redis) only says when to re-read; the row is the answer. Subscribing before the first
-    read means a result committed after that read cannot slip past unnoticed.
+    read means a result committed after that read cannot slip past unnoticed. ``pending``: the row as the caller
+    just stored it and the subscription mark taken before its task was sent; if every notice since has reached
+    this process, that row stands in for the first read (its notice, if already in, has set the event).
     """
     if seconds <= 0:
         return load()
     deadline = time.monotonic() + seconds
     with notify.final_wait(current_app.config, submission_id) as waiter:
-        submission = load()
+        if pending is not None and not pending[0].is_final and waiter.heard_everything_since(pending[1]):
+            submission = pending[0]
+        else:
+            submission = load()
         while not submission.is_final:
             seconds_left = deadline - time.monotonic()
             if seconds_left <= 0:

@@ -13,7 +13,6 @@ from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
 from grader.models import Role, SubmissionStatus, utcnow
 from grader.routing import ROW_ID_MAX
-from grader.variants import seed_for
 
 blueprint = Blueprint("api_v1", __name__)
 STAFF = (Role.TEACHER, Role.ADMIN)
@@ -52,11 +51,12 @@ def exercises() -> ResponseReturnValue:
 @blueprint.get("/exercises/<exercise_id>/variant")
 @require_user
 def own_variant(exercise_id: str) -> ResponseReturnValue:
-    """The caller's assigned variant of an exercise (the server picks the seed; no answer)."""
+    """The caller's assigned variant of an exercise (the server picks the seed; no answer; 403 before it opens)."""
     principal = require_principal()
     lang = parse.query_lang()
-    seed = seed_for(get_session(), principal.user_id, services.known_exercise(exercise_id, field=None))
-    return jsonify(serialise.variant_json(principal, engine.variant(exercise_id, seed, lang)))
+    known = services.known_exercise(exercise_id, field=None)
+    seed = services.own_variant_seed(get_session(), principal, known, lang, utcnow())
+    return jsonify(serialise.variant_json(principal, engine.variant(known, seed, lang)))
 
 
 @blueprint.get("/exercises/<exercise_id>/variants/<seed>")
@@ -90,9 +90,10 @@ def create_submission() -> ResponseReturnValue:
     wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
     submission_request = services.parse_submission(principal, parse.read_json_object(services.SUBMISSION_FIELDS))
     session = get_session()
+    mark = services.notice_mark() if wait else None
     submission, replay = services.create_submission(session, principal, submission_request, key)
     if wait:
-        submission = services.wait_for_own(session, principal, submission.id, wait)
+        submission = services.wait_for_own(session, principal, submission, wait, mark)
     data = serialise.submission_json(session, principal, submission, utcnow())
     headers = {"Location": f"/api/v1/submissions/{submission.id}"}
     if replay:
@@ -120,7 +121,8 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
 @blueprint.get("/submissions")
 @require_user
 def list_submissions() -> ResponseReturnValue:
-    """Submissions the caller may read, newest first, filtered by course, assignment, student, exercise, status."""
+    """Submissions the caller may read, filtered by course, assignment, student, exercise, status; newest first
+    (pages by ``offset`` or ``before_id``), or oldest first after ``after_id`` (incremental sync)."""
     principal = require_principal()
     filters = queries.SubmissionFilters(
         course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
@@ -130,9 +132,12 @@ def list_submissions() -> ResponseReturnValue:
     )
     limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
     offset = parse.query_int("offset", 0, 0, 2**62) or 0
-    rows, total = queries.list_submissions(get_session(), principal, filters, limit, offset)
-    items = [serialise.submission_summary(principal, row) for row in rows]
-    return jsonify({"submissions": items, "total": total, "limit": limit, "offset": offset})
+    before_id, after_id = parse.query_cursor(offset)
+    page = queries.list_submissions(get_session(), principal, filters,
+                                    queries.PageRequest(limit, offset, before_id, after_id))
+    items = [serialise.submission_summary(principal, row) for row in page.rows]
+    return jsonify({"submissions": items, "total": page.total, "limit": limit, "offset": offset,
+                    "next_before_id": page.next_before_id, "next_after_id": page.next_after_id})
 
 
 @blueprint.get("/assignments/<int:assignment_id>/progress")

@@ -11,6 +11,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +22,9 @@ CHANNEL_PREFIX = "grader:submission-final:"
 SAFETY_RECHECK_SECONDS = 1.0  # re-read this often even without a notice (covers notices lost in a Redis outage)
 RECONNECT_PAUSE_SECONDS = 1.0
 POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.01, 0.05  # when nobody will notify: re-read every 10 ms, growing to 50 ms
+# Ids announced final lately, per process: a request that starts watching just after its submission's notice
+# arrived (a fast worker) still wakes at once. A bounded few seconds' worth at a busy moment.
+RECENT_FINALS_KEPT = 4096
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,9 @@ class FinalListener:
         self.prefix = prefix
         self.connected = threading.Event()
         self._waiters: dict[int, set[threading.Event]] = {}
+        self._recent_finals: OrderedDict[int, None] = OrderedDict()
+        # Counts (re)subscriptions and disconnects: equal at two moments means nothing was missed in between.
+        self._subscription = 0
         self._lock = threading.Lock()
         self._started_in: int | None = None
 
@@ -72,6 +79,7 @@ class FinalListener:
             self._started_in = os.getpid()
             self.connected.clear()
             self._waiters.clear()
+            self._recent_finals.clear()
         threading.Thread(target=self._listen_forever, name="grader-final-listener", daemon=True).start()
 
     def _listen_forever(self) -> None:
@@ -83,25 +91,50 @@ class FinalListener:
                 for message in pubsub.listen():
                     if message["type"] == "psubscribe":
                         # Also after redis-py reconnects by itself: notices sent meanwhile are lost, so wake all.
-                        self.connected.set()
+                        self._new_subscription(connected=True)
                         self._wake_everyone()
                     elif message["type"] == "pmessage":
                         self._wake(message["channel"])
             except redis.RedisError as exc:
                 log.warning("submission notices unavailable, waiting requests poll: %s", exc)
             finally:
-                self.connected.clear()
+                self._new_subscription(connected=False)
                 self._wake_everyone()  # whoever waited may have missed a notice: let them re-read now
                 pubsub.close()
             time.sleep(RECONNECT_PAUSE_SECONDS)
+
+    def _new_subscription(self, *, connected: bool) -> None:
+        """Mark a (re)subscription or a disconnect: notices around it may be lost."""
+        with self._lock:
+            self._subscription += 1
+            if connected:
+                self.connected.set()
+            else:
+                self.connected.clear()
+
+    def subscription_mark(self) -> int | None:
+        """The current subscription's mark, or None while not subscribed."""
+        self._ensure_running()
+        with self._lock:
+            return self._subscription if self.connected.is_set() else None
+
+    def heard_everything_since(self, mark: int | None) -> bool:
+        """True if subscribed without a break since ``subscription_mark`` gave ``mark``."""
+        with self._lock:
+            return mark is not None and self.connected.is_set() and self._subscription == mark
 
     def _wake(self, raw_channel: bytes) -> None:
         """Set the events of everyone waiting on the submission named by ``raw_channel``."""
         suffix = raw_channel.decode("ascii", "replace").removeprefix(self.prefix)
         if not suffix.isdigit():
             return
+        submission_id = int(suffix)
         with self._lock:
-            events = list(self._waiters.get(int(suffix), ()))
+            self._recent_finals[submission_id] = None
+            self._recent_finals.move_to_end(submission_id)
+            if len(self._recent_finals) > RECENT_FINALS_KEPT:
+                self._recent_finals.popitem(last=False)
+            events = list(self._waiters.get(submission_id, ()))
         for event in events:
             event.set()
 
@@ -114,11 +147,13 @@ class FinalListener:
 
     @contextmanager
     def watching(self, submission_id: int) -> Iterator[threading.Event]:
-        """An event set when ``submission_id`` is announced final; register before reading the row."""
+        """An event set when ``submission_id`` is announced final (already set if it was, lately)."""
         self._ensure_running()
         event = threading.Event()
         with self._lock:
             self._waiters.setdefault(submission_id, set()).add(event)
+            if submission_id in self._recent_finals:
+                event.set()
         try:
             yield event
         finally:
@@ -139,14 +174,18 @@ def listener(url: str, prefix: str) -> FinalListener:
 class FinalWait:
     """How one request waits between re-reads of a submission: a Redis notice, or polling without one."""
 
-    def __init__(self, event: threading.Event | None, connected: threading.Event | None) -> None:
+    def __init__(self, event: threading.Event | None, process_listener: FinalListener | None) -> None:
         self._event = event
-        self._connected = connected
+        self._listener = process_listener
         self._pause = POLL_FIRST_SLEEP
+
+    def heard_everything_since(self, mark: int | None) -> bool:
+        """True if every notice since ``subscription_mark`` returned ``mark`` has reached this process."""
+        return self._listener is not None and self._listener.heard_everything_since(mark)
 
     def pause(self, seconds_left: float) -> None:
         """Block until a notice arrives, a safety re-check is due, or ``seconds_left`` is used up."""
-        if self._event is not None and self._connected is not None and self._connected.is_set():
+        if self._event is not None and self._listener is not None and self._listener.connected.is_set():
             self._event.wait(min(seconds_left, SAFETY_RECHECK_SECONDS))
             self._event.clear()
             return
@@ -163,4 +202,11 @@ def final_wait(config: Mapping[str, Any], submission_id: int) -> Iterator[FinalW
         return
     process_listener = listener(url, channel_prefix(config))
     with process_listener.watching(submission_id) as event:
-        yield FinalWait(event, process_listener.connected)
+        yield FinalWait(event, process_listener)
+
+
+def subscription_mark(config: Mapping[str, Any]) -> int | None:
+    """Take before sending a task: ``FinalWait.heard_everything_since`` later tells whether its notice can have
+    been missed. None without Redis, or while this process is not (yet) subscribed."""
+    url = redis_url(config)
+    return None if url is None else listener(url, channel_prefix(config)).subscription_mark()

@@ -1,0 +1,112 @@
+"""Waiting on a grade through the worker's Redis notice: a notice that came before the reader started watching
+still wakes it, and ``Prefer: wait`` reads its new row once, after the grade, instead of also right after storing
+it."""
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from sqlalchemy import event
+
+from grader.extensions import get_db
+from grader.grading import notify
+from tests.support import Backend
+
+from .support import Api
+
+SHIFT = "ch13.shift-pairs"
+BOOK = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "no", "eos_scored": "yes", "scored_count": "4"}
+
+
+@pytest.fixture
+def redis_backend(backend: Backend) -> Backend:
+    """Only PostgreSQL + Redis: the embedded file broker has no notices (readers poll)."""
+    if not backend.broker_url.startswith("redis://"):
+        pytest.skip("notices travel over Redis only")
+    return backend
+
+
+@pytest.fixture
+def own_listener(redis_backend: Backend) -> Iterator[tuple[dict[str, Any], notify.FinalListener]]:
+    """A config whose channel prefix no other test uses, and its process listener, subscribed."""
+    config = {"CELERY_BROKER_URL": redis_backend.broker_url, "GRADER_QUEUE": f"notice-test-{uuid.uuid4().hex[:8]}"}
+    process_listener = notify.listener(notify.redis_url(config), notify.channel_prefix(config))
+    notify.subscription_mark(config)  # starts the listening thread
+    assert process_listener.connected.wait(5), "the listener did not subscribe"
+    yield config, process_listener
+
+
+def _wait_for(condition: Any, seconds: float = 5.0) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return bool(condition())
+
+
+def test_a_notice_that_came_before_watching_still_wakes_the_reader(
+        own_listener: tuple[dict[str, Any], notify.FinalListener]) -> None:
+    config, process_listener = own_listener
+    submission_id = 900_000 + int(uuid.uuid4().int % 1000)
+    notify.announce_final(config, submission_id)
+
+    def watched_event_is_set() -> bool:
+        with process_listener.watching(submission_id) as woken:
+            return woken.is_set()
+
+    assert _wait_for(watched_event_is_set)
+    with process_listener.watching(submission_id + 1) as other:
+        assert not other.is_set()  # only the announced id
+
+
+def test_a_broken_subscription_voids_an_earlier_mark(own_listener: tuple[dict[str, Any], notify.FinalListener],
+                                                    redis_backend: Backend) -> None:
+    config, process_listener = own_listener
+    mark = notify.subscription_mark(config)
+    assert mark is not None
+    assert process_listener.heard_everything_since(mark)
+    # Notices published while the subscription is down are lost: a mark taken before must no longer vouch for them.
+    redis.Redis.from_url(redis_backend.broker_url).client_kill_filter(_type="pubsub")
+    assert _wait_for(lambda: notify.subscription_mark(config) not in (None, mark))
+    assert not process_listener.heard_everything_since(mark)
+    assert not process_listener.heard_everything_since(None)
+
+
+@pytest.fixture
+def submission_reads(api_app: Flask) -> Iterator[list[str]]:
+    """The SELECT statements on ``submissions`` the web app runs while the test holds this list."""
+    engine = get_db(api_app).engine
+    reads: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement:
+            reads.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    yield reads
+    event.remove(engine, "before_cursor_execute", record)
+
+
+@pytest.mark.integration
+def test_prefer_wait_reads_its_new_row_once(api: Api, api_app: Flask, worker: Any, redis_backend: Backend,
+                                            submission_reads: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A safety re-check could add a read on a slow machine; pushed out of the way, every read left is one the
+    # request chose to make.
+    monkeypatch.setattr(notify, "SAFETY_RECHECK_SECONDS", 30.0)
+    body = {"exercise_id": SHIFT, "answer": BOOK, "seed": 0}
+    warm = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})  # the listener subscribes
+    assert warm.get_json()["status"] == "graded"
+    config = api_app.config
+    assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
+    submission_reads.clear()
+    response = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["status"] == "graded" and response.get_json()["score"] == 1.0
+    assert len(submission_reads) == 1, submission_reads
