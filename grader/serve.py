@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
@@ -18,6 +19,11 @@ from grader.demo import COURSE_CODE, DEMO_LOGINS, seed_demo
 from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.migrate import upgrade
+
+# Linux's prctl(PR_SET_PDEATHSIG): a child asks for a signal when the thread that started it dies. Resolved here,
+# not in the child, where only async-signal-safe work belongs between fork and exec.
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+_PR_SET_PDEATHSIG = 1
 
 WORKER_STOP_SECONDS = 10
 WATCH_SECONDS = 1.0
@@ -58,9 +64,17 @@ def worker_environment(app: Flask) -> dict[str, str]:
     return env
 
 
+def terminate_with_parent() -> None:
+    """In a child between fork and exec: have it sent SIGTERM when its parent dies, even by SIGKILL (Linux)."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 def start_worker(app: Flask) -> subprocess.Popen[bytes]:
-    """Start ``celery -A grader.worker worker`` as a child process."""
-    return subprocess.Popen(worker_command(app.config["GRADER_QUEUE"]), env=worker_environment(app))
+    """Start ``celery -A grader.worker worker`` as a child process that stops (warm) if `grader serve` is killed."""
+    # Without this, a `grader serve` killed outright left its worker running, and the next one started another.
+    return subprocess.Popen(worker_command(app.config["GRADER_QUEUE"]), env=worker_environment(app),
+                            preexec_fn=terminate_with_parent)
 
 
 def stop_worker(worker: subprocess.Popen[bytes]) -> None:

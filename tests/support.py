@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import redis
 from sqlalchemy import create_engine, text
 
-from grader.serve import worker_command
+from grader.serve import terminate_with_parent, worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -116,9 +116,11 @@ class WorkerProcess:
         command = [*worker_command(queue, concurrency), "--hostname", self.name, "--without-gossip",
                    "--without-mingle"]
         self._log = log_path.open("wb")
-        # Own process group, so the test can kill the main process and its pool children together.
+        # Own process group, so the test can kill the main process and its pool children together; it stops if
+        # the test run is killed, instead of grading on for a queue nobody reads.
         self.process = subprocess.Popen(
-            command, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            command, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=terminate_with_parent,
         )
 
     def log(self) -> str:

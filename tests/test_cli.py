@@ -293,6 +293,30 @@ def test_serve_starts_its_worker_again_when_it_dies(data_dir: Path, tmp_path: Pa
     assert_exits_cleanly(process, log_path)
 
 
+def running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie (an orphan's zombie waits for whoever reaps it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
+def test_a_killed_serve_takes_its_worker_with_it(data_dir: Path, tmp_path: Path) -> None:
+    """`grader serve` killed outright (kill -9, the OOM killer) used to leave its worker running, grading on
+    beside the next serve's own worker."""
+    log_path = tmp_path / "serve.log"
+    process, _ = start_serve(data_dir, log_path)
+    try:
+        workers = wait_for(lambda: celery_children(process.pid), "the worker under grader serve")
+        os.kill(process.pid, signal.SIGKILL)  # the main process only, not its group
+        process.wait(10)
+        wait_for(lambda: not any(running(pid) for pid in workers), "the orphaned worker to stop", timeout=30)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
 def test_serve_refuses_production(
     monkeypatch: pytest.MonkeyPatch, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -110,6 +110,8 @@ def test_student_journey(browser: Browser, live_server: Any) -> None:
     expect(page.locator(".result-body .score")).to_contain_text("得分：100%", timeout=GRADING_TIMEOUT_MS)
     expect(page.locator(".part.bad")).to_have_count(0)
     expect(page.locator("#assignment-progress .progress-text")).to_contain_text("已完成 1/6")
+    # "1/6 done" held already after the wrong answer; the attempts line is refreshed with the bar, and it moves.
+    expect(page.locator("#attempts-left")).to_have_text("剩余 3/5 次")
     progress_after_right = _progress(page)
     assert progress_before < progress_after_wrong < progress_after_right
     shot(page, "06-full-marks")
