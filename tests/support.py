@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import redis
-from sqlalchemy import create_engine, text
+from flask import Flask
+from sqlalchemy import create_engine, event, text
 
+from grader.extensions import get_db
 from grader.serve import terminate_with_parent, worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -161,3 +163,19 @@ class WorkerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
         self._log.close()
+
+
+@contextmanager
+def sql_sent(app: Flask) -> Iterator[list[tuple[str, Any]]]:
+    """The (statement, parameters) pairs the app's engine sends while the block runs."""
+    sent: list[tuple[str, Any]] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_rest: Any) -> None:
+        sent.append((statement, parameters))
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", record)

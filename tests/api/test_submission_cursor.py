@@ -7,18 +7,17 @@ listing reads that course's rows only, not every newer (or older) row of other c
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, insert, select, text
+from sqlalchemy import insert, select, text
 
 from grader.api import queries
 from grader.extensions import get_db
 from grader.models import Submission
-from tests.support import Backend
+from tests.support import Backend, sql_sent
 
 from .support import Api, assert_error
 
@@ -267,22 +266,6 @@ def test_cursor_bounds_and_a_doubled_minus_sign(api: Api) -> None:
         assert_error(api.get(f"/submissions?{name}=--5", "alice"), 400, "invalid_parameter", name)
 
 
-@contextmanager
-def _statements(app: Flask) -> Iterator[list[tuple[str, Any]]]:
-    """The (statement, parameters) the app's engine sends while the block runs."""
-    sent: list[tuple[str, Any]] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_rest: Any) -> None:
-        sent.append((statement, parameters))
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
-
-
 def _rows_read(plan: dict[str, Any]) -> int:
     """Rows (and index entries) of ``submissions`` that a plan node and its children read, from EXPLAIN ANALYZE."""
     read = 0
@@ -314,7 +297,7 @@ def test_postgresql_reads_only_the_listed_courses_rows(api: Api, api_app: Flask,
                        ("admin", f"course={school.course_a}&limit=20&status=graded&before_id={a_ids[-100]}"),
                        ("teacher_b", f"course={school.course_b}&limit=20&after_id=0"),
                        ("teacher", f"assignment={school.open_assignment}&limit=20")):
-        with _statements(api_app) as sent:
+        with sql_sent(api_app) as sent:
             assert len(_listed(api, who, query)["submissions"]) == 20
         pages = [(s, p) for s, p in sent if "FROM submissions" in s and "LIMIT" in s and "count(" not in s]
         assert len(pages) == 1, sent

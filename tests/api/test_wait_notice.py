@@ -11,11 +11,9 @@ from typing import Any
 import pytest
 import redis
 from flask import Flask
-from sqlalchemy import event
 
-from grader.extensions import get_db
 from grader.grading import notify
-from tests.support import Backend
+from tests.support import Backend, sql_sent
 
 from .support import Api
 
@@ -79,24 +77,9 @@ def test_a_broken_subscription_voids_an_earlier_mark(own_listener: tuple[dict[st
     assert not process_listener.heard_everything_since(None)
 
 
-@pytest.fixture
-def submission_reads(api_app: Flask) -> Iterator[list[str]]:
-    """The SELECT statements on ``submissions`` the web app runs while the test holds this list."""
-    engine = get_db(api_app).engine
-    reads: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement:
-            reads.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    yield reads
-    event.remove(engine, "before_cursor_execute", record)
-
-
 @pytest.mark.integration
 def test_prefer_wait_reads_its_new_row_once(api: Api, api_app: Flask, worker: Any, redis_backend: Backend,
-                                            submission_reads: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # A safety re-check could add a read on a slow machine; pushed out of the way, every read left is one the
     # request chose to make.
     monkeypatch.setattr(notify, "SAFETY_RECHECK_SECONDS", 30.0)
@@ -105,8 +88,10 @@ def test_prefer_wait_reads_its_new_row_once(api: Api, api_app: Flask, worker: An
     assert warm.get_json()["status"] == "graded"
     config = api_app.config
     assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
-    submission_reads.clear()
-    response = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})
+    with sql_sent(api_app) as sent:
+        response = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})
+    submission_reads = [statement for statement, _ in sent
+                        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement]
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["status"] == "graded" and response.get_json()["score"] == 1.0
     assert len(submission_reads) == 1, submission_reads

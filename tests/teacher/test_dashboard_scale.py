@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from grader.extensions import get_db
 from grader.models import (
     Assignment, Course, Enrolment, RegradeChange, RegradeJob, Role, Submission, User, utcnow,
 )
 from grader.security import issue_token
 from tests.factories import make_user, unique
+from tests.support import sql_sent
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 EXERCISES = ("ch13.loss-average", "ch09.attention-cost")
@@ -98,17 +98,10 @@ def build_course(session: Session, teacher: User, students: int, seed: int) -> S
 @contextmanager
 def statements(app: Flask) -> Iterator[list[str]]:
     """Collect the SQL statements the app's engine sends while the block runs."""
-    sent: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        sent.append(statement)
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+    with sql_sent(app) as sent:
+        statements_only: list[str] = []
+        yield statements_only
+    statements_only.extend(statement for statement, _ in sent)
 
 
 PAGES: dict[str, Callable[[ScaleCourse], tuple[str, str]]] = {
