@@ -152,14 +152,19 @@ def create_submission(
             idempotency_key=key,
         )
     except SubmissionRejected as exc:
-        raise ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(request.lang),
-                       field=REJECTION_FIELD.get(exc.code)) from None
+        raise _rejection_error(exc, request.lang) from None
     return submission, replay
 
 
 def notice_mark() -> int | None:
     """Taken before a submission is sent: lets ``wait_for_own`` skip its first read when no notice can be missed."""
     return notify.subscription_mark(current_app.config)
+
+
+def _rejection_error(exc: SubmissionRejected, lang: str) -> ApiError:
+    """The API error for a refusal of the submission service, in ``lang``."""
+    return ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(lang),
+                    field=REJECTION_FIELD.get(exc.code))
 
 
 def _refuse_if_the_rules_would(session: Session, principal: Principal, request: SubmissionRequest) -> None:
@@ -170,8 +175,7 @@ def _refuse_if_the_rules_would(session: Session, principal: Principal, request: 
             raise SubmissionRejected("no_such_assignment", policy.NO_SUCH_ASSIGNMENT)
         policy.check_can_submit(session, principal.user_id, assignment, request.exercise_id, utcnow())
     except SubmissionRejected as exc:
-        raise ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(request.lang),
-                       field=REJECTION_FIELD.get(exc.code)) from None
+        raise _rejection_error(exc, request.lang) from None
 
 
 def wait_for_own(
