@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from exercises.comparators import equal
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
+from tests.engine.verdict_support import variants
 from exercises.variants import rejection_reason
 
 SEED_COUNT = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
@@ -32,17 +32,10 @@ KEY_WORDS = {"answer", "answers", "solution", "correct", "reference", "key"}
 exercise_ids = [exercise.id for exercise in EXERCISES]
 
 
-@lru_cache(maxsize=None)
-def variants_of(exercise_id: str) -> tuple[Variant, ...]:
-    """The variants for every seed under test (generated once per run)."""
-    exercise = get_exercise(exercise_id)
-    return tuple(exercise.generate(seed) for seed in SEEDS)
-
-
 @pytest.mark.parametrize("exercise_id", exercise_ids)
 def test_reference_answer_scores_exactly_one(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
-    for variant in variants_of(exercise_id):
+    for variant in variants(exercise_id, len(SEEDS)):
         result = exercise.check(variant, exercise.solve(variant), "en")
         assert result.score == 1.0, (variant.seed, result.parts)
         assert all(part.correct and part.misconception is None for part in result.parts.values())
@@ -51,7 +44,7 @@ def test_reference_answer_scores_exactly_one(exercise_id: str) -> None:
 @pytest.mark.parametrize("exercise_id", exercise_ids)
 def test_reference_typed_as_text_scores_one(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
-    for variant in variants_of(exercise_id)[:60]:
+    for variant in variants(exercise_id, len(SEEDS))[:60]:
         typed = {f.name: display(f.kind, value, "en") for f in exercise.fields
                  for value in [exercise.solve(variant)[f.name]]}
         result = api.grade(exercise_id, variant.seed, typed, "zh")
@@ -68,7 +61,7 @@ def misconception_answer(exercise: Exercise, variant: Variant, wrong: dict[str, 
 def test_each_misconception_scores_below_one_and_is_tagged(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
     applied = {m.tag: 0 for m in exercise.misconceptions}
-    for variant in variants_of(exercise_id):
+    for variant in variants(exercise_id, len(SEEDS)):
         reference = exercise.solve(variant)
         for misconception in exercise.misconceptions:
             wrong = misconception.solve(variant)
@@ -105,7 +98,7 @@ def nudge_first_number(value: Any, factor: float, tolerance) -> Any:
 def test_numbers_just_inside_tolerance_pass_and_just_outside_fail(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
     number_fields = [f for f in exercise.fields if f.kind in NUMERIC_KINDS]
-    for variant in variants_of(exercise_id)[:100]:
+    for variant in variants(exercise_id, len(SEEDS))[:100]:
         reference = exercise.solve(variant)
         for answer_field in number_fields:
             for factor, should_pass in ((0.9, True), (-0.9, True), (1.1, False), (-1.1, False)):
@@ -132,7 +125,7 @@ def test_book_variant_never_gives_a_wrong_procedure_full_marks(exercise_id: str)
 @pytest.mark.parametrize("exercise_id", exercise_ids)
 def test_random_variants_meet_the_quality_rules(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
-    for variant in variants_of(exercise_id)[1:50]:
+    for variant in variants(exercise_id, len(SEEDS))[1:50]:
         assert rejection_reason(exercise, variant) is None, variant.seed
 
 
@@ -147,7 +140,7 @@ def test_variants_are_deterministic_and_json(exercise_id: str) -> None:
 
 @pytest.mark.parametrize("exercise_id", exercise_ids)
 def test_seeds_give_different_variants(exercise_id: str) -> None:
-    distinct = {json.dumps(to_json(dict(v.data)), sort_keys=True) for v in variants_of(exercise_id)[1:60]}
+    distinct = {json.dumps(to_json(dict(v.data)), sort_keys=True) for v in variants(exercise_id, len(SEEDS))[1:60]}
     assert len(distinct) > 5
 
 
@@ -167,7 +160,7 @@ def _keys(value: Any) -> set[str]:
 @pytest.mark.parametrize("exercise_id", exercise_ids)
 def test_variant_never_carries_the_answer(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
-    for variant in variants_of(exercise_id)[:50]:
+    for variant in variants(exercise_id, len(SEEDS))[:50]:
         shown = api.variant(exercise_id, variant.seed, "en")
         assert not (_keys(shown["data"]) & (KEY_WORDS | {f.name for f in exercise.fields})), shown["data"]
         text = shown["prompt"] + json.dumps(shown["data"], ensure_ascii=False)

@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from functools import lru_cache
 
 import pytest
 
 from exercises import api
-from exercises.base import Variant
 from exercises.l03.concept_items import WRONG_BY_TAG
 from exercises.l03.concept_names import NAMES as CONCEPT_NAMES
 from exercises.registry import EXERCISES, get_exercise
+from tests.engine.verdict_support import variants
 
 SEEDS = range(50)
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -19,13 +18,6 @@ MAX_EN_WORDS = 6
 MAX_ZH_CHARACTERS = 10  # CJK characters; Latin words such as ReLU or BOS come on top
 
 exercise_ids = [exercise.id for exercise in EXERCISES]
-
-
-@lru_cache(maxsize=None)
-def variants_of(exercise_id: str) -> tuple[Variant, ...]:
-    """The variants for every seed under test (generated once per run)."""
-    exercise = get_exercise(exercise_id)
-    return tuple(exercise.generate(seed) for seed in SEEDS)
 
 
 @pytest.mark.parametrize("exercise_id", exercise_ids)
@@ -94,7 +86,7 @@ def test_every_tag_a_graded_wrong_answer_carries_has_a_name(exercise_id: str) ->
     that an exercise's own ``tag_part`` sees mixed procedures too) carry only named tags, in both languages."""
     exercise = get_exercise(exercise_id)
     seen: set[str] = set()
-    for variant in variants_of(exercise_id):
+    for variant in variants(exercise_id, len(SEEDS)):
         reference = exercise.solve(variant)
         wrongs = [wrong for wrong in (m.solve(variant) for m in exercise.misconceptions) if wrong is not None]
         answers = [*wrongs, *({**first, **second} for first, second in itertools.combinations(wrongs, 2))]
