@@ -1,9 +1,12 @@
-"""Service load benchmark: closed-loop clients against the real grader, next to a bare Flask+Celery floor.
+"""Service load benchmark: closed-loop clients against the real grader, next to two floors.
 
-Prints graded submissions per second and p50/p99 latency per client count, for the grader and for the floor
-(bench/floor: insert row, send task, worker updates row, client reads it), and the grader's figures as a ratio
-of the floor's. Grader clients wait in two ways (``--grader-modes``): two calls (POST, then GET ?wait=10, the shape
-of the floor's client) and one POST with ``Prefer: wait=10``. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
+Prints graded submissions per second and p50/p99 latency per client count, for the grader and for each floor
+(``--floors``), and the grader's figures as a ratio of each floor's: the bare floor (bench/floor: insert row, send
+task, worker updates row, client reads it) and the required-work floor (bench/floor/required.py: the same
+plumbing plus the work the issue requires of every job, token check, rate limit, reading the answer, lease claim,
+engine, lease-guarded write with its grade-log row, done with bare psycopg and redis-py). Grader clients wait in
+two ways (``--grader-modes``): two calls (POST, then GET ?wait=10, the shape of the floors' clients) and one POST
+with ``Prefer: wait=10``. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
 (``--levels 1,4,16 --duration 10``). Only localhost traffic; a scratch PostgreSQL database is created and dropped,
 Redis keys it creates are deleted, and every process it starts is stopped at the end (also on Ctrl-C).
 """
@@ -12,15 +15,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import secrets
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -30,19 +32,16 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before the bench imports below, so the script runs from a plain checkout
 
-from bench.floor import settings as floor_settings
 from bench.load_report import LevelResult, percentile, print_report
 from bench.load_stack import (
     Processes,
-    free_port,
     command_cpu_seconds,
     group_cpu_seconds,
     redis_keys_cleaned,
     scratch_database,
-    wait_healthy,
 )
+from bench.load_targets import FLOOR_STARTERS, Target, start_grader
 
-BIN = Path(sys.executable).parent
 ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 # How the grader's clients wait for the grade: the extra headers of their POST.
 GRADER_MODES: dict[str, dict[str, str]] = {"two-calls": {}, "prefer-wait": {"Prefer": "wait=10"}}
@@ -57,23 +56,6 @@ WRONG_FIELDS = {
     "ch13.loss-average": {"total_loss": "0.54"},
     "ch09.multihead-shapes": {"head_dim": "12288"},
 }
-
-
-@dataclass(frozen=True)
-class Target:
-    """One system under load: where to POST a job, where to read it back, and which bodies to send."""
-
-    name: str
-    base_url: str
-    submit_path: str
-    result_path: str  # with "{id}"
-    headers: dict[str, str]
-    bodies: tuple[dict[str, Any], ...]
-    ok_status: str
-    final_statuses: frozenset[str]
-    process_groups: tuple[int, int]  # web server, worker: for CPU accounting
-    server_commands: tuple[str, str]  # command-line fragments of its PostgreSQL backends and of redis-server
-    submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
 
 
 def book_bodies() -> tuple[dict[str, Any], ...]:
@@ -153,58 +135,6 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
                        percentile(latencies, 0.99) * 1000, stage_medians, per_job, tuple(failures[:3]))
 
 
-def web_command(app: str, port: int, args: argparse.Namespace) -> list[str]:
-    """gunicorn with the same process model for the grader and the floor."""
-    return [str(BIN / "gunicorn"), "-w", str(args.web_workers), "-k", "gthread", "--threads", str(args.web_threads),
-            "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", app]
-
-
-def worker_command(app: str, queue: str, args: argparse.Namespace) -> list[str]:
-    """A Celery prefork worker with the same settings for the grader and the floor."""
-    return [str(BIN / "celery"), "-A", app, "worker", "-P", "prefork", "-c", str(args.worker_concurrency), "-Q", queue,
-            "--without-gossip", "--without-mingle", "--without-heartbeat"]
-
-
-def server_commands(database_url: str) -> tuple[str, str]:
-    """How to find the servers' processes: PostgreSQL backends carry their database's name in their title."""
-    return f" {database_url.rsplit('/', 1)[1]} ", "redis-server"
-
-
-def start_grader(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
-                 bodies: tuple[dict[str, Any], ...]) -> Target:
-    """Migrate the scratch database, issue a teacher token, start gunicorn and a worker for the grader."""
-    env = {**os.environ, "GRADER_ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
-           "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GRADER_QUEUE": f"{tag}_grading",
-           "SUBMISSION_RATE_LIMIT": "100000/minute", "GRADER_DATA_DIR": str(processes.log_dir / "grader-data")}
-    subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
-    token = subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench"], cwd=ROOT,
-                           env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    port = free_port()
-    web = processes.start("grader-web", web_command("grader:create_app()", port, args), env)
-    worker = processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(base + "/healthz", processes, "grader-web")
-    return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
-                  {"Authorization": f"Bearer {token}"}, bodies, "graded",
-                  frozenset({"graded", "invalid", "error"}), (web, worker), server_commands(database_url))
-
-
-def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
-                bodies: tuple[dict[str, Any], ...]) -> Target:
-    """Create the floor's table in the scratch database and start its gunicorn and worker."""
-    libpq_url = database_url.replace("postgresql+psycopg://", "postgresql://")
-    floor_settings.create_table(libpq_url)
-    env = {**os.environ, "FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url, "FLOOR_QUEUE": f"{tag}_floor",
-           "FLOOR_POLL_SECONDS": str(args.floor_poll_ms / 1000), "PYTHONPATH": str(ROOT)}
-    port = free_port()
-    web = processes.start("floor-web", web_command("bench.floor.web:create_app()", port, args), env)
-    worker = processes.start("floor-worker", worker_command("bench.floor.worker", env["FLOOR_QUEUE"], args), env)
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(base + "/healthz", processes, "floor-web")
-    return Target("floor", base, "/jobs", "/jobs/{id}", {}, bodies, "done", frozenset({"done"}), (web, worker),
-                  server_commands(database_url))
-
-
 def load_average() -> str:
     """The 1/5/15-minute load averages."""
     return "/".join(f"{value:.2f}" for value in os.getloadavg())
@@ -222,6 +152,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--web-threads", type=int, default=8)
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--floor-poll-ms", type=float, default=10.0, help="floor GET ?wait re-read interval")
+    parser.add_argument("--floors", default="floor,required",
+                        help="what the grader is compared with: floor (the bare pipeline) and/or required (the bare "
+                             "pipeline plus the work the issue requires, without our frameworks)")
     parser.add_argument("--grader-modes", default="two-calls,prefer-wait",
                         help="how grader clients wait: two-calls (POST, then GET ?wait=10) and/or prefer-wait "
                              "(one POST with Prefer: wait=10)")
@@ -233,8 +166,17 @@ def raise_interrupt(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
+def _choices(raw: str, known: Iterable[str], what: str) -> list[str]:
+    """The comma-separated names in ``raw``; exits naming any that is not in ``known``."""
+    names = [name for name in raw.split(",") if name]
+    unknown = set(names) - set(known)
+    if unknown:
+        sys.exit(f"unknown {what}: {', '.join(sorted(unknown))}; known: {', '.join(known)}")
+    return names
+
+
 def main() -> None:
-    """Start both stacks, load them level by level (grader modes, then floor), print the table, clean up."""
+    """Start the stacks, load them level by level (grader modes, then each floor), print the tables, clean up."""
     args = parse_args()
     signal.signal(signal.SIGTERM, raise_interrupt)
     levels = [int(level) for level in args.levels.split(",")]
@@ -242,10 +184,8 @@ def main() -> None:
     print(f"{datetime.now():%Y-%m-%d %H:%M}  cores {os.cpu_count()}  load avg {load_average()} (start)  "
           f"levels {levels} × {args.duration:g} s  web {args.web_workers}×{args.web_threads} threads  "
           f"worker prefork {args.worker_concurrency}  {len(bodies)} answer bodies", flush=True)
-    modes = [mode for mode in args.grader_modes.split(",") if mode]
-    unknown = set(modes) - set(GRADER_MODES)
-    if unknown:
-        sys.exit(f"unknown grader mode(s): {', '.join(sorted(unknown))}; known: {', '.join(GRADER_MODES)}")
+    modes = _choices(args.grader_modes, GRADER_MODES, "grader mode(s)")
+    floor_names = _choices(args.floors, FLOOR_STARTERS, "floor(s)")
     with ExitStack() as stack:
         log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_service_")))
         database_url = stack.enter_context(scratch_database(args.admin_url))
@@ -253,18 +193,20 @@ def main() -> None:
         processes = Processes(log_dir)
         stack.callback(processes.stop_all)
         grader = start_grader(processes, database_url, args.redis_url, tag, args, bodies)
-        floor = start_floor(processes, database_url, args.redis_url, tag, args, bodies)
+        floors = [FLOOR_STARTERS[name](processes, database_url, args.redis_url, tag, args, bodies)
+                  for name in floor_names]
         graders = {mode: replace(grader, submit_headers=GRADER_MODES[mode]) for mode in modes}
-        for target in (*graders.values(), floor):
+        for target in (*graders.values(), *floors):
             run_level(target, 4, args.warmup)
         rows = []
         for clients in levels:
             ours = {mode: run_level(target, clients, args.duration) for mode, target in graders.items()}
-            theirs = run_level(floor, clients, args.duration)
+            theirs = {floor.name: run_level(floor, clients, args.duration) for floor in floors}
             print(f"  {clients:>2} clients: " + " | ".join(
-                f"grader {mode} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for mode, result in ours.items())
-                + f" | floor {theirs.rate:6.1f}/s p50 {theirs.p50_ms:6.1f} ms", flush=True)
-            rows.extend((result, theirs, mode) for mode, result in ours.items())
+                [f"grader {mode} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for mode, result in ours.items()]
+                + [f"{name} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for name, result in theirs.items()]),
+                flush=True)
+            rows.extend((result, mode, theirs) for mode, result in ours.items())
         print_report(rows)
         print(f"\nload avg {load_average()} (end)")
 

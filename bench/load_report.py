@@ -31,25 +31,42 @@ def _cpu_text(result: LevelResult) -> str:
     return " | ".join(f"{value:4.1f}" for value in result.cpu_ms_per_job) + f" = {sum(result.cpu_ms_per_job):4.1f}"
 
 
-def print_report(rows: list[tuple[LevelResult, LevelResult, str]]) -> None:
-    """The results table (each grader mode against the floor), the grader's stage breakdown, and any failures."""
-    print(f"\n{'clients':>7} {'grader mode':<12} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} "
+def _ratio_table(rows: list[tuple[LevelResult, str, dict[str, LevelResult]]], floor_name: str) -> None:
+    """Each grader mode against the floor named ``floor_name``: throughput, p50 and p99, and their ratios."""
+    print(f"\nagainst the {floor_name}:")
+    print(f"{'clients':>7} {'grader mode':<12} | {'grader/s':>8} {'floor/s':>8} {'ratio':>6} | {'p50 grader':>10} "
           f"{'p50 floor':>9} {'ratio':>6} | {'p99 grader':>10} {'p99 floor':>9}")
-    for ours, floor, mode in rows:
+    for ours, mode, floors in rows:
+        floor = floors[floor_name]
         rate_ratio = ours.rate / floor.rate if floor.rate else float("nan")
         p50_ratio = ours.p50_ms / floor.p50_ms if floor.p50_ms else float("nan")
         print(f"{ours.clients:>7} {mode:<12} | {ours.rate:>8.1f} {floor.rate:>8.1f} {rate_ratio:>6.2f} | "
               f"{ours.p50_ms:>8.1f}ms {floor.p50_ms:>7.1f}ms {p50_ratio:>6.2f} | {ours.p99_ms:>8.1f}ms "
               f"{floor.p99_ms:>7.1f}ms")
+
+
+def print_report(rows: list[tuple[LevelResult, str, dict[str, LevelResult]]]) -> None:
+    """A table per floor (each grader mode against it), the grader's stage breakdown, CPU per job, failures.
+
+    ``rows``: per level and grader mode, the grader's result, the mode, and each floor's result at that level.
+    """
+    floor_names = list(rows[0][2]) if rows else []
+    for name in floor_names:
+        _ratio_table(rows, name)
     print("\ngrader stage medians (ms): POST→row created | created→worker claims | claim→result written | "
           "written→client has it")
-    for ours, _, mode in rows:
+    for ours, mode, _ in rows:
         if ours.stages_ms:
             print(f"{ours.clients:>7} clients {mode:<12}: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
     print("\nCPU ms per completed job: web server | worker | PostgreSQL backends | redis-server = total")
-    for ours, floor, mode in rows:
-        print(f"{ours.clients:>7} clients {mode:<12}: grader {_cpu_text(ours)}   floor {_cpu_text(floor)}")
-    for ours, floor, mode in rows:
-        for result, name in ((ours, f"grader {mode}"), (floor, "floor")):
-            for failure in result.failures:
-                print(f"failure ({name}, {result.clients} clients, {result.failed} in all): {failure}")
+    for ours, mode, floors in rows:
+        print(f"{ours.clients:>7} clients {mode:<12}: grader {_cpu_text(ours)}")
+    for ours, mode, floors in rows:
+        if mode == rows[0][1]:
+            for name, floor in floors.items():
+                print(f"{ours.clients:>7} clients {name:<18}: {_cpu_text(floor)}")
+    failing = [(ours, f"grader {mode}") for ours, mode, _ in rows]
+    failing += [(floor, name) for ours, mode, floors in rows if mode == rows[0][1] for name, floor in floors.items()]
+    for result, name in failing:
+        for failure in result.failures:
+            print(f"failure ({name}, {result.clients} clients, {result.failed} in all): {failure}")

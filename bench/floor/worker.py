@@ -7,7 +7,7 @@ from psycopg.types.json import Jsonb
 
 from bench.floor import settings
 
-celery = Celery("floor")
+celery = Celery("floor", set_as_current=False)  # never the current app of a process that imports it (tests)
 celery.conf.update(settings.celery_settings())
 
 
