@@ -16,7 +16,7 @@ from grader.api import body as parse
 from grader.api import queries
 from grader.auth import Principal
 from grader.errors import ApiError
-from grader.grading import notify, policy, submissions
+from grader.grading import final_row, notify, policy, submissions
 from grader.grading.errors import SubmissionRejected
 from grader.models import Assignment, Submission, utcnow
 from grader.routing import ROW_ID_MAX
@@ -195,10 +195,12 @@ def wait_until_final(
 ) -> Submission:
     """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass.
 
-    The worker's notice (Redis) only says when to re-read; the row is the answer. Subscribing before the first
-    read means a result committed after that read cannot slip past unnoticed. ``pending``: the row as the caller
-    just stored it and the subscription mark taken before its task was sent; if every notice since has reached
-    this process, that row stands in for the first read (its notice, if already in, has set the event).
+    The worker's notice (Redis) says when to look again, and after a grading carries the columns the committed
+    write returned: those are set on the row already held instead of reading it again (``final_row``); without
+    them the row is re-read. Subscribing before the first read means a result committed after that read cannot
+    slip past unnoticed. ``pending``: the row as the caller just stored it and the subscription mark taken before
+    its task was sent; if every notice since has reached this process, that row stands in for the first read (its
+    notice, if already in, has set the event).
     """
     if seconds <= 0:
         return load()
@@ -217,5 +219,7 @@ def wait_until_final(
             # would otherwise keep reading its snapshot). Nothing is written here, and objects stay loaded.
             session.commit()
             waiter.pause(seconds_left)
-            submission = load()
+            payload = waiter.final_payload()
+            if payload is None or not final_row.apply(submission, payload):
+                submission = load()
     return submission

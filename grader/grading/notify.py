@@ -1,7 +1,9 @@
 """Wake-ups for readers waiting on a submission: the worker publishes on Redis after its final commit.
 
-Only a wake-up: the database row stays the truth, a reader always re-reads it. A lost notice costs a reader at
-most SAFETY_RECHECK_SECONDS; without Redis (the embedded file broker) readers poll instead.
+A notice wakes the readers; after a grading it also carries the columns the committed write returned
+(``final_row``), which a reader sets on the row it holds instead of reading it again. Any other notice is only a
+wake-up and the reader re-reads the row. A lost notice costs a reader at most SAFETY_RECHECK_SECONDS; without
+Redis (the embedded file broker) readers poll instead.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ CHANNEL_PREFIX = "grader:submission-final:"
 SAFETY_RECHECK_SECONDS = 1.0  # re-read this often even without a notice (covers notices lost in a Redis outage)
 RECONNECT_PAUSE_SECONDS = 1.0
 POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.01, 0.05  # when nobody will notify: re-read every 10 ms, growing to 50 ms
-# Ids announced final lately, per process: a request that starts watching just after its submission's notice
-# arrived (a fast worker) still wakes at once. A bounded few seconds' worth at a busy moment.
+# Ids announced final lately, with their notices' payloads, per process: a request that starts watching just after
+# its submission's notice arrived (a fast worker) still wakes at once. A bounded few seconds' worth at a busy
+# moment (a payload is a few kB at most).
 RECENT_FINALS_KEPT = 4096
+WAKE_ONLY = b"final"  # the payload of a notice that carries no row
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +50,14 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
 
 
-def announce_final(config: Mapping[str, Any], submission_id: int) -> None:
-    """Publish that ``submission_id`` is final; best-effort (waiting readers re-check on their own anyway)."""
+def announce_final(config: Mapping[str, Any], submission_id: int, payload: bytes | None = None) -> None:
+    """Publish that ``submission_id`` is final, with ``payload`` (``final_row.encode``) if given; best-effort
+    (waiting readers re-check on their own anyway)."""
     url = redis_url(config)
     if url is None:
         return
     try:
-        _client(url).publish(f"{channel_prefix(config)}{submission_id}", b"final")
+        _client(url).publish(f"{channel_prefix(config)}{submission_id}", payload or WAKE_ONLY)
     except redis.RedisError as exc:
         log.warning("could not announce submission %s as final (readers will re-check): %s", submission_id, exc)
 
@@ -65,7 +70,7 @@ class FinalListener:
         self.prefix = prefix
         self.connected = threading.Event()
         self._waiters: dict[int, set[threading.Event]] = {}
-        self._recent_finals: OrderedDict[int, None] = OrderedDict()
+        self._recent_finals: OrderedDict[int, bytes | None] = OrderedDict()
         # Counts (re)subscriptions and disconnects: equal at two moments means nothing was missed in between.
         self._subscription = 0
         self._lock = threading.Lock()
@@ -94,7 +99,7 @@ class FinalListener:
                         self._new_subscription(connected=True)
                         self._wake_everyone()
                     elif message["type"] == "pmessage":
-                        self._wake(message["channel"])
+                        self._wake(message["channel"], message["data"])
             except redis.RedisError as exc:
                 log.warning("submission notices unavailable, waiting requests poll: %s", exc)
             finally:
@@ -123,20 +128,26 @@ class FinalListener:
         with self._lock:
             return mark is not None and self.connected.is_set() and self._subscription == mark
 
-    def _wake(self, raw_channel: bytes) -> None:
-        """Set the events of everyone waiting on the submission named by ``raw_channel``."""
+    def _wake(self, raw_channel: bytes, payload: bytes) -> None:
+        """Keep ``payload`` and set the events of everyone waiting on the submission named by ``raw_channel``."""
         suffix = raw_channel.decode("ascii", "replace").removeprefix(self.prefix)
         if not suffix.isdigit():
             return
         submission_id = int(suffix)
         with self._lock:
-            self._recent_finals[submission_id] = None
+            # A later notice replaces an earlier one's payload: a wake-up only (e.g. after an error) voids it.
+            self._recent_finals[submission_id] = None if payload == WAKE_ONLY else payload
             self._recent_finals.move_to_end(submission_id)
             if len(self._recent_finals) > RECENT_FINALS_KEPT:
                 self._recent_finals.popitem(last=False)
             events = list(self._waiters.get(submission_id, ()))
         for event in events:
             event.set()
+
+    def payload(self, submission_id: int) -> bytes | None:
+        """The payload of the latest notice for ``submission_id`` still kept, if it carried one."""
+        with self._lock:
+            return self._recent_finals.get(submission_id)
 
     def _wake_everyone(self) -> None:
         """Set every registered event."""
@@ -174,7 +185,9 @@ def listener(url: str, prefix: str) -> FinalListener:
 class FinalWait:
     """How one request waits between re-reads of a submission: a Redis notice, or polling without one."""
 
-    def __init__(self, event: threading.Event | None, process_listener: FinalListener | None) -> None:
+    def __init__(self, submission_id: int, event: threading.Event | None,
+                 process_listener: FinalListener | None) -> None:
+        self._submission_id = submission_id
         self._event = event
         self._listener = process_listener
         self._pause = POLL_FIRST_SLEEP
@@ -182,6 +195,10 @@ class FinalWait:
     def heard_everything_since(self, mark: int | None) -> bool:
         """True if every notice since ``subscription_mark`` returned ``mark`` has reached this process."""
         return self._listener is not None and self._listener.heard_everything_since(mark)
+
+    def final_payload(self) -> bytes | None:
+        """The row a notice for this submission carried, if one did (``final_row.apply`` reads it)."""
+        return None if self._listener is None else self._listener.payload(self._submission_id)
 
     def pause(self, seconds_left: float) -> None:
         """Block until a notice arrives, a safety re-check is due, or ``seconds_left`` is used up."""
@@ -198,11 +215,11 @@ def final_wait(config: Mapping[str, Any], submission_id: int) -> Iterator[FinalW
     """Subscribe to ``submission_id``'s final notice (Redis) or prepare to poll; enter before the first read."""
     url = redis_url(config)
     if url is None:
-        yield FinalWait(None, None)
+        yield FinalWait(submission_id, None, None)
         return
     process_listener = listener(url, channel_prefix(config))
     with process_listener.watching(submission_id) as event:
-        yield FinalWait(event, process_listener)
+        yield FinalWait(submission_id, event, process_listener)
 
 
 def subscription_mark(config: Mapping[str, Any]) -> int | None:

@@ -8,12 +8,12 @@ from enum import StrEnum
 from typing import Any
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, Update, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Row, Select, Update, bindparam, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import Database
-from grader.grading import leases, notify
+from grader.grading import final_row, leases, notify
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
 
@@ -35,23 +35,27 @@ def grade_submission(
 ) -> Outcome:
     """Grade one submission exactly once however often its task is delivered."""
     try:
-        outcome = _grade(database, submission_id, worker, lease_seconds, test_delay)
+        outcome, written = _grade(database, submission_id, worker, lease_seconds, test_delay)
     except Exception:
         _announce(submission_id)  # the failed attempt may have been the last one (row now final as error)
         raise
     if outcome in FINAL_OUTCOMES:
-        _announce(submission_id)
+        _announce(submission_id, None if written is None else final_row.encode(written))
     return outcome
 
 
-def _announce(submission_id: int) -> None:
-    """Wake readers waiting on the submission; only after the commit, so that a woken reader finds the row final."""
+def _announce(submission_id: int, payload: bytes | None = None) -> None:
+    """Wake readers waiting on the submission, with the columns just written if given; only after the commit, so
+    that a woken reader finds the row final."""
     if has_app_context():
-        notify.announce_final(current_app.config, submission_id)
+        notify.announce_final(current_app.config, submission_id, payload)
 
 
-def _grade(database: Database, submission_id: int, worker: str, lease_seconds: float, test_delay: float) -> Outcome:
-    """Claim, grade and write in one session on one connection (a job is a handful of round trips)."""
+def _grade(
+    database: Database, submission_id: int, worker: str, lease_seconds: float, test_delay: float
+) -> tuple[Outcome, Row[Any] | None]:
+    """Claim, grade and write in one session on one connection (a job is a handful of round trips); the outcome,
+    and the row's grading columns as a graded or invalid write returned them."""
     # On PostgreSQL every write below is one statement, so autocommit saves a BEGIN and a COMMIT per write.
     single_statements = database.dialect == "postgresql"
     with database.pinned_session(autocommit=single_statements) as session:
@@ -61,14 +65,14 @@ def _grade(database: Database, submission_id: int, worker: str, lease_seconds: f
         )
         if claimed is None:
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)
-            return Outcome.ERROR if given_up else Outcome.SKIPPED
+            return (Outcome.ERROR if given_up else Outcome.SKIPPED), None
         lease, (_, exercise_id, seed, answer, lang) = claimed
         try:
             result = engine.grade(exercise_id, seed, answer, lang)
         except (engine.UnknownExercise, engine.BadSeed) as exc:
             # Retrying cannot help: the submission itself names something the engine does not have.
             failed = leases.fail(session, Submission, lease, SubmissionStatus.ERROR, leases.failure_message(exc))
-            return Outcome.ERROR if failed else Outcome.LOST_LEASE
+            return (Outcome.ERROR if failed else Outcome.LOST_LEASE), None
         except Exception as exc:
             # An engine fault: keep the message on the row (the final error shows it), then let Celery record it.
             leases.release_after_failure(
@@ -78,13 +82,16 @@ def _grade(database: Database, submission_id: int, worker: str, lease_seconds: f
         if test_delay:
             time.sleep(test_delay)  # test-only window in which the worker holds the lease (GRADER_TEST_GRADE_DELAY)
         written = _write_result(session, lease, result, single_statement=single_statements)
-        if not written:
-            return Outcome.LOST_LEASE
-        return Outcome.GRADED if result["status"] == "graded" else Outcome.INVALID
+        if written is None:
+            return Outcome.LOST_LEASE, None
+        return (Outcome.GRADED if result["status"] == "graded" else Outcome.INVALID), written
 
 
-def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any], *, single_statement: bool) -> bool:
-    """Store the engine result and log a new score atomically, if the lease still holds; True if written.
+def _write_result(
+    session: Session, lease: leases.Lease, result: dict[str, Any], *, single_statement: bool
+) -> Row[Any] | None:
+    """Store the engine result and log a new score atomically, if the lease still holds; the row's grading
+    columns as written (``final_row.returned_columns``), or None if the lease was lost.
 
     ``single_statement`` (PostgreSQL): the UPDATE and the log INSERT go as one statement (a data-modifying CTE);
     elsewhere they are two statements in one transaction. Both are built from the same pieces, once.
@@ -96,12 +103,12 @@ def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any],
                   "new_errors": result.get("errors") or [], "new_parsed": result.get("parsed"),
                   "new_engine_version": result["engine_version"], "actor": f"worker:{lease.owner}"}
     if graded and single_statement:
-        written = session.execute(_graded_write_statement(), parameters).first() is not None
+        written = session.execute(_graded_write_statement(), parameters).first()
     else:
-        written = session.execute(_finish_statement(), parameters).rowcount == 1
-        if written and graded:
+        written = session.execute(_finish_statement(), parameters).first()
+        if written is not None and graded:
             session.execute(_log_statement(), parameters)
-    if written:
+    if written is not None:
         session.commit()
     else:
         session.rollback()
@@ -110,7 +117,8 @@ def _write_result(session: Session, lease: leases.Lease, result: dict[str, Any],
 
 @functools.cache
 def _finish_statement() -> Update:
-    """The lease-guarded UPDATE that stores a result (status ``new_status``), with bound parameters.
+    """The lease-guarded UPDATE that stores a result (status ``new_status``), with bound parameters, returning the
+    row's grading columns.
 
     Built once: building it anew for every job cost the worker more CPU than running it.
     """
@@ -124,6 +132,7 @@ def _finish_statement() -> Update:
                 errors=bindparam("new_errors", type_=row.errors.type),
                 parsed_answer=bindparam("new_parsed", type_=row.parsed_answer.type),
                 engine_version=bindparam("new_engine_version", type_=row.engine_version.type), error_message=None)
+        .returning(*final_row.returned_columns())
     )
 
 
@@ -143,14 +152,12 @@ def _log_statement() -> Insert:
 
 
 @functools.cache
-def _graded_write_statement() -> Insert:
+def _graded_write_statement() -> Select[Any]:
     """PostgreSQL: ``_finish_statement`` and ``_log_statement`` as one statement (the log row only if the UPDATE
-    matched)."""
-    finished = _finish_statement().returning(Submission.__table__.c.id).cte("finished")
+    matched), returning the written row's grading columns."""
+    finished = _finish_statement().cte("finished")
     columns = _log_columns()
-    return (
-        insert(GradeLogEntry.__table__)
-        .from_select(["submission_id", *columns], select(finished.c.id, *columns.values()))
-        .add_cte(finished)
-        .returning(GradeLogEntry.__table__.c.id)
-    )
+    logged = (insert(GradeLogEntry.__table__)
+              .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
+    # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
+    return select(finished).add_cte(logged)
