@@ -108,6 +108,7 @@ UI: dict[str, Text] = {
     "exercise.part_correct": Text("✓ 正确", "✓ Correct"),
     "exercise.part_wrong": Text("✗ 错误", "✗ Wrong"),
     "exercise.part_partial": Text("◐ 部分正确（{percent}%）", "◐ Partly right ({percent}%)"),
+    "exercise.part_follow_through": Text("↪ 按你前面的答案算（{percent}%）", "↪ Right given your earlier answer ({percent}%)"),
     "exercise.follow_through": Text("后续步骤按你自己前一步的结果计分（连带给分）。",
                                     "Credit carried through from your own earlier step (follow-through)."),
     "exercise.misconception": Text("可能的误区：{tag}", "Likely misconception: {tag}"),
@@ -146,7 +147,6 @@ UI: dict[str, Text] = {
     "data.col": Text("第 {i} 列", "col {i}"),
     "data.vector": Text("向量", "Vector"),
     "data.option": Text("选项", "Option"),
-    "data.question": Text("第 {i} 题", "Question {i}"),
     # Names of variant data fields (shown above each table)
     "datakey.target": Text("目标序列", "Target sequence"),
     "datakey.candidates": Text("候选 token", "Candidate tokens"),

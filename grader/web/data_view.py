@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from grader.i18n_ui import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
+# Data the prompt itself already lays out in full (the concept check's items with their options): shown once.
+SHOWN_IN_PROMPT = ("items",)
+# Matrices whose rows the prompt names (e_0, k_0, ...; 0-based like the answers that refer to them).
+ROW_NAMES = {"words": "e_{i}", "keys": "k_{i}"}
 
 
 @dataclass(frozen=True)
@@ -22,7 +26,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Block:
-    """One piece of variant data: ``kind`` is table, chips, value, choices or group."""
+    """One piece of variant data: ``kind`` is table, chips, value or group."""
 
     key: str
     title: str
@@ -31,7 +35,6 @@ class Block:
     chips: tuple[str, ...] = ()
     value: str = ""
     children: tuple["Block", ...] = ()
-    choices: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = field(default=())
 
 
 def key_label(key: str, lang: str) -> str:
@@ -63,11 +66,13 @@ def _is_matrix(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(_is_vector(row) for row in value)
 
 
-def _matrix_table(rows: list[list[float]], lang: str, unit_a: float | None) -> Table:
-    """A numeric matrix with numbered rows and columns."""
+def _matrix_table(key: str, rows: list[list[float]], lang: str, unit_a: float | None) -> Table:
+    """A numeric matrix with numbered rows and columns (rows named as the prompt names them, if it does)."""
     width = max(len(row) for row in rows)
+    name = ROW_NAMES.get(key)
     return Table("", tuple(t("data.col", lang, i=j + 1) for j in range(width)),
-                 tuple((t("data.row", lang, i=i + 1), tuple(format_number(x, unit_a) for x in row))
+                 tuple((name.format(i=i) if name else t("data.row", lang, i=i + 1),
+                        tuple(format_number(x, unit_a) for x in row))
                        for i, row in enumerate(rows)))
 
 
@@ -76,18 +81,6 @@ def _keyed_vectors(mapping: Mapping[str, list[float]], lang: str, unit_a: float 
     width = max(len(v) for v in mapping.values())
     return Table(t("data.token", lang), tuple(t("data.dim", lang, i=j + 1) for j in range(width)),
                  tuple((token, tuple(format_number(x, unit_a) for x in vector)) for token, vector in mapping.items()))
-
-
-def _choice_items(items: list[Any], lang: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """Multiple-choice items as (question, ((option id, option text), ...))."""
-    shown = []
-    for index, item in enumerate(items):
-        question = _localised(item.get("question") or item.get("prompt") or item.get("text"), lang)
-        options = item.get("options") or item.get("choices") or []
-        pairs = tuple((str(o.get("id", "")), _localised(o.get("text") or o.get("label"), lang))
-                      if isinstance(o, dict) else (str(o), str(o)) for o in options)
-        shown.append((f"{t('data.question', lang, i=index + 1)} ({item.get('id', index + 1)}): {question}", pairs))
-    return tuple(shown)
 
 
 def _localised(value: Any, lang: str) -> str:
@@ -105,12 +98,10 @@ def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: 
                       tuple((prev, tuple(format_number(p) for p in row)) for prev, row in value.items()),
                       t("data.prob_table", lang))
         return Block(key, title, "table", table=table)
-    if key == "items" and isinstance(value, list) and all(isinstance(i, dict) for i in value):
-        return Block(key, title, "choices", choices=_choice_items(value, lang))
     if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
         return Block(key, title, "chips", chips=tuple(value))
     if _is_matrix(value):
-        return Block(key, title, "table", table=_matrix_table(value, lang, unit_a))
+        return Block(key, title, "table", table=_matrix_table(key, value, lang, unit_a))
     if _is_vector(value):
         return Block(key, title, "table", table=Table("", tuple(t("data.dim", lang, i=j + 1) for j in range(len(value))),
                                                       ((t("data.vector", lang), tuple(format_number(x, unit_a) for x in value)),)))
@@ -120,7 +111,8 @@ def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: 
         children = tuple(block_for(k, v, lang, data, unit_a) for k, v in value.items())
         return Block(key, title, "group", children=children)
     if _is_number(value):
-        return Block(key, title, "value", value=format_number(value) if key == "a" else format_number(value, unit_a))
+        # a = ln 2 to the six decimals the prompts use (0.693147), not the tables' four.
+        return Block(key, title, "value", value=f"{value:.6f}" if key == "a" else format_number(value, unit_a))
     return Block(key, title, "value", value="" if value is None else str(value))
 
 
@@ -129,4 +121,4 @@ def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
     unit_a = float(data["a"]) if _is_number(data.get("a")) else None
     has_table = isinstance(data.get("table"), dict)
     return [block_for(key, value, lang, data, unit_a) for key, value in data.items()
-            if not (has_table and key in CONSUMED_WITH_TABLE)]
+            if not (has_table and key in CONSUMED_WITH_TABLE) and key not in SHOWN_IN_PROMPT]

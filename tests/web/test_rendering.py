@@ -12,7 +12,7 @@ from exercises import api as engine
 from grader.i18n_ui import UI, t
 from grader.models import ScorePolicy, SubmissionStatus
 from grader.percent import shown_percent
-from grader.web.data_view import data_blocks, format_number
+from grader.web.data_view import SHOWN_IN_PROMPT, data_blocks, format_number
 from grader.web.lab_service import restrict
 from grader.web.plot import render_plot
 
@@ -74,7 +74,9 @@ def test_attention_matrices_render_as_tables() -> None:
 def test_every_exercise_variant_renders_without_error() -> None:
     for exercise_id in engine.exercise_ids():
         for lang in ("zh", "en"):
-            assert data_blocks(engine.variant(exercise_id, 7, lang)["data"], lang)
+            data = engine.variant(exercise_id, 7, lang)["data"]
+            # Only data that the prompt lays out in full may leave the data section empty.
+            assert data_blocks(data, lang) or set(data) <= set(SHOWN_IN_PROMPT), exercise_id
 
 
 @pytest.fixture()
@@ -111,3 +113,42 @@ def test_pages_show_scores_through_the_same_rule(app: Flask) -> None:
         assert str(macros.percent(0.996)) == "99%" and str(macros.percent(1.0)) == "100%"
         assert str(macros.percent(None)) == "—"
         assert app.jinja_env.from_string("{{ 0.001 | percent }}").render() == "1"
+
+
+def test_concept_check_items_are_shown_once_in_the_prompt_without_their_ids() -> None:
+    variant = engine.variant("l03.concept-check", 3, "en")
+    assert "items" not in {b.key for b in data_blocks(variant["data"], "en")}
+    for item in variant["data"]["items"]:
+        assert item["question"]["en"] in variant["prompt"]  # the prompt lays every item out
+    ids = [item["id"] for item in variant["data"]["items"]]
+    assert all(f"({item_id})" not in repr(data_blocks(variant["data"], "en")) for item_id in ids)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_readback_rows_are_named_as_the_prompt_names_them(lang: str) -> None:
+    variant = engine.variant("l03.superposition-readback", 0, lang)
+    blocks = {b.key: b for b in data_blocks(variant["data"], lang)}
+    words = [row[0] for row in blocks["words"].table.rows]
+    keys = [row[0] for row in blocks["keys"].table.rows]
+    assert words == [f"e_{i}" for i in range(len(variant["data"]["words"]))]
+    assert keys == [f"k_{i}" for i in range(len(variant["data"]["keys"]))]
+    assert all(f"{name} = " in variant["prompt"] for name in words + keys)
+
+
+def test_a_is_shown_to_the_decimals_the_prompts_use() -> None:
+    variant = engine.variant("ch13.encoder-states", 0, "en")
+    blocks = {b.key: b for b in data_blocks(variant["data"], "en")}
+    assert blocks["a"].value == "0.693147"
+
+
+@pytest.mark.parametrize(("part", "label"), [
+    ({"correct": True, "score": 1.0, "follow_through": False}, "exercise.part_correct"),
+    ({"correct": False, "score": 1.0, "follow_through": True}, "exercise.part_follow_through"),
+    ({"correct": False, "score": 0.5, "follow_through": True}, "exercise.part_follow_through"),
+    ({"correct": False, "score": 0.5, "follow_through": False}, "exercise.part_partial"),
+    ({"correct": False, "score": 0.0, "follow_through": False}, "exercise.part_wrong"),
+])
+def test_a_part_credited_from_the_students_own_earlier_answer_says_so(app: Flask, part: dict, label: str) -> None:
+    with app.test_request_context("/"):
+        macros = app.jinja_env.get_template("_macros.html").make_module({"_": lambda key, **values: key})
+        assert label in str(macros.part_verdict(part))

@@ -123,6 +123,8 @@
       var verdict;
       if (part.correct) {
         verdict = el("span", "verdict ok", say("exercise.part_correct"));
+      } else if (part.follow_through && part.score > 0) {
+        verdict = el("span", "verdict partial", say("exercise.part_follow_through", { percent: G.percent(part.score) }));
       } else if (part.score > 0) {
         verdict = el("span", "verdict partial", say("exercise.part_partial", { percent: G.percent(part.score) }));
       } else {
