@@ -7,7 +7,7 @@ from typing import Any
 
 from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
-from exercises.checking import count_errors, to_json
+from exercises.checking import needs_variant, to_json, variant_errors
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
@@ -76,14 +76,18 @@ def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
 def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | None = None) -> dict[str, Any]:
     """Read an answer without grading it: what was understood, or where and why it could not be read.
 
-    With ``seed`` it also checks what only the variant can tell, e.g. one letter per item of this variant.
+    With ``seed`` it also checks what only the variant can tell, e.g. one letter per item of this variant, or the
+    shape of a vector or matrix (the errors ``grade`` would give, so that such an answer uses no attempt).
     """
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     parsed = exercise.parse(answer, lang)
     errors = parsed.errors
     if parsed.valid and seed is not None and reads_per_variant(exercise_id):
-        errors = count_errors(exercise, _generate(exercise, seed), parsed.values, lang)
+        generated = _generate(exercise, seed)
+        # The cached key: the preview runs this as the student types.
+        errors = variant_errors(exercise, generated, parsed.values, lang,
+                                _cached_answer_key(exercise.id, generated.seed))
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
             "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}
@@ -91,8 +95,8 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
 
 def reads_per_variant(exercise_id: str) -> bool:
     """Whether reading an answer also depends on the variant (so ``validate`` wants its seed): e.g. one letter per
-    item, where the variant says how many items there are."""
-    return any(f.one_per_item for f in get_exercise(exercise_id).fields)
+    item, where the variant says how many items there are, or a vector or matrix, whose shape the variant fixes."""
+    return needs_variant(get_exercise(exercise_id))
 
 
 def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any]:

@@ -45,6 +45,8 @@ class Tolerance:
 
 
 DEFAULT_TOLERANCE = Tolerance()
+# Kinds whose shape (length, rows×columns, length of each vector) the variant fixes and the reader cannot know.
+SHAPED_KINDS = frozenset({"vector", "matrix", "vectors"})
 
 
 def canonical_token(text: str) -> str:
@@ -118,28 +120,57 @@ def _same_value(student: object, reference: object) -> bool:
     return isinstance(student, bool) == isinstance(reference, bool) and bool(student == reference)
 
 
+def shape_problem(kind: str, student: object, reference: object) -> Text | None:
+    """What is wrong with the shape of ``student`` against ``reference``, or None: a vector's length, a matrix's
+    rows×columns, the length of each vector in a list of vectors (the number of vectors is not a shape: that list
+    scores element by element)."""
+    student, reference = _plain(student), _plain(reference)
+    if kind not in SHAPED_KINDS or not isinstance(student, (list, tuple)) or not isinstance(reference, (list, tuple)):
+        return None
+    if kind == "vector":
+        if len(student) == len(reference):
+            return None
+        return Text("应为 {r} 个数，读到 {s} 个", "expected {r} numbers, read {s}").format(r=len(reference), s=len(student))
+    if kind == "matrix":
+        return _matrix_shape_problem(student, reference)
+    width = len(reference[0]) if reference else None
+    for index, row in enumerate(student, start=1):
+        if width is not None and len(row) != width:
+            return Text("第 {i} 个向量应有 {w} 个数，读到 {n} 个", "vector {i} should have {w} numbers, read {n}").format(
+                i=index, w=width, n=len(row))
+    return None
+
+
+def _matrix_shape_problem(student: Sequence[object], reference: Sequence[object]) -> Text | None:
+    """``r×c`` expected against what was read (rows of unequal length named as such), or None when they agree."""
+    expected = shape_of(reference)
+    try:
+        read: tuple[int, ...] | None = shape_of(student)
+    except ValueError:
+        read = None
+    if read == expected:
+        return None
+    rows, cols = (expected + (0, 0))[:2]
+    shape = "×".join(map(str, read)) if read else ""
+    found = Text(shape, shape) if read else Text("行长不一的行", "rows of unequal length")
+    return Text("应为 {r}×{c} 的矩阵，读到 {f}".format(r=rows, c=cols, f=found.zh),
+                "expected a {r}×{c} matrix, read {f}".format(r=rows, c=cols, f=found.en))
+
+
 def _compare_vector(student: Sequence[float], reference: Sequence[float], tolerance: Tolerance) -> Comparison:
     """Length first, then the fraction of entries within tolerance."""
-    if len(student) != len(reference):
-        return _shape_failure(Text("应为 {r} 个数，读到 {s} 个", "expected {r} numbers, read {s}")
-                              .format(r=len(reference), s=len(student)))
+    problem = shape_problem("vector", student, reference)
+    if problem is not None:
+        return _shape_failure(problem)
     return _listwise([tolerance.close(s, r) for s, r in zip(student, reference)], len(student), len(reference))
 
 
 def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
                     tolerance: Tolerance) -> Comparison:
     """Shape first (``r×c`` named in the message), then the fraction of entries within tolerance."""
-    expected = shape_of(reference)
-    try:
-        read: tuple[int, ...] | None = shape_of(student)
-    except ValueError:
-        read = None
-    if read != expected:
-        rows, cols = (expected + (0, 0))[:2]
-        shape = "×".join(map(str, read)) if read else ""
-        found = Text(shape, shape) if read else Text("行长不一的行", "rows of unequal length")
-        return _shape_failure(Text("应为 {r}×{c} 的矩阵，读到 {f}".format(r=rows, c=cols, f=found.zh),
-                                   "expected a {r}×{c} matrix, read {f}".format(r=rows, c=cols, f=found.en)))
+    problem = _matrix_shape_problem(student, reference)
+    if problem is not None:
+        return _shape_failure(problem)
     flat = [tolerance.close(s, r) for s_row, r_row in zip(student, reference) for s, r in zip(s_row, r_row)]
     return _listwise(flat, len(flat), len(flat))
 
@@ -147,12 +178,9 @@ def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequ
 def _compare_vectors(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
                      tolerance: Tolerance) -> Comparison:
     """Each row must have the reference row length; rows then match as wholes, scored per row."""
-    width = len(reference[0]) if reference else None
-    for index, row in enumerate(student, start=1):
-        if width is not None and len(row) != width:
-            return _shape_failure(Text("第 {i} 个向量应有 {w} 个数，读到 {n} 个",
-                                       "vector {i} should have {w} numbers, read {n}")
-                                  .format(i=index, w=width, n=len(row)))
+    problem = shape_problem("vectors", student, reference)
+    if problem is not None:
+        return _shape_failure(problem)
     matches = [len(s) == len(r) and all(tolerance.close(a, b) for a, b in zip(s, r))
                for s, r in zip(student, reference)]
     return _listwise(matches, len(student), len(reference))

@@ -16,6 +16,16 @@ NOT_OBJECT = Text("答案应是一个对象，每个答案项一个键。", "The
 WRONG_COUNT = Text("应有 {expected} 项（每题一项），读到 {read} 项；漏答或多答一项会让后面的每一项都对应错题目。",
                    "Expected {expected} entries (one per item), read {read}; a skipped or extra entry would put every "
                    "later one against the wrong item.")
+WRONG_SHAPE = Text("形状不对的答案无法逐项核对，所以不评分；请按题目要求的形状改写。",
+                   "An answer of another shape cannot be checked entry by entry, so it is not graded; rewrite it in "
+                   "the shape the question asks for.")
+# How to write each shaped kind, for the student who typed its numbers in one run ("0.1, 0.2, …" for a 3×3 matrix).
+SHAPE_LAYOUT: dict[str, Text] = {
+    "matrix": Text("矩阵按行写，如 [[1, 2], [3, 4]]，或每行一行。",
+                   "Write a matrix row by row, e.g. [[1, 2], [3, 4]], or one row per line."),
+    "vectors": Text("每个向量写在自己的括号里，如 [1, 2], [3, 4]。",
+                    "Put each vector in brackets of its own, e.g. [1, 2], [3, 4]."),
+}
 RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
@@ -36,6 +46,13 @@ PROBABLY = Text("你可能是这样做的：", "What you probably did:")
 def _sentence(fragment: Text) -> Text:
     """A comparator's fragment ("expected a 2×3 matrix, read 2×2") as a sentence of its own."""
     return Text(fragment.zh + "。", fragment.en[:1].upper() + fragment.en[1:] + ".")
+
+
+def wrong_shape(kind: str, problem: Text, one_run: bool = False) -> Text:
+    """Why a part of the wrong shape is unreadable: the shape expected and read, why, and (for numbers read as
+    ``one_run``, one row or one column) how to write its rows."""
+    text = _sentence(problem) + WRONG_SHAPE
+    return text + SHAPE_LAYOUT[kind] if one_run and kind in SHAPE_LAYOUT else text
 
 
 def correct(answer_field: AnswerField) -> Text:

@@ -103,10 +103,15 @@ def _tie_to_later(variant: Variant) -> Answer | None:
 
 
 def _ignores_cap(variant: Variant) -> Answer | None:
-    """Writes a prediction past the cap and claims the decode ended at EOS."""
+    """Claims that EOS ended a decode the cap stopped.
+
+    Only the stop reason: a student who names EOS after listing the right predictions made this mistake too, and
+    a solver that also wrote tokens past the cap would predict a wrong list that such a student contradicts.
+    Tokens past the cap, however many, are tagged by ``tag_part``.
+    """
     if _decode(variant).stopped_by != STOPPED_BY_CAP:
         return None
-    return {"tokens": list(_decode(variant, extra_steps=1).tokens), "stopped_by": STOPPED_BY_EOS}
+    return {"stopped_by": STOPPED_BY_EOS}
 
 
 def _eos_omitted(variant: Variant) -> Answer | None:
@@ -156,11 +161,8 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
                             solve(variant)[name]))
     if "ignores-cap" not in tags and _runs_past_cap(variant, name, student):
         tags.append("ignores-cap")
-    if name == "stopped_by" and "ignores-cap" in tags:
-        # "EOS" on a decode that hit the cap is first of all the ignores-cap claim; a tie broken the other way can
-        # also end in EOS, but a student who did that has their stop reason carried forward from their own list.
-        tags.remove("ignores-cap")
-        tags.insert(0, "ignores-cap")
+    # "EOS" on a capped decode matches both ignores-cap and a tie broken the other way; the checker keeps the one
+    # the student's own tokens support (checking.consistent_tags), so no order is forced here.
     return tuple(tags)
 
 

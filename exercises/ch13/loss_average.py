@@ -137,23 +137,43 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+# The factor a consistent wrong logarithm puts on every loss term (ln gives 1): another base, no minus sign, or both.
+# A student's total is read in one of these units only when it matches a natural-log total times the factor.
+WRONG_LOG_FACTORS = (1 / math.log(10), 1 / math.log(2), -1.0, -1 / math.log(10), -1 / math.log(2))
+
+
+def _loss_factor(total: float, natural_totals: list[float]) -> float:
+    """The factor of the student's logarithm: 1 for ln, or the wrong base/sign that turns a natural total into theirs."""
+    if any(DEFAULT_TOLERANCE.close(total, natural) for natural in natural_totals):
+        return 1.0  # a natural-log total (right, or from their own probability): their EOS loss is ln's too
+    for factor in WRONG_LOG_FACTORS:
+        if any(DEFAULT_TOLERANCE.close(total, factor * natural) for natural in natural_totals):
+            return factor
+    return 1.0  # a slip in the total, not a unit: the EOS term they leave out is still −ln p
+
+
 def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     """Total loss from the student's probability; both averages from the student's own total loss."""
     final_loss = -math.log(_probabilities(variant)[-1])
     count = len(variant.data["target"])
     implied: dict[str, Any] = {}
     probability, total = answer.get("sequence_probability"), answer.get("total_loss")
+    natural_totals = [solve(variant)["total_loss"]]
     # A probability of 1 gives a total of 0: "1, 0" is a blank answer, not a logarithm taken.
     if _is_number(probability) and probability > 0 and not DEFAULT_TOLERANCE.close(-math.log(probability), 0.0):
         implied["total_loss"] = -math.log(probability)
+        natural_totals.append(implied["total_loss"])
     if _is_number(total):
+        # The EOS term comes off in the student's own units: a total taken with log10 (or log2, or without the
+        # minus sign) loses log10's EOS loss, so both averages treat one consistent wrong procedure alike.
+        eos_loss = _loss_factor(total, natural_totals) * final_loss
         # Each average is carried forward only where dividing by the other count would give another number:
         # a total of 0 (or, without EOS, a total equal to EOS's own loss) makes both counts agree, so the
         # part would earn credit for the very distinction it tests without showing it.
-        with_eos, without_eos = total / count, (total - final_loss) / (count - 1)
+        with_eos, without_eos = total / count, (total - eos_loss) / (count - 1)
         if not DEFAULT_TOLERANCE.close(total / (count - 1), with_eos):
             implied["mean_loss_with_eos"] = with_eos
-        if not DEFAULT_TOLERANCE.close((total - final_loss) / count, without_eos):
+        if not DEFAULT_TOLERANCE.close((total - eos_loss) / count, without_eos):
             implied["mean_loss_without_eos"] = without_eos
     return implied
 

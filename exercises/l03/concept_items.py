@@ -17,7 +17,11 @@ class WrongOption:
 
 @dataclass(frozen=True)
 class ConceptItem:
-    """One multiple-choice item: a stable id, the question, the right option and three wrong ones."""
+    """One multiple-choice item: a stable id, the question, the right option and three wrong ones.
+
+    The id names the item's topic (sometimes its answer), so it stays inside the engine: the variant data that the
+    student sees carries the item's place in the bank instead (``concept_check.SHOWN_IDS``).
+    """
 
     id: str
     question: Text
@@ -281,7 +285,6 @@ ITEMS: tuple[ConceptItem, ...] = (
     ),
 )
 
-ITEMS_BY_ID: dict[str, ConceptItem] = {item.id: item for item in ITEMS}
 WRONG_BY_TAG: dict[str, tuple[ConceptItem, WrongOption]] = {
     option.tag: (item, option) for item in ITEMS for option in item.wrong
 }

@@ -74,9 +74,11 @@ def test_rnn_no_tanh_gets_no_follow_through_where_tanh_changes_nothing() -> None
 
 
 def test_rnn_h_gets_no_follow_through_from_a_pre_activation_of_the_wrong_length() -> None:
-    # Three numbers for a 2-d state: the pre-activation part is a shape error, so h has nothing to follow.
-    part = _part(RNN, {"pre_activation": "1.5, 0.5, 2", "h": f"{math.tanh(1.5)}, {math.tanh(0.5)}"}, "h")
-    assert part["score"] == 0.0 and not part["follow_through"]
+    # Three numbers for a 2-d state: since engine 1.6.0 the answer cannot be graded at all (the shape is checked
+    # before values), so h earns nothing from it; before, the part scored 0 and h had nothing to follow.
+    result = api.grade(RNN, 0, {"pre_activation": "1.5, 0.5, 2", "h": f"{math.tanh(1.5)}, {math.tanh(0.5)}"}, "en")
+    assert result["status"] == "invalid" and result["parts"] == {} and result["score"] is None
+    assert [error["field"] for error in result["errors"]] == ["pre_activation"]
 
 
 def test_scaled_zero_weights_give_no_follow_through_on_a_zero_output() -> None:

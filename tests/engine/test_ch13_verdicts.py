@@ -111,7 +111,10 @@ def test_greedy_eos_on_a_capped_decode_is_first_diagnosed_as_ignores_cap() -> No
     both = [v for v in capped if (greedy_decode._tie_to_later(v) or {}).get("stopped_by") == "EOS"]
     assert both
     for variant in capped:
-        wrong = greedy_decode._ignores_cap(variant)
-        stop = grade(GREEDY, variant.seed, wrong)["parts"]["stopped_by"]
-        assert stop["misconception"] == "ignores-cap", (variant.seed, stop["tags"])
-        assert stop["feedback"].index(feedback_of(greedy_decode, "ignores-cap")) < 30
+        # One prediction past the cap (what the ignores-cap solver once wrote), and the right predictions: the
+        # solver now gives only the stop reason, so that the student who lists the right tokens is not ruled out.
+        for tokens in (greedy_decode._decode(variant, extra_steps=1).tokens, greedy_decode.solve(variant)["tokens"]):
+            stop = grade(GREEDY, variant.seed, {"tokens": list(tokens), "stopped_by": "EOS"})["parts"]["stopped_by"]
+            assert stop["misconception"] == "ignores-cap", (variant.seed, stop["tags"])
+            assert stop["tags"] == ["ignores-cap"], (variant.seed, stop["tags"])
+            assert stop["feedback"].index(feedback_of(greedy_decode, "ignores-cap")) < 30

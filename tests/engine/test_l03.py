@@ -9,6 +9,7 @@ from collections import Counter
 import numpy as np
 
 from exercises import api
+from exercises.l03.concept_check import SHOWN_IDS
 from exercises.l03.concept_items import ITEMS
 from exercises.registry import get_exercise
 
@@ -84,14 +85,14 @@ def test_readback_variants_are_small_and_sometimes_fail_to_find_the_probe() -> N
 
 def _letters(data: dict) -> list[str]:
     """The right letters found by matching the bank's right texts, independently of solve()."""
-    right = {item.id: item.right.en for item in ITEMS}
+    right = {SHOWN_IDS[item.id]: item.right.en for item in ITEMS}
     return [next(o["id"] for o in shown["options"] if o["text"]["en"] == right[shown["id"]])
             for shown in data["items"]]
 
 
 def test_concept_book_variant_has_every_item_and_spread_answers() -> None:
     data = api.variant(CONCEPT, 0)["data"]
-    assert [shown["id"] for shown in data["items"]] == [item.id for item in ITEMS]
+    assert [shown["id"] for shown in data["items"]] == [SHOWN_IDS[item.id] for item in ITEMS]
     letters = _letters(data)
     assert set(letters) == {"a", "b", "c", "d"}
     result = api.grade(CONCEPT, 0, {"choices": "、".join(letters).upper()}, "zh")
@@ -158,7 +159,7 @@ def test_concept_misconception_is_none_when_its_item_is_absent() -> None:
         present = {item["id"] for item in variant.data["items"]}
         for misconception in exercise.misconceptions:
             wrong = misconception.solve(variant)
-            item_id = next(item.id for item in ITEMS if any(o.tag == misconception.tag for o in item.wrong))
+            item_id = next(SHOWN_IDS[item.id] for item in ITEMS if any(o.tag == misconception.tag for o in item.wrong))
             assert (wrong is None) == (item_id not in present)
             shown_and_none[wrong is None] += 1
     assert shown_and_none[True] and shown_and_none[False]
