@@ -69,7 +69,8 @@ def _resolve() -> Principal | None:
         session = get_session()
         token = find_live_token(session, raw_token.strip())
         if token is None:
-            raise ApiError(401, "invalid_token", "The token is unknown or revoked.", headers=BEARER_CHALLENGE)
+            # One message for every dead token: which of the three it is would tell a guesser that a token existed.
+            raise ApiError(401, "invalid_token", "The token is unknown, revoked or expired.", headers=BEARER_CHALLENGE)
         if record_token_use(session, token):
             session.commit()  # keep last_used_at even if the request later fails
         return Principal(token.user_id, token.username, _acting_role(token.user_role, token.token_role), "token")

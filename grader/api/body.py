@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from grader.errors import ApiError
 from grader.routing import ROW_ID_MAX
 
+P = ParamSpec("P")
+R = TypeVar("R")
 SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 LANGS = ("zh", "en")
 
@@ -63,11 +67,27 @@ def _bad_text(text: str, path: str) -> tuple[str, str] | None:
     return None
 
 
+def _cut_at_the_limit(read: int) -> bool:
+    """True if a body sent without Content-Length (chunked) goes on past MAX_CONTENT_LENGTH.
+
+    Werkzeug's limited stream then stops at the limit without an error, and the JSON cut there would be answered
+    as malformed; one byte more from the server's (terminated) input stream tells a body of exactly the limit from
+    a longer one.
+    """
+    limit = request.max_content_length
+    if request.content_length is not None or limit is None or read < limit:
+        return False
+    # Reached only for a server that terminates the stream (wsgi.input_terminated): werkzeug reads nothing otherwise.
+    return bool(request.environ["wsgi.input"].read(1))
+
+
 def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     """The request body as a JSON object with only ``allowed`` keys; 415/413/400/422 otherwise."""
     if request.mimetype != "application/json":
         raise ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.")
-    raw = request.get_data(cache=True)  # werkzeug raises 413 beyond MAX_CONTENT_LENGTH
+    raw = request.get_data(cache=True)  # werkzeug raises 413 beyond MAX_CONTENT_LENGTH when Content-Length says so
+    if _cut_at_the_limit(len(raw)):
+        raise RequestEntityTooLarge()  # answered as the Content-Length case is (413 payload_too_large)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -139,6 +159,44 @@ def language(value: Any, name: str = "lang", default: str = "zh") -> str:
     if value not in LANGS:
         raise ApiError(422, "invalid_value", f"Field '{name}' must be one of {', '.join(LANGS)}.", field=name)
     return str(value)
+
+
+def query_parameters(*allowed: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """View decorator: the query parameters a GET route reads, declared next to it; 400 for any other one or one sent
+    more than once (kept on the view as ``query_parameters``, which the OpenAPI test compares with the document)."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        @wraps(view)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            _check_query(allowed)
+            return view(*args, **kwargs)
+
+        wrapper.query_parameters = frozenset(allowed)  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+def _check_query(allowed: Collection[str]) -> None:
+    """400 for a query parameter not in ``allowed`` or given twice: a typo (the body's ``assignment_id`` for the
+    listing's ``assignment``) would otherwise be ignored and answer with the unfiltered rows, and of a repeated one
+    only the first would count."""
+    for name in request.args:
+        shown = _shown(name)
+        if name not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            hint = f" (did you mean '{name[:-3]}'?)" if name.endswith("_id") and name[:-3] in allowed else ""
+            raise ApiError(400, "unknown_parameter", f"Unknown query parameter '{shown}'{hint}; allowed: {known}.",
+                           field=shown)
+        if len(request.args.getlist(name)) > 1:
+            raise ApiError(400, "repeated_parameter", f"Query parameter '{shown}' is given more than once; send it "
+                           "once.", field=shown)
+
+
+def _shown(name: str) -> str:
+    """A query parameter's name, safe and short enough to echo back in an error."""
+    text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in name[:64])
+    return text + ("..." if len(name) > 64 else "")
 
 
 def query_int(name: str, default: int | None, minimum: int, maximum: int) -> int | None:

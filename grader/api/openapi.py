@@ -14,9 +14,12 @@ def _ref(name: str) -> JSONObject:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: JSONObject, description: str) -> JSONObject:
-    """A response with a JSON body."""
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+def _json(schema: JSONObject, description: str, headers: tuple[str, ...] = ()) -> JSONObject:
+    """A response with a JSON body, and the response headers (components) it may carry."""
+    response: JSONObject = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if headers:
+        response["headers"] = {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
+    return response
 
 
 def _errors(*statuses: int) -> JSONObject:
@@ -41,11 +44,12 @@ TIME = {"type": ["string", "null"], "format": "date-time"}
 BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
 
 ERROR_MEANINGS = {
-    400: "Malformed request: bad JSON, NaN/Infinity, bad query parameter or header.",
-    401: "Not authenticated: no session and no valid bearer token.",
-    403: "Authenticated but not allowed (role, assignment not open or past due, seed sent by a student).",
+    400: "Malformed request: bad JSON, NaN/Infinity, a bad header, or a query parameter that is bad, not one the "
+         "operation reads (unknown_parameter) or sent twice (repeated_parameter); field names it.",
+    401: "Not authenticated: no session and no live bearer token (unknown, revoked or expired; which is not said).",
+    403: "Authenticated but not allowed (role, assignment not open or past due, a seed from someone who does not "
+         "teach the assignment's course, csrf_failed for a session without X-CSRF-Token).",
     404: "No such resource, or not visible to the caller.",
-    405: "Method not allowed on this path.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
     413: "Request body larger than MAX_CONTENT_LENGTH.",
     415: "Body is not application/json.",
@@ -94,7 +98,8 @@ SCHEMAS: JSONObject = {
         "fields": {"type": "array", "items": _ref("Field")}}},
     "Variant": {"type": "object", "required": ["exercise_id", "engine_version", "data", "prompt", "fields"],
                 "properties": {
-                    "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Absent for students."},
+                    "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Absent for students, and "
+                                                                "for teachers who study a course that sets it."},
                     "engine_version": {"type": "string"}, "lang": {"type": "string"}, "data": {"type": "object"},
                     "prompt": {"type": "string"}, "fields": {"type": "array", "items": _ref("Field")}}},
     "Validation": {"type": "object", "properties": {
@@ -106,7 +111,8 @@ SCHEMAS: JSONObject = {
         "misconception": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}},
         "follow_through": {"type": ["boolean", "null"]}, "read": {}}},
     "Submission": {"type": "object", "required": ["id", "exercise_id", "status", "created_at"], "properties": {
-        "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Staff only."},
+        "id": {"type": "integer"}, "exercise_id": {"type": "string"},
+        "seed": {**SEED, "description": "Admins, and teachers of the assignment's course (own tries outside one)."},
         "lang": {"type": "string", "description": "The language the answer was submitted in."},
         "feedback_lang": {"type": "string", "description": "The language of the feedback texts in parts and errors."},
         "assignment_id": {"type": ["integer", "null"]},
@@ -115,24 +121,32 @@ SCHEMAS: JSONObject = {
         "score": {"type": ["number", "null"], "minimum": 0, "maximum": 1}, "engine_version": {"type": ["string", "null"]},
         "parts": {"type": "object", "additionalProperties": _ref("Part")},
         "errors": {"type": "array", "items": _ref("AnswerError")}, "parsed": {}, "raw_answer": {"type": "object"},
-        "error_message": {"type": ["string", "null"]}, "attempts": {"type": "integer"},
-        "answer_key": {"type": "object", "description": "Only when the assignment's key rule allows (staff: always)."},
+        "error_message": {"type": ["string", "null"]},
+        "attempts": {"type": "integer", "description": "How many times the workers have tried to grade it (a try "
+                     "lost or failed is retried). Not the student's attempt number: see attempts_used in Progress."},
+        "answer_key": {"type": "object", "description": "Only when the assignment's key rule allows (admins and "
+                       "the course's teachers: always)."},
         "created_at": TIME, "queued_at": TIME, "started_at": TIME, "finished_at": TIME}},
     "SubmissionSummary": {"type": "object", "properties": {
         "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "assignment_id": {"type": ["integer", "null"]},
         "user": {"type": "object"}, "status": {"type": "string"}, "score": {"type": ["number", "null"]},
-        "engine_version": {"type": ["string", "null"]}, "seed": SEED, "created_at": TIME, "finished_at": TIME}},
+        "engine_version": {"type": ["string", "null"]}, "seed": {**SEED, "description": "As in Submission."},
+        "created_at": TIME, "finished_at": TIME}},
     "SubmissionRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
                           "properties": {
                               "exercise_id": {"type": "string"}, "answer": {"type": "object"},
                               "lang": {"type": "string", "enum": ["zh", "en"]},
                               "assignment_id": {**ID, "description": "Required for students (422 without it)."},
-                              "seed": {**SEED, "description": "Teachers and admins only (students: 403)."}}},
+                              "seed": {**SEED, "description": "Admins; teachers outside any assignment or with an "
+                                       "assignment of a course they teach (anyone else: 403 seed_not_allowed). A "
+                                       "teacher enrolled as a student in a course that sets the exercise must send "
+                                       "one there (422 without it), or submit to that course as a student."}}},
     "ValidateRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
                         "description": "A submission's body also reads: assignment_id and seed are allowed.",
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
                                        "lang": {"type": "string", "enum": ["zh", "en"]},
-                                       "assignment_id": {**ID, "description": "Checked, then ignored here."},
+                                       "assignment_id": {**ID, "description": "Checked; a teacher who does not "
+                                                         "teach its course reads as its students do."},
                                        "seed": {**SEED, "description": "Teachers and admins: the variant to read "
                                                 "the answer on. Ignored for students (their own variant)."}}},
     "Progress": {"type": "object", "properties": {
@@ -145,56 +159,80 @@ SCHEMAS: JSONObject = {
 }
 
 
-def _operation(summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
-    """One operation with its success response and shared error responses."""
-    return {"summary": summary, **extra, "responses": {**ok, **_errors(*errors, 500, 503)}}
+HEADERS: JSONObject = {
+    "Location": {"schema": {"type": "string"}, "description": "The submission's URL, /api/v1/submissions/{id}."},
+    "Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]},
+                            "description": "The Idempotency-Key was used before: this is that earlier submission."},
+    "Preference-Applied": {"schema": {"type": "string"},
+                           "description": "wait=N: the Prefer: wait this reply honoured."},
+    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."},
+    "WWW-Authenticate": {"schema": {"type": "string"}, "description": 'The challenge: Bearer realm="grader".'},
+}
+ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
+
+
+def _operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
+    """One operation (its id is the view function's name) with its success and shared error responses."""
+    return {"operationId": operation_id, "summary": summary, **extra,
+            "responses": {**ok, **_errors(*errors, 500, 503)}}
 
 
 JSON_BODY = {"required": True, "content": {"application/json": {"schema": _ref("SubmissionRequest")}}}
+SUBMITTED = ("Location", "Preference-Applied")
 PATHS: JSONObject = {
-    "/api/v1/openapi.json": {"get": _operation("This document.", {"200": _json({"type": "object"}, "OpenAPI 3.1")},
-                                               (), security=[])},
-    "/api/v1/me": {"get": _operation("The caller.", {"200": _json(_ref("Me"), "The caller")}, (401,))},
+    "/api/v1/openapi.json": {"get": _operation(
+        "openapi_json", "This document.", {"200": _json({"type": "object"}, "OpenAPI 3.1")}, (400,), security=[])},
+    "/api/v1/me": {"get": _operation("me", "The caller.", {"200": _json(_ref("Me"), "The caller")}, (400, 401))},
     "/api/v1/courses": {"get": _operation(
-        "The caller's courses (admins: all).",
+        "courses", "The caller's courses (admins: all).",
         {"200": _json({"type": "object", "properties": {"courses": {"type": "array", "items": _ref("Course")}}},
                       "Courses")}, (400, 401), parameters=[LANG])},
     "/api/v1/exercises": {"get": _operation(
-        "All exercises (public).", {"200": _json({"type": "object", "properties": {
+        "exercises", "All exercises (public).", {"200": _json({"type": "object", "properties": {
             "engine_version": {"type": "string"}, "exercises": {"type": "array", "items": _ref("Exercise")}}},
-            "Exercises")}, (), security=[])},
+            "Exercises")}, (400,), security=[])},
     "/api/v1/exercises/{exercise_id}/variant": {"get": _operation(
-        "The caller's own assigned variant (server-chosen seed, never the answer).",
+        "own_variant", "The caller's own assigned variant (server-chosen seed, never the answer).",
         {"200": _json(_ref("Variant"), "Variant"),
-         "403": _json(_ref("Error"), "not_open: every assignment of the student's that sets the exercise is still to "
-                                     "open (one open or past assignment is enough to see it)")}, (400, 401, 404),
+         "403": _json(_ref("Error"), "not_open: every assignment of the student's (or of a teacher's enrolled as a "
+                                     "student) that sets the exercise is still to open (one open or past assignment "
+                                     "is enough to see it)")}, (400, 401, 404),
         parameters=[_path("exercise_id", {"type": "string"}), LANG])},
     "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": _operation(
-        "Any variant by seed (teachers and admins).", {"200": _json(_ref("Variant"), "Variant")},
+        "any_variant", "Any variant by seed (teachers and admins).", {"200": _json(_ref("Variant"), "Variant")},
         (400, 401, 403, 404), parameters=[_path("exercise_id", {"type": "string"}), _path("seed", SEED), LANG])},
     "/api/v1/validate": {"post": _operation(
-        "Read an answer without grading it (no attempt used), on the variant it would be graded on: a student's "
-        "own, or the seed a teacher or token sends (without one, only what the text alone tells).",
-        {"200": _json(_ref("Validation"), "Reading")},
+        "validate", "Read an answer without grading it (no attempt used), on the variant it would be graded on: a "
+        "student's own, or the seed a teacher or token sends (without one, only what the text alone tells).",
+        {"200": _json(_ref("Validation"), "Reading"),
+         "403": _json(_ref("Error"), "not_open: the answer would be read on the student's own variant, and every "
+                                     "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
+                                     "session-authenticated request without the X-CSRF-Token header")},
         (400, 401, 413, 415, 422),
         requestBody={"required": True, "content": {"application/json": {"schema": _ref("ValidateRequest")}}})},
     "/api/v1/submissions": {
         "post": _operation(
+            "create_submission",
             "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
-            {"202": _json(_ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s"),
+            {"202": _json(_ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s",
+                          SUBMITTED),
              "200": _json(_ref("Submission"), "Repeated Idempotency-Key: the earlier submission; or, with "
-                                              "Prefer: wait=N, the submission once final (graded, invalid or error)")},
+                                              "Prefer: wait=N, the submission once final (graded, invalid or error)",
+                          (*SUBMITTED, "Idempotent-Replayed"))},
             (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
             parameters=[{"name": "Idempotency-Key", "in": "header", "required": False,
-                         "schema": {"type": "string", "minLength": 1, "maxLength": 128}},
+                         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                         "description": "Scoped per user: a key repeated by the same user returns that user's "
+                                        "earlier submission (200, or 409 for another body); another user's same "
+                                        "key is unrelated."},
                         {"name": "Prefer", "in": "header", "required": False, "schema": {"type": "string"},
                          "description": "wait=N (RFC 7240): hold the reply up to N seconds (at most 10) until the "
                                         "grade is in, so one request submits and returns the grade. Other "
                                         "preferences are ignored; a non-integer N is a 400."}]),
         "get": _operation(
-            "Submissions the caller may read: newest first (pages by offset, or by before_id, which new submissions "
-            "cannot shift), or oldest first after after_id (incremental sync). before_id and after_id together, or "
-            "either with a non-zero offset, is a 400 naming after_id or offset.",
+            "list_submissions", "Submissions the caller may read: newest first (pages by offset, or by before_id, "
+            "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
+            "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
             {"200": _json({"type": "object", "properties": {
                 "submissions": {"type": "array", "items": _ref("SubmissionSummary")},
                 "total": {"type": "integer", "description": "All the submissions the filters match, whatever the "
@@ -221,15 +259,15 @@ PATHS: JSONObject = {
                                "seconds before the newest and skips the ids it has.")]),
     },
     "/api/v1/submissions/{submission_id}": {"get": _operation(
-        "One submission, optionally waiting for its grade.", {"200": _json(_ref("Submission"), "Submission")},
-        (400, 401, 404), parameters=[
+        "get_submission", "One submission, optionally waiting for its grade.",
+        {"200": _json(_ref("Submission"), "Submission")}, (400, 401, 404), parameters=[
             _path("submission_id", ID),
             _query("wait", {"type": "number", "minimum": 0, "maximum": 10, "default": 0},
                    "Hold the request up to this many seconds until the submission is final."),
             _query("lang", {"type": "string", "enum": ["zh", "en"]},
                    "Feedback texts in this language (the verdict is the stored one); default: as submitted.")])},
     "/api/v1/assignments/{assignment_id}/progress": {"get": _operation(
-        "Progress per exercise (own; teachers of the course may pass ?student=).",
+        "assignment_progress", "Progress per exercise (own; teachers of the course may pass ?student=).",
         {"200": _json(_ref("Progress"), "Progress")}, (400, 401, 403, 404),
         parameters=[_path("assignment_id", ID), _query("student", ID, "Student user id (teachers)."), LANG])},
 }
@@ -240,13 +278,16 @@ def document() -> JSONObject:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Seq2seq and attention grader API", "version": "1",
-                 "description": f"Engine {engine.ENGINE_VERSION}. Errors: {{\"error\": {{code, message, field}}}}."},
+                 "description": f"Engine {engine.ENGINE_VERSION}. Errors: {{\"error\": {{code, message, field}}}}. "
+                                "A method a path does not list answers 405 with that body and an Allow header."},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"session": []}],
         "paths": PATHS,
         "components": {
             "schemas": SCHEMAS,
-            "responses": {f"E{status}": _json(_ref("Error"), text) for status, text in ERROR_MEANINGS.items()},
+            "responses": {f"E{status}": _json(_ref("Error"), text, ERROR_HEADERS.get(status, ()))
+                          for status, text in ERROR_MEANINGS.items()},
+            "headers": HEADERS,
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer", "description": "API token."},
                 "session": {"type": "apiKey", "in": "cookie", "name": "session",

@@ -65,6 +65,46 @@ def teaches(session: Session, principal: Principal, course_id: int) -> bool:
     return session.scalar(taught_course_ids(principal).where(Enrolment.course_id == course_id)) is not None
 
 
+def acts_as_staff_in(session: Session, principal: Principal, assignment_id: int | None) -> bool:
+    """True if the caller has staff powers over what is tied to the assignment (seeds, answer keys, error texts).
+
+    Admins always have them, and teachers for their own tries outside any assignment (None) and in the courses they
+    teach; an account's role alone is not enough, since a teacher may be enrolled as a student in another course.
+    An assignment that does not exist is taught by nobody, so a refusal tells no one whether it exists.
+    """
+    if principal.is_admin:
+        return True
+    if not principal.is_staff:
+        return False
+    if assignment_id is None:
+        return True
+    return session.scalar(select(Assignment.id).where(
+        Assignment.id == assignment_id, Assignment.course_id.in_(taught_course_ids(principal)))) is not None
+
+
+def staff_row_ids(session: Session, principal: Principal, rows: list[Submission]) -> set[int]:
+    """The ids of ``rows`` the caller sees as staff (``acts_as_staff_in`` their assignments), in one statement."""
+    if principal.is_admin:
+        return {row.id for row in rows}
+    if not principal.is_staff:
+        return set()
+    assignment_ids = {row.assignment_id for row in rows if row.assignment_id is not None}
+    taught = set(session.scalars(select(Assignment.id).where(
+        Assignment.id.in_(assignment_ids), Assignment.course_id.in_(taught_course_ids(principal))))) \
+        if assignment_ids else set()
+    return {row.id for row in rows if row.assignment_id is None or row.assignment_id in taught}
+
+
+def studied_assignments(session: Session, principal: Principal, exercise_id: str) -> list[Assignment]:
+    """The assignments setting ``exercise_id`` in the courses where the caller is enrolled as a student."""
+    assignments = session.scalars(
+        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
+        .where(Enrolment.user_id == principal.user_id, Enrolment.role == EnrolmentRole.STUDENT)
+    )
+    # exercise_ids is a JSON list: filtered here, as grading.policy does, the same on SQLite and PostgreSQL.
+    return [assignment for assignment in assignments if exercise_id in assignment.exercise_ids]
+
+
 def visible_courses(session: Session, principal: Principal) -> list[tuple[Course, str]]:
     """The caller's courses with the caller's part in each (admins: every course, as "admin")."""
     if principal.is_admin:

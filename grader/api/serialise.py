@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from grader.api import queries
 from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.submissions import serialise_submission
@@ -21,12 +22,14 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime) -> bool:
-    """Staff who can read a submission see its key; students only when their assignment's key rule allows.
+def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime,
+                       staff: bool) -> bool:
+    """Staff of the submission's assignment see its key; anyone else only when the assignment's key rule allows.
 
-    The role is the one the request acts with: a teacher's student-role token sees what a student would.
+    ``staff``: ``queries.acts_as_staff_in`` the row's assignment (a teacher's student-role token, or a teacher
+    enrolled in that course as a student, sees what a student would).
     """
-    if principal.is_staff:
+    if staff:
         return True
     if submission.assignment is None:
         return False
@@ -42,7 +45,8 @@ def _owner_json(principal: Principal, submission: Submission) -> dict[str, Any]:
 
 def submission_json(session: Session, principal: Principal, submission: Submission, now: datetime,
                     feedback_lang: str | None = None) -> dict[str, Any]:
-    """A submission as the caller may see it: students never see the seed, and the key only when allowed.
+    """A submission as the caller may see it: only staff of its assignment see the seed, others the key only when
+    allowed.
 
     With ``feedback_lang`` the feedback texts come in that language (the verdict is the stored one).
     """
@@ -50,25 +54,26 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
     shown = feedback_in(submission, feedback_lang or submission.lang)
     data["parts"], data["errors"], data["feedback_lang"] = shown.parts, shown.errors, shown.lang
     data["user"] = _owner_json(principal, submission)
-    if not principal.is_staff:
+    staff = queries.acts_as_staff_in(session, principal, submission.assignment_id)
+    if not staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
         data.pop("seed", None)
         # An exception's text is for staff; students learn only that grading failed, once it has for good (a
         # queued row may carry the message of a failed try that will be retried, and still counts as an attempt).
         failed = data["status"] == SubmissionStatus.ERROR and data.get("error_message")
         data["error_message"] = t("exercise.grading_error", data["feedback_lang"]) if failed else None  # as pages say
-    if answer_key_allowed(session, principal, submission, now):
+    if answer_key_allowed(session, principal, submission, now, staff):
         data["answer_key"] = engine.answer_key(submission.exercise_id, submission.seed)
     return data
 
 
-def submission_summary(principal: Principal, submission: Submission) -> dict[str, Any]:
-    """A listing row: no answer, no parts, no key."""
+def submission_summary(principal: Principal, submission: Submission, staff: bool) -> dict[str, Any]:
+    """A listing row: no answer, no parts, no key; the seed for ``staff`` of its assignment (``staff_row_ids``)."""
     row = {"id": submission.id, "exercise_id": submission.exercise_id, "assignment_id": submission.assignment_id,
            "user": _owner_json(principal, submission),
            "status": submission.status, "score": submission.score, "engine_version": submission.engine_version,
            "created_at": _iso(submission.created_at), "finished_at": _iso(submission.finished_at)}
-    if principal.is_staff:
+    if staff:
         row["seed"] = submission.seed
     return row
 
@@ -112,8 +117,8 @@ def progress_json(session: Session, student: User, assignment: Assignment, lang:
             "exercises": exercises}
 
 
-def variant_json(principal: Principal, variant: dict[str, Any]) -> dict[str, Any]:
-    """An engine variant; a student's own variant comes without its seed."""
-    if principal.is_staff:
+def variant_json(variant: dict[str, Any], with_seed: bool) -> dict[str, Any]:
+    """An engine variant; one seen as a student's own (``OwnVariant.as_student``) comes without its seed."""
+    if with_seed:
         return variant
     return {name: value for name, value in variant.items() if name != "seed"}

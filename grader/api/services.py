@@ -37,8 +37,10 @@ REJECTION_STATUS: dict[str, int] = {
     "not_open": 403,
     "past_due": 403,
 }
+# The field each refusal names: the assignment whose rules refused (its window, its attempts), or the field at fault.
 REJECTION_FIELD = {"no_such_assignment": "assignment_id", "exercise_not_in_assignment": "exercise_id",
-                   "idempotency_conflict": "Idempotency-Key"}
+                   "idempotency_conflict": "Idempotency-Key", "attempts_exhausted": "assignment_id",
+                   "not_open": "assignment_id", "past_due": "assignment_id"}
 
 
 @dataclass(frozen=True)
@@ -60,21 +62,43 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     return exercise_id
 
 
-def own_variant_seed(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime) -> int:
-    """The seed of the caller's own variant; 403 ``not_open`` for a student whose assignments that set the exercise
-    are all still to open (the variant would show what the opening date holds back)."""
-    opens_at = None if principal.is_staff else policy.variant_opens_at(session, principal.user_id, exercise_id, now)
+@dataclass(frozen=True)
+class OwnVariant:
+    """The seed of the caller's own variant of an exercise, and whether they see it as a student (seed hidden)."""
+
+    seed: int
+    as_student: bool
+
+
+def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime) -> OwnVariant:
+    """The caller's own variant; 403 ``not_open`` for a student whose assignments that set the exercise are all
+    still to open (the variant would show what the opening date holds back).
+
+    A variant belongs to the user and the exercise, whatever the course: a teacher enrolled as a student in a course
+    that sets the exercise sees it as a student there (no seed, the opening dates of those assignments apply).
+    """
+    if principal.is_admin:
+        as_student, opens_at = False, None
+    elif not principal.is_staff:
+        as_student, opens_at = True, policy.variant_opens_at(session, principal.user_id, exercise_id, now)
+    else:
+        # Only the courses they study count: one they teach opening would show what a student course holds back.
+        studied = queries.studied_assignments(session, principal, exercise_id)
+        as_student = bool(studied)
+        opens_at = None if not studied or any(a.opens_at is None or now >= a.opens_at for a in studied) \
+            else min(a.opens_at for a in studied if a.opens_at is not None)
     if opens_at is not None:
         when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
         message = Text(zh=f"练习 {exercise_id} 所在的作业尚未开放，{when} 开放后才能查看你的题目。",
                        en=f"Exercise {exercise_id} is only in assignments that are not open yet; your variant can "
                           f"be seen once one opens, at {when}.")
         raise ApiError(403, "not_open", message.get(lang), field="exercise_id")
-    return seed_for(session, principal.user_id, exercise_id)
+    return OwnVariant(seed_for(session, principal.user_id, exercise_id), as_student)
 
 
-def parse_submission(principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
-    """Check a submission body's fields; only teachers and admins may choose the seed or leave out the assignment."""
+def parse_submission(session: Session, principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
+    """Check a submission body's fields; only admins and the assignment's teachers (any teacher outside an
+    assignment) may choose the seed or leave out the assignment."""
     if "seed" in payload and not principal.is_staff:
         raise ApiError(403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.",
                        field="seed")
@@ -85,11 +109,24 @@ def parse_submission(principal: Principal, payload: dict[str, Any]) -> Submissio
         assignment_id=parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1),
         seed=parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT),
     )
-    if parsed.assignment_id is None and not principal.is_staff:
+    staff = queries.acts_as_staff_in(session, principal, parsed.assignment_id)
+    if parsed.seed is not None and not staff:
+        # A teacher enrolled in the course as a student works on their own variant, as every student does: a chosen
+        # seed (the book's, say) would spend an attempt on numbers they already know.
+        raise ApiError(403, "seed_not_allowed", "Only the course's teachers may send a seed with an assignment of "
+                       "it; its students work on their own variant: leave 'seed' out.", field="seed")
+    if parsed.assignment_id is None and not staff:
         # Outside an assignment nothing limits the attempts, and the per-part verdicts on the student's own variant
         # would give away the answers that the assignment's attempts and key rule protect.
         raise ApiError(422, "missing_field", "Students submit to an assignment: give its id in 'assignment_id'.",
                        field="assignment_id")
+    if parsed.seed is None and staff and not principal.is_admin \
+            and queries.studied_assignments(session, principal, parsed.exercise_id):
+        # Without a seed a teacher's try is graded on their own variant, a student's where they study the exercise:
+        # as a teacher's row it would show that variant's seed and key.
+        raise ApiError(422, "missing_field", f"You are enrolled as a student in a course that sets "
+                       f"{parsed.exercise_id}, so your own variant of it is a student's: send a 'seed' to try the "
+                       "exercise as a teacher, or submit to that course's assignment.", field="seed")
     return parsed
 
 
@@ -107,17 +144,18 @@ def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str, seed: i
 
 def reading_for_preview(session: Session, principal: Principal, payload: dict[str, Any]) -> dict[str, Any]:
     """The engine's reading for the live preview, on the variant the caller would submit to: a student's own,
-    or the ``seed`` a teacher names (none named: only what the text alone can tell)."""
+    or the ``seed`` a teacher names (none named: only what the text alone can tell). With an ``assignment_id`` of a
+    course the caller does not teach, a teacher reads as its students do."""
     exercise_id = known_exercise(parse.required_string(payload, "exercise_id", 64))
     answer = parse.required_object(payload, "answer")
     # Well-formed as in a submission, so that a body valid for one is valid for the other.
-    parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
+    assignment_id = parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
     seed = parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
     lang = parse.language(payload.get("lang"))
-    if not principal.is_staff:
+    if not queries.acts_as_staff_in(session, principal, assignment_id):
         # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as
         # the student types), and not before an assignment that sets it opens.
-        seed = own_variant_seed(session, principal, exercise_id, lang, utcnow()) \
+        seed = own_variant(session, principal, exercise_id, lang, utcnow()).seed \
             if engine.reads_per_variant(exercise_id) else None
     return engine.validate(exercise_id, answer, lang, seed)
 

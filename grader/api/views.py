@@ -20,6 +20,7 @@ PAGE_LIMIT_MAX = 200
 
 
 @blueprint.get("/openapi.json")
+@parse.query_parameters()
 def openapi_json() -> ResponseReturnValue:
     """The OpenAPI 3 description of this API (public)."""
     return jsonify(document())
@@ -27,6 +28,7 @@ def openapi_json() -> ResponseReturnValue:
 
 @blueprint.get("/me")
 @require_user
+@parse.query_parameters()
 def me() -> ResponseReturnValue:
     """The caller's account and the role the request acts with."""
     principal = require_principal()
@@ -35,6 +37,7 @@ def me() -> ResponseReturnValue:
 
 @blueprint.get("/courses")
 @require_user
+@parse.query_parameters("lang")
 def courses() -> ResponseReturnValue:
     """The caller's courses (admins: all) with their assignments."""
     lang = parse.query_lang()
@@ -43,6 +46,7 @@ def courses() -> ResponseReturnValue:
 
 
 @blueprint.get("/exercises")
+@parse.query_parameters()
 def exercises() -> ResponseReturnValue:
     """Every exercise the engine knows, with titles and answer fields (public)."""
     return jsonify({"engine_version": engine.ENGINE_VERSION, "exercises": engine.list_exercises()})
@@ -50,17 +54,18 @@ def exercises() -> ResponseReturnValue:
 
 @blueprint.get("/exercises/<exercise_id>/variant")
 @require_user
+@parse.query_parameters("lang")
 def own_variant(exercise_id: str) -> ResponseReturnValue:
     """The caller's assigned variant of an exercise (the server picks the seed; no answer; 403 before it opens)."""
-    principal = require_principal()
     lang = parse.query_lang()
     known = services.known_exercise(exercise_id, field=None)
-    seed = services.own_variant_seed(get_session(), principal, known, lang, utcnow())
-    return jsonify(serialise.variant_json(principal, engine.variant(known, seed, lang)))
+    own = services.own_variant(get_session(), require_principal(), known, lang, utcnow())
+    return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
 
 @blueprint.get("/exercises/<exercise_id>/variants/<seed>")
 @require_role(*STAFF)
+@parse.query_parameters("lang")
 def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
     """Any variant by seed, for teachers and admins (as ``grader exercises variant`` prints it)."""
     lang = parse.query_lang()
@@ -88,8 +93,9 @@ def create_submission() -> ResponseReturnValue:
     ratelimit.check_submission(principal.user_id)
     key = services.idempotency_key(request.headers.get("Idempotency-Key"))
     wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
-    submission_request = services.parse_submission(principal, parse.read_json_object(services.SUBMISSION_FIELDS))
     session = get_session()
+    submission_request = services.parse_submission(session, principal,
+                                                   parse.read_json_object(services.SUBMISSION_FIELDS))
     mark = services.notice_mark() if wait else None
     submission, replay = services.create_submission(session, principal, submission_request, key)
     if wait:
@@ -106,6 +112,7 @@ def create_submission() -> ResponseReturnValue:
 @blueprint.get("/submissions/<int:submission_id>")
 @autocommit_requests
 @require_user
+@parse.query_parameters("wait", "lang")
 def get_submission(submission_id: int) -> ResponseReturnValue:
     """One submission; ``?wait=S`` (0-10) holds the request until it is graded or S seconds pass."""
     principal = require_principal()
@@ -120,6 +127,8 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/submissions")
 @require_user
+@parse.query_parameters("course", "assignment", "student", "exercise", "status", "limit", "offset", "before_id",
+                        "after_id")
 def list_submissions() -> ResponseReturnValue:
     """Submissions the caller may read, filtered by course, assignment, student, exercise, status; newest first
     (pages by ``offset`` or ``before_id``), or oldest first after ``after_id`` (incremental sync)."""
@@ -133,15 +142,18 @@ def list_submissions() -> ResponseReturnValue:
     limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
     offset = parse.query_int("offset", 0, 0, 2**62) or 0
     before_id, after_id = parse.query_cursor(offset)
-    page = queries.list_submissions(get_session(), principal, filters,
+    session = get_session()
+    page = queries.list_submissions(session, principal, filters,
                                     queries.PageRequest(limit, offset, before_id, after_id))
-    items = [serialise.submission_summary(principal, row) for row in page.rows]
+    staff_rows = queries.staff_row_ids(session, principal, page.rows)
+    items = [serialise.submission_summary(principal, row, row.id in staff_rows) for row in page.rows]
     return jsonify({"submissions": items, "total": page.total, "limit": limit, "offset": offset,
                     "next_before_id": page.next_before_id, "next_after_id": page.next_after_id})
 
 
 @blueprint.get("/assignments/<int:assignment_id>/progress")
 @require_user
+@parse.query_parameters("student", "lang")
 def assignment_progress(assignment_id: int) -> ResponseReturnValue:
     """Per-exercise progress on an assignment: the caller's own, or a student's for the course's teachers."""
     principal = require_principal()

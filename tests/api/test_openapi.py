@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from flask import Flask
 
+from grader.auth_session import SESSION_USER_KEY
+
 from .support import Api
+
+
+def _openapi_path(rule: str) -> str:
+    """A URL rule written as an OpenAPI path: ``<int:id>`` as ``{id}``."""
+    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule)
 
 
 def _registered_operations(app: Flask) -> set[tuple[str, str]]:
@@ -14,7 +22,7 @@ def _registered_operations(app: Flask) -> set[tuple[str, str]]:
     operations = set()
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1/"):
-            path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+            path = _openapi_path(rule.rule)
             operations |= {(path, method.lower()) for method in rule.methods or () if method not in ("HEAD", "OPTIONS")}
     return operations
 
@@ -40,3 +48,107 @@ def test_every_reference_resolves_and_errors_share_one_schema(api: Api) -> None:
         assert schema == {"$ref": "#/components/schemas/Error"}
     post = document["paths"]["/api/v1/submissions"]["post"]
     assert {"202", "409", "413", "422", "429"} <= set(post["responses"])
+
+
+def _operation(document: dict[str, Any], app: Flask, method: str, path: str) -> dict[str, Any]:
+    """The documented operation that serves ``method path`` (matched by the app's own URL map)."""
+    rule, _ = app.url_map.bind("localhost").match(path, method=method, return_rule=True)
+    return document["paths"][_openapi_path(rule.rule)][method.lower()]
+
+
+def test_every_operation_has_the_view_name_as_its_operation_id(api: Api) -> None:
+    document = api.get("/openapi.json", None).get_json()
+    app = api.client.application
+    ids = []
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/v1/"):
+            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+                path = _openapi_path(rule.rule)
+                ids.append(document["paths"][path][method.lower()]["operationId"])
+                assert ids[-1] == rule.endpoint.removeprefix("api_v1."), (path, method)
+    assert len(ids) == len(set(ids)) == len(_registered_operations(app))
+
+
+def test_documented_query_parameters_are_the_ones_each_route_reads(api: Api) -> None:
+    document = api.get("/openapi.json", None).get_json()
+    app = api.client.application
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/v1/") and "GET" in (rule.methods or ()):
+            operation = document["paths"][_openapi_path(rule.rule)]["get"]
+            documented = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+            assert documented == app.view_functions[rule.endpoint].query_parameters, rule.rule
+
+
+def test_every_error_response_component_is_used_and_headers_are_documented(api: Api) -> None:
+    document = api.get("/openapi.json", None).get_json()
+    text = json.dumps(document["paths"])
+    for name in document["components"]["responses"]:
+        assert f'"#/components/responses/{name}"' in text, name
+    components = document["components"]
+    assert set(components["headers"]) == {"Location", "Idempotent-Replayed", "Preference-Applied", "Retry-After",
+                                          "WWW-Authenticate"}
+    assert set(components["responses"]["E401"]["headers"]) == {"WWW-Authenticate"}
+    assert set(components["responses"]["E429"]["headers"]) == set(components["responses"]["E503"]["headers"]) \
+        == {"Retry-After"}
+    post = document["paths"]["/api/v1/submissions"]["post"]
+    assert set(post["responses"]["200"]["headers"]) == {"Location", "Idempotent-Replayed", "Preference-Applied"}
+    assert "per user" in next(p for p in post["parameters"] if p["name"] == "Idempotency-Key")["description"]
+    attempts = components["schemas"]["Submission"]["properties"]["attempts"]["description"]
+    assert "workers" in attempts and "attempts_used" in attempts
+    validate = document["paths"]["/api/v1/validate"]["post"]["responses"]
+    assert "not_open" in validate["403"]["description"] and "csrf_failed" in validate["403"]["description"]
+
+
+def _documented_headers(document: dict[str, Any], response: dict[str, Any]) -> set[str]:
+    """The header names a documented response (or the component it refers to) lists."""
+    if "$ref" in response:
+        response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    return set(response.get("headers", {}))
+
+
+TRACKED_HEADERS = ("Location", "Idempotent-Replayed", "Preference-Applied", "Retry-After", "WWW-Authenticate")
+
+
+def test_what_the_api_answers_is_documented(api: Api) -> None:
+    document = api.get("/openapi.json", None).get_json()
+    app = api.client.application
+    shift = "ch13.shift-pairs"
+    answer = {"pairs": "BOS→red", "bos_scored": "no", "eos_scored": "yes", "scored_count": "1"}
+    body = {"exercise_id": shift, "answer": answer, "assignment_id": api.school.practice_assignment}
+    created = api.post("/submissions", "alice", body, headers={"Idempotency-Key": "k1"})
+    provoked = [
+        ("POST", "/submissions", created),
+        ("POST", "/submissions", api.post("/submissions", "alice", body, headers={"Idempotency-Key": "k1"})),
+        ("POST", "/submissions", api.post("/submissions", "alice", body | {"lang": "en"},
+                                          headers={"Idempotency-Key": "k1"})),
+        ("POST", "/submissions", api.post("/submissions", "alice", body | {"seed": 1})),
+        ("POST", "/submissions", api.post("/submissions", "alice", body | {"assignment_id": 10**6})),
+        ("POST", "/submissions", api.post("/submissions", "alice", raw="x" * 70_000)),
+        ("POST", "/submissions", api.post("/submissions", "alice", body, content_type="text/plain")),
+        ("POST", "/submissions", api.post("/submissions", "alice", body | {"colour": 1})),
+        ("POST", "/submissions", api.post("/submissions", None, body)),
+        ("POST", "/validate", api.post("/validate", "alice", body | {"exercise_id": "nope"})),
+        ("GET", "/me", api.get("/me?x=1", "alice")),
+        ("GET", "/me", api.get("/me", None, headers={"Authorization": "Bearer grd_no"})),
+        ("GET", "/submissions/1", api.get("/submissions/999999", "alice")),
+        ("GET", f"/exercises/{shift}/variants/0", api.get(f"/exercises/{shift}/variants/0", "alice")),
+        ("GET", f"/assignments/{api.school.open_assignment}/progress",
+         api.get(f"/assignments/{api.school.open_assignment}/progress?student=1", "alice")),
+    ]
+    with api.client.session_transaction() as cookie_session:  # signed in on the pages, with no CSRF header sent
+        cookie_session[SESSION_USER_KEY] = api.school.user_ids["alice"]
+    provoked.append(("POST", "/validate", api.client.post("/api/v1/validate", json=body)))
+    assert provoked[-1][2].get_json()["error"]["code"] == "csrf_failed"
+    app.config["SUBMISSION_RATE_LIMIT"] = "1/hour"
+    for _ in range(2):
+        provoked.append(("POST", "/submissions", api.post("/submissions", "bob", body)))
+    statuses = set()
+    for method, path, response in provoked:
+        operation = _operation(document, app, method, f"/api/v1{path}")
+        status = str(response.status_code)
+        statuses.add(response.status_code)
+        assert status in operation["responses"], (method, path, status, response.get_json())
+        documented = _documented_headers(document, operation["responses"][status])
+        sent = {name for name in TRACKED_HEADERS if name in response.headers}
+        assert sent <= documented, (method, path, status, sent)
+    assert {200, 202, 400, 401, 403, 404, 409, 413, 415, 422, 429} <= statuses

@@ -1,0 +1,92 @@
+"""GET routes refuse query parameters they do not read, and ones sent twice: a typo (the body's ``assignment_id``
+for the listing's ``assignment``) would otherwise answer with unfiltered rows, and of a repeated one only the first
+would count."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .support import Api, assert_error
+
+SHIFT = "ch13.shift-pairs"
+ANSWER = {"pairs": "BOS→red", "bos_scored": "no", "eos_scored": "yes", "scored_count": "1"}
+
+
+def _submission(api: Api) -> int:
+    """A submission of alice's (the one route with an id in its path needs one)."""
+    body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
+    response = api.post("/submissions", "alice", body)
+    assert response.status_code == 202, response.get_json()
+    return int(response.get_json()["id"])
+
+
+def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
+    """Every API GET route: a path to it, who calls it, and one query parameter it reads (or none)."""
+    return {
+        "openapi_json": ("/openapi.json", ""), "me": ("/me", ""), "courses": ("/courses", "lang"),
+        "exercises": ("/exercises", ""), "own_variant": (f"/exercises/{SHIFT}/variant", "lang"),
+        "any_variant": (f"/exercises/{SHIFT}/variants/0", "lang"),
+        "get_submission": (f"/submissions/{_submission(api)}", "wait"), "list_submissions": ("/submissions", "limit"),
+        "assignment_progress": (f"/assignments/{api.school.open_assignment}/progress", "lang"),
+    }
+
+
+def test_every_get_route_is_covered_here(api: Api) -> None:
+    routes = {rule.endpoint.removeprefix("api_v1.") for rule in api.client.application.url_map.iter_rules()
+              if rule.rule.startswith("/api/v1/") and "GET" in (rule.methods or ())}
+    assert routes == set(_get_routes(api))
+
+
+def test_every_get_route_refuses_an_unknown_parameter(api: Api) -> None:
+    for name, (path, _) in _get_routes(api).items():
+        error = assert_error(api.get(f"{path}?colour=red", "teacher"), 400, "unknown_parameter", "colour")
+        assert "colour" in error["message"], name
+
+
+def test_every_get_route_refuses_a_repeated_parameter(api: Api) -> None:
+    for path, known in _get_routes(api).values():
+        if known:
+            value = "1" if known in ("wait", "limit") else "en"
+            assert_error(api.get(f"{path}?{known}={value}&{known}={value}", "teacher"), 400, "repeated_parameter", known)
+
+
+@pytest.mark.parametrize("query, field", [
+    ("assignment_id=3", "assignment_id"), ("student_id=3", "student_id"), ("course_id=1", "course_id"),
+    ("limit=1&limit=500", "limit"), ("limit=500&limit=1", "limit"), ("exercise=a&exercise=b", "exercise"),
+    ("status=graded&status=queued", "status"), ("course=&course=", "course"), ("lang=en", "lang"),
+])
+def test_the_listing_refuses_typos_and_repeats(api: Api, query: str, field: str) -> None:
+    _submission(api)
+    assert_error(api.get(f"/submissions?{query}", "alice"), 400, field=field)
+
+
+def test_a_body_field_name_gets_a_hint(api: Api) -> None:
+    error = assert_error(api.get("/submissions?assignment_id=3", "alice"), 400, "unknown_parameter", "assignment_id")
+    assert "'assignment'" in error["message"]
+
+
+def test_an_odd_name_is_echoed_back_escaped_and_short(api: Api) -> None:
+    error = assert_error(api.get("/me?a%00b=1", "alice"), 400, "unknown_parameter")
+    assert "\x00" not in error["field"] and "\x00" not in error["message"]
+    long_name = "x" * 5000
+    error = assert_error(api.get(f"/me?{long_name}=1", "alice"), 400, "unknown_parameter")
+    assert len(error["message"]) < 200
+
+
+@pytest.mark.parametrize("path, query", [
+    ("/courses", "lang=en"), ("/submissions", "course={course}&assignment={assignment}&student={student}&exercise="
+                                              f"{SHIFT}&status=queued&limit=5&offset=0"),
+    ("/submissions", "before_id=10"), ("/submissions", "after_id=0"),
+    ("/assignments/{assignment}/progress", "student={student}&lang=en"),
+    (f"/exercises/{SHIFT}/variant", "lang=en"),
+])
+def test_the_parameters_each_route_reads_still_work(api: Api, path: str, query: str) -> None:
+    ids: dict[str, Any] = {"course": api.school.course_a, "assignment": api.school.open_assignment,
+                           "student": api.school.user_ids["alice"]}
+    response = api.get(f"{path.format(**ids)}?{query.format(**ids)}", "alice")
+    assert response.status_code == 200, response.get_json()
+
+
+def test_anonymous_callers_hear_401_first(api: Api) -> None:
+    assert_error(api.get("/me?colour=red", None), 401)
