@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -17,9 +17,12 @@ from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
 GRADES_HEADER_START = ("username", "display_name")
+# ``counted`` (yes/no) comes last so that existing columns keep their places: whether the dashboards and the grades
+# count the row (a graded answer of an enrolled student to an exercise the assignment still sets), since the file
+# also holds the teacher's own tries, former students' rows and answers to exercises taken out of the assignment.
 SUBMISSIONS_HEADER = (
     "submission_id", "username", "display_name", "exercise_id", "seed", "status", "score", "raw_answer",
-    "parsed_answer", "tags", "engine_version", "created_at", "finished_at",
+    "parsed_answer", "tags", "engine_version", "created_at", "finished_at", "counted",
 )
 # The tag's short name in both languages, appended so that existing columns keep their places; both, not the page's
 # language, so that the file is the same whoever downloads it.
@@ -88,26 +91,30 @@ def part_tags(parts: dict[str, Any] | None) -> list[str]:
 
 
 def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
-    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches."""
+    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches,
+    each saying whether the dashboards count it."""
     yield list(SUBMISSIONS_HEADER)
+    # The dashboards' own condition (analytics), so the column cannot drift from what they show.
+    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0)
     # Plain columns, not ORM objects: the export reads each row once, so identity-map bookkeeping and decoding the
     # columns it never shows (errors, lease fields) were most of its time.
     query = (
         select(Submission.id, User.username, User.display_name, Submission.exercise_id, Submission.seed,
                Submission.status, Submission.score, Submission.raw_answer, Submission.parsed_answer, Submission.parts,
-               Submission.engine_version, Submission.created_at, Submission.finished_at)
+               Submission.engine_version, Submission.created_at, Submission.finished_at, counted)
         .join(User, User.id == Submission.user_id)
         .where(Submission.assignment_id == assignment.id)
         .order_by(Submission.id)
         .execution_options(yield_per=STREAM_BATCH)
     )
     for (submission_id, username, display_name, exercise_id, seed, status, score, raw_answer, parsed_answer, parts,
-         engine_version, created_at, finished_at) in session.execute(query):
+         engine_version, created_at, finished_at, is_counted) in session.execute(query):
         yield [
             str(submission_id), safe_text(username), safe_text(display_name), exercise_id, str(seed), str(status),
             number(score), json.dumps(raw_answer, ensure_ascii=False),
             "" if parsed_answer is None else json.dumps(parsed_answer, ensure_ascii=False),
             ";".join(part_tags(parts)), engine_version or "", timestamp(created_at), timestamp(finished_at),
+            "yes" if is_counted else "no",
         ]
 
 

@@ -1,17 +1,79 @@
 """The teacher pages' blueprint (mounted at /teach): CSRF on every post, error pages, the ``T`` string helper."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from flask import Blueprint, request
+from flask import Blueprint, abort, request, url_for
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import Map
 
+from grader.routing import ROW_ID_MAX, RowIdConverter
 from grader.teacher.strings import tt
 from grader.web.csrf import protect
 from grader.web.pages import page_lang, refuse_nul_text, render
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 teacher = Blueprint("teacher", __name__, url_prefix="/teach", template_folder="templates", static_folder="static")
+
+
+class AnyIdConverter(RowIdConverter):
+    """``<id:...>``: the app's ``int`` ids without their upper bound. A rule that fails to match is answered by
+    Werkzeug's bare 404 page (no blueprint owns the request); matched, a too-large id gets this blueprint's 404 page
+    from ``_ids_in_range`` before any query sees it."""
+
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None,
+                 signed: bool = False) -> None:
+        super().__init__(map, fixed_digits, min, max, signed)
+
+
+def _register_converter(state: BlueprintSetupState) -> None:
+    """Make ``<id:...>`` known to the app's URL map before the view modules' rules are added (deferred in order)."""
+    state.app.url_map.converters.setdefault("id", AnyIdConverter)
+
+
+teacher.record_once(_register_converter)
+
+
+@dataclass(frozen=True)
+class BodyLimit:
+    """A view's own cap on the request body, what to say when a body is over it, and where to go back to."""
+
+    max_bytes: int
+    message_key: str  # a teacher-page string with a {size} placeholder
+    back_endpoint: str  # a page taking the same URL values as the view (e.g. its course_id)
+
+
+_BODY_LIMITS: dict[str, BodyLimit] = {}
+
+
+def body_limit(max_bytes: int, message_key: str, back_endpoint: str) -> Callable[[F], F]:
+    """Let the view read a body of up to ``max_bytes`` instead of the app-wide cap (the API's 64 KiB)."""
+
+    def mark(view: F) -> F:
+        _BODY_LIMITS[f"{teacher.name}.{view.__name__}"] = BodyLimit(max_bytes, message_key, back_endpoint)
+        return view
+
+    return mark
+
+
+@teacher.url_value_preprocessor
+def _ids_in_range(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """An id beyond what the id columns hold names no row: 404, before a query (the driver would refuse it)."""
+    if values and any(isinstance(value, int) and value > ROW_ID_MAX for value in values.values()):
+        abort(404)
+
+
+@teacher.before_request
+def _apply_body_limit() -> None:
+    """A view that takes a file reads a larger body; set before the CSRF check below reads the form."""
+    limit = _BODY_LIMITS.get(request.endpoint or "")
+    if limit is not None:
+        request.max_content_length = limit.max_bytes
 
 
 @teacher.before_request
@@ -46,3 +108,14 @@ def _error_page(exc: HTTPException) -> ResponseReturnValue:
     code = exc.code or 400
     key = "error.csrf" if exc.description == "csrf" else f"error.{code}" if code in (400, 403, 404) else "error.400"
     return render("error.html", code, code=code, message_key=key)
+
+
+@teacher.errorhandler(RequestEntityTooLarge)
+def _too_large_page(exc: RequestEntityTooLarge) -> ResponseReturnValue:
+    """A body over the cap (found while the CSRF check reads the form): say how large it may be, and link back."""
+    limit = _BODY_LIMITS.get(request.endpoint or "")
+    max_bytes = request.max_content_length or 0
+    size = f"{max_bytes // 1024 // 1024} MiB" if max_bytes >= 1024 * 1024 else f"{max_bytes // 1024} KiB"
+    message = tt(limit.message_key if limit else "error.too_large", page_lang(), size=size)
+    back = url_for(limit.back_endpoint, **(request.view_args or {})) if limit else url_for("teacher.home")
+    return render("teach/too_large.html", 413, message=message, back=back)

@@ -1,6 +1,7 @@
 """Course membership for teachers: create a course, enrol students one by one or from a CSV, remove them."""
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -15,7 +16,16 @@ from grader.models import Course, Enrolment, EnrolmentRole, User
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
 MAX_ROSTER_ROWS = 2000
-HEADER_NAMES = {"username", "user", "用户名"}
+# The roster file (and the confirm form listing its rows) may be this large: 2,000 rows with a display name and an
+# e-mail address take about 150 KB, twice that in UTF-16. Every other request keeps the app's cap (the API's).
+MAX_ROSTER_BYTES = 1024 * 1024
+MAX_LINE_DIGITS = 7  # of a line number in the confirm form (a 1 MiB file has fewer than 10**7 lines)
+# First cells of a header row, compared case-insensitively with '_' and runs of spaces read as one space.
+HEADER_NAMES = frozenset({"username", "user", "user name", "userid", "user id", "login", "login name", "account",
+                          "student id", "用户名", "用户", "学号", "账号", "帐号", "登录名"})
+SEPARATORS = (",", ";", "\t")  # in order of preference when two are as likely
+SNIFF_LINES = 20  # the separator is guessed from the first non-blank lines
+UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # Checks and inserts of one enrolment request: a race lost to a concurrent request is checked again this often.
 ENROL_TRIES = 3
 
@@ -84,22 +94,71 @@ def members(session: Session, course: Course, role: str) -> list[User]:
     ))
 
 
+def _decode(data: bytes) -> str:
+    """The file's text: UTF-16 when it starts with that BOM, else UTF-8 (with or without BOM), else GB18030."""
+    # Excel writes "CSV UTF-8" with a BOM, "Unicode text" as UTF-16 with a BOM, and a plain CSV on Chinese Windows in
+    # GBK, which GB18030 extends. Any ASCII or UTF-8 file is read as UTF-8 first; GB18030 would misread it.
+    encodings = ("utf-16",) if data.startswith(UTF16_BOMS) else ("utf-8-sig", "gb18030")
+    for encoding in encodings:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise RosterFileError("roster.err_file")
+
+
+def _separator(lines: list[str]) -> str:
+    """The column separator of the first lines: the candidate found on every line, then most often; a comma if none
+    is found (a file of usernames alone)."""
+    def score(separator: str) -> tuple[int, int]:
+        counts = [line.count(separator) for line in lines]
+        return min(counts, default=0), sum(counts)
+
+    best = max(SEPARATORS, key=score)  # max keeps the first of equals: the comma
+    return best if score(best)[1] else ","
+
+
+def _is_header(cell: str) -> bool:
+    """True if ``cell`` (a first row's first cell) names the username column, e.g. 'User_Name', 'Login', '学号'."""
+    return " ".join(cell.replace("_", " ").split()).casefold() in HEADER_NAMES
+
+
 def read_usernames(data: bytes) -> list[tuple[int, str]]:
-    """(line number, username) from the first column of a UTF-8 CSV; a 'username' header row is skipped."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise RosterFileError("roster.err_file") from exc
+    """(line number, username) from the first column of a roster CSV; a header row and blank lines are skipped."""
+    text = _decode(data)
     if "\x00" in text:  # no username holds a NUL, and PostgreSQL refuses one in a query parameter
         raise RosterFileError("roster.err_file")
+    # Old Mac files end lines with a CR alone, which the csv module refuses inside a line (it is handed lines split
+    # at LF): every line end becomes one LF, so line numbers stay those an editor shows.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    separator = _separator([line for line in text.split("\n") if line.strip()][:SNIFF_LINES])
+    reader = csv.reader(io.StringIO(text), delimiter=separator)
+    rows: list[tuple[int, str]] = []
+    start = 1
     try:
-        rows = [(number, row[0].strip() if row else "") for number, row in enumerate(csv.reader(io.StringIO(text)), 1)]
+        for cells in reader:
+            # A quoted cell may span lines: a row is numbered by the line it starts on.
+            line, start = start, reader.line_num + 1
+            if any(cell.strip() for cell in cells):  # a blank line (or only separators) is no row
+                rows.append((line, cells[0].strip()))
     except csv.Error as exc:
         raise RosterFileError("roster.err_file") from exc
-    rows = [(number, name) for number, name in rows if not (number == 1 and name.lower() in HEADER_NAMES)]
+    if rows and _is_header(rows[0][1]):
+        rows = rows[1:]
     if len(rows) > MAX_ROSTER_ROWS:
         raise RosterFileError("roster.err_too_many", n=MAX_ROSTER_ROWS)
     return rows
+
+
+def confirmed_rows(values: list[str]) -> list[tuple[int, str]] | None:
+    """(line number, username) from the confirm form's ``line:username`` values; None if one is not that shape."""
+    rows = []
+    for value in values:
+        line, colon, name = value.partition(":")  # a username may hold a colon; the line number never does
+        if not colon or not line.isascii() or not line.isdigit() or len(line) > MAX_LINE_DIGITS:
+            return None
+        rows.append((int(line), name))
+    return rows if len(rows) <= MAX_ROSTER_ROWS else None
 
 
 def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) -> list[RosterRow]:
@@ -130,10 +189,11 @@ def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) ->
     return checked
 
 
-def enrol(session: Session, course: Course, usernames: list[str]) -> tuple[int, list[RosterRow]]:
-    """Enrol the usernames that pass check_rows as students; commits. Returns (number enrolled, rows refused)."""
+def enrol(session: Session, course: Course, lines: list[tuple[int, str]]) -> tuple[int, list[RosterRow]]:
+    """Enrol the (line number, username) rows that pass check_rows as students; commits. Returns (number enrolled,
+    rows refused), the refused ones with the line numbers given."""
     for _attempt in range(ENROL_TRIES):
-        rows = check_rows(session, course, list(enumerate(usernames, 1)))
+        rows = check_rows(session, course, lines)
         ready = [row.username for row in rows if row.error is None]
         if not ready:
             break
@@ -148,6 +208,14 @@ def enrol(session: Session, course: Course, usernames: list[str]) -> tuple[int, 
             continue
         return len(ready), [row for row in rows if row.error is not None]
     return 0, [row if row.error else replace(row, error="roster.err_busy") for row in rows]
+
+
+def student(session: Session, course: Course, user_id: int) -> User | None:
+    """The user enrolled as a student of the course with ``user_id``; None if there is none."""
+    return session.scalar(
+        select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user_id,
+                                           Enrolment.role == EnrolmentRole.STUDENT)
+    )
 
 
 def remove_student(session: Session, course: Course, user_id: int) -> User | None:

@@ -1,16 +1,24 @@
-"""The roster: enrol one student, enrol many from a CSV (preview first), remove a student."""
+"""The roster: enrol one student, enrol many from a CSV (preview first), remove a student (after a confirmation)."""
 from __future__ import annotations
 
-from flask import flash, redirect, request, url_for
+from flask import abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.models import Course, EnrolmentRole
 from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
+from grader.teacher.blueprint import body_limit, teacher
 from grader.teacher.strings import tt
 from grader.web.pages import page_lang, render, signed_in
+
+# What the one-student form says for a refused username (any other reason: "Cannot enrol {name}: {reason}.").
+ONE_STUDENT_ERRORS = {
+    "roster.err_empty": "roster.one_empty",
+    "roster.err_unknown": "roster.one_unknown",
+    "roster.err_teacher": "roster.one_teacher",
+    "roster.err_enrolled": "roster.one_enrolled",
+}
 
 
 def _roster_page(course: Course, status: int = 200, **extra: object) -> ResponseReturnValue:
@@ -20,31 +28,33 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
                   teachers=roster.members(session, course, EnrolmentRole.TEACHER), **extra)
 
 
-def _enrolled(course: Course, usernames: list[str]) -> ResponseReturnValue:
-    """Enrol ``usernames``; back to the roster with a count, or the page with the refused rows."""
-    count, refused = roster.enrol(get_session(), course, usernames)
-    flash(tt("roster.enrolled", page_lang(), n=count))
-    if refused:
-        return _roster_page(course, 422, refused=refused)
-    return redirect(url_for("teacher.roster_page", course_id=course.id))
-
-
-@teacher.get("/courses/<int:course_id>/roster")
+@teacher.get("/courses/<id:course_id>/roster")
 @teacher_required
 def roster_page(course_id: int) -> ResponseReturnValue:
     """Who is in the course, with forms to enrol and remove."""
     return _roster_page(course_or_404(get_session(), signed_in(), course_id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/add")
+@teacher.post("/courses/<id:course_id>/roster/add")
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
-    """Enrol one student by username."""
+    """Enrol one student by username; a refusal is one sentence next to the form."""
     course = course_or_404(get_session(), signed_in(), course_id)
-    return _enrolled(course, [request.form.get("username", "").strip()])
+    username = request.form.get("username", "").strip()
+    _count, refused = roster.enrol(get_session(), course, [(1, username)])
+    if refused:
+        error = refused[0].error or ""
+        key = ONE_STUDENT_ERRORS.get(error)
+        lang = page_lang()
+        message = tt(key, lang, name=username) if key else tt("roster.one_refused", lang, name=username,
+                                                              reason=tt(error, lang))
+        return _roster_page(course, 422, add_error=message, add_username=username)
+    flash(tt("roster.enrolled_one", page_lang(), name=username))
+    return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/upload")
+@teacher.post("/courses/<id:course_id>/roster/upload")
+@body_limit(roster.MAX_ROSTER_BYTES, "roster.err_too_large", "teacher.roster_page")
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
     """Read an uploaded CSV and show each row's check; nothing is enrolled yet."""
@@ -57,20 +67,39 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
     return _roster_page(course, preview=roster.check_rows(get_session(), course, rows))
 
 
-@teacher.post("/courses/<int:course_id>/roster/confirm")
+@teacher.post("/courses/<id:course_id>/roster/confirm")
+@body_limit(roster.MAX_ROSTER_BYTES, "error.too_large", "teacher.roster_page")
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
-    """Enrol the rows the preview accepted (checked again now)."""
+    """Enrol the rows the preview accepted (checked again now); refused rows keep their line in the file."""
     course = course_or_404(get_session(), signed_in(), course_id)
-    return _enrolled(course, request.form.getlist("username"))
+    rows = roster.confirmed_rows(request.form.getlist("row"))
+    if rows is None:  # only a hand-made form sends anything but the preview's "line:username" values
+        abort(400)
+    count, refused = roster.enrol(get_session(), course, rows)
+    flash(tt("roster.enrolled", page_lang(), n=count))
+    if refused:
+        return _roster_page(course, 422, refused=refused)
+    return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
+@teacher.post("/courses/<id:course_id>/roster/<id:user_id>/remove")
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
-    """Remove a student from the course; their submissions are kept."""
+    """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""
     course = course_or_404(get_session(), signed_in(), course_id)
+    back = url_for("teacher.roster_page", course_id=course.id)
+    student = roster.student(get_session(), course, user_id)
+    if student is None:  # not a student here (any more): nothing to confirm or remove
+        return redirect(back)
+    if request.form.get("confirm") != "yes":
+        lang = page_lang()
+        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
+                      heading=tt("roster.remove_heading", lang, name=student.display_name),
+                      question=tt("roster.remove_question", lang, name=student.display_name,
+                                  username=student.username, course=course.title),
+                      button=tt("roster.remove_yes", lang))
     removed = roster.remove_student(get_session(), course, user_id)
     if removed is not None:
         flash(tt("roster.removed", page_lang(), name=removed.display_name))
-    return redirect(url_for("teacher.roster_page", course_id=course.id))
+    return redirect(back)

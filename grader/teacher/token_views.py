@@ -50,14 +50,20 @@ def new_token() -> ResponseReturnValue:
     return _page(201, new_token=raw)
 
 
-@teacher.post("/tokens/<int:token_id>/revoke")
+@teacher.post("/tokens/<id:token_id>/revoke")
 @teacher_required
 def revoke(token_id: int) -> ResponseReturnValue:
-    """Revoke one of the signed-in teacher's tokens (someone else's is a 404)."""
+    """Revoke one of the signed-in teacher's tokens (someone else's is a 404): the first post asks, one with
+    confirm=yes acts."""
     session = get_session()
     token = session.get(ApiToken, token_id)
     if token is None or token.user_id != signed_in().id:
         raise NotFound()
+    if request.form.get("confirm") != "yes":
+        lang = page_lang()
+        return render("teach/confirm.html", cancel=url_for("teacher.tokens"), action=request.path,
+                      heading=tt("tokens.revoke_heading", lang, name=token.name),
+                      question=tt("tokens.revoke_question", lang), button=tt("tokens.revoke_yes", lang))
     revoke_token(session, token_id)
     session.commit()
     flash(tt("tokens.revoked", page_lang()))

@@ -9,14 +9,14 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from grader import exports
 from grader.extensions import get_db
-from grader.models import Submission
+from grader.models import Enrolment, Submission
 from grader.teacher.export_views import EXPORTS
-from tests.teacher.course_data import COST, LOSS, FixtureCourse, build
+from tests.teacher.course_data import COST, LOSS, SHIFT, FixtureCourse, build
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 
@@ -71,6 +71,35 @@ def test_submissions_csv(login: Login, session: Session, fixture_course: Fixture
     assert first["engine_version"] == "1.0.0"
     invalid = next(row for row in rows if row["status"] == "invalid")
     assert (invalid["score"], invalid["parsed_answer"], invalid["tags"]) == ("", "", "")
+
+
+def test_submissions_csv_says_which_rows_the_dashboards_count(login: Login, session: Session,
+                                                                 fixture_course: FixtureCourse) -> None:
+    """``counted`` is yes for exactly the rows the dashboards count: graded answers of enrolled students to exercises
+    the assignment still sets; the teacher's, the outsider's, the dropped exercise's and unreadable ones are no."""
+    f = fixture_course
+    rows = download(login, f, "submissions")
+    assert list(rows[0]) == [*exports.SUBMISSIONS_HEADER[:-1], "counted"]  # the earlier columns keep their places
+    assert list(rows[0])[:13] == ["submission_id", "username", "display_name", "exercise_id", "seed", "status", "score",
+                                  "raw_answer", "parsed_answer", "tags", "engine_version", "created_at", "finished_at"]
+    names = {f.alice.username: "alice", f.bob.username: "bob", f.carol.username: "carol",
+             f.teacher.username: "teacher", f.outsider.username: "outsider"}
+    table = [(names[r["username"]], r["exercise_id"], r["status"], r["counted"]) for r in rows]
+    assert table == [
+        ("alice", LOSS, "graded", "yes"), ("bob", LOSS, "graded", "yes"), ("carol", LOSS, "graded", "yes"),
+        ("alice", LOSS, "graded", "yes"), ("carol", LOSS, "invalid", "no"), ("bob", LOSS, "graded", "yes"),
+        ("teacher", LOSS, "graded", "no"), ("alice", COST, "graded", "yes"), ("carol", COST, "graded", "yes"),
+        ("alice", SHIFT, "graded", "no"), ("outsider", LOSS, "graded", "no"),
+    ]
+    # The counted rows are the ones behind the dashboard's figures: LOSS attempted by 3 students, 5 graded answers.
+    counted_loss = [r for r in rows if r["counted"] == "yes" and r["exercise_id"] == LOSS]
+    assert len({r["username"] for r in counted_loss}) == 3 and len(counted_loss) == 5
+    # A student taken off the roster: their rows stay in the file, no longer counted.
+    session.execute(delete(Enrolment).where(Enrolment.course_id == f.course.id, Enrolment.user_id == f.bob.id))
+    session.commit()
+    after = download(login, f, "submissions")
+    assert {r["counted"] for r in after if r["username"] == f.bob.username} == {"no"}
+    assert [r["counted"] for r in after if r["username"] == f.alice.username] == ["yes", "yes", "yes", "no"]
 
 
 def test_misconceptions_csv(login: Login, fixture_course: FixtureCourse) -> None:

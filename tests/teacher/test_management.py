@@ -50,7 +50,10 @@ def test_enrol_one_and_remove(login: Login, session: Session) -> None:
     assert client.post(f"{url}/add", data={"csrf_token": token, "username": student.username}).status_code == 302
     assert roles_in(session, course.id)[student.username] == EnrolmentRole.STUDENT
     assert client.post(f"{url}/add", data={"csrf_token": token, "username": "nobody-here"}).status_code == 422
-    assert client.post(f"{url}/{student.id}/remove", data={"csrf_token": token}).status_code == 302
+    asked = client.post(f"{url}/{student.id}/remove", data={"csrf_token": token})  # the roster's button: asks first
+    assert asked.status_code == 200 and 'name="confirm" value="yes"' in asked.get_data(as_text=True)
+    assert roles_in(session, course.id)[student.username] == EnrolmentRole.STUDENT
+    assert client.post(f"{url}/{student.id}/remove", data={"csrf_token": token, "confirm": "yes"}).status_code == 302
     assert student.username not in roles_in(session, course.id)
 
 
@@ -60,27 +63,33 @@ def test_csv_upload_previews_with_per_row_errors_then_enrols(login: Login, sessi
     new, already = make_user(session), make_user(session)
     session.add(Enrolment(course_id=course.id, user_id=already.id, role=EnrolmentRole.STUDENT))
     session.commit()
-    csv_text = f"username\n{new.username}\nnobody-here\n{already.username}\n\n{new.username}\n{teacher.username}\n"
+    csv_text = (f"username\n{new.username}\nnobody-here\n{already.username}\n\n{new.username}\n{teacher.username}\n"
+                ",No Username\n")
     response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
                            data={"csrf_token": token, "file": (io.BytesIO(csv_text.encode()), "roster.csv")})
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert set(roles_in(session, course.id)) == {teacher.username, already.username}  # preview only
-    for line, fragment in [(2, "ready to enrol"), (3, "no such user"), (4, "already enrolled"), (5, "empty username"),
-                           (6, "appears earlier"), (7, "teaches this course")]:
+    assert 'data-line="5"' not in page  # a blank line is skipped, not an error
+    for line, fragment in [(2, "ready to enrol"), (3, "no such user"), (4, "already enrolled"), (6, "appears earlier"),
+                           (7, "teaches this course"), (8, "empty username")]:
         assert f'data-line="{line}"' in page
         row = page.split(f'data-line="{line}"', 1)[1].split("</tr>", 1)[0]
         assert fragment in row, (line, row)
-    confirm = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "username": [new.username]})
+    assert f'name="row" value="2:{new.username}"' in page  # the confirm form keeps each row's line
+    confirm = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": [f"2:{new.username}"]})
     assert confirm.status_code == 302
     assert roles_in(session, course.id)[new.username] == EnrolmentRole.STUDENT
 
 
 def test_csv_upload_refuses_unreadable_file(login: Login, session: Session) -> None:
+    """Bytes no supported encoding reads (0xFF is neither UTF-8 nor GB18030; UTF-16 needs whole code units)."""
     client, token, course, _ = make_course(login, session)
-    response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                           data={"csrf_token": token, "file": (io.BytesIO(b"\xff\xfe\x00bad"), "roster.csv")})
-    assert response.status_code == 422
+    for junk in (b"username\n\xff\xffbad\n", b"\xff\xfeu\x00s"):
+        response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
+                               data={"csrf_token": token, "file": (io.BytesIO(junk), "roster.csv")})
+        assert response.status_code == 422, junk
+        assert "Cannot read the file" in response.get_data(as_text=True)
 
 
 def assignment_form(token: str, **overrides: object) -> dict[str, object]:

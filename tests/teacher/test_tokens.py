@@ -30,7 +30,10 @@ def test_a_teacher_creates_uses_and_revokes_a_token(app: Flask, session: Session
     listing = client.get("/teach/tokens").get_data(as_text=True)
     assert "moodle" in listing and raw not in listing  # shown once, never again
     token_id = int(re.search(r"/teach/tokens/(\d+)/revoke", listing).group(1))
-    revoked = client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf})
+    asked = client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf})  # the list's button asks first
+    assert asked.status_code == 200 and "Revoke the token “moodle”?" in asked.get_data(as_text=True)
+    assert api.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).status_code == 200
+    revoked = client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf, "confirm": "yes"})
     assert revoked.status_code == 302
     assert api.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).status_code == 401
     assert "revoked" in client.get("/teach/tokens").get_data(as_text=True)
@@ -55,7 +58,9 @@ def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Ses
                  {"name": "ok", "role": "teacher", "expires_in_days": "99999"}):
         assert client.post("/teach/tokens", data={"csrf_token": csrf, **form}).status_code == 422, form
     other_id = next(t.id for t in other.tokens)
-    assert client.post(f"/teach/tokens/{other_id}/revoke", data={"csrf_token": csrf}).status_code == 404
+    for form in ({"csrf_token": csrf}, {"csrf_token": csrf, "confirm": "yes"}):
+        assert client.post(f"/teach/tokens/{other_id}/revoke", data=form).status_code == 404
+    assert client.post(f"/teach/tokens/{other_id}/revoke", data={"confirm": "yes"}).status_code == 400  # no CSRF
     assert app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {theirs}"}).status_code == 200
     assert client.post("/teach/tokens", data={"name": "no-csrf", "role": "teacher"}).status_code == 400
     student_client, student_csrf = login(student.username)
