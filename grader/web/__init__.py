@@ -1,11 +1,12 @@
 """Web pages for students: login, courses, assignments, exercises, submissions and the capacity lab."""
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from grader.auth_session import SESSION_USER_KEY
+from grader.errors import http_exception_response, is_api_request
 from grader.web import auth_views, course_views, exercise_views, lab_views  # noqa: F401  (they register routes)
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
@@ -33,7 +34,19 @@ def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """A page for 4xx errors in the user's language (a CSRF failure says so)."""
     code = exc.code or 400
     key = "error.csrf" if exc.description == "csrf" else f"error.{code}" if code in (400, 403, 404) else "error.400"
-    return render("error.html", code, code=code, message_key=key)
+    response = make_response(render("error.html", code, code=code, message_key=key))
+    for name, value in exc.get_headers():  # e.g. the Allow of a 405
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def _unrouted_error_page(exc: HTTPException) -> ResponseReturnValue:
+    """A URL no blueprint owns (no route matched, or not with this method): JSON under the API, else the error
+    page in the user's language rather than Werkzeug's bare one."""
+    if is_api_request():
+        return http_exception_response(exc)
+    return _error_page(exc)
 
 
 def _no_store_for_signed_in(response: Response) -> Response:
@@ -55,9 +68,12 @@ def _frame_policy(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Register the pages, their template globals, error pages, the CSRF check on cookie-authenticated API posts
+    """Register the pages, their template globals, error pages (also for URLs no route matches), the CSRF check on cookie-authenticated API posts
     the no-store rule for private answers and the frame policy of pages."""
     app.register_blueprint(web)
+    # By status code, so that they come before the API's handler for every HTTPException, which they defer to.
+    for code in (404, 405):
+        app.register_error_handler(code, _unrouted_error_page)
     app.context_processor(template_globals)
     app.add_template_filter(shown_percent, "percent")
     app.before_request(protect_cookie_api_posts)

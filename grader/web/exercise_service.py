@@ -15,7 +15,7 @@ from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionSta
 from grader.variants import seed_for
 from grader.web.data_view import Block, data_blocks
 from grader.web.services import (AssignmentView, NotVisible, assignment_view, exercise_entry, locked_for,
-                                  window_state)
+                                  teaches_course, window_state)
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -117,7 +117,9 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     seed = seed_for(session, user.id, exercise_id)
     shown = engine.variant(exercise_id, seed, lang)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
-    key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now, staff=user.is_teacher)
+    # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
+    key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now,
+                                            staff=teaches_course(session, user, assignment.course_id))
     history = submissions_for(session, user, assignment.id, exercise_id)
     return ExercisePage(
         exercise_id=exercise_id, title=entry["title"][lang], prompt=shown["prompt"],

@@ -11,7 +11,8 @@ from sqlalchemy import func, select, update
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import AnswerKeyPolicy, Assignment, Course, Submission, SubmissionStatus, User, utcnow
+from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionStatus,
+                           User, utcnow)
 from grader.security import issue_token
 from grader.variants import seed_for
 
@@ -287,3 +288,20 @@ def test_pages_may_be_framed_only_by_us_and_the_lms_origins_configured(app: Flas
     app.config["GRADER_FRAME_ANCESTORS"] = "https://moodle.example.edu https://canvas.example.edu"
     policy = client.get("/login").headers["Content-Security-Policy"]
     assert policy == "frame-ancestors 'self' https://moodle.example.edu https://canvas.example.edu"
+
+
+def test_a_teacher_enrolled_as_a_student_elsewhere_sees_no_key_there(app: Flask, client: FlaskClient,
+                                                                      login: Login) -> None:
+    ch13, other = _assignment_id(app, "Chapter 13"), _other_course_assignment(app)
+    with app.app_context(), get_db(app).session() as session:
+        teacher = session.scalars(select(User).where(User.username == "teacher")).one()
+        assignment = session.get_one(Assignment, other)
+        assignment.due_at, assignment.answer_key_policy = utcnow() + timedelta(days=7), AnswerKeyPolicy.AFTER_DUE
+        session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.STUDENT))
+        session.commit()
+    login(client, "teacher")
+    taught = client.get(f"/assignments/{ch13}/exercises/{SHIFT}").get_data(as_text=True)
+    assert "<dl class=\"answer-key\">" in taught  # previewing a course they teach: the key, as before
+    studied = client.get(f"/assignments/{other}/exercises/{SHIFT}")
+    assert studied.status_code == 200
+    assert "<dl class=\"answer-key\">" not in studied.get_data(as_text=True)

@@ -75,7 +75,9 @@
 
     function validate(strict) {
       var round = ++validationRound;
-      return request("POST", form.dataset.validateUrl, { exercise_id: form.dataset.exercise, answer: answer(), lang: lang })
+      // The assignment makes the reading the one its submit will get (a teacher who studies this course reads as a student).
+      return request("POST", form.dataset.validateUrl, { exercise_id: form.dataset.exercise,
+        assignment_id: Number(form.dataset.assignment), answer: answer(), lang: lang })
         .then(function (reply) {
           if (reply.status !== 200 || !reply.body) { throw G.failure(reply); }
           // A live preview overtaken by a newer check is dropped; the submit's own check never is (a preview
