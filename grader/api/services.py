@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from exercises.i18n import Text
+from grader import ratelimit
 from grader.api import body as parse
 from grader.api import queries
 from grader.auth import Principal
@@ -173,8 +174,22 @@ def idempotency_key(raw: str | None) -> str | None:
 def create_submission(
     session: Session, principal: Principal, request: SubmissionRequest, key: str | None
 ) -> tuple[Submission, bool]:
-    """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key."""
+    """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key.
+
+    A replay is answered before the rate limit counts: a client retrying after a lost reply must get its
+    submission back, not a 429 for an attempt that was already stored.
+    """
     seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
+    if key is not None:
+        try:
+            earlier = submissions.replay_of(
+                session, user_id=principal.user_id, idempotency_key=key, exercise_id=request.exercise_id, seed=seed,
+                lang=request.lang, raw_answer=request.answer, assignment_id=request.assignment_id)
+        except SubmissionRejected as exc:
+            raise _rejection_error(exc, request.lang) from None
+        if earlier is not None:
+            return earlier, True
+    ratelimit.check_submission(principal.user_id)
     try:
         reading = readable_answer(request.exercise_id, request.answer, request.lang, seed)
     except ApiError:

@@ -123,6 +123,16 @@ def _as_loaded(session: Session, submission_id: int, values: dict[str, Any]) -> 
     return submission
 
 
+def replay_of(session: Session, *, user_id: int, idempotency_key: str, exercise_id: str, seed: int, lang: str,
+              raw_answer: Any, assignment_id: int | None) -> Submission | None:
+    """The user's earlier submission made with this key if the request repeats it, None if the key is new; a key
+    reused for something else raises SubmissionRejected("idempotency_conflict")."""
+    earlier = _by_idempotency_key(session, user_id, idempotency_key)
+    if earlier is None:
+        return None
+    return _same_request_or_conflict(earlier, exercise_id, seed, lang, raw_answer, assignment_id)
+
+
 def _by_idempotency_key(session: Session, user_id: int, key: str) -> Submission | None:
     """The user's submission made with ``key``, if any."""
     return session.scalar(select(Submission).where(Submission.user_id == user_id, Submission.idempotency_key == key))

@@ -178,6 +178,23 @@ def test_429_is_json_with_retry_after(api: Api) -> None:
     assert api.post("/submissions", "bob", body).status_code == 202  # the limit is per user
 
 
+def test_a_replay_is_answered_even_past_the_rate_limit(api: Api) -> None:
+    api.client.application.config["SUBMISSION_RATE_LIMIT"] = "2/minute"
+    body = {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
+    first = api.post("/submissions", "alice", body, headers={"Idempotency-Key": "lost-reply-1"})
+    assert first.status_code == 202
+    assert api.post("/submissions", "alice", body).status_code == 202
+    assert_error(api.post("/submissions", "alice", body), 429, "rate_limited")  # a new submission is limited
+    # The client whose reply was lost retries: it gets its stored submission back, not a 429.
+    again = api.post("/submissions", "alice", body, headers={"Idempotency-Key": "lost-reply-1"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["id"] == first.get_json()["id"]
+    other = {**body, "answer": {**BOOK, "scored_count": "3"}}
+    assert_error(api.post("/submissions", "alice", other, headers={"Idempotency-Key": "lost-reply-1"}), 409,
+                 "idempotency_conflict")
+    assert _count(api, "alice") == 2
+
+
 def test_500_is_json_without_a_stack_trace(tmp_path: Path) -> None:
     app: Flask = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path), "PROPAGATE_EXCEPTIONS": False,
                              "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}", "CELERY_BROKER_URL": "memory://"})
