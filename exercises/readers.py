@@ -225,7 +225,7 @@ def read_choices(raw: object) -> list[str]:
 def display(kind: str, value: object, lang: str = "zh") -> str:
     """The canonical echo of what was read ("interpreted as ..."), in ``lang`` where words are involved."""
     if value is None:
-        return "null"
+        return "null" if normalise_lang(lang) == "en" else "无"  # both are read back as None
     if kind == "number":
         return format_number(float(value))  # type: ignore[arg-type]
     if kind == "bool":

@@ -298,7 +298,8 @@ def test_read_enum_error_lists_accepted_values() -> None:
 
 @pytest.mark.parametrize(("kind", "value", "lang", "shown"), [
     ("number", 1 / 3, "zh", "0.333333"), ("number", A, "en", "0.693147"), ("number", -0.0, "en", "0"),
-    ("int", 4, "en", "4"), ("optional_int", None, "en", "null"), ("bool", True, "en", "yes"),
+    ("int", 4, "en", "4"), ("optional_int", None, "en", "null"), ("optional_int", None, "zh", "无"),
+    ("bool", True, "en", "yes"),
     ("bool", False, "en", "no"), ("bool", True, "zh", "是"), ("bool", False, "zh", "否"),
     ("tokens", ["blue", "door", ".", "EOS"], "en", "blue door . EOS"),
     ("pairs", [("BOS", "blue"), ("blue", "door")], "en", "BOS→blue, blue→door"),
