@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import os
 import socket
-import threading
 import time
 from typing import Any
 
-import psycopg
 import redis
 from celery import Celery, Task
 from flask import Flask, jsonify, request
@@ -40,19 +38,7 @@ celery.conf.task_annotations = {TASK_NAME: {"soft_time_limit": GRADE_TIME_LIMIT,
                                             "time_limit": GRADE_TIME_LIMIT + 10}}
 
 
-class _Connections(threading.local):
-    """One autocommit database connection per thread (server thread or pool process)."""
-
-    connection: psycopg.Connection | None = None
-
-    def get(self) -> psycopg.Connection:
-        """This thread's open connection."""
-        if self.connection is None or self.connection.closed:
-            self.connection = psycopg.connect(settings.database_url(), autocommit=True)
-        return self.connection
-
-
-_connections = _Connections()
+_connections = settings.ThreadConnections()
 
 
 class Refused(Exception):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import psycopg
@@ -47,3 +48,15 @@ def create_table(url: str) -> None:
     """Create the floor's table in ``url`` (idempotent)."""
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(CREATE_TABLE)
+
+
+class ThreadConnections(threading.local):
+    """One autocommit database connection per thread (a server thread, or a worker's pool process)."""
+
+    connection: psycopg.Connection | None = None
+
+    def get(self) -> psycopg.Connection:
+        """This thread's open connection."""
+        if self.connection is None or self.connection.closed:
+            self.connection = psycopg.connect(database_url(), autocommit=True)
+        return self.connection

@@ -1,10 +1,8 @@
 """Floor web app: ``gunicorn "bench.floor.web:create_app()"``; POST /jobs inserts and sends, GET /jobs/<id> reads."""
 from __future__ import annotations
 
-import threading
 import time
 
-import psycopg
 from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 from psycopg.types.json import Jsonb
@@ -15,22 +13,10 @@ from bench.floor.worker import celery
 MAX_WAIT_SECONDS = 10.0
 
 
-class _Connections(threading.local):
-    """One autocommit database connection per server thread."""
-
-    connection: psycopg.Connection | None = None
-
-    def get(self) -> psycopg.Connection:
-        """This thread's open connection."""
-        if self.connection is None or self.connection.closed:
-            self.connection = psycopg.connect(settings.database_url(), autocommit=True)
-        return self.connection
-
-
 def create_app() -> Flask:
     """The floor's Flask app."""
     app = Flask(__name__)
-    connections = _Connections()
+    connections = settings.ThreadConnections()
     poll = settings.poll_seconds()
     queue = settings.celery_settings()["task_default_queue"]
 
