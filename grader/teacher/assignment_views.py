@@ -33,7 +33,7 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 
-@teacher.route("/courses/<id:course_id>/assignments/new", methods=["GET", "POST"])
+@teacher.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 @teacher_required
 def new_assignment(course_id: int) -> ResponseReturnValue:
     """A blank assignment form, or create the assignment from it."""
@@ -43,7 +43,7 @@ def new_assignment(course_id: int) -> ResponseReturnValue:
     return _form_page(course, assignments.AssignmentForm(), None)
 
 
-@teacher.route("/assignments/<id:assignment_id>/edit", methods=["GET", "POST"])
+@teacher.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
 @teacher_required
 def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     """The form filled with the assignment's settings, or save the changes."""

@@ -5,13 +5,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, request, url_for
-from flask.blueprints import BlueprintSetupState
+from flask import Blueprint, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
-from werkzeug.routing import Map
 
-from grader.routing import ROW_ID_MAX, RowIdConverter
 from grader.teacher.strings import tt
 from grader.web.csrf import protect
 from grader.web.pages import page_lang, refuse_nul_text, render
@@ -19,24 +16,6 @@ from grader.web.pages import page_lang, refuse_nul_text, render
 F = TypeVar("F", bound=Callable[..., Any])
 
 teacher = Blueprint("teacher", __name__, url_prefix="/teach", template_folder="templates", static_folder="static")
-
-
-class AnyIdConverter(RowIdConverter):
-    """``<id:...>``: the app's ``int`` ids without their upper bound. A rule that fails to match is answered by
-    Werkzeug's bare 404 page (no blueprint owns the request); matched, a too-large id gets this blueprint's 404 page
-    from ``_ids_in_range`` before any query sees it."""
-
-    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None,
-                 signed: bool = False) -> None:
-        super().__init__(map, fixed_digits, min, max, signed)
-
-
-def _register_converter(state: BlueprintSetupState) -> None:
-    """Make ``<id:...>`` known to the app's URL map before the view modules' rules are added (deferred in order)."""
-    state.app.url_map.converters.setdefault("id", AnyIdConverter)
-
-
-teacher.record_once(_register_converter)
 
 
 @dataclass(frozen=True)
@@ -59,13 +38,6 @@ def body_limit(max_bytes: int, message_key: str, back_endpoint: str) -> Callable
         return view
 
     return mark
-
-
-@teacher.url_value_preprocessor
-def _ids_in_range(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """An id beyond what the id columns hold names no row: 404, before a query (the driver would refuse it)."""
-    if values and any(isinstance(value, int) and value > ROW_ID_MAX for value in values.values()):
-        abort(404)
 
 
 @teacher.before_request

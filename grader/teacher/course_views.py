@@ -42,7 +42,7 @@ def new_course() -> ResponseReturnValue:
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.get("/courses/<id:course_id>")
+@teacher.get("/courses/<int:course_id>")
 @teacher_required
 def course(course_id: int) -> ResponseReturnValue:
     """The course dashboard: statistics and histogram per assignment, progress per student."""

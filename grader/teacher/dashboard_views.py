@@ -10,7 +10,7 @@ from grader.teacher.pages import assignment_page, student_page
 from grader.web.pages import page_lang, render, signed_in
 
 
-@teacher.get("/assignments/<id:assignment_id>")
+@teacher.get("/assignments/<int:assignment_id>")
 @teacher_required
 def assignment(assignment_id: int) -> ResponseReturnValue:
     """Per exercise: statistics, score histogram, misconception histogram; per student: progress; exports; regrade."""
@@ -18,7 +18,7 @@ def assignment(assignment_id: int) -> ResponseReturnValue:
     return render("teach/assignment.html", page=assignment_page(get_session(), found, page_lang()), course=found.course)
 
 
-@teacher.get("/courses/<id:course_id>/students/<id:user_id>")
+@teacher.get("/courses/<int:course_id>/students/<int:user_id>")
 @teacher_required
 def student(course_id: int, user_id: int) -> ResponseReturnValue:
     """One student's submissions in the course, newest first, with the feedback they received."""

@@ -21,7 +21,7 @@ EXPORTS: dict[str, Callable[[Session, Assignment], Iterator[list[Any]]]] = {
 }
 
 
-@teacher.post("/assignments/<id:assignment_id>/export/<kind>.csv")
+@teacher.post("/assignments/<int:assignment_id>/export/<kind>.csv")
 @teacher_required
 def export(assignment_id: int, kind: str) -> Response:
     """Stream one of the CSV exports as a download (UTF-8 with BOM, so spreadsheets read Chinese names)."""

@@ -12,7 +12,7 @@ from grader.teacher.pages import regrade_context
 from grader.web.pages import page_lang, render, signed_in
 
 
-@teacher.post("/assignments/<id:assignment_id>/regrade")
+@teacher.post("/assignments/<int:assignment_id>/regrade")
 @teacher_required
 def start_regrade(assignment_id: int) -> ResponseReturnValue:
     """Queue a regrade job on the workers (or return to the one already running) and show its progress."""
@@ -22,7 +22,7 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.regrade", job_id=job.id))
 
 
-@teacher.get("/regrades/<id:job_id>")
+@teacher.get("/regrades/<int:job_id>")
 @teacher_required
 def regrade(job_id: int) -> ResponseReturnValue:
     """The job's progress (the page refreshes itself while it runs) and, when done, the report."""

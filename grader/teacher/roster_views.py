@@ -28,14 +28,14 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
                   teachers=roster.members(session, course, EnrolmentRole.TEACHER), **extra)
 
 
-@teacher.get("/courses/<id:course_id>/roster")
+@teacher.get("/courses/<int:course_id>/roster")
 @teacher_required
 def roster_page(course_id: int) -> ResponseReturnValue:
     """Who is in the course, with forms to enrol and remove."""
     return _roster_page(course_or_404(get_session(), signed_in(), course_id))
 
 
-@teacher.post("/courses/<id:course_id>/roster/add")
+@teacher.post("/courses/<int:course_id>/roster/add")
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
     """Enrol one student by username; a refusal is one sentence next to the form."""
@@ -53,7 +53,7 @@ def roster_add(course_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<id:course_id>/roster/upload")
+@teacher.post("/courses/<int:course_id>/roster/upload")
 @body_limit(roster.MAX_ROSTER_BYTES, "roster.err_too_large", "teacher.roster_page")
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
@@ -67,7 +67,7 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
     return _roster_page(course, preview=roster.check_rows(get_session(), course, rows))
 
 
-@teacher.post("/courses/<id:course_id>/roster/confirm")
+@teacher.post("/courses/<int:course_id>/roster/confirm")
 @body_limit(roster.MAX_ROSTER_BYTES, "error.too_large", "teacher.roster_page")
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
@@ -83,7 +83,7 @@ def roster_confirm(course_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<id:course_id>/roster/<id:user_id>/remove")
+@teacher.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""

@@ -50,7 +50,7 @@ def new_token() -> ResponseReturnValue:
     return _page(201, new_token=raw)
 
 
-@teacher.post("/tokens/<id:token_id>/revoke")
+@teacher.post("/tokens/<int:token_id>/revoke")
 @teacher_required
 def revoke(token_id: int) -> ResponseReturnValue:
     """Revoke one of the signed-in teacher's tokens (someone else's is a 404): the first post asks, one with
