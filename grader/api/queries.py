@@ -95,16 +95,6 @@ def staff_row_ids(session: Session, principal: Principal, rows: list[Submission]
     return {row.id for row in rows if row.assignment_id is None or row.assignment_id in taught}
 
 
-def studied_assignments(session: Session, principal: Principal, exercise_id: str) -> list[Assignment]:
-    """The assignments setting ``exercise_id`` in the courses where the caller is enrolled as a student."""
-    assignments = session.scalars(
-        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
-        .where(Enrolment.user_id == principal.user_id, Enrolment.role == EnrolmentRole.STUDENT)
-    )
-    # exercise_ids is a JSON list: filtered here, as grading.policy does, the same on SQLite and PostgreSQL.
-    return [assignment for assignment in assignments if exercise_id in assignment.exercise_ids]
-
-
 def visible_courses(session: Session, principal: Principal) -> list[tuple[Course, str]]:
     """The caller's courses with the caller's part in each (admins: every course, as "admin")."""
     if principal.is_admin:

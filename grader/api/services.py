@@ -19,7 +19,7 @@ from grader.auth import Principal
 from grader.errors import ApiError
 from grader.grading import final_row, notify, policy, submissions
 from grader.grading.errors import SubmissionRejected
-from grader.models import Assignment, Submission, utcnow
+from grader.models import Assignment, EnrolmentRole, Submission, utcnow
 from grader.routing import ROW_ID_MAX
 from grader.variants import seed_for
 
@@ -84,10 +84,8 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
         as_student, opens_at = True, policy.variant_opens_at(session, principal.user_id, exercise_id, now)
     else:
         # Only the courses they study count: one they teach opening would show what a student course holds back.
-        studied = queries.studied_assignments(session, principal, exercise_id)
-        as_student = bool(studied)
-        opens_at = None if not studied or any(a.opens_at is None or now >= a.opens_at for a in studied) \
-            else min(a.opens_at for a in studied if a.opens_at is not None)
+        studied = _studied(session, principal, exercise_id)
+        as_student, opens_at = bool(studied), policy.first_opening(studied, now)
     if opens_at is not None:
         when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
         message = Text(zh=f"练习 {exercise_id} 所在的作业尚未开放，{when} 开放后才能查看你的题目。",
@@ -95,6 +93,11 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
                           f"be seen once one opens, at {when}.")
         raise ApiError(403, "not_open", message.get(lang), field="exercise_id")
     return OwnVariant(seed_for(session, principal.user_id, exercise_id), as_student)
+
+
+def _studied(session: Session, principal: Principal, exercise_id: str) -> list[Assignment]:
+    """The assignments setting ``exercise_id`` in the courses where the caller is enrolled as a student."""
+    return policy.assignments_setting(session, principal.user_id, exercise_id, (EnrolmentRole.STUDENT,))
 
 
 def parse_submission(session: Session, principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
@@ -122,7 +125,7 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
         raise ApiError(422, "missing_field", "Students submit to an assignment: give its id in 'assignment_id'.",
                        field="assignment_id")
     if parsed.seed is None and staff and not principal.is_admin \
-            and queries.studied_assignments(session, principal, parsed.exercise_id):
+            and _studied(session, principal, parsed.exercise_id):
         # Without a seed a teacher's try is graded on their own variant, a student's where they study the exercise:
         # as a teacher's row it would show that variant's seed and key.
         raise ApiError(422, "missing_field", f"You are enrolled as a student in a course that sets "

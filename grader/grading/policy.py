@@ -87,6 +87,25 @@ def answer_key_visible(session: Session, user_id: int, assignment: Assignment, e
     )
 
 
+def assignments_setting(session: Session, user_id: int, exercise_id: str,
+                        roles: tuple[str, ...] | None = None) -> list[Assignment]:
+    """The assignments of the user's courses (those they are enrolled in with one of ``roles``, if given) that set
+    ``exercise_id``."""
+    query = select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id).where(
+        Enrolment.user_id == user_id)
+    if roles is not None:
+        query = query.where(Enrolment.role.in_(roles))
+    # exercise_ids is a JSON list: filtered here, the same on SQLite and PostgreSQL.
+    return [assignment for assignment in session.scalars(query) if exercise_id in assignment.exercise_ids]
+
+
+def first_opening(setting: list[Assignment], now: datetime) -> datetime | None:
+    """None if one of ``setting`` is open or past (or there are none), else the earliest opening among them."""
+    if not setting or any(a.opens_at is None or now >= a.opens_at for a in setting):
+        return None
+    return min(a.opens_at for a in setting if a.opens_at is not None)
+
+
 def variant_opens_at(session: Session, user_id: int, exercise_id: str, now: datetime) -> datetime | None:
     """When the student may first see their variant of ``exercise_id``: None if they may now, else the earliest
     opening of the assignments of theirs that set it, when every one of them is still to open.
@@ -94,13 +113,7 @@ def variant_opens_at(session: Session, user_id: int, exercise_id: str, now: date
     A variant belongs to the student and the exercise, so one open or past assignment that sets it shows it; an
     exercise none of their assignments sets is not held back here.
     """
-    setting = [a for a in session.scalars(
-        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
-        .where(Enrolment.user_id == user_id)
-    ) if exercise_id in a.exercise_ids]
-    if not setting or any(a.opens_at is None or now >= a.opens_at for a in setting):
-        return None
-    return min(a.opens_at for a in setting if a.opens_at is not None)
+    return first_opening(assignments_setting(session, user_id, exercise_id), now)
 
 
 def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exercise_id: str) -> int:
