@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import Database
-from grader.grading import dispatch, leases
+from grader.grading import dispatch, leases, policy
 from grader.models import (
     ACTIVE_REGRADE_STATUSES,
     Assignment,
@@ -153,10 +153,26 @@ def _write_result(session: Session, submission: Submission, check: Recheck) -> b
     return written.rowcount == 1
 
 
-def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck) -> tuple[int, int]:
-    """Record one re-check: (changes applied, lower scores kept back) — 0/1 each."""
+def _over_attempt_limit(session: Session, submission: Submission, check: Recheck, allowed: int | None) -> bool:
+    """True if the re-check would turn an unread answer into a graded attempt the student no longer had.
+
+    An invalid answer used no attempt, so the student may have used them all since; grading it now would give
+    them one more graded attempt than the assignment allows (and, under "last counts", a new counted score).
+    """
+    if allowed is None or check.old_status != SubmissionStatus.INVALID or check.new_status != SubmissionStatus.GRADED:
+        return False
+    assert submission.assignment_id is not None  # the job walks one assignment's rows
+    return policy.attempts_used(session, submission.user_id, submission.assignment_id, submission.exercise_id) >= allowed
+
+
+def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,
+           allowed: int | None) -> tuple[int, int]:
+    """Record one re-check: (changes applied, changes kept back) — 0/1 each."""
     if check.changed and check.lowered and job.never_lower:
-        session.add(_change_row(job, submission, check, applied=False))
+        session.add(_change_row(job, submission, check, applied=False, why="never lower"))
+        return 0, 1
+    if check.changed and _over_attempt_limit(session, submission, check, allowed):
+        session.add(_change_row(job, submission, check, applied=False, why=f"over the limit of {allowed} attempts"))
         return 0, 1
     refreshed = check.changed or submission.engine_version != check.new_engine_version or submission.parts != check.result.get("parts")
     if not refreshed or not _write_result(session, submission, check):
@@ -172,9 +188,10 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
     return 1, 0
 
 
-def _change_row(job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool) -> RegradeChange:
-    """The report row for one changed verdict."""
-    reason = check.reason if applied else f"{check.reason} (kept: never lower)"
+def _change_row(job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool,
+                why: str = "") -> RegradeChange:
+    """The report row for one changed verdict; ``why`` says why one not applied was kept back."""
+    reason = check.reason if applied else f"{check.reason} (kept: {why})"
     return RegradeChange(
         job_id=job.id, submission_id=submission.id, user_id=submission.user_id, exercise_id=submission.exercise_id,
         old_status=check.old_status, new_status=check.new_status, old_score=check.old_score, new_score=check.new_score,
@@ -209,10 +226,11 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
     if not batch:
         return False
     applied = kept = 0
+    allowed = session.scalar(select(Assignment.attempts_allowed).where(Assignment.id == job.assignment_id))
     for submission in batch:
         check = recheck(submission)
         if check is not None:
-            a, k = _apply(session, job, submission, check)
+            a, k = _apply(session, job, submission, check, allowed)
             applied, kept = applied + a, kept + k
     # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
     moved = session.execute(
