@@ -16,8 +16,8 @@ from exercises.registry import EXERCISES, get_exercise
 from exercises.variants import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
-           "validate", "reads_per_variant", "grade", "answer_key", "misconception_name", "misconception_names",
-           "run_capacity_lab"]
+           "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",
+           "misconception_names", "run_capacity_lab"]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
@@ -71,6 +71,16 @@ def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
     return {"exercise_id": exercise.id, "seed": generated.seed, "engine_version": generated.engine_version,
             "lang": lang, "data": to_json(dict(generated.data)), "prompt": exercise.prompt(generated, lang),
             "fields": _fields(exercise)}
+
+
+def prompt_without_data(exercise_id: str, seed: int, lang: str = "zh", placeholder: str = "") -> str:
+    """``variant(...)["prompt"]`` for a page that renders the variant's ``data`` itself: the plain-text copy of the
+    data that the prompt lays out (the ch13 probability table) is replaced by ``placeholder``, so that it shows once.
+
+    Not a key of ``variant()``: that dict is the API's and the CLI's variant, whose shape clients rely on.
+    """
+    exercise = get_exercise(exercise_id)
+    return exercise.prompt_without_data(_generate(exercise, seed), normalise_lang(lang), placeholder)
 
 
 def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | None = None) -> dict[str, Any]:

@@ -21,6 +21,9 @@ class Exercise:
     ``follow_through`` returns, per field, the value that would be right given the student's own
     earlier steps (lists element by element); the checker credits a wrong part that matches it.
     ``tag_part`` lets an exercise diagnose a part itself (concept checks tag per item).
+    ``data_text(variant, lang)`` is the plain-text layout of ``data`` that ``prompt`` embeds as a paragraph of its
+    own (the ch13 probability table, aligned by spaces): ``prompt`` stays the whole question for plain text (the
+    CLI), and ``prompt_without_data`` leaves the block out for a page that renders ``data`` itself.
     """
 
     id: str
@@ -36,6 +39,7 @@ class Exercise:
     follow_through: Callable[[Variant, Answer], Mapping[str, Any]] | None = None
     tag_part: Callable[[Variant, str, Any], tuple[str, ...]] | None = None
     symbols: Mapping[str, float] = field(default_factory=dict)
+    data_text: Callable[[Variant, str], str] | None = None
 
     def answer_field(self, name: str) -> AnswerField:
         """The answer field called ``name``."""
@@ -43,6 +47,13 @@ class Exercise:
             if answer_field.name == name:
                 return answer_field
         raise KeyError(name)
+
+    def prompt_without_data(self, variant: Variant, lang: str, placeholder: str = "") -> str:
+        """The prompt with its ``data_text`` paragraph replaced by ``placeholder`` (dropped when empty)."""
+        text = self.prompt(variant, lang)
+        if self.data_text is None:
+            return text
+        return without_paragraph(text, self.data_text(variant, lang), placeholder)
 
     def generate(self, seed: int) -> Variant:
         """The variant for ``seed`` (seed 0 is the book's); deterministic for an engine version."""
@@ -55,3 +66,20 @@ class Exercise:
     def check(self, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
         """Grade an already-parsed answer part by part against ``variant``."""
         return check_answer(self, variant, answer, lang)
+
+
+PARAGRAPH_BREAK = "\n\n"
+
+
+def without_paragraph(text: str, block: str, placeholder: str = "") -> str:
+    """``text`` with the paragraph equal to ``block`` replaced by ``placeholder`` (dropped when empty).
+
+    ``text`` unchanged unless ``block`` is exactly one of its paragraphs: a page then shows the block twice rather
+    than lose part of the question (the property tests require exactly one).
+    """
+    paragraphs = text.split(PARAGRAPH_BREAK)
+    if not block or paragraphs.count(block) != 1:
+        return text
+    at = paragraphs.index(block)
+    kept = paragraphs[:at] + ([placeholder] if placeholder else []) + paragraphs[at + 1:]
+    return PARAGRAPH_BREAK.join(kept)

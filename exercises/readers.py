@@ -26,6 +26,7 @@ _NULL_WORDS = {"null", "none", "nil", "never", "n/a", "na", "-", "—", "–", "
 _TRUE_WORDS = {"true", "t", "yes", "y", "1", "是", "对", "能", "会", "真", "正确", "是的", "可以", "✓", "√"}
 _FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", "假", "不是", "不对", "错误", "不可以", "不", "✗", "×",
                 "没有", "没", "不全是", "并非", "并不是"}
+NO_SUCH_TOKEN = "none"  # what the token readers make of none, null, 无, 没有 ... (comparators._NONE)
 _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、=\-–—]?\s*)?[(\[]?([a-z])[)\].:、]?")
@@ -226,6 +227,8 @@ def display(kind: str, value: object, lang: str = "zh") -> str:
     """The canonical echo of what was read ("interpreted as ..."), in ``lang`` where words are involved."""
     if value is None:
         return "null" if normalise_lang(lang) == "en" else "无"  # both are read back as None
+    if kind == "token" and value == NO_SUCH_TOKEN and normalise_lang(lang) != "en":
+        return "无"  # "no such token": the Chinese prompts ask for 无, and the token reader reads it as this
     if kind == "number":
         return format_number(float(value))  # type: ignore[arg-type]
     if kind == "bool":

@@ -1,13 +1,16 @@
 """Chapter 13's decoder diagnostics: greedy decoding, teacher-forced probabilities, random probability tables."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
+from exercises.base import Variant
 from exercises.ch13.common import (BOS, COLOURS, EOS, MAX_STEPS, NOUNS, PERIOD, STOPPED_BY_CAP,
                                    STOPPED_BY_EOS)
+from exercises.i18n import Text
 from exercises.variants import has_tie_at_max
 
 Table = Mapping[str, Sequence[float]]
@@ -168,12 +171,25 @@ def probability_text(value: float) -> str:
     return f"{value:g}"
 
 
+def _columns(text: str) -> int:
+    """How many monospace columns ``text`` takes: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
 def table_text(candidates: Sequence[str], table: Table, corner: str) -> str:
     """The probability table as aligned plain text, one row per previous token."""
-    width = max(len(corner), *(len(previous) for previous in table)) + 2
+    width = max(_columns(corner), *(len(previous) for previous in table)) + 2
     # At least one space before every header name: "yellow" filled a 6-wide column and read as "greenyellow".
     column = max(6, *(len(token) + 1 for token in candidates))
-    header = corner.ljust(width) + "".join(token.rjust(column) for token in candidates)
+    # Padded by columns, not characters: "前一个 token" is 12 columns wide in a terminal, and padding it as 9
+    # characters pushed the Chinese header three columns to the right of the numbers under it.
+    header = corner + " " * (width - _columns(corner)) + "".join(token.rjust(column) for token in candidates)
     rows = [previous.ljust(width) + "".join(probability_text(p).rjust(column) for p in row)
             for previous, row in table.items()]
     return "\n".join([header, *rows])
+
+
+def table_block(variant: Variant, lang: str) -> str:
+    """The variant's probability table as the prompts lay it out: their ``data_text``, a paragraph of its own."""
+    data = variant.data
+    return table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))

@@ -201,7 +201,7 @@ FIELDS = (
                 Text("整数（从 1 数起）；若从不相同，填“无”", "an integer counted from 1; write 'none' if they never become equal"),
                 Text("逐次比较 A、B 的状态，找出第一次两个坐标都相等的读取。",
                      "Compare A's and B's states read by read and find the first read where both coordinates agree."),
-                units=units.STEP),
+                units=units.READ),
     AnswerField("final_equal", "bool", Text("最终状态（上下文向量）是否相同", "are the final states (context vectors) equal?"),
                 Text("是 / 否", "yes / no"),
                 Text("上下文向量是读完最后一个源 token 后的状态；比较两条路径的这个向量。",

@@ -10,7 +10,7 @@ from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import (BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, SYMBOLS,
                                    tokens_text)
 from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_candidates, random_target,
-                                     sentence_successors, table_text, teacher_forced_probabilities, tied_rows)
+                                     sentence_successors, table_block, teacher_forced_probabilities, tied_rows)
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.variants import rows_not_summing_to_one
@@ -121,7 +121,7 @@ def _generation_feeds_reference(variant: Variant) -> Answer | None:
 MISCONCEPTIONS = (
     Misconception("same-step", _same_step, Text(
         "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
-        "出错那一步两边的输入仍然相同。若出错的预测正是 EOS，生成就此停止，下一步不再有生成输入，输入也就不会分歧（填 null）。",
+        "出错那一步两边的输入仍然相同。若出错的预测正是 EOS，生成就此停止，下一步不再有生成输入，输入也就不会分歧（填“无”）。",
         "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
         "an input at the following step, so the inputs can first differ one step later; at the wrong step "
         "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
@@ -170,19 +170,19 @@ FIELDS = (
                      "is the first step whose greedy choice differs from the target token."), units=units.STEP),
     AnswerField("first_input_divergence_step", "optional_int",
                 Text("两种过程的输入第一次不同的步数", "Step where the inputs first differ"),
-                Text("一个整数；若生成在输入分歧前已选到 EOS 而停止，填 null",
+                Text("一个整数；若生成在输入分歧前已选到 EOS 而停止，填“无”",
                      "a whole number; null if generation chose EOS and stopped before the inputs could differ"),
                 Text("错误的预测要到下一步才被当作输入，所以输入分歧比第一次错误晚一步；若那次错误就是 EOS，生成已停止，没有分歧步。",
                      "A wrong prediction is only fed in at the next step, so the inputs first differ one step "
                      "after the first mistake; if that mistake is EOS, generation has stopped and they never do."),
                 units=units.STEP),
     AnswerField("teacher_forced_input", "token", Text("该步教师强制的输入", "Teacher-forced input at that step"),
-                Text("一个 token；没有分歧步时填 none", "one token; none if there is no divergence step"),
+                Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
                 Text("教师强制的输入是参考目标中的前一个 token，与模型预测无关。",
                      "The teacher-forced input is the previous token of the reference target, whatever the model "
                      "predicted.")),
     AnswerField("generated_input", "token", Text("该步生成时的输入", "Generated input at that step"),
-                Text("一个 token；没有分歧步时填 none", "one token; none if there is no divergence step"),
+                Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
                 Text("自回归生成的输入是模型自己上一步选出的 token。",
                      "In autoregressive generation the input is the token the model itself chose at the step "
                      "before.")),
@@ -192,15 +192,15 @@ FIELDS = (
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's table and reference target."""
     data = variant.data
-    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    grid = table_block(variant, lang)
     candidates, target, steps = ", ".join(data["candidates"]), tokens_text(data["target"]), data["max_steps"]
     return Text(
         f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
         f"参考目标为 [{target}]。同一张表用两种方式运行，第 1 步的输入都是 BOS：训练时使用教师强制；"
         f"生成时做贪心解码（每步选概率最大者，并列取靠前的候选，选到 EOS 或满 {steps} 次预测即停止）。\n"
         "1. 第几步的贪心预测第一次与参考目标不同？\n"
-        "2. 训练与生成两条时间线的解码器输入第一次不同是在第几步？若生成在那之前已选到 EOS 而停止，填 null。\n"
-        "3. 在第 2 问那一步，教师强制的输入是什么？\n4. 在同一步，生成时的输入是什么？（第 3、4 问若没有这一步，填 none）",
+        "2. 训练与生成两条时间线的解码器输入第一次不同是在第几步？若生成在那之前已选到 EOS 而停止，填“无”。\n"
+        "3. 在第 2 问那一步，教师强制的输入是什么？\n4. 在同一步，生成时的输入是什么？（第 3、4 问若没有这一步，填“无”）",
         f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
         f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         f"The reference target is [{target}]. The same table is run in two ways, both with input BOS at step 1: "
@@ -227,4 +227,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     symbols=SYMBOLS,
+    data_text=table_block,
 )

@@ -8,7 +8,7 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, PERIOD, STOP_ALIASES,
                                    STOPPED_BY_CAP, STOPPED_BY_EOS, SYMBOLS)
-from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_text,
+from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_block,
                                      random_candidates, tied_rows)
 from exercises.checking import solver_tags
 from exercises.comparators import canonical_token, equal
@@ -216,7 +216,7 @@ def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's probability table and step cap."""
     data = variant.data
     steps = data["max_steps"]
-    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    grid = table_block(variant, lang)
     candidates = ", ".join(data["candidates"])
     return Text(
         f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
@@ -247,4 +247,5 @@ EXERCISE = Exercise(
     follow_through=follow_through,
     tag_part=tag_part,
     symbols=SYMBOLS,
+    data_text=table_block,
 )

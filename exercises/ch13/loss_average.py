@@ -11,7 +11,7 @@ from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, SYMBOLS, tokens_text
 from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
-                                     table_text, teacher_forced_probabilities, tenths_row, tied_rows)
+                                     table_block, teacher_forced_probabilities, tenths_row, tied_rows)
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -211,7 +211,7 @@ FIELDS = (
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's table and reference target."""
     data = variant.data
-    grid = table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+    grid = table_block(variant, lang)
     candidates, target = ", ".join(data["candidates"]), tokens_text(data["target"])
     return Text(
         f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
@@ -240,4 +240,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     symbols=SYMBOLS,
+    data_text=table_block,
 )

@@ -123,7 +123,7 @@ FIELDS = (
                 Text("EOS 是要预测的目标，计入损失。", "EOS is a predicted target and is scored.")),
     AnswerField("scored_count", "int", Text("评分的预测次数", "Number of scored predictions"),
                 Text("一个整数", "an integer"),
-                Text("每个目标 token 被预测一次，EOS 也算。", "Each target token is predicted once, EOS included."), units=units.COUNT),
+                Text("每个目标 token 被预测一次，EOS 也算。", "Each target token is predicted once, EOS included."), units=units.SCORED),
 )
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
@@ -155,7 +156,8 @@ FIELDS = (
     AnswerField("nearest", "int", Text("读回最接近哪个词（从 0 数）", "nearest word to the readback (from 0)"),
                 Text("一个整数下标，从 0 开始", "an integer index, counting from 0"),
                 Text("比较读回向量与每个词的余弦，取最大者的下标。",
-                     "Compare the readback's cosine with every word and take the index of the largest.")),
+                     "Compare the readback's cosine with every word and take the index of the largest."),
+                units=units.INDEX),
 )
 
 
