@@ -9,6 +9,8 @@ from grader.i18n_ui import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
 # Data the prompt itself already lays out in full (the concept check's items with their options): shown once.
+# The other way round, a prompt's plain-text copy of its data (the ch13 probability table, the exercise's
+# ``data_text``) is left out of the page's prompt (``exercise_service``): the HTML table here shows it once.
 SHOWN_IN_PROMPT = ("items",)
 # Matrices whose rows the prompt names (e_0, k_0, ...; 0-based like the answers that refer to them).
 ROW_NAMES = {"words": "e_{i}", "keys": "k_{i}"}
