@@ -20,8 +20,10 @@ from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.migrate import upgrade
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User
+from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.security import RoleMismatch, ensure_user, issue_token, revoke_token, tokens_of
 from grader.serve import serve
+from grader.teacher.zones import known_zone
 
 ROLES = [role.value for role in Role]
 
@@ -117,12 +119,15 @@ def cmd_user_create(args: argparse.Namespace, app: Flask) -> str:
 
 
 def cmd_course_create(args: argparse.Namespace, app: Flask) -> str:
-    """Create a course with a unique code."""
+    """Create a course with a unique code, its times entered and shown in an IANA time zone (default UTC)."""
+    zone = known_zone(args.time_zone)
+    if zone is None:
+        raise CliError(f"unknown time zone {args.time_zone!r} (use an IANA name such as Asia/Shanghai)")
 
     def action(session: Session) -> str:
         if session.scalar(select(Course.id).where(Course.code == args.code)) is not None:
             raise CliError(f"course {args.code!r} already exists")
-        course = Course(code=args.code, title=args.title)
+        course = Course(code=args.code, title=args.title, time_zone=zone)
         session.add(course)
         session.commit()
         return f"created course {course.code} (id {course.id})"
@@ -216,6 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     course_create = course.add_parser("create")
     course_create.add_argument("--code", required=True)
     course_create.add_argument("--title", required=True)
+    course_create.add_argument("--time-zone", default=DEFAULT_TIME_ZONE,
+                               help="IANA zone of the course's opening and due times, e.g. Asia/Shanghai (default UTC)")
     course_create.set_defaults(handler=cmd_course_create)
     course_enrol = course.add_parser("enrol")
     course_enrol.add_argument("--code", required=True)

@@ -37,11 +37,12 @@ REJECTION_STATUS: dict[str, int] = {
     "exercise_not_in_assignment": 422,
     "not_open": 403,
     "past_due": 403,
+    "course_archived": 403,
 }
 # The field each refusal names: the assignment whose rules refused (its window, its attempts), or the field at fault.
 REJECTION_FIELD = {"no_such_assignment": "assignment_id", "exercise_not_in_assignment": "exercise_id",
                    "idempotency_conflict": "Idempotency-Key", "attempts_exhausted": "assignment_id",
-                   "not_open": "assignment_id", "past_due": "assignment_id"}
+                   "not_open": "assignment_id", "past_due": "assignment_id", "course_archived": "assignment_id"}
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
 from grader.grading.errors import SubmissionRejected
-from grader.models import AnswerKeyPolicy, Assignment, Enrolment, ScorePolicy, Submission, SubmissionStatus, User
+from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
+                           User)
 
 NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
+COURSE_ARCHIVED = Text(zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",
+                       en="This course is archived: you can still see your results and submissions, but you cannot "
+                          "submit any more answers.")
 # Invalid answers and the system's own errors do not use up an attempt.
 COUNTED_STATUSES = (SubmissionStatus.QUEUED, SubmissionStatus.GRADING, SubmissionStatus.GRADED)
 
@@ -42,11 +47,18 @@ def is_enrolled(session: Session, user_id: int, course_id: int) -> bool:
     )
 
 
+def course_archived(session: Session, course_id: int) -> bool:
+    """True if the course is archived, read in ``session`` (under the submitting student's lock, when it holds one)."""
+    return session.scalar(select(Course.archived_at).where(Course.id == course_id)) is not None
+
+
 def check_can_submit(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> None:
     """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
     if not is_enrolled(session, user_id, assignment.course_id):
         # First, and worded like a missing assignment: outsiders learn neither that it exists nor what it holds.
         raise SubmissionRejected("no_such_assignment", NO_SUCH_ASSIGNMENT)
+    if course_archived(session, assignment.course_id):
+        raise SubmissionRejected("course_archived", COURSE_ARCHIVED)
     if exercise_id not in assignment.exercise_ids:
         raise SubmissionRejected(
             "exercise_not_in_assignment",
@@ -139,6 +151,8 @@ def _may_take_answers(session: Session, user_id: int, assignment: Assignment, ex
     """True if the assignment is open or will open, and the student may still have an attempt there."""
     if assignment.due_at is not None and now > assignment.due_at:
         return False
+    if course_archived(session, assignment.course_id):  # takes no answers any more, so it holds no key back
+        return False
     allowed = assignment.attempts_allowed
     return allowed is None or _graded_attempts(session, user_id, assignment, exercise_id) < allowed
 
@@ -186,3 +200,42 @@ def counted_score(graded_scores: list[float | None], policy: str) -> float | Non
     if not scores:
         return None
     return max(scores) if policy == ScorePolicy.BEST else scores[-1]
+
+
+@dataclass(frozen=True)
+class ExerciseResult:
+    """One student's attempts and counted score on one exercise of an assignment (a gradebook cell)."""
+
+    attempts_used: int
+    score: float | None  # the counted score (best or last graded); None before any graded attempt
+
+
+def assignment_results(session: Session, assignment: Assignment,
+                       user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+    """``assignment_progress``'s attempts and counted scores for many students at once, in one statement.
+
+    Keyed by (user id, exercise id); pairs without a submission are absent. Per pair the statement returns the
+    best graded score and the last one (by submission id): those two, in that order, are all ``counted_score``
+    needs to pick what counts under either policy, so the rule is that function's.
+    """
+    if not user_ids or not assignment.exercise_ids:
+        return {}
+    scored = and_(Submission.status == SubmissionStatus.GRADED, Submission.score.is_not(None))
+    grouped = (
+        select(Submission.user_id, Submission.exercise_id,
+               func.count(case((Submission.status.in_(COUNTED_STATUSES), 1))).label("used"),
+               func.max(case((scored, Submission.score))).label("best"),
+               func.max(case((scored, Submission.id))).label("last_id"))
+        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(list(user_ids)),
+               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        .group_by(Submission.user_id, Submission.exercise_id)
+        .subquery("grouped")
+    )
+    last = aliased(Submission, name="last_graded")
+    rows = session.execute(
+        select(grouped.c.user_id, grouped.c.exercise_id, grouped.c.used, grouped.c.best, last.score)
+        .outerjoin(last, last.id == grouped.c.last_id)
+    )
+    return {(user_id, exercise_id): ExerciseResult(int(used or 0), counted_score([best, last_score],
+                                                                                 assignment.score_policy))
+            for user_id, exercise_id, used, best, last_score in rows}

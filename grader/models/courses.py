@@ -2,14 +2,46 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, one_of, utcnow
 from grader.models.users import User
+
+# Courses made without a choice (the CLI, the API, rows older than the column) keep times in UTC; the teacher
+# pages' course form suggests Asia/Shanghai instead.
+DEFAULT_TIME_ZONE = "UTC"
+TIME_ZONE_MAX = 64  # the longest IANA name is 32 characters
+SHOWN_TIME = "%Y-%m-%d %H:%M"
+
+
+def zone_info(name: str) -> ZoneInfo:
+    """The IANA zone called ``name``; UTC if this system's time-zone data does not (or no longer) know it."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
+
+
+def utc_offset_label(offset: timedelta | None) -> str:
+    """An offset as people write it: UTC+8, UTC+5:30, UTC-3, UTC+0."""
+    minutes = int((offset or timedelta()).total_seconds() // 60)
+    sign, minutes = ("-", -minutes) if minutes < 0 else ("+", minutes)
+    hours, rest = divmod(minutes, 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+def shown_time(moment: datetime, zone_name: str) -> str:
+    """A stored UTC instant as pages show it in a course's zone: "2026-12-01 23:59 (Asia/Shanghai, UTC+8)";
+    a course kept in UTC shows "2026-12-01 15:59 UTC"."""
+    local = moment.astimezone(zone_info(zone_name))
+    if zone_name == DEFAULT_TIME_ZONE:
+        return f"{local.strftime(SHOWN_TIME)} UTC"
+    return f"{local.strftime(SHOWN_TIME)} ({zone_name}, {utc_offset_label(local.utcoffset())})"
 
 
 class ScorePolicy(StrEnum):
@@ -44,11 +76,25 @@ class Course(Base):
     code: Mapped[str] = mapped_column(String(64), unique=True)
     title: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The IANA zone in which teachers enter, and everyone sees, opening and due times (stored as UTC instants).
+    time_zone: Mapped[str] = mapped_column(String(TIME_ZONE_MAX), default=DEFAULT_TIME_ZONE,
+                                           server_default=DEFAULT_TIME_ZONE)
+    # Set while the course is archived: read-only for students (results stay visible, nothing can be submitted).
+    archived_at: Mapped[datetime | None]
 
     enrolments: Mapped[list[Enrolment]] = relationship(back_populates="course", cascade="all, delete-orphan")
     assignments: Mapped[list[Assignment]] = relationship(
         back_populates="course", cascade="all, delete-orphan", order_by="Assignment.id"
     )
+
+    @property
+    def archived(self) -> bool:
+        """True while the course is archived."""
+        return self.archived_at is not None
+
+    def show_time(self, moment: datetime) -> str:
+        """``moment`` in the course's zone, with the zone named (see ``shown_time``)."""
+        return shown_time(moment, self.time_zone)
 
 
 class Enrolment(Base):

@@ -5,6 +5,7 @@ from flask import Flask
 
 from grader.teacher import (  # noqa: F401  (view modules register their routes; tasks registers the regrade task)
     assignment_views,
+    course_admin_views,
     course_views,
     dashboard_views,
     export_views,

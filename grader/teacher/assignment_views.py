@@ -7,10 +7,12 @@ from flask.typing import ResponseReturnValue
 from exercises import api as engine
 from grader.extensions import get_session
 from grader.models import Assignment, Course
+from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
 from grader.teacher.blueprint import teacher
 from grader.teacher.strings import tt
+from grader.teacher.zones import offset_now
 from grader.web.pages import page_lang, render, signed_in
 from grader.web.services import exercise_title
 
@@ -20,12 +22,13 @@ def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Ass
     """The assignment form (new or edit) with the exercise catalogue."""
     return render("teach/assignment_form.html", status, course=course, form=form, assignment=assignment,
                   catalogue=assignments.catalogue(page_lang()), score_policies=assignments.SCORE_POLICIES,
-                  key_policies=assignments.KEY_POLICIES)
+                  key_policies=assignments.KEY_POLICIES, offset=utc_offset_label(offset_now(course.time_zone)))
 
 
 def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
-    """Check the posted form; save and go to the assignment dashboard, or show the form again with errors."""
-    settings, form = assignments.check(assignments.form_from_request(request.form))
+    """Check the posted form (times in the course's zone); save and go to the assignment dashboard, or show the
+    form again with errors."""
+    settings, form = assignments.check(assignments.form_from_request(request.form), course.time_zone, assignment)
     if settings is None:
         return _form_page(course, form, assignment, 422)
     saved = assignments.save(get_session(), course.id, settings, assignment)
@@ -51,6 +54,26 @@ def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     if request.method == "POST":
         return _save(found.course, found)
     return _form_page(found.course, assignments.form_from_assignment(found), found)
+
+
+@teacher.post("/assignments/<int:assignment_id>/delete")
+@teacher_required
+def delete_assignment(assignment_id: int) -> ResponseReturnValue:
+    """Delete an assignment nobody has submitted to: the first post asks, one with confirm=yes acts. One with
+    submissions is kept, and the page says why (archiving the course is the way to close it)."""
+    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    lang, course, title = page_lang(), found.course, found.title(page_lang())
+    back = url_for("teacher.assignment", assignment_id=found.id)
+    if assignments.has_submissions(get_session(), found.id):
+        return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
+    if request.form.get("confirm") != "yes":
+        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
+                      heading=tt("asg.delete_heading", lang, title=title),
+                      question=tt("asg.delete_question", lang), button=tt("asg.delete_yes", lang))
+    if not assignments.delete(get_session(), found.id):  # a submission came in after the question
+        return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
+    flash(tt("asg.deleted", lang, title=title))
+    return redirect(url_for("teacher.course", course_id=course.id))
 
 
 @teacher.get("/exercises/<exercise_id>/preview")

@@ -1,17 +1,23 @@
-"""Setting assignments: the form (exercises from the catalogue, window, attempts, policies) and its checks."""
+"""Setting assignments: the form (exercises from the catalogue, window, attempts, policies) and its checks.
+
+Opening and due times are typed in the course's time zone and stored as UTC instants (see grader.teacher.zones).
+"""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import AnswerKeyPolicy, Assignment, ScorePolicy
+from grader.models import AnswerKeyPolicy, Assignment, ScorePolicy, Submission
+from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
+from grader.web.data_view import data_blocks, page_prompt
 
-FORM_TIME = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends; read as UTC
 # Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
 # 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the
 # driver cannot read either, and every page showing the assignment would fail. No course needs more than these.
@@ -61,16 +67,12 @@ def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
     )
 
 
-def _form_time(moment: datetime | None) -> str:
-    """A stored UTC time as the form shows it."""
-    return moment.astimezone(timezone.utc).strftime(FORM_TIME) if moment else ""
-
-
 def form_from_assignment(assignment: Assignment) -> AssignmentForm:
-    """The form filled with an existing assignment's settings."""
+    """The form filled with an existing assignment's settings, its times in its course's zone."""
+    zone = assignment.course.time_zone
     return AssignmentForm(
         title_zh=assignment.title_zh, title_en=assignment.title_en, exercise_ids=tuple(assignment.exercise_ids),
-        opens_at=_form_time(assignment.opens_at), due_at=_form_time(assignment.due_at),
+        opens_at=form_time(assignment.opens_at, zone), due_at=form_time(assignment.due_at, zone),
         attempts="" if assignment.attempts_allowed is None else str(assignment.attempts_allowed),
         score_policy=assignment.score_policy, answer_key_policy=assignment.answer_key_policy,
     )
@@ -80,18 +82,32 @@ class YearOutOfRange(ValueError):
     """A well-formed form time whose year is outside FORM_YEARS."""
 
 
-def _parse_time(text: str) -> datetime | None:
-    """A form time as aware UTC; raises ValueError for bad text (YearOutOfRange for a year outside FORM_YEARS)."""
+def _parse_time(text: str, zone: str) -> datetime | None:
+    """A form time typed in ``zone`` as aware UTC; raises ValueError for bad text (YearOutOfRange for a year outside
+    FORM_YEARS, LocalTimeError for a time the zone skips or repeats)."""
     if not text:
         return None
-    moment = datetime.strptime(text, FORM_TIME).replace(tzinfo=timezone.utc)
-    if not FORM_YEARS[0] <= moment.year <= FORM_YEARS[1]:
+    local = datetime.strptime(text, FORM_TIME)
+    if not FORM_YEARS[0] <= local.year <= FORM_YEARS[1]:
         raise YearOutOfRange(text)
-    return moment
+    return to_utc(local, zone)
 
 
-def check(form: AssignmentForm) -> tuple[AssignmentSettings | None, AssignmentForm]:
-    """Checked settings, or None and the form with an error key per bad field."""
+def _time_field(text: str, zone: str, stored: datetime | None) -> datetime | None:
+    """The instant a time field sets. Left as the edit form showed it, it keeps the stored instant exactly (its
+    seconds, and a time in an hour the zone repeats, which the form alone could not tell apart)."""
+    if stored is not None and text == form_time(stored, zone):
+        return stored
+    return _parse_time(text, zone)
+
+
+TIME_ERRORS = {"gap": "asg.err_gap_", "repeated": "asg.err_repeated_"}  # + the field's name
+
+
+def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
+          assignment: Assignment | None = None) -> tuple[AssignmentSettings | None, AssignmentForm]:
+    """Checked settings (times typed in ``zone``, the course's), or None and the form with an error key per bad
+    field; ``assignment`` is the one being edited, if any."""
     errors: dict[str, str] = {}
     if not form.title_zh or not form.title_en or max(len(form.title_zh), len(form.title_en)) > MAX_TITLE:
         errors["titles"] = "asg.err_title"
@@ -102,9 +118,11 @@ def check(form: AssignmentForm) -> tuple[AssignmentSettings | None, AssignmentFo
     times: dict[str, datetime | None] = {}
     for name in ("opens_at", "due_at"):
         try:
-            times[name] = _parse_time(getattr(form, name))
+            times[name] = _time_field(getattr(form, name), zone, getattr(assignment, name) if assignment else None)
         except YearOutOfRange:
             errors[name] = "asg.err_year"
+        except LocalTimeError as exc:
+            errors[name] = TIME_ERRORS[exc.kind] + name
         except ValueError:
             errors[name] = "asg.err_date"
     if times.get("opens_at") and times.get("due_at") and times["due_at"] <= times["opens_at"]:
@@ -135,6 +153,29 @@ def save(session: Session, course_id: int, settings: AssignmentSettings, assignm
     return target
 
 
+def has_submissions(session: Session, assignment_id: int) -> bool:
+    """True if any submission (of any status) was made to the assignment."""
+    return session.scalar(select(Submission.id).where(Submission.assignment_id == assignment_id).limit(1)) is not None
+
+
+def delete(session: Session, assignment_id: int) -> bool:
+    """Delete the assignment if it has no submissions; commits. False (nothing deleted) if it has any.
+
+    The row is locked first (PostgreSQL): a submission being stored for it holds a key-share lock on it until
+    committed, so the count below sees it, and none can be stored while the delete is under way.
+    """
+    found = session.scalar(select(Assignment).where(Assignment.id == assignment_id).with_for_update())
+    if found is None:
+        session.rollback()
+        return True
+    if has_submissions(session, assignment_id):
+        session.rollback()
+        return False
+    session.delete(found)
+    session.commit()
+    return True
+
+
 def catalogue(lang: str) -> list[dict[str, Any]]:
     """Graded exercises for the picker: id, chapter and title in ``lang``."""
     return [{"id": e["id"], "chapter": e["chapter"], "title": e["title"][lang]}
@@ -151,5 +192,8 @@ def parse_seed(text: str | None) -> int | None:
 
 
 def preview(exercise_id: str, seed: int, lang: str) -> dict[str, Any]:
-    """A sample variant with its answer key, for the teacher; raises engine.UnknownExercise."""
-    return {"variant": engine.variant(exercise_id, seed, lang), "key": engine.answer_key(exercise_id, seed)}
+    """A sample variant with its answer key, for the teacher, and its prompt and data as the student's page shows
+    them; raises engine.UnknownExercise."""
+    variant = engine.variant(exercise_id, seed, lang)
+    return {"variant": variant, "key": engine.answer_key(exercise_id, seed),
+            "prompt": page_prompt(exercise_id, seed, lang), "blocks": data_blocks(variant["data"], lang)}

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from grader.models import Course, Enrolment, EnrolmentRole, User
+from grader.models.courses import DEFAULT_TIME_ZONE
 
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
@@ -60,12 +61,13 @@ def course_form_errors(session: Session, code: str, title: str) -> list[str]:
     return errors
 
 
-def create_course(session: Session, teacher: User, code: str, title: str) -> Course | None:
+def create_course(session: Session, teacher: User, code: str, title: str,
+                  time_zone: str = DEFAULT_TIME_ZONE) -> Course | None:
     """A new course with ``teacher`` enrolled as its teacher; commits. Check course_form_errors first.
 
     None if the code was taken after that check (another request, e.g. a double click, created it meanwhile).
     """
-    course = Course(code=code, title=title)
+    course = Course(code=code, title=title, time_zone=time_zone)
     course.enrolments.append(Enrolment(user=teacher, role=EnrolmentRole.TEACHER))
     session.add(course)
     try:

@@ -55,6 +55,49 @@ TEACH_UI: dict[str, Text] = {
                             "The course code must be 2–64 letters, digits, dots, dashes or underscores."),
     "course.code_taken": Text("这个课程代码已被使用。", "This course code is already taken."),
     "course.bad_title": Text("请填写课程名称（最多 200 字）。", "Give the course a title (at most 200 characters)."),
+    "course.time_zone": Text("时区", "Time zone"),
+    "course.time_zone_hint": Text("IANA 时区名，例如 Asia/Shanghai（北京时间）；作业的开放和截止时间按这个时区填写和显示。",
+                                  "An IANA zone name such as Asia/Shanghai (Beijing time); assignments' opening and "
+                                  "due times are entered and shown in this zone."),
+    "course.bad_time_zone": Text("未知的时区：请从列表中选择，或填写 IANA 时区名，例如 Asia/Shanghai。",
+                                 "Unknown time zone: choose one from the list or type an IANA name such as "
+                                 "Asia/Shanghai."),
+    "course.archived_list": Text("已归档", "Archived"),
+    "course.archived_badge": Text("已归档", "archived"),
+    "course.settings": Text("课程设置", "Course settings"),
+    "course.settings_title": Text("课程设置：{title}", "Course settings: {title}"),
+    "course.settings_zone_note": Text("更改时区不会移动已有的开放和截止时间（它们是确定的时刻），只改变它们的填写和显示方式："
+                                      "例如 UTC 的 15:59 在 Asia/Shanghai 显示为 23:59。",
+                                      "Changing the zone does not move existing opening and due times (they are fixed "
+                                      "moments); only how they are entered and shown changes: 15:59 UTC, for example, "
+                                      "shows as 23:59 in Asia/Shanghai."),
+    "course.settings_save": Text("保存设置", "Save settings"),
+    "course.settings_saved": Text("课程设置已保存。", "Course settings saved."),
+    "course.zone_now": Text("时区：{zone}（当前 {offset}）", "Time zone: {zone} (now {offset})"),
+    "archive.title": Text("归档", "Archive"),
+    "archive.explain": Text("归档后课程对学生只读：他们仍能查看成绩和提交，但不能再提交答案。教师的统计、导出和重新批改照常可用。"
+                            "可以随时取消归档。",
+                            "An archived course is read-only for its students: they still see their results and "
+                            "submissions but cannot submit. Dashboards, exports and regrades keep working. You can "
+                            "unarchive it at any time."),
+    "archive.button": Text("归档课程", "Archive the course"),
+    "archive.heading": Text("归档“{title}”？", "Archive “{title}”?"),
+    "archive.question": Text("“{title}”的学生将不能再提交任何作业（即使还没到截止时间），但仍能查看自己的成绩和提交。"
+                             "之后可以取消归档。",
+                             "Students of “{title}” will no longer be able to submit to any of its assignments (even "
+                             "before their due dates), but can still see their results and submissions. You can "
+                             "unarchive it later."),
+    "archive.yes": Text("确认归档", "Yes, archive it"),
+    "archive.done": Text("课程已归档：学生不能再提交。", "Course archived: students can no longer submit."),
+    "archive.banner": Text("本课程已于 {when} 归档：学生只能查看，不能提交。",
+                           "This course was archived on {when}: students can look but not submit."),
+    "unarchive.button": Text("取消归档", "Unarchive the course"),
+    "unarchive.heading": Text("取消归档“{title}”？", "Unarchive “{title}”?"),
+    "unarchive.question": Text("学生将能再次向开放中的作业提交答案（仍受开放时间、截止时间和次数限制）。",
+                               "Students will be able to submit again to assignments that are open (their opening "
+                               "times, due dates and attempt limits still apply)."),
+    "unarchive.yes": Text("确认取消归档", "Yes, unarchive it"),
+    "unarchive.done": Text("课程已取消归档。", "Course unarchived."),
     "course.students": Text("{n} 名学生", "{n} students"),
     "course.students_one": Text("{n} 名学生", "{n} student"),
     "dash.title": Text("课程概览：{title}", "Course dashboard: {title}"),
@@ -123,7 +166,7 @@ TEACH_UI: dict[str, Text] = {
     "regrade.why": Text("原因", "Why"),
     "regrade.applied": Text("结果", "Outcome"),
     "regrade.was_applied": Text("已更新", "applied"),
-    "regrade.was_kept": Text("保留原分（不降分）", "kept old score (never lower)"),
+    "regrade.was_kept": Text("保留原结果（原因见左）", "kept as stored (see why)"),
     "regrade.never_lower_on": Text("本次启用了“不降分”。", "“Never lower” was on for this run."),
     "regrade.back": Text("返回作业统计", "Back to the assignment dashboard"),
     "regrade.showing": Text("第 {first}–{last} 项，共 {total} 项变动", "Changes {first}–{last} of {total}"),
@@ -194,8 +237,41 @@ TEACH_UI: dict[str, Text] = {
     "asg.title_en": Text("标题（英文）", "Title (English)"),
     "asg.exercises": Text("题目", "Exercises"),
     "asg.preview": Text("预览示例题", "Preview a sample variant"),
-    "asg.opens_at": Text("开放时间（UTC，可留空）", "Opens (UTC, optional)"),
-    "asg.due_at": Text("截止时间（UTC，可留空）", "Due (UTC, optional)"),
+    "asg.opens_at": Text("开放时间（{zone}，可留空）", "Opens ({zone}, optional)"),
+    "asg.due_at": Text("截止时间（{zone}，可留空）", "Due ({zone}, optional)"),
+    "asg.zone_note": Text("时间按课程时区 {zone}（当前 {offset}）填写和显示，保存为确定的时刻。",
+                          "Times are in the course's time zone, {zone} (now {offset}), and are saved as fixed moments."),
+    "asg.opens_short": Text("开放时间", "Opens"),
+    "asg.due_short": Text("截止时间", "Due"),
+    "asg.no_time": Text("未设置", "not set"),
+    "asg.err_gap_opens_at": Text("开放时间 {value} 在 {zone} 不存在（夏令时开始时钟跳过了这一小时），请换一个时间。",
+                                 "The opening time {value} does not exist in {zone} (the clocks skip that hour when "
+                                 "daylight saving time starts); choose another time."),
+    "asg.err_gap_due_at": Text("截止时间 {value} 在 {zone} 不存在（夏令时开始时钟跳过了这一小时），请换一个时间。",
+                               "The due time {value} does not exist in {zone} (the clocks skip that hour when "
+                               "daylight saving time starts); choose another time."),
+    "asg.err_repeated_opens_at": Text("开放时间 {value} 在 {zone} 出现两次（夏令时结束时钟回拨），无法确定是哪一个，"
+                                      "请换一个时间。",
+                                      "The opening time {value} happens twice in {zone} (the clocks go back when "
+                                      "daylight saving time ends), so it is ambiguous; choose another time."),
+    "asg.err_repeated_due_at": Text("截止时间 {value} 在 {zone} 出现两次（夏令时结束时钟回拨），无法确定是哪一个，"
+                                    "请换一个时间。",
+                                    "The due time {value} happens twice in {zone} (the clocks go back when daylight "
+                                    "saving time ends), so it is ambiguous; choose another time."),
+    "asg.delete": Text("删除作业", "Delete the assignment"),
+    "asg.delete_heading": Text("删除作业“{title}”？", "Delete the assignment “{title}”?"),
+    "asg.delete_question": Text("这个作业还没有任何提交。删除后不能恢复。", "This assignment has no submissions yet. "
+                                "Deleting it cannot be undone."),
+    "asg.delete_yes": Text("确认删除", "Yes, delete it"),
+    "asg.deleted": Text("作业“{title}”已删除。", "Deleted the assignment “{title}”."),
+    "asg.cannot_delete_heading": Text("不能删除“{title}”", "“{title}” cannot be deleted"),
+    "asg.cannot_delete": Text("这个作业已有学生提交。删除它会让这些提交和成绩失去所属的作业，所以不能删除。"
+                              "如果课程已经结束，可以归档课程：学生仍能查看成绩，但不能再提交。",
+                              "Students have already submitted to this assignment. Deleting it would cut those "
+                              "submissions and grades off from it, so it cannot be deleted. If the course is over, "
+                              "archive the course instead: students keep seeing their results but cannot submit."),
+    "asg.cannot_delete_back": Text("返回作业统计", "Back to the assignment dashboard"),
+    "asg.to_course_settings": Text("前往课程设置（归档）", "Go to the course settings (archive)"),
     "asg.attempts": Text("每题提交次数（留空表示不限）", "Attempts per exercise (empty: unlimited)"),
     "asg.score_policy": Text("计分方式", "Which attempt counts"),
     "asg.key_policy": Text("何时公布参考答案", "When the answer key shows"),
@@ -220,6 +296,7 @@ TEACH_UI: dict[str, Text] = {
     "preview.fields": Text("学生需要填写", "What students fill in"),
     "preview.key": Text("参考答案（仅教师可见）", "Answer key (teachers only)"),
     "preview.data": Text("题目数据", "Variant data"),
+    "preview.shown_data": Text("本题数据", "Your data"),  # the heading the prompt's table pointer names, as on the student page
     "preview.bad_seed": Text("种子须为 0 到 2^63−1 的整数。", "The seed must be a whole number from 0 to 2^63−1."),
 }
 

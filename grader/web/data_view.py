@@ -5,6 +5,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from exercises import api as engine
+from exercises.i18n import Text
 from grader.i18n_ui import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
@@ -12,6 +14,9 @@ CONSUMED_WITH_TABLE = ("candidates",)
 # The other way round, a prompt's plain-text copy of its data (the ch13 probability table, the exercise's
 # ``data_text``) is left out of the page's prompt (``exercise_service``): the HTML table here shows it once.
 SHOWN_IN_PROMPT = ("items",)
+# Where the prompt's plain-text table stood: the page renders that data as an HTML table under the data heading, and
+# the text copy (aligned by spaces, which the page's line wrapping does not keep) would show it a second time.
+TABLE_POINTER = Text("（表见下方“{heading}”。）", "(The table is shown under “{heading}” below.)")
 # Matrices whose rows the prompt names (e_0, k_0, ...; 0-based like the answers that refer to them).
 ROW_NAMES = {"words": "e_{i}", "keys": "k_{i}"}
 
@@ -124,3 +129,10 @@ def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
     has_table = isinstance(data.get("table"), dict)
     return [block_for(key, value, lang, data, unit_a) for key, value in data.items()
             if not (has_table and key in CONSUMED_WITH_TABLE) and key not in SHOWN_IN_PROMPT]
+
+
+def page_prompt(exercise_id: str, seed: int, lang: str) -> str:
+    """The prompt for a page that shows ``data_blocks`` under the data heading: its plain-text copy of the data left
+    out, with a pointer to the tables in its place."""
+    pointer = TABLE_POINTER.format(heading=t("exercise.data", lang)).get(lang)
+    return engine.prompt_without_data(exercise_id, seed, lang, pointer)

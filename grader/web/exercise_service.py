@@ -9,22 +9,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from exercises.i18n import Text
 from grader.grading import policy, submissions
 from grader.grading.errors import SubmissionRejected
-from grader.i18n_ui import t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.variants import seed_for
-from grader.web.data_view import Block, data_blocks
+from grader.web.data_view import Block, data_blocks, page_prompt
 from grader.web.services import (AssignmentView, NotVisible, assignment_view, exercise_entry, locked_for,
                                   teaches_course, window_state)
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
 PENDING_STATUSES = frozenset({SubmissionStatus.QUEUED, SubmissionStatus.GRADING})
-# Where the prompt's plain-text table stood: the page renders that data as an HTML table under the data heading, and
-# the text copy (aligned by spaces, which the page's line wrapping does not keep) would show it a second time.
-TABLE_POINTER = Text("（表见下方“{heading}”。）", "(The table is shown under “{heading}” below.)")
 
 
 @dataclass(frozen=True)
@@ -121,8 +116,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         return LockedPage(exercise_id, entry["title"][lang], progress, assignment.opens_at)
     seed = seed_for(session, user.id, exercise_id)
     shown = engine.variant(exercise_id, seed, lang)
-    prompt = engine.prompt_without_data(exercise_id, seed, lang,
-                                        TABLE_POINTER.format(heading=t("exercise.data", lang)).get(lang))
+    prompt = page_prompt(exercise_id, seed, lang)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
     # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
     key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now,

@@ -10,11 +10,32 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from exercises.i18n import Text
 from grader.grading import policy
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
 from grader.percent import shown_percent
+
+
+ARCHIVED_BADGE = Text("已归档", "Archived")
+ARCHIVED_SECTION = Text("已归档的课程", "Archived courses")
+
+
+@dataclass(frozen=True)
+class ArchivedNote:
+    """What the student pages say about an archived course, in the page's language."""
+
+    badge: str
+    notice: str  # the same words as the refusal of a submission to it
+    section: str  # the heading of the archived courses on the course list
+
+
+def archived_note(course: Course, lang: str) -> ArchivedNote | None:
+    """The archived course's note in ``lang``; None while the course is not archived."""
+    if not course.archived:
+        return None
+    return ArchivedNote(ARCHIVED_BADGE.get(lang), policy.COURSE_ARCHIVED.get(lang), ARCHIVED_SECTION.get(lang))
 
 
 class NotVisible(LookupError):
@@ -69,8 +90,9 @@ class AssignmentView:
     total: int
     attempts_left: int | None
     attempts_allowed_total: int | None
-    state: str  # "open", "closed" or "not_open"
+    state: str  # "open", "closed", "not_open" or "archived"
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
+    archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
 
 
 @dataclass(frozen=True)
@@ -80,12 +102,16 @@ class CourseView:
     course: Course
     role: str
     assignments: tuple[AssignmentView, ...]
+    archived: ArchivedNote | None = None
 
 
 def window_state(assignment: Assignment, now: datetime) -> str:
-    """Whether the assignment is open, not yet open, or past its due date."""
+    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), or past its
+    due date."""
     if assignment.opens_at is not None and now < assignment.opens_at:
         return "not_open"
+    if assignment.course.archived:
+        return "archived"
     if assignment.due_at is not None and now > assignment.due_at:
         return "closed"
     return "open"
@@ -125,18 +151,19 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
         state=window_state(assignment, now), locked=locked_for(session, user, assignment, now, staff),
+        archived=archived_note(assignment.course, lang),
     )
 
 
 def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[CourseView]:
-    """Every course the user is enrolled in, with each assignment's progress."""
+    """Every course the user is enrolled in, with each assignment's progress (archived courses say so)."""
     enrolments = session.scalars(
         select(Enrolment).where(Enrolment.user_id == user.id).order_by(Enrolment.course_id)
     ).all()
     staff = user.role == Role.ADMIN
     return [CourseView(e.course, e.role, tuple(
         assignment_view(session, user, a, lang, now, staff=staff or e.role == EnrolmentRole.TEACHER)
-        for a in e.course.assignments)) for e in enrolments]
+        for a in e.course.assignments), archived_note(e.course, lang)) for e in enrolments]
 
 
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:

@@ -406,8 +406,9 @@ def _post_routes(world: World, token_id: int) -> list[str]:
     return ["/teach/courses", f"/teach/courses/{c}/assignments/new", f"/teach/assignments/{a}/edit",
             *(f"/teach/assignments/{a}/export/{kind}.csv" for kind in ("grades", "submissions", "misconceptions")),
             f"/teach/assignments/{a}/regrade", f"/teach/courses/{c}/roster/add", f"/teach/courses/{c}/roster/upload",
-            f"/teach/courses/{c}/roster/confirm", f"/teach/courses/{c}/roster/{s}/remove", "/teach/tokens",
-            f"/teach/tokens/{token_id}/revoke"]
+            f"/teach/courses/{c}/roster/confirm", f"/teach/courses/{c}/roster/{s}/remove",
+            f"/teach/courses/{c}/settings", f"/teach/courses/{c}/archive", f"/teach/courses/{c}/unarchive",
+            f"/teach/assignments/{a}/delete", "/teach/tokens", f"/teach/tokens/{token_id}/revoke"]
 
 
 def test_every_teacher_post_needs_csrf_and_the_course(app: Flask, session: Session, login: Login) -> None:

@@ -5,10 +5,15 @@ import io
 from collections.abc import Callable
 from datetime import datetime, timezone
 
+import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from exercises import api as engine
+from exercises.registry import get_exercise
+from grader.web.data_view import format_number
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, User
 from tests.factories import make_user
 
@@ -135,3 +140,19 @@ def test_preview_shows_variant_and_key(login: Login, session: Session) -> None:
     assert "BOS" in page and "<dt>stopped_by</dt><dd><code>\"EOS\"</code>" in page  # prompt, and the key as JSON
     assert client.get("/teach/exercises/ch13.greedy-decode/preview?seed=-1").status_code == 422
     assert client.get("/teach/exercises/no.such-exercise/preview").status_code == 404
+
+
+@pytest.mark.parametrize("exercise_id", ["ch13.greedy-decode", "ch13.loss-average"])
+def test_preview_shows_the_table_once_as_the_student_page_does(login: Login, session: Session, exercise_id: str) -> None:
+    """The prompt's plain-text table (scrambled by the page's line wrapping) gives way to the HTML data tables."""
+    teacher = make_user(session, Role.TEACHER)
+    client, _ = login(teacher.username)
+    page = client.get(f"/teach/exercises/{exercise_id}/preview?seed=7&lang=en").get_data(as_text=True)
+    variant = engine.variant(exercise_id, 7, "en")
+    for previous, row in variant["data"]["table"].items():
+        cells = "".join(f"<td>{escape(format_number(p))}</td>" for p in row)
+        assert page.count(f'<tr><th scope="row">{escape(previous)}</th>{cells}</tr>') == 1, previous
+    exercise = get_exercise(exercise_id)
+    table_text = exercise.data_text(exercise.generate(7), "en")
+    assert [line for line in table_text.splitlines() if escape(line) in page] == []
+    assert escape("(The table is shown under “Your data” below.)") in page and "<h2>Your data</h2>" in page

@@ -1,0 +1,70 @@
+"""A course's settings page (time zone) and archiving or unarchiving it, each after a confirmation."""
+from __future__ import annotations
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from grader.extensions import get_session
+from grader.models import Course
+from grader.models.courses import utc_offset_label
+from grader.teacher import course_settings
+from grader.teacher.access import course_or_404, teacher_required
+from grader.teacher.blueprint import teacher
+from grader.teacher.strings import tt
+from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
+from grader.web.pages import page_lang, render, signed_in
+
+
+def _settings_page(course: Course, status: int = 200, time_zone: str | None = None,
+                   error: str | None = None) -> ResponseReturnValue:
+    """The settings form (the zone typed, if it was refused) with the archive or unarchive button."""
+    return render("teach/course_settings.html", status, course=course, zones=COMMON_TIME_ZONES, error=error,
+                  time_zone=course.time_zone if time_zone is None else time_zone,
+                  offset=utc_offset_label(offset_now(course.time_zone)))
+
+
+@teacher.route("/courses/<int:course_id>/settings", methods=["GET", "POST"])
+@teacher_required
+def course_settings_page(course_id: int) -> ResponseReturnValue:
+    """The course's time zone: shown, or changed (opening and due times keep their instants)."""
+    course = course_or_404(get_session(), signed_in(), course_id)
+    if request.method == "GET":
+        return _settings_page(course)
+    typed = request.form.get("time_zone", "").strip()
+    zone = known_zone(typed)
+    if zone is None:
+        return _settings_page(course, 422, typed, "course.bad_time_zone")
+    course_settings.set_time_zone(get_session(), course, zone)
+    flash(tt("course.settings_saved", page_lang()))
+    return redirect(url_for("teacher.course_settings_page", course_id=course.id))
+
+
+def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
+    """Archive (or unarchive) the course: the first post asks, one with confirm=yes acts."""
+    course = course_or_404(get_session(), signed_in(), course_id)
+    back = url_for("teacher.course_settings_page", course_id=course.id)
+    prefix = "archive" if archived else "unarchive"
+    lang = page_lang()
+    if course.archived == archived:  # already so (e.g. a second tab): nothing to confirm
+        return redirect(back)
+    if request.form.get("confirm") != "yes":
+        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
+                      heading=tt(f"{prefix}.heading", lang, title=course.title),
+                      question=tt(f"{prefix}.question", lang, title=course.title), button=tt(f"{prefix}.yes", lang))
+    if course_settings.set_archived(get_session(), course, archived):
+        flash(tt(f"{prefix}.done", lang))
+    return redirect(url_for("teacher.course", course_id=course.id))
+
+
+@teacher.post("/courses/<int:course_id>/archive")
+@teacher_required
+def archive_course(course_id: int) -> ResponseReturnValue:
+    """Make the course read-only for its students, after a confirmation."""
+    return _archive_action(course_id, True)
+
+
+@teacher.post("/courses/<int:course_id>/unarchive")
+@teacher_required
+def unarchive_course(course_id: int) -> ResponseReturnValue:
+    """Let the course's students submit again, after a confirmation."""
+    return _archive_action(course_id, False)
