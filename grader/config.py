@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 from collections.abc import Mapping
@@ -31,6 +32,7 @@ ENV_VARS = (
     "RATELIMIT_STORAGE_URI",
     "SUBMISSION_RATE_LIMIT",
     "GRADER_FRAME_ANCESTORS",
+    "GRADER_CHANGE_FEED_SETTLE_SECONDS",
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -44,8 +46,26 @@ INT_SETTINGS: dict[str, int] = {
 }
 
 
+CHANGE_FEED_SETTLE = "GRADER_CHANGE_FEED_SETTLE_SECONDS"
+# Beyond the worker lease: the longest a grade-log write can stay uncommitted, plus clock skew (grader.api.changes).
+CHANGE_FEED_SETTLE_MARGIN = 30
+
+
 class ConfigError(RuntimeError):
     """Raised when the configuration is unsafe or inconsistent (e.g. production without a secret)."""
+
+
+def change_feed_settle_seconds(raw: Any, lease_seconds: int) -> float:
+    """The grade-change feed's settle interval: ``raw`` seconds if given, else the worker lease plus a margin."""
+    if raw is None or raw == "":
+        return float(lease_seconds + CHANGE_FEED_SETTLE_MARGIN)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(f"{CHANGE_FEED_SETTLE} must be a number of seconds >= 0, not {raw!r}")
+    return value
 
 
 def data_dir(environ: Mapping[str, str]) -> Path:
@@ -101,6 +121,8 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     }
     for name, default in INT_SETTINGS.items():
         config[name] = int(merged.get(name) or default)
+    config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(merged.get(CHANGE_FEED_SETTLE),
+                                                            config["GRADER_LEASE_SECONDS"])
     # Test-only: seconds a worker sleeps while holding a lease, so tests can kill it mid-grade.
     config["GRADER_TEST_GRADE_DELAY"] = float(merged.get("GRADER_TEST_GRADE_DELAY") or 0)
     if grader_env == "production" and config["GRADER_TEST_GRADE_DELAY"]:

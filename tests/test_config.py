@@ -62,6 +62,7 @@ def test_every_documented_variable_is_read() -> None:
         "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/5",
         "SUBMISSION_RATE_LIMIT": "7/minute",
         "GRADER_FRAME_ANCESTORS": "https://moodle.example.edu",
+        "GRADER_CHANGE_FEED_SETTLE_SECONDS": "42.5",
     }
     env.update({name: str(default + 7000) for name, default in INT_SETTINGS.items()})
     config = load_config(environ=env)

@@ -1,54 +1,20 @@
 """The OpenAPI 3 description of API v1, written as data and served at /api/v1/openapi.json."""
 from __future__ import annotations
 
-from typing import Any
-
 from exercises import api as engine
+from grader.api.openapi_common import (
+    BILINGUAL, ID, LANG, SEED, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
+)
+from grader.api.openapi_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
-
-JSONObject = dict[str, Any]
-
-
-def _ref(name: str) -> JSONObject:
-    """A reference to a component schema."""
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: JSONObject, description: str, headers: tuple[str, ...] = ()) -> JSONObject:
-    """A response with a JSON body, and the response headers (components) it may carry."""
-    response: JSONObject = {"description": description, "content": {"application/json": {"schema": schema}}}
-    if headers:
-        response["headers"] = {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
-    return response
-
-
-def _errors(*statuses: int) -> JSONObject:
-    """References to the shared error responses."""
-    return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
-
-
-def _query(name: str, schema: JSONObject, description: str) -> JSONObject:
-    """An optional query parameter."""
-    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
-
-
-def _path(name: str, schema: JSONObject) -> JSONObject:
-    """A path parameter."""
-    return {"name": name, "in": "path", "required": True, "schema": schema}
-
-
-LANG = _query("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"}, "Language of prompts and messages.")
-ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
-SEED = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
-TIME = {"type": ["string", "null"], "format": "date-time"}
-BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
 
 ERROR_MEANINGS = {
     400: "Malformed request: bad JSON, NaN/Infinity, a bad header, or a query parameter that is bad, not one the "
          "operation reads (unknown_parameter) or sent twice (repeated_parameter); field names it.",
     401: "Not authenticated: no session and no live bearer token (unknown, revoked or expired; which is not said).",
     403: "Authenticated but not allowed (role, assignment not open or past due, a seed from someone who does not "
-         "teach the assignment's course, csrf_failed for a session without X-CSRF-Token).",
+         "teach the assignment's course, a course's student asking for its roster or gradebook, csrf_failed for a "
+         "session without X-CSRF-Token).",
     404: "No such resource, or not visible to the caller.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
     413: "Request body larger than MAX_CONTENT_LENGTH.",
@@ -68,7 +34,7 @@ SCHEMAS: JSONObject = {
                 "code": {"type": "string", "description": "Stable machine-readable code."},
                 "message": {"type": "string"},
                 "field": {"type": ["string", "null"], "description": "Offending field, parameter or header."},
-                "errors": {"type": "array", "items": _ref("AnswerError"), "description": "invalid_answer only."},
+                "errors": {"type": "array", "items": ref("AnswerError"), "description": "invalid_answer only."},
                 "interpreted": {"type": "object", "description": "invalid_answer only: what could be read."},
                 "retry_after": {"type": "integer", "description": "rate_limited only: seconds."},
             },
@@ -89,23 +55,27 @@ SCHEMAS: JSONObject = {
     "Course": {"type": "object", "properties": {
         "id": {"type": "integer"}, "code": {"type": "string"}, "title": {"type": "string"},
         "role": {"type": "string", "enum": ["student", "teacher", "admin"]},
-        "assignments": {"type": "array", "items": _ref("Assignment")}}},
+        "time_zone": {"type": "string", "description": "IANA zone the course's pages show times in (times in this "
+                      "API are UTC)."},
+        "archived_at": {"type": ["string", "null"], "format": "date-time",
+                        "description": "Set once archived: read-only, submissions get 403 course_archived."},
+        "assignments": {"type": "array", "items": ref("Assignment")}}},
     "Field": {"type": "object", "properties": {
         "name": {"type": "string"}, "kind": {"type": "string"}, "weight": {"type": "number"},
         "label": BILINGUAL, "hint": BILINGUAL}},
     "Exercise": {"type": "object", "properties": {
         "id": {"type": "string"}, "chapter": {"type": "string"}, "title": BILINGUAL, "graded": {"type": "boolean"},
-        "fields": {"type": "array", "items": _ref("Field")}}},
+        "fields": {"type": "array", "items": ref("Field")}}},
     "Variant": {"type": "object", "required": ["exercise_id", "engine_version", "data", "prompt", "fields"],
                 "properties": {
                     "exercise_id": {"type": "string"}, "seed": {**SEED, "description": "Absent for students, and "
                                                                 "for teachers who study a course that sets it."},
                     "engine_version": {"type": "string"}, "lang": {"type": "string"}, "data": {"type": "object"},
-                    "prompt": {"type": "string"}, "fields": {"type": "array", "items": _ref("Field")}}},
+                    "prompt": {"type": "string"}, "fields": {"type": "array", "items": ref("Field")}}},
     "Validation": {"type": "object", "properties": {
         "status": {"type": "string", "enum": ["valid", "invalid"]}, "parsed": {"type": "object"},
         "interpreted": {"type": "object", "additionalProperties": {"type": "string"}},
-        "errors": {"type": "array", "items": _ref("AnswerError")}}},
+        "errors": {"type": "array", "items": ref("AnswerError")}}},
     "Part": {"type": "object", "properties": {
         "score": {"type": "number"}, "correct": {"type": "boolean"}, "feedback": {"type": "string"},
         "misconception": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}},
@@ -119,8 +89,8 @@ SCHEMAS: JSONObject = {
         "user": {"type": "object", "properties": {"id": {"type": "integer"}, "username": {"type": "string"}}},
         "status": {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
         "score": {"type": ["number", "null"], "minimum": 0, "maximum": 1}, "engine_version": {"type": ["string", "null"]},
-        "parts": {"type": "object", "additionalProperties": _ref("Part")},
-        "errors": {"type": "array", "items": _ref("AnswerError")}, "parsed": {}, "raw_answer": {"type": "object"},
+        "parts": {"type": "object", "additionalProperties": ref("Part")},
+        "errors": {"type": "array", "items": ref("AnswerError")}, "parsed": {}, "raw_answer": {"type": "object"},
         "error_message": {"type": ["string", "null"]},
         "attempts": {"type": "integer", "description": "How many times the workers have tried to grade it (a try "
                      "lost or failed is retried). Not the student's attempt number: see attempts_used in Progress."},
@@ -150,12 +120,13 @@ SCHEMAS: JSONObject = {
                                        "seed": {**SEED, "description": "Teachers and admins: the variant to read "
                                                 "the answer on. Ignored for students (their own variant)."}}},
     "Progress": {"type": "object", "properties": {
-        "assignment": _ref("Assignment"), "student": {"type": "object"},
+        "assignment": ref("Assignment"), "student": {"type": "object"},
         "exercises": {"type": "array", "items": {"type": "object", "properties": {
             "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
             "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
             "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
             "last_status": {"type": ["string", "null"]}}}}}},
+    **SYNC_SCHEMAS,
 }
 
 
@@ -171,52 +142,47 @@ HEADERS: JSONObject = {
 ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
 
 
-def _operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
-    """One operation (its id is the view function's name) with its success and shared error responses."""
-    return {"operationId": operation_id, "summary": summary, **extra,
-            "responses": {**ok, **_errors(*errors, 500, 503)}}
-
-
-JSON_BODY = {"required": True, "content": {"application/json": {"schema": _ref("SubmissionRequest")}}}
+JSON_BODY = {"required": True, "content": {"application/json": {"schema": ref("SubmissionRequest")}}}
 SUBMITTED = ("Location", "Preference-Applied")
 PATHS: JSONObject = {
-    "/api/v1/openapi.json": {"get": _operation(
-        "openapi_json", "This document.", {"200": _json({"type": "object"}, "OpenAPI 3.1")}, (400,), security=[])},
-    "/api/v1/me": {"get": _operation("me", "The caller.", {"200": _json(_ref("Me"), "The caller")}, (400, 401))},
-    "/api/v1/courses": {"get": _operation(
+    "/api/v1/openapi.json": {"get": operation(
+        "openapi_json", "This document.", {"200": json_reply({"type": "object"}, "OpenAPI 3.1")}, (400,), security=[])},
+    "/api/v1/me": {"get": operation("me", "The caller.", {"200": json_reply(ref("Me"), "The caller")}, (400, 401))},
+    "/api/v1/courses": {"get": operation(
         "courses", "The caller's courses (admins: all).",
-        {"200": _json({"type": "object", "properties": {"courses": {"type": "array", "items": _ref("Course")}}},
+        {"200": json_reply({"type": "object", "properties": {"courses": {"type": "array", "items": ref("Course")}}},
                       "Courses")}, (400, 401), parameters=[LANG])},
-    "/api/v1/exercises": {"get": _operation(
-        "exercises", "All exercises (public).", {"200": _json({"type": "object", "properties": {
-            "engine_version": {"type": "string"}, "exercises": {"type": "array", "items": _ref("Exercise")}}},
+    "/api/v1/exercises": {"get": operation(
+        "exercises", "All exercises (public).", {"200": json_reply({"type": "object", "properties": {
+            "engine_version": {"type": "string"}, "exercises": {"type": "array", "items": ref("Exercise")}}},
             "Exercises")}, (400,), security=[])},
-    "/api/v1/exercises/{exercise_id}/variant": {"get": _operation(
+    "/api/v1/exercises/{exercise_id}/variant": {"get": operation(
         "own_variant", "The caller's own assigned variant (server-chosen seed, never the answer).",
-        {"200": _json(_ref("Variant"), "Variant"),
-         "403": _json(_ref("Error"), "not_open: every assignment of the student's (or of a teacher's enrolled as a "
+        {"200": json_reply(ref("Variant"), "Variant"),
+         "403": json_reply(ref("Error"), "not_open: every assignment of the student's (or of a teacher's enrolled as a "
                                      "student) that sets the exercise is still to open (one open or past assignment "
                                      "is enough to see it)")}, (400, 401, 404),
-        parameters=[_path("exercise_id", {"type": "string"}), LANG])},
-    "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": _operation(
-        "any_variant", "Any variant by seed (teachers and admins).", {"200": _json(_ref("Variant"), "Variant")},
-        (400, 401, 403, 404), parameters=[_path("exercise_id", {"type": "string"}), _path("seed", SEED), LANG])},
-    "/api/v1/validate": {"post": _operation(
+        parameters=[path_param("exercise_id", {"type": "string"}), LANG])},
+    "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": operation(
+        "any_variant", "Any variant by seed (teachers and admins).", {"200": json_reply(ref("Variant"), "Variant")},
+        (400, 401, 403, 404),
+        parameters=[path_param("exercise_id", {"type": "string"}), path_param("seed", SEED), LANG])},
+    "/api/v1/validate": {"post": operation(
         "validate", "Read an answer without grading it (no attempt used), on the variant it would be graded on: a "
         "student's own, or the seed a teacher or token sends (without one, only what the text alone tells).",
-        {"200": _json(_ref("Validation"), "Reading"),
-         "403": _json(_ref("Error"), "not_open: the answer would be read on the student's own variant, and every "
+        {"200": json_reply(ref("Validation"), "Reading"),
+         "403": json_reply(ref("Error"), "not_open: the answer would be read on the student's own variant, and every "
                                      "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
                                      "session-authenticated request without the X-CSRF-Token header")},
         (400, 401, 413, 415, 422),
-        requestBody={"required": True, "content": {"application/json": {"schema": _ref("ValidateRequest")}}})},
+        requestBody={"required": True, "content": {"application/json": {"schema": ref("ValidateRequest")}}})},
     "/api/v1/submissions": {
-        "post": _operation(
+        "post": operation(
             "create_submission",
             "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
-            {"202": _json(_ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s",
+            {"202": json_reply(ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s",
                           SUBMITTED),
-             "200": _json(_ref("Submission"), "Repeated Idempotency-Key: the earlier submission; or, with "
+             "200": json_reply(ref("Submission"), "Repeated Idempotency-Key: the earlier submission; or, with "
                                               "Prefer: wait=N, the submission once final (graded, invalid or error)",
                           (*SUBMITTED, "Idempotent-Replayed"))},
             (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
@@ -229,12 +195,12 @@ PATHS: JSONObject = {
                          "description": "wait=N (RFC 7240): hold the reply up to N seconds (at most 10) until the "
                                         "grade is in, so one request submits and returns the grade. Other "
                                         "preferences are ignored; a non-integer N is a 400."}]),
-        "get": _operation(
+        "get": operation(
             "list_submissions", "Submissions the caller may read: newest first (pages by offset, or by before_id, "
             "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
             "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
-            {"200": _json({"type": "object", "properties": {
-                "submissions": {"type": "array", "items": _ref("SubmissionSummary")},
+            {"200": json_reply({"type": "object", "properties": {
+                "submissions": {"type": "array", "items": ref("SubmissionSummary")},
                 "total": {"type": "integer", "description": "All the submissions the filters match, whatever the "
                                                             "offset or cursor."},
                 "limit": {"type": "integer"}, "offset": {"type": "integer"},
@@ -244,32 +210,37 @@ PATHS: JSONObject = {
                                   "after_id next (the last row's, or after_id itself when no row came); else null."}}},
                 "A page")},
             (400, 401),
-            parameters=[_query("course", ID, "Course id."), _query("assignment", ID, "Assignment id."),
-                        _query("student", ID, "Student user id."), _query("exercise", {"type": "string"}, "Exercise id."),
-                        _query("status", {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
-                               "Status."),
-                        _query("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "Page size."),
-                        _query("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip."),
-                        _query("before_id", ID, "Only submissions with a smaller id, newest first."),
-                        _query("after_id", {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX},
-                               "Only submissions with a larger id, oldest first (0: from the first). New rows, not "
-                               "changes: re-read a row for its later grade. Ids are taken when a row is inserted and "
-                               "rows appear when it commits, so two submissions at the same moment can appear out "
-                               "of id order: a client that must miss none asks again from an id it saw a few "
-                               "seconds before the newest and skips the ids it has.")]),
+            parameters=[query_param("course", ID, "Course id."), query_param("assignment", ID, "Assignment id."),
+                        query_param("student", ID, "Student user id."),
+                        query_param("exercise", {"type": "string"}, "Exercise id."),
+                        query_param("status",
+                                    {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
+                                    "Status."),
+                        query_param("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+                                    "Page size."),
+                        query_param("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip."),
+                        query_param("before_id", ID, "Only submissions with a smaller id, newest first."),
+                        query_param("after_id", {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX},
+                                    "Only submissions with a larger id, oldest first (0: from the first). New rows, "
+                                    "not changes: a later grade or regrade of a row listed before comes through GET "
+                                    "/api/v1/grade-changes. Ids are taken when a row is inserted and rows appear when "
+                                    "it commits, so two submissions at the same moment can appear out of id order: a "
+                                    "client that must miss none asks again from an id it saw a few seconds before the "
+                                    "newest and skips the ids it has.")]),
     },
-    "/api/v1/submissions/{submission_id}": {"get": _operation(
+    "/api/v1/submissions/{submission_id}": {"get": operation(
         "get_submission", "One submission, optionally waiting for its grade.",
-        {"200": _json(_ref("Submission"), "Submission")}, (400, 401, 404), parameters=[
-            _path("submission_id", ID),
-            _query("wait", {"type": "number", "minimum": 0, "maximum": 10, "default": 0},
+        {"200": json_reply(ref("Submission"), "Submission")}, (400, 401, 404), parameters=[
+            path_param("submission_id", ID),
+            query_param("wait", {"type": "number", "minimum": 0, "maximum": 10, "default": 0},
                    "Hold the request up to this many seconds until the submission is final."),
-            _query("lang", {"type": "string", "enum": ["zh", "en"]},
+            query_param("lang", {"type": "string", "enum": ["zh", "en"]},
                    "Feedback texts in this language (the verdict is the stored one); default: as submitted.")])},
-    "/api/v1/assignments/{assignment_id}/progress": {"get": _operation(
+    "/api/v1/assignments/{assignment_id}/progress": {"get": operation(
         "assignment_progress", "Progress per exercise (own; teachers of the course may pass ?student=).",
-        {"200": _json(_ref("Progress"), "Progress")}, (400, 401, 403, 404),
-        parameters=[_path("assignment_id", ID), _query("student", ID, "Student user id (teachers)."), LANG])},
+        {"200": json_reply(ref("Progress"), "Progress")}, (400, 401, 403, 404),
+        parameters=[path_param("assignment_id", ID), query_param("student", ID, "Student user id (teachers)."), LANG])},
+    **SYNC_PATHS,
 }
 
 
@@ -285,7 +256,7 @@ def document() -> JSONObject:
         "paths": PATHS,
         "components": {
             "schemas": SCHEMAS,
-            "responses": {f"E{status}": _json(_ref("Error"), text, ERROR_HEADERS.get(status, ()))
+            "responses": {f"E{status}": json_reply(ref("Error"), text, ERROR_HEADERS.get(status, ()))
                           for status, text in ERROR_MEANINGS.items()},
             "headers": HEADERS,
             "securitySchemes": {

@@ -84,15 +84,20 @@ def acts_as_staff_in(session: Session, principal: Principal, assignment_id: int 
 
 def staff_row_ids(session: Session, principal: Principal, rows: list[Submission]) -> set[int]:
     """The ids of ``rows`` the caller sees as staff (``acts_as_staff_in`` their assignments), in one statement."""
+    staff = staff_assignments(session, principal, {row.assignment_id for row in rows})
+    return {row.id for row in rows if row.assignment_id in staff}
+
+
+def staff_assignments(session: Session, principal: Principal, assignment_ids: set[int | None]) -> set[int | None]:
+    """Those of ``assignment_ids`` (None: outside any assignment) the caller ``acts_as_staff_in``, in one statement."""
     if principal.is_admin:
-        return {row.id for row in rows}
+        return set(assignment_ids)
     if not principal.is_staff:
         return set()
-    assignment_ids = {row.assignment_id for row in rows if row.assignment_id is not None}
-    taught = set(session.scalars(select(Assignment.id).where(
-        Assignment.id.in_(assignment_ids), Assignment.course_id.in_(taught_course_ids(principal))))) \
-        if assignment_ids else set()
-    return {row.id for row in rows if row.assignment_id is None or row.assignment_id in taught}
+    wanted = {assignment_id for assignment_id in assignment_ids if assignment_id is not None}
+    taught: set[int | None] = set(session.scalars(select(Assignment.id).where(
+        Assignment.id.in_(wanted), Assignment.course_id.in_(taught_course_ids(principal))))) if wanted else set()
+    return taught | ({None} & assignment_ids)
 
 
 def visible_courses(session: Session, principal: Principal) -> list[tuple[Course, str]]:
@@ -122,7 +127,7 @@ def _enrolled(session: Session, user_id: int, course_id: int) -> bool:
     ) is not None
 
 
-def _visible_condition(principal: Principal) -> Any:
+def visible_condition(principal: Principal) -> Any:
     """SQL condition: submissions the caller may read (own; plus their courses' for teachers; all for admins)."""
     if principal.is_admin:
         return true()
@@ -139,7 +144,7 @@ def _submission_by_id(*conditions: Any) -> Select[tuple[Submission]]:
             .execution_options(populate_existing=True))
 
 
-# The same visibility rules as _visible_condition, built once per kind of caller with the user id bound: this read
+# The same visibility rules as visible_condition, built once per kind of caller with the user id bound: this read
 # runs on every GET of a submission (twice when it waits).
 _OWN = Submission.user_id == bindparam("user_id")
 _TAUGHT_BY_CALLER = select(Assignment.id).where(Assignment.course_id.in_(
@@ -173,7 +178,7 @@ def list_submissions(
 ) -> SubmissionPage:
     """A page of the submissions the caller may read (newest first, or oldest first after ``after_id``) and the
     count of all of them (``total`` ignores offset and cursors)."""
-    conditions = [_visible_condition(principal), *_filter_conditions(filters)]
+    conditions = [visible_condition(principal), *_filter_conditions(filters)]
     assignment_ids = _listed_assignments(session, filters)
     in_assignments: list[Any] = []
     if assignment_ids is not None:

@@ -9,6 +9,8 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.api import queries
+from grader.api.changes import Change
+from grader.api.gradebook import GradebookRow, Student, total_score
 from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.submissions import serialise_submission
@@ -87,6 +89,7 @@ def user_json(user: User, role: str) -> dict[str, Any]:
 def course_json(course: Course, role: str, lang: str) -> dict[str, Any]:
     """A course with the caller's part in it and its assignments."""
     return {"id": course.id, "code": course.code, "title": course.title, "role": role,
+            "time_zone": course.time_zone, "archived_at": _iso(course.archived_at),
             "assignments": [assignment_json(a, lang) for a in course.assignments]}
 
 
@@ -122,3 +125,30 @@ def variant_json(variant: dict[str, Any], with_seed: bool) -> dict[str, Any]:
     if with_seed:
         return variant
     return {name: value for name, value in variant.items() if name != "seed"}
+
+
+def student_json(student: Student) -> dict[str, Any]:
+    """An enrolled student as the roster lists them."""
+    return {"id": student.id, "username": student.username, "display_name": student.display_name,
+            "enrolled_at": _iso(student.enrolled_at)}
+
+
+def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
+    """A student's gradebook row: per exercise attempts used and counted score, the total, and when it changed."""
+    score, graded = total_score(row.results)
+    return {"id": row.student.id, "username": row.student.username, "display_name": row.student.display_name,
+            "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score}
+                          for exercise_id, result in row.results],
+            "total": {"score": score, "graded": graded, "exercises": len(row.results)},
+            "scores_changed_at": _iso(row.scores_changed_at)}
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    """A grade-log entry with its submission's student, assignment and exercise; the actor for staff only."""
+    entry = change.entry
+    return {"id": entry.id, "submission_id": entry.submission_id, "student_id": change.student_id,
+            "assignment_id": change.assignment_id, "exercise_id": change.exercise_id,
+            "old_score": entry.old_score, "new_score": entry.new_score,
+            "old_engine_version": entry.old_engine_version, "new_engine_version": entry.new_engine_version,
+            "reason": entry.reason, "actor": entry.actor if change.staff else None,
+            "created_at": _iso(entry.created_at)}

@@ -1,12 +1,14 @@
 """API v1 routes: each view parses the request, calls a service and serialises the result."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from datetime import timedelta
+
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
 from grader.api import body as parse
-from grader.api import queries, serialise, services
+from grader.api import changes, gradebook, queries, serialise, services
 from grader.api.openapi import document
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
@@ -16,6 +18,7 @@ from grader.routing import ROW_ID_MAX
 blueprint = Blueprint("api_v1", __name__)
 STAFF = (Role.TEACHER, Role.ADMIN)
 PAGE_LIMIT_MAX = 200
+SYNC_PAGE_LIMIT = 100  # default page of the roster, the gradebook and the grade-change feed
 
 
 @blueprint.get("/openapi.json")
@@ -161,3 +164,54 @@ def assignment_progress(assignment_id: int) -> ResponseReturnValue:
     student_id = parse.query_int("student", None, 1, ROW_ID_MAX)
     student = queries.progress_subject(session, principal, assignment, student_id)
     return jsonify(serialise.progress_json(session, student, assignment, lang))
+
+
+@blueprint.get("/assignments/<int:assignment_id>/grades")
+@require_user
+@parse.query_parameters("limit", "after_id", "lang")
+def assignment_grades(assignment_id: int) -> ResponseReturnValue:
+    """The assignment's gradebook for its course's teachers and admins: every student's counted results, by id."""
+    principal = require_principal()
+    lang = parse.query_lang()
+    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
+    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
+    session = get_session()
+    assignment = gradebook.staff_assignment(session, principal, assignment_id)
+    page = gradebook.gradebook_page(session, assignment, after_id, limit)
+    return jsonify({"assignment": serialise.assignment_json(assignment, lang),
+                    "students": [serialise.gradebook_row_json(row) for row in page.rows],
+                    "limit": limit, "next_after_id": page.next_after_id})
+
+
+@blueprint.get("/courses/<int:course_id>/students")
+@require_user
+@parse.query_parameters("limit", "after_id")
+def course_students(course_id: int) -> ResponseReturnValue:
+    """The course's enrolled students by id, for its teachers and admins (to map an LMS's users to ours)."""
+    principal = require_principal()
+    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
+    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
+    session = get_session()
+    course = gradebook.staff_course(session, principal, course_id)
+    page = gradebook.student_page(session, course.id, after_id, limit)
+    return jsonify({"course": {"id": course.id, "code": course.code, "title": course.title},
+                    "students": [serialise.student_json(student) for student in page.students],
+                    "limit": limit, "next_after_id": page.next_after_id})
+
+
+@blueprint.get("/grade-changes")
+@require_user
+@parse.query_parameters("course", "assignment", "after_id", "limit")
+def grade_changes() -> ResponseReturnValue:
+    """Grade-log entries of the submissions the caller may read, oldest first after ``after_id``, once settled."""
+    principal = require_principal()
+    filters = changes.ChangeFilters(course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
+                                    assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX))
+    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
+    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
+    settle = float(current_app.config[changes.SETTLE_SETTING])
+    settled_before = utcnow() - timedelta(seconds=settle)
+    page = changes.list_changes(get_session(), principal, filters, after_id, limit, settled_before)
+    return jsonify({"changes": [serialise.change_json(change) for change in page.changes], "limit": limit,
+                    "next_after_id": page.next_after_id, "has_more": page.has_more, "settle_seconds": settle,
+                    "settled_before": settled_before.isoformat()})

@@ -80,6 +80,8 @@ class GradeLogEntry(Base):
     """One change of a submission's score; rows are only ever inserted."""
 
     __tablename__ = "grade_log"
+    # AUTOINCREMENT: the grade-change feed pages by id; SQLite must never give a new entry a passed cursor's id.
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"), index=True)

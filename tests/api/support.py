@@ -126,3 +126,50 @@ def set_exercises(app: Flask, assignment_id: int, exercise_ids: list[str]) -> No
     with get_db(app).session() as session:
         session.get_one(Assignment, assignment_id).exercise_ids = exercise_ids
         session.commit()
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A finished submission to insert directly (no worker), and the grade-log row a grading would have written."""
+
+    user_id: int
+    assignment_id: int | None
+    exercise_id: str
+    status: str = "graded"
+    score: float | None = None
+    logged_at: datetime | None = None  # the grade-log row's created_at; None: no row (as for invalid answers)
+
+
+def add_attempts(app: Flask, attempts: list[Attempt]) -> list[int]:
+    """Insert ``attempts`` in this order (so their ids follow it) with their grade-log rows; their ids."""
+    from grader.models import GradeLogEntry, Submission  # appended helpers: the imports above stay as they were
+
+    ids = []
+    with get_db(app).session() as session:
+        for index, attempt in enumerate(attempts):
+            row = Submission(user_id=attempt.user_id, assignment_id=attempt.assignment_id,
+                             exercise_id=attempt.exercise_id, seed=index, lang="en", raw_answer={"x": "1"},
+                             status=attempt.status, score=attempt.score, engine_version="1.0.0")
+            session.add(row)
+            session.flush()
+            if attempt.logged_at is not None:
+                session.add(GradeLogEntry(submission_id=row.id, new_score=attempt.score, new_engine_version="1.0.0",
+                                          reason="graded", actor="worker:test:1", created_at=attempt.logged_at))
+                session.flush()
+            ids.append(row.id)
+        session.commit()
+    return ids
+
+
+def add_grade_log(app: Flask, submission_id: int, old_score: float | None, new_score: float | None,
+                  created_at: datetime, reason: str = "regrade #1: test", actor: str = "user:teacher") -> int:
+    """Append one grade-log row to a submission; its id."""
+    from grader.models import GradeLogEntry
+
+    with get_db(app).session() as session:
+        entry = GradeLogEntry(submission_id=submission_id, old_score=old_score, new_score=new_score,
+                              old_engine_version="1.0.0", new_engine_version="1.1.0", reason=reason, actor=actor,
+                              created_at=created_at)
+        session.add(entry)
+        session.commit()
+        return entry.id

@@ -29,6 +29,9 @@ def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
         "any_variant": (f"/exercises/{SHIFT}/variants/0", "lang"),
         "get_submission": (f"/submissions/{_submission(api)}", "wait"), "list_submissions": ("/submissions", "limit"),
         "assignment_progress": (f"/assignments/{api.school.open_assignment}/progress", "lang"),
+        "assignment_grades": (f"/assignments/{api.school.open_assignment}/grades", "limit"),
+        "course_students": (f"/courses/{api.school.course_a}/students", "limit"),
+        "grade_changes": ("/grade-changes", "limit"),
     }
 
 

@@ -1,0 +1,128 @@
+"""What an LMS reads to keep its gradebook in sync: a course's students and an assignment's counted results.
+
+Both are staff listings, paged by student id (``after_id``), with a fixed number of statements per page however
+many students the course has.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from grader.api import queries
+from grader.auth import Principal
+from grader.errors import ApiError
+from grader.grading import policy
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
+
+
+@dataclass(frozen=True)
+class Student:
+    """An enrolled student as the roster and the gradebook name them."""
+
+    id: int
+    username: str
+    display_name: str
+    enrolled_at: datetime
+
+
+@dataclass(frozen=True)
+class StudentPage:
+    """Up to ``limit`` students in id order, and the id to go on after (None on the last page)."""
+
+    students: list[Student]
+    next_after_id: int | None
+
+
+@dataclass(frozen=True)
+class GradebookRow:
+    """One student's results on every exercise of the assignment (in assignment order)."""
+
+    student: Student
+    results: list[tuple[str, policy.ExerciseResult]]
+    scores_changed_at: datetime | None  # the latest grade-log entry of theirs in the assignment
+
+
+@dataclass(frozen=True)
+class GradebookPage:
+    """A page of the gradebook: rows in student id order and the id to go on after (None on the last page)."""
+
+    rows: list[GradebookRow]
+    next_after_id: int | None
+
+
+NO_RESULT = policy.ExerciseResult(attempts_used=0, score=None)
+
+
+def staff_course(session: Session, principal: Principal, course_id: int) -> Course:
+    """The course if the caller teaches it (admins: any); 404 to non-members, 403 to its students."""
+    course = session.get(Course, course_id)
+    if course is None or not (principal.is_admin or policy.is_enrolled(session, principal.user_id, course_id)):
+        raise ApiError(404, "not_found", f"No course {course_id}.")
+    if not queries.teaches(session, principal, course_id):
+        raise ApiError(403, "forbidden", "Only the course's teachers and admins may list its students.")
+    return course
+
+
+def staff_assignment(session: Session, principal: Principal, assignment_id: int) -> Assignment:
+    """The assignment if the caller acts as staff in it; 404 to non-members (as for progress), 403 to its students.
+
+    Every row of a gradebook is some student's: a student's own row is their progress (GET .../progress).
+    """
+    assignment = queries.visible_assignment(session, principal, assignment_id)
+    if not queries.acts_as_staff_in(session, principal, assignment.id):
+        raise ApiError(403, "forbidden", "Only the course's teachers and admins may read its gradebook; a student's "
+                       "own results are at /assignments/{id}/progress.")
+    return assignment
+
+
+def student_page(session: Session, course_id: int, after_id: int, limit: int) -> StudentPage:
+    """The course's students with ids above ``after_id``, in id order (index (course_id, user_id) gives that order)."""
+    rows = session.execute(
+        select(User.id, User.username, User.display_name, Enrolment.created_at)
+        .join(Enrolment, Enrolment.user_id == User.id)
+        .where(Enrolment.course_id == course_id, Enrolment.role == EnrolmentRole.STUDENT, Enrolment.user_id > after_id)
+        .order_by(Enrolment.user_id)
+        .limit(limit + 1)
+    ).all()
+    students = [Student(*row) for row in rows[:limit]]
+    return StudentPage(students, students[-1].id if len(rows) > limit else None)
+
+
+def gradebook_page(session: Session, assignment: Assignment, after_id: int, limit: int) -> GradebookPage:
+    """A page of the assignment's gradebook: three statements (students, change times, results) per page.
+
+    The change times are read before the results, so a grade that lands in between is in the scores shown, or
+    later than the time shown: a client that keeps the time misses no change.
+    """
+    page = student_page(session, assignment.course_id, after_id, limit)
+    user_ids = [student.id for student in page.students]
+    changed = scores_changed_at(session, assignment, user_ids)
+    results = policy.assignment_results(session, assignment, user_ids)
+    rows = [GradebookRow(student, [(exercise_id, results.get((student.id, exercise_id), NO_RESULT))
+                                   for exercise_id in assignment.exercise_ids], changed.get(student.id))
+            for student in page.students]
+    return GradebookPage(rows, page.next_after_id)
+
+
+def scores_changed_at(session: Session, assignment: Assignment, user_ids: list[int]) -> dict[int, datetime]:
+    """Per student: when a score of theirs in the assignment last changed (graded or regraded), from the grade log."""
+    if not user_ids or not assignment.exercise_ids:
+        return {}
+    rows = session.execute(
+        select(Submission.user_id, func.max(GradeLogEntry.created_at))
+        .join(GradeLogEntry, GradeLogEntry.submission_id == Submission.id)
+        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(user_ids),
+               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        .group_by(Submission.user_id)
+    ).all()
+    return {user_id: moment for user_id, moment in rows if moment is not None}
+
+
+def total_score(results: list[tuple[str, policy.ExerciseResult]]) -> tuple[float | None, int]:
+    """The assignment total (mean counted score over its exercises, ungraded ones 0; None without exercises) and how
+    many exercises have a counted score."""
+    scores = [result.score for _, result in results if result.score is not None]
+    return (sum(scores) / len(results) if results else None), len(scores)

@@ -1,0 +1,66 @@
+"""Grade-log ids are never reused, so the grade-change feed's ``after_id`` cursor never passes a new entry.
+
+SQLite without AUTOINCREMENT gives a new row the highest id plus one, which reuses the id of a newest row that was
+deleted (with its submission or student); migration 0008 rebuilds the table with AUTOINCREMENT, keeping its rows.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from grader.extensions import make_engine
+from grader.migrate import upgrade
+from tests.support import postgres_database
+
+ROWS = """INSERT INTO grade_log (submission_id, old_score, new_score, reason, actor, created_at)
+          VALUES (:submission, NULL, :score, 'graded', 'worker:test', CURRENT_TIMESTAMP)"""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of either backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'ids.sqlite'}"
+        return
+    with postgres_database(f"grader_log_ids_{os.getpid()}") as url:
+        yield url
+
+
+def _submission(engine: Engine) -> int:
+    """A user and one submission to hang log entries on; its id."""
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO users (username, display_name, role, password_hash, created_at, "
+                                "session_epoch) VALUES ('u', 'U', 'student', 'x', CURRENT_TIMESTAMP, 0)"))
+        user = connection.execute(text("SELECT id FROM users WHERE username = 'u'")).scalar_one()
+        connection.execute(text(
+            "INSERT INTO submissions (user_id, exercise_id, seed, lang, raw_answer, status, created_at, attempts, "
+            "max_attempts, resends, queued_at) VALUES (:user, 'ch13.shift-pairs', 0, 'en', '{}', 'graded', "
+            "CURRENT_TIMESTAMP, 0, 3, 0, CURRENT_TIMESTAMP)"), {"user": user})
+        return connection.execute(text("SELECT max(id) FROM submissions")).scalar_one()
+
+
+def _log(engine: Engine, submission: int, score: float) -> int:
+    with engine.begin() as connection:
+        connection.execute(text(ROWS), {"submission": submission, "score": score})
+        return connection.execute(text("SELECT max(id) FROM grade_log")).scalar_one()
+
+
+def test_a_deleted_newest_entry_leaves_its_id_unused(database_url: str) -> None:
+    """Entries 1 and 2 exist before the upgrade to 0008 (kept with their ids); 2 goes; the next entry is 3."""
+    upgrade(database_url, "0007")
+    engine = make_engine(database_url)
+    try:
+        submission = _submission(engine)
+        first, newest = _log(engine, submission, 0.5), _log(engine, submission, 1.0)
+        upgrade(database_url)
+        with engine.begin() as connection:
+            kept = connection.execute(text("SELECT id, new_score FROM grade_log ORDER BY id")).all()
+            connection.execute(text("DELETE FROM grade_log WHERE id = :id"), {"id": newest})
+        assert [tuple(row) for row in kept] == [(first, 0.5), (newest, 1.0)]
+        assert _log(engine, submission, 0.75) > newest
+    finally:
+        engine.dispose()
