@@ -1,4 +1,4 @@
-"""Grade-log ids are never reused, so the grade-change feed's ``after_id`` cursor never passes a new entry.
+"""Grade-log and assignment ids are never reused: the grade-change feed pages by id, and an LMS keeps ids.
 
 SQLite without AUTOINCREMENT gives a new row the highest id plus one, which reuses the id of a newest row that was
 deleted (with its submission or student); migration 0008 rebuilds the table with AUTOINCREMENT, keeping its rows.
@@ -62,5 +62,30 @@ def test_a_deleted_newest_entry_leaves_its_id_unused(database_url: str) -> None:
             connection.execute(text("DELETE FROM grade_log WHERE id = :id"), {"id": newest})
         assert [tuple(row) for row in kept] == [(first, 0.5), (newest, 1.0)]
         assert _log(engine, submission, 0.75) > newest
+    finally:
+        engine.dispose()
+
+
+def test_a_deleted_assignments_id_is_not_given_to_the_next_one(database_url: str) -> None:
+    """Assignments became deletable (when nothing was submitted); an LMS may still hold the old id."""
+    upgrade(database_url, "0008")
+    engine = make_engine(database_url)
+    insert = text("INSERT INTO courses (code, title, created_at, time_zone) VALUES (:code, 'C', CURRENT_TIMESTAMP, 'UTC')")
+    assignment = text("INSERT INTO assignments (course_id, title_zh, title_en, exercise_ids, score_policy, "
+                      "answer_key_policy, created_at) VALUES (:course, 'a', 'a', '[]', 'best', 'after_due', "
+                      "CURRENT_TIMESTAMP)")
+    try:
+        with engine.begin() as connection:
+            connection.execute(insert, {"code": "c1"})
+            course = connection.execute(text("SELECT max(id) FROM courses")).scalar_one()
+            connection.execute(assignment, {"course": course})
+        upgrade(database_url)
+        with engine.begin() as connection:
+            existing = connection.execute(text("SELECT id, updated_at IS NOT NULL FROM assignments")).one()
+            connection.execute(text("DELETE FROM assignments WHERE id = :id"), {"id": existing[0]})
+            connection.execute(text(str(assignment).replace("created_at)", "created_at, updated_at)").replace(
+                "CURRENT_TIMESTAMP)", "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")), {"course": course})
+            newest = connection.execute(text("SELECT max(id) FROM assignments")).scalar_one()
+        assert existing[1] and newest > existing[0]
     finally:
         engine.dispose()

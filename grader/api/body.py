@@ -178,9 +178,9 @@ def query_parameters(*allowed: str) -> Callable[[Callable[P, R]], Callable[P, R]
 
 
 def _check_query(allowed: Collection[str]) -> None:
-    """400 for a query parameter not in ``allowed`` or given twice: a typo (the body's ``assignment_id`` for the
-    listing's ``assignment``) would otherwise be ignored and answer with the unfiltered rows, and of a repeated one
-    only the first would count."""
+    """400 for a query parameter not in ``allowed``, given twice or given empty: a typo (the body's
+    ``assignment_id`` for the listing's ``assignment``) would otherwise be ignored and answer with the unfiltered
+    rows, and of a repeated one only the first would count."""
     for name in request.args:
         shown = _shown(name)
         if name not in allowed:
@@ -191,6 +191,10 @@ def _check_query(allowed: Collection[str]) -> None:
         if len(request.args.getlist(name)) > 1:
             raise ApiError(400, "repeated_parameter", f"Query parameter '{shown}' is given more than once; send it "
                            "once.", field=shown)
+        if request.args[name] == "":
+            # An empty filter (an LMS whose course setting is blank) would otherwise answer with every course's rows.
+            raise ApiError(400, "invalid_parameter", f"Query parameter '{shown}' is empty: give it a value, or leave "
+                           "it out.", field=shown)
 
 
 def _shown(name: str) -> str:

@@ -121,8 +121,8 @@ def scores_changed_at(session: Session, assignment: Assignment, user_ids: list[i
     return {user_id: moment for user_id, moment in rows if moment is not None}
 
 
-def total_score(results: list[tuple[str, policy.ExerciseResult]]) -> tuple[float | None, int]:
-    """The assignment total (mean counted score over its exercises, ungraded ones 0; None without exercises) and how
-    many exercises have a counted score."""
+def total_score(results: list[tuple[str, policy.ExerciseResult]]) -> tuple[float | None, float, int]:
+    """The assignment total: the mean counted score over its exercises (ungraded ones 0; None without exercises),
+    the sum of the counted scores (the grades CSV's "total"), and how many exercises have a counted score."""
     scores = [result.score for _, result in results if result.score is not None]
-    return (sum(scores) / len(results) if results else None), len(scores)
+    return (sum(scores) / len(results) if results else None), sum(scores), len(scores)

@@ -25,6 +25,8 @@ ERROR_MEANINGS = {
     503: "The database is briefly unreachable; nothing was stored. Retry after the Retry-After header's seconds.",
 }
 
+ASSIGNMENT_FIELDS = ["id", "course_id", "title", "exercise_ids", "opens_at", "due_at", "attempts_allowed",
+                     "score_policy", "answer_key_policy", "updated_at"]
 SCHEMAS: JSONObject = {
     "Error": {
         "type": "object", "required": ["error"],
@@ -47,12 +49,16 @@ SCHEMAS: JSONObject = {
         "id": {"type": "integer"}, "username": {"type": "string"}, "display_name": {"type": "string"},
         "role": {"type": "string", "enum": ["student", "teacher", "admin"], "description": "Role this request acts with."},
         "account_role": {"type": "string"}, "auth": {"type": "string", "enum": ["token", "session"]}}},
-    "Assignment": {"type": "object", "properties": {
+    "Assignment": {"type": "object", "required": ASSIGNMENT_FIELDS, "properties": {
         "id": {"type": "integer"}, "course_id": {"type": "integer"}, "title": {"type": "string"},
         "exercise_ids": {"type": "array", "items": {"type": "string"}}, "opens_at": TIME, "due_at": TIME,
         "attempts_allowed": {"type": ["integer", "null"]}, "score_policy": {"type": "string", "enum": ["best", "last"]},
-        "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]}}},
-    "Course": {"type": "object", "properties": {
+        "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]},
+        "updated_at": {"type": "string", "format": "date-time", "description": "When a setting last changed. A new "
+                       "score policy or exercise list changes students' counted totals without a grade-change "
+                       "entry: re-read the assignment's gradebook when this moves."}}},
+    "Course": {"type": "object", "required": ["id", "code", "title", "role", "time_zone", "archived_at",
+                                              "assignments"], "properties": {
         "id": {"type": "integer"}, "code": {"type": "string"}, "title": {"type": "string"},
         "role": {"type": "string", "enum": ["student", "teacher", "admin"]},
         "time_zone": {"type": "string", "description": "IANA zone the course's pages show times in (times in this "

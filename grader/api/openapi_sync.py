@@ -40,9 +40,12 @@ SYNC_SCHEMAS: JSONObject = {
                                                   "assignment's score_policy (best or last graded attempt), as "
                                                   "Progress and the teacher dashboards count it; null before any "
                                                   "graded attempt."}}}},
-            "total": {"type": "object", "required": ["score", "graded", "exercises"], "properties": {
+            "total": {"type": "object", "required": ["score", "points", "graded", "exercises"], "properties": {
                 "score": {**SCORE, "description": "Mean of the counted scores over all the assignment's exercises, "
-                          "an exercise without one counting 0; null if the assignment sets none."},
+                          "an exercise without one counting 0; null if the assignment sets none. The fraction an LMS "
+                          "grade item out of 1 (or 100 %) wants."},
+                "points": {"type": "number", "minimum": 0, "description": "Sum of the counted scores, each exercise "
+                           "worth 1: what the teacher's grades CSV calls total (score = points / exercises)."},
                 "graded": {"type": "integer", "description": "Exercises with a counted score."},
                 "exercises": {"type": "integer", "description": "Exercises the assignment sets."}}},
             "scores_changed_at": {**TIME, "description": "When a score of the student's in this assignment last "
@@ -82,7 +85,10 @@ FEED_DESCRIPTION = (
     "commits at once; a regrade batch takes about a second, and one that overruns the lease is taken over and its "
     "commit refused) and on its hosts' clocks agreeing within the margin; then, once an entry is listed, every "
     "entry with a lower id is listed too (in this page or an earlier one). A client that keeps next_after_id and "
-    "asks again from it misses none and sees each once; an entry shows settle_seconds after it was written."
+    "asks again from it misses none and sees each once; an entry shows settle_seconds after it was written.\n\n"
+    "What the feed does not carry: a change of an assignment's settings (a new score policy or exercise list changes "
+    "counted totals without any entry; watch the assignment's updated_at and re-read its gradebook when it moves) "
+    "and roster changes (a student removed from the course; re-read the roster)."
 )
 
 SYNC_PATHS: JSONObject = {
@@ -91,7 +97,7 @@ SYNC_PATHS: JSONObject = {
         "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
         {"200": json_reply({"type": "object", "required": ["course", "students", "limit", "next_after_id"],
                             "properties": {
-                                "course": {"type": "object", "properties": {
+                                "course": {"type": "object", "required": ["id", "code", "title"], "properties": {
                                     "id": {"type": "integer"}, "code": {"type": "string"},
                                     "title": {"type": "string"}}},
                                 "students": {"type": "array", "items": ref("RosterStudent")},

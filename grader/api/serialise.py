@@ -98,7 +98,8 @@ def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
     return {"id": assignment.id, "course_id": assignment.course_id, "title": assignment.title(lang),
             "exercise_ids": list(assignment.exercise_ids), "opens_at": _iso(assignment.opens_at),
             "due_at": _iso(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
-            "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy}
+            "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy,
+            "updated_at": _iso(assignment.updated_at)}
 
 
 def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:
@@ -135,11 +136,11 @@ def student_json(student: Student) -> dict[str, Any]:
 
 def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
     """A student's gradebook row: per exercise attempts used and counted score, the total, and when it changed."""
-    score, graded = total_score(row.results)
+    score, points, graded = total_score(row.results)
     return {"id": row.student.id, "username": row.student.username, "display_name": row.student.display_name,
             "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score}
                           for exercise_id, result in row.results],
-            "total": {"score": score, "graded": graded, "exercises": len(row.results)},
+            "total": {"score": score, "points": points, "graded": graded, "exercises": len(row.results)},
             "scores_changed_at": _iso(row.scores_changed_at)}
 
 

@@ -124,6 +124,8 @@ class Assignment(Base):
         CheckConstraint(one_of("score_policy", tuple(p.value for p in ScorePolicy)), name="score_policy"),
         CheckConstraint(one_of("answer_key_policy", tuple(p.value for p in AnswerKeyPolicy)), name="answer_key_policy"),
         CheckConstraint("attempts_allowed IS NULL OR attempts_allowed > 0", name="attempts_allowed_positive"),
+        # AUTOINCREMENT: an assignment can be deleted; SQLite must never give its id (an LMS's link) to another one.
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -137,6 +139,9 @@ class Assignment(Base):
     score_policy: Mapped[str] = mapped_column(String(16), default=ScorePolicy.BEST)
     answer_key_policy: Mapped[str] = mapped_column(String(16), default=AnswerKeyPolicy.AFTER_DUE)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Any change of its settings: an LMS re-reads the gradebook when it moves, since a new score policy or exercise
+    # list changes every student's counted total without a grade-log entry.
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     course: Mapped[Course] = relationship(back_populates="assignments")
 

@@ -6,6 +6,7 @@ students as for 3.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -17,6 +18,7 @@ from grader import analytics
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Enrolment, GradeLogEntry, Role, Submission, User, utcnow
 from grader.security import issue_token
+from grader.teacher.assignments import AssignmentSettings, save
 from tests.support import sql_sent
 
 from .support import CH13_IDS, Api, Attempt, add_attempts, add_grade_log, assert_error
@@ -72,9 +74,10 @@ def test_counted_scores_attempts_and_total(api: Api, score_policy: str, alice_sh
     cells = {e["exercise_id"]: (e["score"], e["attempts_used"]) for e in alice["exercises"]}
     assert cells == {SHIFT: (alice_shift, 2), EXPOSURE: (1.0, 2), GREEDY: (None, 0),
                      **{exercise: (None, 0) for exercise in CH13_IDS[3:]}}
-    assert alice["total"] == {"score": pytest.approx((alice_shift + 1.0) / 6), "graded": 2, "exercises": 6}
+    assert alice["total"] == {"score": pytest.approx((alice_shift + 1.0) / 6), "points": pytest.approx(alice_shift + 1.0),
+                              "graded": 2, "exercises": 6}
     assert bob["exercises"][0] == {"exercise_id": SHIFT, "attempts_used": 1, "score": 0.0}
-    assert bob["total"] == {"score": 0.0, "graded": 1, "exercises": 6}
+    assert bob["total"] == {"score": 0.0, "points": 0.0, "graded": 1, "exercises": 6}
 
 
 @pytest.mark.parametrize("score_policy", ["best", "last"])
@@ -246,7 +249,28 @@ def test_the_gradebook_reports_grades_as_the_worker_writes_them(api: Api, worker
     assert submitted["status"] == "graded", submitted
     row = next(r for r in _grades(api, api.school.open_assignment)["students"] if r["username"] == "alice")
     assert row["exercises"] == [{"exercise_id": SHIFT, "attempts_used": 1, "score": submitted["score"]}]
-    assert row["total"] == {"score": submitted["score"], "graded": 1, "exercises": 1}
+    assert row["total"] == {"score": submitted["score"], "points": submitted["score"], "graded": 1, "exercises": 1}
     changed = datetime.fromisoformat(row["scores_changed_at"])
     assert abs(changed - datetime.fromisoformat(submitted["finished_at"])) < timedelta(seconds=1)
     assert changed.tzinfo is not None and changed.utcoffset() == timezone.utc.utcoffset(None)
+
+
+def test_a_settings_change_moves_the_assignments_updated_at(api: Api) -> None:
+    """A new score policy changes every total without a grade-log entry: ``updated_at`` is what tells an LMS."""
+    practice = api.school.practice_assignment
+
+    def stamp() -> str:
+        return api.get(f"/assignments/{practice}/grades", "teacher").get_json()["assignment"]["updated_at"]
+
+    first = stamp()
+    with get_db(api.client.application).session() as session:
+        assignment = session.get_one(Assignment, practice)
+        fields = AssignmentSettings.__dataclass_fields__
+        unchanged = AssignmentSettings(**{name: getattr(assignment, name) for name in fields})
+        save(session, assignment.course_id, unchanged, assignment)  # saving the form as it was changes nothing
+        assert stamp() == first
+        save(session, assignment.course_id, replace(unchanged, score_policy="last"), assignment)
+    moved = stamp()
+    assert moved > first
+    assert [a["updated_at"] for c in api.get("/courses", "teacher").get_json()["courses"] for a in c["assignments"]
+            if a["id"] == practice] == [moved]

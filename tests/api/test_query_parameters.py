@@ -54,6 +54,16 @@ def test_every_get_route_refuses_a_repeated_parameter(api: Api) -> None:
             assert_error(api.get(f"{path}?{known}={value}&{known}={value}", "teacher"), 400, "repeated_parameter", known)
 
 
+def test_every_get_route_refuses_an_empty_parameter(api: Api) -> None:
+    """``?course=`` is a blank setting, not "no filter": answered with every course's rows it would leak a sync."""
+    for name, (path, known) in _get_routes(api).items():
+        if known:
+            error = assert_error(api.get(f"{path}?{known}=", "teacher"), 400, "invalid_parameter", known)
+            assert "empty" in error["message"], name
+    for query in ("course=", "assignment=", "after_id=", "course"):
+        assert_error(api.get(f"/grade-changes?{query}", "teacher"), 400, "invalid_parameter", query.rstrip("="))
+
+
 @pytest.mark.parametrize("query, field", [
     ("assignment_id=3", "assignment_id"), ("student_id=3", "student_id"), ("course_id=1", "course_id"),
     ("limit=1&limit=500", "limit"), ("limit=500&limit=1", "limit"), ("exercise=a&exercise=b", "exercise"),
