@@ -39,6 +39,10 @@ UI: dict[str, Text] = {
     "error.400": Text("请求无效。页面可能已过期，请刷新后重试。", "Bad request. The page may have expired; reload it and try again."),
     "error.403": Text("你没有权限查看这个页面。", "You are not allowed to see this page."),
     "error.404": Text("找不到这个页面。", "This page does not exist."),
+    # A GET of an address that only takes form posts (a bookmark or a typed URL of a confirm page, say).
+    "error.405": Text("这个地址不能直接打开：它只接收页面上的表单提交。请从页面上的链接或按钮进入。",
+                      "This address cannot be opened directly: it only takes forms sent from the pages. Use the "
+                      "links and buttons on the pages to get there."),
     "error.csrf": Text("表单已过期或来源不明（CSRF 校验失败）。请刷新页面后重试。",
                        "The form has expired or did not come from this site (CSRF check failed). Reload and try again."),
     "error.back": Text("返回我的课程", "Back to my courses"),
@@ -138,6 +142,11 @@ UI: dict[str, Text] = {
     "opens.exercise_notice": Text("本题所在的作业将于 {when} 开放，届时这里会显示题目、你的数据和答题表单。",
                                   "This exercise's assignment opens at {when}; the question, your data and the "
                                   "answer form appear here then."),
+    "opens.exercise_notice_archived": Text("本题所在的作业将于 {when} 开放，但课程已归档：届时这里只显示题目和你的数据，"
+                                           "不能提交答案。",
+                                           "This exercise's assignment opens at {when}, but the course is archived: "
+                                           "the question and your data will show here then, but no answers can be "
+                                           "submitted."),
     # Data tables
     "data.prob_table": Text("条件概率表：行是上一个 token，列是候选 token", "Probabilities: rows are the previous token, columns the candidates"),
     "data.prev_token": Text("上一个 token", "Previous token"),

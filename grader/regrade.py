@@ -33,7 +33,12 @@ from grader.models import (
 REGRADABLE = (SubmissionStatus.GRADED, SubmissionStatus.INVALID)  # queued/grading rows get the new engine anyway
 BATCH_SIZE = 200
 SCORE_EPSILON = 1e-9
-
+# The stored reason's wording (RegradeChange.reason, the grade log): English, read back by the teacher pages, which
+# re-word it in the page's language (grader.teacher.regrade_reasons).
+WEIGHTING_CHANGED = "score weighting changed"
+KEPT = "{reason} (kept: {why})"
+KEPT_NEVER_LOWER = "never lower"
+KEPT_OVER_LIMIT = "over the limit of {allowed} attempts"
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,7 @@ def explain(old_parts: dict[str, Any] | None, new_parts: dict[str, Any] | None, 
         before, after = _verdict(old_parts.get(field)), _verdict(new_parts.get(field))
         if before != after:
             reasons.append(f"{field}: {before} → {after}")
-    return "; ".join(reasons) or "score weighting changed"
+    return "; ".join(reasons) or WEIGHTING_CHANGED
 
 
 def _worth(status: str, score: float | None) -> float:
@@ -169,10 +174,10 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
            allowed: int | None) -> tuple[int, int]:
     """Record one re-check: (changes applied, changes kept back) — 0/1 each."""
     if check.changed and check.lowered and job.never_lower:
-        session.add(_change_row(job, submission, check, applied=False, why="never lower"))
+        session.add(_change_row(job, submission, check, applied=False, why=KEPT_NEVER_LOWER))
         return 0, 1
     if check.changed and _over_attempt_limit(session, submission, check, allowed):
-        session.add(_change_row(job, submission, check, applied=False, why=f"over the limit of {allowed} attempts"))
+        session.add(_change_row(job, submission, check, applied=False, why=KEPT_OVER_LIMIT.format(allowed=allowed)))
         return 0, 1
     refreshed = check.changed or submission.engine_version != check.new_engine_version or submission.parts != check.result.get("parts")
     if not refreshed or not _write_result(session, submission, check):
@@ -191,7 +196,7 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
 def _change_row(job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool,
                 why: str = "") -> RegradeChange:
     """The report row for one changed verdict; ``why`` says why one not applied was kept back."""
-    reason = check.reason if applied else f"{check.reason} (kept: {why})"
+    reason = check.reason if applied else KEPT.format(reason=check.reason, why=why)
     return RegradeChange(
         job_id=job.id, submission_id=submission.id, user_id=submission.user_id, exercise_id=submission.exercise_id,
         old_status=check.old_status, new_status=check.new_status, old_score=check.old_score, new_score=check.new_score,

@@ -59,17 +59,19 @@ def edit_assignment(assignment_id: int) -> ResponseReturnValue:
 @teacher.post("/assignments/<int:assignment_id>/delete")
 @teacher_required
 def delete_assignment(assignment_id: int) -> ResponseReturnValue:
-    """Delete an assignment nobody has submitted to: the first post asks, one with confirm=yes acts. One with
-    submissions is kept, and the page says why (archiving the course is the way to close it)."""
+    """Delete an assignment no student has submitted to: the first post asks, one with confirm=yes acts. One with
+    students' submissions is kept, and the page says why (archiving the course is the way to close it)."""
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
     lang, course, title = page_lang(), found.course, found.title(page_lang())
     back = url_for("teacher.assignment", assignment_id=found.id)
-    if assignments.has_submissions(get_session(), found.id):
+    if assignments.has_student_work(get_session(), found):
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     if request.form.get("confirm") != "yes":
+        tries = assignments.staff_tries(get_session(), found)
+        note = tt("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt("asg.delete_heading", lang, title=title),
-                      question=tt("asg.delete_question", lang), button=tt("asg.delete_yes", lang))
+                      heading=tt("asg.delete_heading", lang, title=title), question=tt("asg.delete_question", lang),
+                      note=note, button=tt("asg.delete_yes", lang))
     if not assignments.delete(get_session(), found.id):  # a submission came in after the question
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     flash(tt("asg.deleted", lang, title=title))

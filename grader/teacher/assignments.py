@@ -8,12 +8,12 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import AnswerKeyPolicy, Assignment, ScorePolicy, Submission
+from grader.models import AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.web.data_view import data_blocks, page_prompt
@@ -153,22 +153,41 @@ def save(session: Session, course_id: int, settings: AssignmentSettings, assignm
     return target
 
 
-def has_submissions(session: Session, assignment_id: int) -> bool:
-    """True if any submission (of any status) was made to the assignment."""
-    return session.scalar(select(Submission.id).where(Submission.assignment_id == assignment_id).limit(1)) is not None
+def _by_staff(assignment: Assignment) -> ColumnElement[bool]:
+    """SQL condition: a submission by someone who teaches the assignment's course (an admin, or enrolled in it as a
+    teacher); the teacher pages' access rule (grader.teacher.access.teaches)."""
+    teachers = select(Enrolment.user_id).where(Enrolment.course_id == assignment.course_id,
+                                               Enrolment.role == EnrolmentRole.TEACHER)
+    admins = select(User.id).where(User.role == Role.ADMIN)
+    return Submission.user_id.in_(teachers) | Submission.user_id.in_(admins)
+
+
+def has_student_work(session: Session, assignment: Assignment) -> bool:
+    """True if anyone but the course's teachers submitted to the assignment (any status): students' work, which
+    deleting the assignment would cut off from it. A former student's submissions count too."""
+    return session.scalar(select(Submission.id).where(
+        Submission.assignment_id == assignment.id, ~_by_staff(assignment)).limit(1)) is not None
+
+
+def staff_tries(session: Session, assignment: Assignment) -> int:
+    """How many submissions the course's teachers made to the assignment (trying it out as a student would)."""
+    return session.scalar(select(func.count(Submission.id)).where(
+        Submission.assignment_id == assignment.id, _by_staff(assignment))) or 0
 
 
 def delete(session: Session, assignment_id: int) -> bool:
-    """Delete the assignment if it has no submissions; commits. False (nothing deleted) if it has any.
+    """Delete the assignment if no student submitted to it; commits. False (nothing deleted) if one did.
 
-    The row is locked first (PostgreSQL): a submission being stored for it holds a key-share lock on it until
-    committed, so the count below sees it, and none can be stored while the delete is under way.
+    Teachers' own tries do not stop it: the database keeps them, detached (submissions.assignment_id is ON DELETE
+    SET NULL), in their authors' submission history. The row is locked first (PostgreSQL): a submission being stored
+    for it holds a key-share lock on it until committed, so the check below sees it, and none can be stored while the
+    delete is under way.
     """
     found = session.scalar(select(Assignment).where(Assignment.id == assignment_id).with_for_update())
     if found is None:
         session.rollback()
         return True
-    if has_submissions(session, assignment_id):
+    if has_student_work(session, found):
         session.rollback()
         return False
     session.delete(found)
@@ -192,8 +211,9 @@ def parse_seed(text: str | None) -> int | None:
 
 
 def preview(exercise_id: str, seed: int, lang: str) -> dict[str, Any]:
-    """A sample variant with its answer key, for the teacher, and its prompt and data as the student's page shows
-    them; raises engine.UnknownExercise."""
+    """A sample variant, for the teacher: its prompt and data as the student's page shows them, and its answer key
+    as students see it once it shows (values written as answers are, by field label); raises engine.UnknownExercise."""
     variant = engine.variant(exercise_id, seed, lang)
-    return {"variant": variant, "key": engine.answer_key(exercise_id, seed),
+    return {"variant": variant, "key": engine.answer_key_text(exercise_id, seed, lang),
+            "labels": {f["name"]: f["label"][lang] for f in variant["fields"]},
             "prompt": page_prompt(exercise_id, seed, lang), "blocks": data_blocks(variant["data"], lang)}

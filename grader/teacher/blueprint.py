@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from grader.teacher.strings import tt
 from grader.web.csrf import protect
-from grader.web.pages import page_lang, refuse_nul_text, render
+from grader.web.pages import error_message_key, page_lang, refuse_nul_text, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,8 +78,7 @@ def _teacher_strings() -> dict[str, Any]:
 def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """The student pages' error page, so a course someone does not teach looks like one that does not exist."""
     code = exc.code or 400
-    key = "error.csrf" if exc.description == "csrf" else f"error.{code}" if code in (400, 403, 404) else "error.400"
-    return render("error.html", code, code=code, message_key=key)
+    return render("error.html", code, code=code, message_key=error_message_key(exc))
 
 
 @teacher.errorhandler(RequestEntityTooLarge)

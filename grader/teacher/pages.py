@@ -13,6 +13,7 @@ from grader import analytics
 from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
 from grader.percent import shown_percent
 from grader.teacher import charts
+from grader.teacher.regrade_reasons import shown_reason
 from grader.web.services import exercise_title, field_labels
 
 REGRADE_CHANGES_PER_PAGE = 200
@@ -156,5 +157,6 @@ def regrade_context(session: Session, job: RegradeJob, lang: str, page: int = 1)
     first = (page - 1) * REGRADE_CHANGES_PER_PAGE + 1
     return {"job": job, "title": job.assignment.title(lang), "changes": changes, "course": job.assignment.course,
             "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes},
+            "reasons": {c.id: shown_reason(c.reason, c.exercise_id, lang, c.applied) for c in changes},
             "paging": {"page": page, "pages": pages, "total": total, "first": first,
                        "last": first + len(changes) - 1}}

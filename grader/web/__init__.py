@@ -12,7 +12,7 @@ from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
 from grader.web.csrf import protect
 from grader.percent import shown_percent
-from grader.web.pages import refuse_nul_text, render, template_globals
+from grader.web.pages import error_message_key, refuse_nul_text, render, template_globals
 
 @web.before_request
 def _require_csrf_token() -> None:
@@ -33,8 +33,7 @@ def _refuse_nul_text() -> None:
 def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """A page for 4xx errors in the user's language (a CSRF failure says so)."""
     code = exc.code or 400
-    key = "error.csrf" if exc.description == "csrf" else f"error.{code}" if code in (400, 403, 404) else "error.400"
-    response = make_response(render("error.html", code, code=code, message_key=key))
+    response = make_response(render("error.html", code, code=code, message_key=error_message_key(exc)))
     for name, value in exc.get_headers():  # e.g. the Allow of a 405
         if name.lower() != "content-type":
             response.headers[name] = value

@@ -12,7 +12,7 @@ from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
 from grader.models import User
 from grader.security import authenticate_password
 from grader.web.blueprint import web
-from grader.web.pages import page_lang, render, safe_next
+from grader.web.pages import gettable_next, page_lang, render, safe_next
 
 
 def _landing(user: User) -> str:
@@ -56,9 +56,10 @@ def logout() -> ResponseReturnValue:
 
 @web.post("/lang")
 def switch_language() -> ResponseReturnValue:
-    """Remember the chosen language in a long-lived cookie and return to the page."""
+    """Remember the chosen language in a long-lived cookie and return to the page (or, for a page that answered a
+    post, the nearest one above it that can be fetched)."""
     chosen = request.form.get("lang")
-    response = redirect(safe_next(request.form.get("next"), url_for("web.courses")))
+    response = redirect(gettable_next(request.form.get("next"), url_for("web.courses")))
     if chosen in LANGS:
         response.set_cookie(LANG_COOKIE, chosen, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=False)
     return response

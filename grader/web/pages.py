@@ -7,8 +7,10 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
 from exercises.api import misconception_name
@@ -44,6 +46,45 @@ def safe_next(target: str | None, default: str) -> str:
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return default
     return target
+
+
+def _answers_get(path: str) -> str | None:
+    """``path`` (or where the app would redirect it, e.g. with its trailing slash) if a route answers GET there."""
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    try:
+        adapter.match(path, method="GET")
+    except RequestRedirect as moved:  # /teach -> /teach/: the same page, on this host (the adapter is bound to it)
+        return urlsplit(moved.new_url).path
+    except (NotFound, MethodNotAllowed):
+        return None
+    return path
+
+
+def gettable_next(target: str | None, default: str) -> str:
+    """Where to go back to after a post: ``target`` (a path on this site, see ``safe_next``) if it answers GET, else
+    its nearest parent path that does (a confirm page at /teach/courses/11/archive -> /teach/courses/11), else
+    ``default``. A page that was itself the answer to a post cannot be fetched again, and a GET of it would be a 405."""
+    safe = safe_next(target, "")
+    if not safe:
+        return default
+    parts = urlsplit(safe)
+    found = _answers_get(parts.path)
+    if found is not None:
+        return safe if found == parts.path else found
+    path = parts.path.rstrip("/")
+    while path:
+        path = path.rsplit("/", 1)[0]
+        found = _answers_get(path or "/")
+        if found is not None:
+            return found
+    return default
+
+
+def error_message_key(exc: HTTPException) -> str:
+    """The UI string that explains an error page: a CSRF failure, or the 4xx status's own words."""
+    if exc.description == "csrf":
+        return "error.csrf"
+    return f"error.{exc.code}" if exc.code in (400, 403, 404, 405) else "error.400"
 
 
 def refuse_nul_text() -> None:

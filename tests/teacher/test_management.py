@@ -137,7 +137,7 @@ def test_preview_shows_variant_and_key(login: Login, session: Session) -> None:
     teacher = make_user(session, Role.TEACHER)
     client, _ = login(teacher.username)
     page = client.get("/teach/exercises/ch13.greedy-decode/preview?seed=0").get_data(as_text=True)
-    assert "BOS" in page and "<dt>stopped_by</dt><dd><code>\"EOS\"</code>" in page  # prompt, and the key as JSON
+    assert "BOS" in page and "<dt>What stopped the decode</dt><dd><code>EOS</code>" in page  # the key by label
     assert client.get("/teach/exercises/ch13.greedy-decode/preview?seed=-1").status_code == 422
     assert client.get("/teach/exercises/no.such-exercise/preview").status_code == 404
 
@@ -155,4 +155,5 @@ def test_preview_shows_the_table_once_as_the_student_page_does(login: Login, ses
     exercise = get_exercise(exercise_id)
     table_text = exercise.data_text(exercise.generate(7), "en")
     assert [line for line in table_text.splitlines() if escape(line) in page] == []
-    assert escape("(The table is shown under “Your data” below.)") in page and "<h2>Your data</h2>" in page
+    assert escape("(The table is below.)") in page and "<h2>The data as students see it</h2>" in page
+    assert "<h2>Your data</h2>" not in page  # the student page's heading, which the prompt no longer names

@@ -20,7 +20,7 @@ from grader.web.data_view import format_number
 
 TABLE_EXERCISES = ("ch13.greedy-decode", "ch13.loss-average", "ch13.exposure-divergence")
 PROMPT_DIV = re.compile(r'<div class="prompt">(.*?)</div>', re.DOTALL)
-POINTER = {"zh": "（表见下方“本题数据”。）", "en": "(The table is shown under “Your data” below.)"}
+POINTER = {"zh": "（表见下方。）", "en": "(The table is below.)"}
 Login = Callable[[FlaskClient, str], str]
 
 
