@@ -34,12 +34,17 @@ class AnswerField:
     rule: Text
     weight: float = 1.0
     tolerance: Tolerance = DEFAULT_TOLERANCE
-    aliases: Mapping[str, Sequence[str]] | None = None  # for kind "enum"
+    # For kind "enum": the words each key accepts. For kind "bool": extra words read as yes ("true") or no
+    # ("false"), only those the question makes unambiguous ("相同" for "are the states equal?").
+    aliases: Mapping[str, Sequence[str]] | None = None
     options: Sequence[str] | None = None  # for kinds "choice"/"choices": the option letters offered
     # A list with one entry per entry of the key (e.g. one letter per item): any other length cannot be graded,
     # since a skipped or extra entry would shift every later one onto the wrong item.
     one_per_item: bool = False
     units: Units = Units()  # words allowed around the number, such as "nats" or "维"
+    # The earlier parts this one is worked out from; None: every earlier part (the fields list a chain of steps).
+    # Parallel questions name none, so that a mistake one of them shows is not ruled out by another answered right.
+    uses: tuple[str, ...] | None = None
 
 @dataclass(frozen=True)
 class Misconception:
@@ -51,6 +56,10 @@ class Misconception:
     # A short human name for the tag (a noun phrase, display only: results store the tag, never the name). No default,
     # so that a misconception cannot be declared without one.
     name: Text
+    # Earlier parts the wrong procedure takes from the key unchanged and builds its answer on ("the divergence is at
+    # the wrong step" builds on the wrong step): a student who answered one of them otherwise did not take its path,
+    # so the tag is not named (checking's consistent_tags).
+    builds_on: tuple[str, ...] = ()
 
 @dataclass(frozen=True)
 class PartResult:

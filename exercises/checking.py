@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from exercises import messages
-from exercises.base import (Answer, AnswerField, FieldError, GradeResult, Misconception, ParsedAnswer, PartResult,
-                            Variant)
+from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
 from exercises.comparators import SHAPED_KINDS, compare, element_score, equal, shape_problem
 from exercises.errors import ReadError
-from exercises.readers import display, read_kind
+from exercises.readers import NO_SUCH_TOKEN, display, read_kind
+from exercises.tagging import consistent_tags, solver_tags
+from exercises.unit_text import blank_noise
 
 if TYPE_CHECKING:
     from exercises.plugin import Exercise
@@ -37,7 +38,7 @@ def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedA
             errors.append(FieldError(answer_field.name, messages.MISSING_FIELD.get(lang)))
             continue
         try:
-            value = read_kind(answer_field.kind, answer_field.units.blank(raw[answer_field.name]),
+            value = read_kind(answer_field.kind, _without_words(exercise, answer_field, raw[answer_field.name]),
                               symbols=exercise.symbols,
                               aliases=answer_field.aliases, options=answer_field.options)
         except ReadError as error:
@@ -47,6 +48,20 @@ def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedA
         values[answer_field.name] = value
         interpreted[answer_field.name] = display(answer_field.kind, value, lang)
     return ParsedAnswer(values, interpreted, tuple(errors))
+
+
+NUMERIC_KINDS = {"number", "int", "optional_int", "vector", "matrix", "vectors"}
+SCALAR_KINDS = {"number", "int", "optional_int"}
+
+
+def _without_words(exercise: "Exercise", answer_field: AnswerField, raw: object) -> object:
+    """The typed text with the words around the value blanked: ``答：``, ``≈`` / ``约`` on numbers, the field's units
+    (and ``≈`` once more after a leading unit, as in ``共约 4 个``); on a scalar part whose exercise has no symbol
+    ``x``, an ``x`` between numbers is a multiplication sign."""
+    numeric = answer_field.kind in NUMERIC_KINDS
+    times_x = answer_field.kind in SCALAR_KINDS and "x" not in exercise.symbols
+    text = answer_field.units.blank(blank_noise(raw, numeric, times_x))
+    return blank_noise(text, numeric) if numeric else text
 
 
 def _as_object(exercise: "Exercise", raw: object) -> Mapping[str, Any] | FieldError:
@@ -198,64 +213,11 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
     if answer is not None and key is not None:
         tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
                                follows=follow_through and score >= 1.0, checked=matched)
-    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0)
+    empty_key = reference is None or (kind == "token" and reference == NO_SUCH_TOKEN)
+    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0,
+                              empty_key)
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
-
-
-def solver_tags(wrong_answers: Sequence[tuple[Misconception, Answer | None]], answer_field: AnswerField,
-                student: Any, reference: Any) -> tuple[str, ...]:
-    """The tags of the wrong procedures whose answer to this part the student's equals (where it differs from the
-    key); ``wrong_answers`` pairs each misconception with its solver's answer for the variant. Exercises with a
-    ``tag_part`` of their own start from this and add what whole-run solvers cannot see."""
-    name, kind, tolerance = answer_field.name, answer_field.kind, answer_field.tolerance
-    return tuple(m.tag for m, wrong in wrong_answers
-                 if wrong is not None and name in wrong and equal(kind, student, wrong[name], tolerance)
-                 and not equal(kind, wrong[name], reference, tolerance))
-
-
-def consistent_tags(fields: Sequence[AnswerField], wrong_answers: Sequence[tuple[Misconception, Answer | None]],
-                    name: str, tags: Sequence[str], answer: Answer, key: Answer, follows: bool = False,
-                    checked: Collection[str] | None = None) -> tuple[str, ...]:
-    """The tags on part ``name`` that the student's other parts do not rule out, the best supported first.
-
-    Two wrong procedures can give one part the same value, and only one of them may fit the rest of the answer. A
-    tag is contradicted by an earlier part its solver changes that the student answered otherwise (right, or wrong
-    another way: they did not take its path to here); on a part with full follow-through (``follows``), by any
-    earlier part its solver answers otherwise, for the part then comes from the student's own earlier steps, which
-    the tag must reproduce to explain it. A contradicted tag is dropped there, and elsewhere when another tag on
-    the part is not contradicted; a lone one still names a mistake the part shows, though the student did not
-    make it consistently. Only tags in ``checked`` (default: all) are dropped: a ``tag_part`` found the others on
-    evidence the whole-run solvers cannot see. The rest are ranked by the parts their solver changes: earlier ones
-    answered otherwise (fewest first), earlier ones matched (most first), then likewise later ones.
-    """
-    solved = {m.tag: wrong for m, wrong in wrong_answers}
-    here = next(index for index, f in enumerate(fields) if f.name == name)
-    ranked: list[tuple[tuple[int, ...], bool, str]] = []
-    for tag in tags:
-        counts = [0, 0, 0, 0]  # earlier parts it changes answered otherwise, matched; later parts likewise
-        contradicted = False
-        for index, other in enumerate(fields):
-            if index == here or other.name not in answer or other.name not in key:
-                continue
-            changes, agrees = _predicts(other, solved.get(tag), answer[other.name], key[other.name])
-            later = 2 if index > here else 0
-            counts[later] += changes and not agrees
-            counts[later + 1] -= changes and agrees
-            contradicted = contradicted or (not later and not agrees and (changes or follows))
-        ranked.append((tuple(counts), contradicted and (checked is None or tag in checked), tag))
-    supported = any(not contradicted for _, contradicted, _ in ranked)
-    return tuple(tag for _, contradicted, tag in sorted(ranked, key=lambda item: item[0])
-                 if not contradicted or not (follows or supported))
-
-
-def _predicts(answer_field: AnswerField, wrong: Answer | None, student: Any, key: Any) -> tuple[bool, bool]:
-    """Whether a solver's answer changes this part from the key, and whether the student's part is what it gives."""
-    kind, tolerance = answer_field.kind, answer_field.tolerance
-    if wrong is None or answer_field.name not in wrong:
-        return False, equal(kind, student, key, tolerance)
-    predicted = wrong[answer_field.name]
-    return not equal(kind, predicted, key, tolerance), equal(kind, student, predicted, tolerance)
 
 
 def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance) -> float:

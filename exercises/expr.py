@@ -145,7 +145,8 @@ def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
 class _Parser:
     """Recursive descent over the token list, evaluating as it goes."""
 
-    def __init__(self, tokens: list[_Token], symbols: Mapping[str, float], error: _ErrorAt):
+    def __init__(self, tokens: list[_Token], symbols: Mapping[str, float], error: _ErrorAt, advertise: bool = True):
+        self.advertise = advertise  # list the accepted names when refusing an unknown one
         self.tokens = tokens
         self.symbols = symbols
         self.error = error
@@ -292,6 +293,8 @@ class _Parser:
             raise self.error(token.start, "「{t}」不是有限数，不能作为答案",
                              "'{t}' is not a finite number and is not accepted", t=token.text)
         if lowered not in FUNCTIONS:
+            if not self.advertise:  # a whole number is asked for: listing pi, e and ln would mislead
+                raise self.error(token.start, "未知名称「{t}」", "unknown name '{t}'", t=token.text)
             accepted = ", ".join([*sorted(self.symbols), "pi", "e", *FUNCTIONS])
             raise self.error(token.start, "未知名称「{t}」；可用：{a}", "unknown name '{t}'; accepted: {a}",
                              t=token.text, a=accepted)
@@ -331,13 +334,14 @@ class _Parser:
             raise self.error(at, "{f} 的结果溢出", "{f} overflows", f=function) from None
 
 
-def evaluate(text: str, symbols: Mapping[str, float] | None = None) -> float:
-    """Read an arithmetic expression such as ``1/3``, ``ln2``, ``-a`` or ``2.5E+2`` into a finite float."""
-    return evaluate_within(text, symbols, text, lambda index: index)
+def evaluate(text: str, symbols: Mapping[str, float] | None = None, advertise: bool = True) -> float:
+    """Read an arithmetic expression such as ``1/3``, ``ln2``, ``-a`` or ``2.5E+2`` into a finite float; without
+    ``advertise``, an unknown name is refused without listing the math names (a whole number is asked for)."""
+    return evaluate_within(text, symbols, text, lambda index: index, advertise)
 
 
 def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: str,
-                    to_full: Callable[[int], int]) -> float:
+                    to_full: Callable[[int], int], advertise: bool = True) -> float:
     """Evaluate ``text``, a piece of a longer input ``full_text``; error positions are mapped by ``to_full``."""
     stripped = text.strip()
     offset = len(text) - len(text.lstrip())
@@ -364,7 +368,7 @@ def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: s
         message = Text(zh.format(**values) + where.zh, en.format(**values) + where.en)
         return ReadError(message, original, without_invisible(full_text[:original]).strip() or None)
 
-    parser = _Parser(_tokenize(normalised, error), symbols or {}, error)
+    parser = _Parser(_tokenize(normalised, error), symbols or {}, error, advertise)
     value = parser.parse()
     if not math.isfinite(value):
         raise error(len(normalised), "结果不是有限数", "the result is not a finite number")

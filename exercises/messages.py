@@ -41,6 +41,11 @@ FOLLOW_THROUGH_PARTLY = Text(
     "credit; the rest is not right either way.",
 )
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
+# The key is the empty answer (无 / none) and the student named something: say so before the rule, which explains
+# the step the part asks about but not that it can be missing.
+EMPTY_KEY = Text("这一问应填“无”：它所问的那一步在这里并不存在，所以没有可填的值。",
+                 "The answer here is none: the step this part asks about does not exist here, so there is nothing "
+                 "to name.")
 
 
 def _sentence(fragment: Text) -> Text:
@@ -61,10 +66,10 @@ def correct(answer_field: AnswerField) -> Text:
 
 
 def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
-          comparison: Comparison, follow_through: float) -> Text:
+          comparison: Comparison, follow_through: float, empty_key: bool = False) -> Text:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
     part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
-    differs from the key), or the rule to re-check."""
+    differs from the key), or the rule to re-check (after saying the answer is 无 / none, for an ``empty_key``)."""
     if comparison.shape_error is not None:
         return NOT_YET + _sentence(comparison.shape_error) + answer_field.rule
     credit = None
@@ -80,7 +85,7 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
         return text
     if credit is not None:
         return credit
-    text = NOT_YET
+    text = NOT_YET + EMPTY_KEY if empty_key else NOT_YET
     if comparison.elements:
         mismatched = [str(i + 1) for i, ok in enumerate(comparison.elements) if not ok]
         matched = sum(comparison.elements)

@@ -1,20 +1,19 @@
 """Read what a person typed (or sent as JSON) into Python values, one reader per answer kind."""
 from __future__ import annotations
 
-import functools
-
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
-from exercises.expr import BRACKETS, TOKEN_MARKS, evaluate, without_invisible
+from exercises.expr import BRACKETS, evaluate, without_invisible
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
 from exercises.text_input import (check_count, finite_float, format_number, format_numbers, guard, matching_close,
                                   wrong_type)
 from exercises.token_readers import parse_json_list, read_pairs, read_token, read_tokens, show_pairs
+from exercises.word_readers import read_enum, words
 
 __all__ = [
     "READERS", "canonical_token", "display", "read_bool", "read_choice", "read_choices", "read_enum", "read_int",
@@ -31,7 +30,6 @@ _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、=\-–—]?\s*)?[(\[]?([a-z])[)\].:、]?")
 _BRACKET_TABLE = str.maketrans(BRACKETS)
-_WORD_TABLE = str.maketrans({**BRACKETS, **{mark: plain for mark, plain in TOKEN_MARKS.items() if plain in "<>"}})
 # "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
 _SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、=\-–—])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _MAX_EXACT_FLOAT_INT = 2**53
@@ -39,13 +37,6 @@ _MAX_INT_DIGITS = 100
 INT_EXPECTED = Text("一个整数（如 4）", "a whole number (e.g. 4)")
 BOOL_EXPECTED = Text("是或否（true/false、是/否、对/错、能/不能）", "yes or no (true/false, 是/否, 对/错, 能/不能)")
 CHOICE_EXPECTED = Text("一个选项字母 a–z", "one option letter a–z")
-
-
-def _words(text: str) -> str:
-    """Text as compared against word lists: NFKC, trimmed, lower case, without a final full stop (and without
-    invisible characters; a Chinese IME's 《eos》 reads as <eos>)."""
-    text = without_invisible(text).translate(_WORD_TABLE)
-    return unicodedata.normalize("NFKC", text).strip().lower().rstrip(".。!！").strip()
 
 
 def _empty() -> ReadError:
@@ -76,7 +67,7 @@ def read_int(raw: object) -> int:
                 raise _too_long(_MAX_INT_DIGITS)
             return int(text.replace(",", ""))
         try:
-            value = evaluate(raw)
+            value = evaluate(raw, advertise=False)
         except ReadError as error:
             raise ReadError(Text("应填一个整数。", "expected a whole number.") + error.message, error.position,
                             error.interpreted) from None
@@ -101,56 +92,30 @@ def read_optional_int(raw: object) -> int | None:
     """A whole number, or null written as JSON null, ``null``, ``none``, ``无``, ``不存在``, ``-``, ``never``..."""
     if raw is None:
         return None
-    if isinstance(raw, str) and len(raw) <= 100 and _words(raw) in _NULL_WORDS and raw.strip():
+    if isinstance(raw, str) and len(raw) <= 100 and words(raw) in _NULL_WORDS and raw.strip():
         return None
     return read_int(raw)
 
 
-def read_bool(raw: object) -> bool:
-    """Yes or no: JSON true/false, or ``true/false/yes/no/是/否/对/错/能/不能/1/0`` as text."""
+def read_bool(raw: object, aliases: Mapping[str, Iterable[str]] | None = None) -> bool:
+    """Yes or no: JSON true/false, or ``true/false/yes/no/是/否/对/错/能/不能/1/0`` as text; ``aliases`` adds the words
+    one question makes unambiguous (``相同`` for "are they equal?") under ``"true"`` and ``"false"``."""
     guard(raw, BOOL_EXPECTED)
     if isinstance(raw, bool):
         return raw
     if not isinstance(raw, str):
         raise wrong_type(BOOL_EXPECTED, raw)
-    word = _words(raw)
+    word = words(raw)
     if not raw.strip():
         raise _empty()
-    if word in _TRUE_WORDS:
+    extra = aliases or {}
+    if word in _TRUE_WORDS or word in {words(name) for name in extra.get("true", ())}:
         return True
-    if word in _FALSE_WORDS:
+    if word in _FALSE_WORDS or word in {words(name) for name in extra.get("false", ())}:
         return False
     raise ReadError(Text("无法读作是/否：「{w}」；可填 true/false、是/否、对/错、能/不能",
                          "cannot read '{w}' as yes/no; write true/false, yes/no, 是/否, 对/错 or 能/不能")
                     .format(w=raw.strip()[:40]), 0, None)
-
-
-def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
-    """The canonical key whose name or aliases (case-insensitive, NFKC) match the text."""
-    accepted = ", ".join(aliases)
-    expected = Text("以下之一：{a}".format(a=accepted), "one of: {a}".format(a=accepted))
-    guard(raw, expected)
-    if not isinstance(raw, str):
-        raise wrong_type(expected, raw)
-    word = _words(raw)
-    if not word:
-        raise _empty()
-    key = _alias_index(tuple((key, tuple(names)) for key, names in aliases.items())).get(word)
-    if key is not None:
-        return key
-    raise ReadError(Text("无法识别「{w}」；可填：{a}", "cannot read '{w}'; accepted: {a}").format(w=raw.strip()[:40], a=accepted),
-                    0, None)
-
-
-@functools.lru_cache(maxsize=64)
-def _alias_index(entries: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
-    """Normalised name → key for one alias table, built once (tables run to hundreds of phrasings); the first key
-    listing a name keeps it."""
-    index: dict[str, str] = {}
-    for key, names in entries:
-        for name in (key, *names):
-            index.setdefault(_words(name), key)
-    return index
 
 
 def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list[str]:
@@ -167,7 +132,7 @@ def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list
 
 def _choice_letter(piece: str, position: int | None) -> str:
     """One option letter from ``b``, ``B``, ``(b)``, ``b.``, ``b)``, ``Ｂ``, or numbered ``2b``."""
-    match = _CHOICE.fullmatch(_words(piece))
+    match = _CHOICE.fullmatch(words(piece))
     if not match:
         raise ReadError(Text("无法读作选项字母：「{p}」", "cannot read '{p}' as an option letter").format(p=piece.strip()[:40]))
     shown = piece.strip()[:40]
@@ -196,6 +161,8 @@ def read_choices(raw: object) -> list[str]:
         text = unicodedata.normalize("NFKC", without_invisible(raw).translate(_BRACKET_TABLE)).strip()
         if not text:
             raise _empty()
+        # "bdaccadb." / "BDACCADB。": a sentence's final punctuation, not part of the last letter.
+        text = text.rstrip(".。!?").rstrip() or text
         as_json = parse_json_list(text)
         if as_json is not None:
             return read_choices(as_json)
@@ -263,6 +230,8 @@ def read_kind(kind: str, raw: object, symbols: Mapping[str, float] | None = None
         if aliases is None:
             raise ValueError("kind 'enum' needs aliases")
         return read_enum(raw, aliases)
+    if kind == "bool" and aliases is not None:
+        return read_bool(raw, aliases)
     if kind == "choice" and options is not None:
         return offered([read_choice(raw)], options, single=True)[0]
     if kind == "choices" and options is not None:

@@ -28,7 +28,7 @@ def read_error(message: Text, position: int | None = None, interpreted: str | No
 def describe(raw: object) -> Text:
     """What kind of JSON value a person sent, for 'expected X, got Y' messages."""
     if raw is None:
-        return Text("空值 null", "null")
+        return Text("空值（null）", "null")
     if isinstance(raw, bool):
         return Text("布尔值", "true/false")
     if isinstance(raw, (int, float)):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
-from exercises.expr import TOKEN_MARKS, without_invisible
+from exercises.expr import TOKEN_MARKS, is_invisible, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (
     OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,
@@ -176,13 +176,32 @@ def _without_closing_stop(located: Located) -> Located:
     return located
 
 
+def _without_sentence_stop(raw: str) -> str:
+    """``red。`` on a one-token part is ``red`` ended as a Chinese sentence: the ``。`` is blanked. Never a ``.``: the
+    period is a token of these vocabularies, so ``red.`` stays two tokens (and unreadable as one); and never a lone
+    ``。``, which is the period token itself."""
+    last = len(raw) - 1
+    while last >= 0 and (raw[last].isspace() or is_invisible(raw[last])):
+        last -= 1
+    if last > 0 and raw[last] in "。｡" and raw[:last].strip() and without_invisible(raw[:last]).strip():
+        return raw[:last] + " " * (len(raw) - last)
+    return raw
+
+
 def read_token(raw: object) -> str:
-    """Exactly one token, such as ``door``, ``。`` or ``<eos>``."""
+    """Exactly one token, such as ``door``, ``。`` or ``<eos>``; JSON null is the empty answer, as ``无`` is."""
+    if raw is None:
+        # A token part takes "no such token" (none, 无) as text; a JSON client sends it as null.
+        return canonical_token("none")
     expected = Text("一个词元", "one token")
     guard(raw, expected)
     if not isinstance(raw, str):
         raise wrong_type(expected, raw)
-    tokens = read_tokens(raw)
+    tokens = read_tokens(_without_sentence_stop(raw))
+    if len(tokens) == 2 and tokens[1] == "." and tokens[0] != ".":
+        raise ReadError(Text("应填一个词元，读到 2 个：「{t}」和句号「.」；句号本身也是一个词元，若它只是句末标点，请删去",
+                             "expected one token, read 2: '{t}' and the period '.', which is a token itself; if it "
+                             "only ends your sentence, remove it").format(t=tokens[0]), None, " ".join(tokens))
     if len(tokens) != 1:
         raise ReadError(Text("应填一个词元，读到 {n} 个", "expected one token, read {n}").format(n=len(tokens)),
                         None, " ".join(tokens) or None)

@@ -82,12 +82,12 @@ FIELDS = (
                 Text("一个整数", "an integer"),
                 Text("第 i 个位置看位置 1…i：1 + 2 + … + n = n(n+1)/2。",
                      "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2."),
-                units=units.DOT_PRODUCTS),
+                units=units.DOT_PRODUCTS, uses=()),
     AnswerField("growth", "number", Text("完整点积数增长的倍数", "factor by which the full count grows"),
                 Text("一个数（整数、小数或分数都可以）", "a number (whole, decimal or a fraction)"),
                 Text("点积数与长度的平方成正比：长度乘以 k，点积数乘以 k²。",
                      "The count is proportional to the square of the length: length × k gives count × k²."),
-                units=units.FACTOR),
+                units=units.FACTOR, uses=()),
 )
 
 

@@ -69,7 +69,7 @@ FIELDS = (
                 Text("一个整数，也可以写成只含数字的算式，如 3*2^10", "an integer; an expression in numbers only, such as 3*2^10, is fine"),
                 Text("Q、K、V、输出四个投影各是 d_model × d_model：共 4·d_model²。",
                      "Q, K, V and output projections are each d_model × d_model: 4·d_model² in total."),
-                units=units.WEIGHTS),
+                units=units.WEIGHTS, uses=()),
 )
 
 

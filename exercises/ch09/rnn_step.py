@@ -9,6 +9,7 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
+from exercises.units import Units
 from exercises.plugin import Exercise
 
 ID = "ch09.rnn-step"
@@ -130,11 +131,13 @@ FIELDS = (
                 Text("激活前的向量 W_h h_prev + W_x x + b", "pre-activation W_h h_prev + W_x x + b"),
                 Text("两个数，例如 [0.3, -1.2]", "two numbers, e.g. [0.3, -1.2]"),
                 Text("列向量约定：第 i 个坐标 = W_h 第 i 行·h_prev + W_x 第 i 行·x + b_i。",
-                     "Column-vector convention: coordinate i = (row i of W_h)·h_prev + (row i of W_x)·x + b_i.")),
+                     "Column-vector convention: coordinate i = (row i of W_h)·h_prev + (row i of W_x)·x + b_i."),
+                units=Units(labels=("z", "pre", "pre-activation", "激活前"))),
     AnswerField("h", "vector", Text("新的隐藏状态 h", "new hidden state h"),
                 Text("两个数，保留至少三位小数，例如 [0.291, -0.834]",
                      "two numbers with at least three decimals, e.g. [0.291, -0.834]"),
-                Text("h = tanh(激活前)，逐坐标计算。", "h = tanh(pre-activation), coordinate by coordinate.")),
+                Text("h = tanh(激活前)，逐坐标计算。", "h = tanh(pre-activation), coordinate by coordinate."),
+                units=Units(labels=("h", "h_t", "h'", "h_new", "新的 h"))),
 )
 
 

@@ -196,7 +196,10 @@ FIELDS = (
     AnswerField("diagonal_dominant", "bool", Text("每个查询是否都最关注自己", "Does every query weigh itself most?"),
                 Text("是 / 否", "yes / no"),
                 Text("看每一行最大的权重是否落在对角线上（第 i 行第 i 列）。",
-                     "Check whether each row's largest weight is on the diagonal (row i, column i).")),
+                     "Check whether each row's largest weight is on the diagonal (row i, column i)."),
+                aliases={"true": ("都是", "全是", "全都是", "每个都是", "每行都是", "都在对角线上", "all", "all of them",
+                                  "every query", "each query"),
+                         "false": ("不都是", "并非都是", "不全都是", "不是都", "not all", "not every query")}),
 )
 
 

@@ -64,8 +64,8 @@ def _phrases(cores: tuple[str, ...], before: tuple[str, ...], after: tuple[str, 
 
 # How students phrase the stop reason beyond the listed words: "因为选到了 EOS", "EOS was predicted",
 # "hit the step cap", "达到 8 步上限". Only affirmative phrases; nothing negated ("没有遇到 EOS") and nothing naming
-# both reasons, so no phrase can be read as the other reason. Kept to a few hundred: the enum reader normalises
-# every alias on each read.
+# both reasons, so no phrase can be read as the other reason. The enum reader indexes the aliases once per table
+# (and once more without spaces and brackets), so a read is one look-up.
 _EOS_PHRASES = (
     _phrases(("eos", "the eos token", "eos token"),
              ("", "by ", "because of ", "stopped by ", "stopped at ", "chose ", "it chose ", "predicted ",
@@ -81,8 +81,25 @@ _CAP_PHRASES = (
              ("", "by ", "hit ", "reached ", "stopped by ", "stopped at ", "because of ", "it hit ", "it reached "),
              ("",))
     | _phrases(("cap", "the cap", "max steps", "max_steps", "step limit", "the step limit"), ("",), (" reached",))
-    | _phrases(("上限", "步数上限", "最大步数", f"{MAX_STEPS}步上限", f"{MAX_STEPS} 步上限", "cap"),
-               ("", "达到", "到达", "触及", "达到了", "因为", "因为达到", "因为达到了"), ("", "停止", "而停止", "后停止"))
+    | _phrases(("上限", "步数上限", "最大步数", f"{MAX_STEPS}步上限", f"{MAX_STEPS} 步上限", "cap",
+                f"最大步数{MAX_STEPS}", f"步数上限{MAX_STEPS}", f"上限{MAX_STEPS}", f"{MAX_STEPS}步", f"{MAX_STEPS}次",
+                f"{MAX_STEPS}次预测", f"满{MAX_STEPS}步", f"满{MAX_STEPS}次", f"满{MAX_STEPS}次预测", f"最多{MAX_STEPS}步",
+                f"{MAX_STEPS}步的上限", f"最大步数{MAX_STEPS}步", f"预测满{MAX_STEPS}次", f"上限{MAX_STEPS}步"),
+               ("", "达到", "到达", "触及", "达到了", "到达了", "因为", "因为达到", "因为达到了", "走满", "做满", "已满"),
+               ("", "停止", "而停止", "后停止", "了"))
+    # The cap written with its number: "max steps (8)", "the 8-step cap", "all 8 steps" (spacing and brackets are
+    # ignored by the enum reader, so "max_steps=8" is "max steps 8").
+    | _phrases((f"max steps {MAX_STEPS}", f"max_steps {MAX_STEPS}", f"the max steps {MAX_STEPS}",
+                f"maximum steps {MAX_STEPS}", f"{MAX_STEPS} steps", f"all {MAX_STEPS} steps",
+                f"{MAX_STEPS} predictions",
+                f"{MAX_STEPS} step cap", f"the {MAX_STEPS} step cap", f"{MAX_STEPS} step limit",
+                f"the {MAX_STEPS} step limit", f"the cap of {MAX_STEPS}", f"the cap of {MAX_STEPS} steps",
+                f"the limit of {MAX_STEPS} steps", f"max {MAX_STEPS} steps", f"the maximum of {MAX_STEPS} steps",
+                f"cap {MAX_STEPS}", f"the cap {MAX_STEPS}", f"step cap {MAX_STEPS}", f"the step cap {MAX_STEPS}"),
+               ("", "reached ", "hit ", "it reached ", "it hit ", "stopped by ", "stopped at ", "stopped after ",
+                "after ", "ran ", "ran all ", "because of ", "because it reached ", "because it hit "), ("",))
+    | _phrases((f"the cap of {MAX_STEPS} steps", f"the {MAX_STEPS} step cap", f"max steps {MAX_STEPS}",
+                f"the {MAX_STEPS} step limit"), ("because ",), (" was reached",))
 )
 STOP_ALIASES: dict[str, tuple[str, ...]] = {
     STOPPED_BY_EOS: tuple(dict.fromkeys([*_LISTED_STOP_ALIASES[STOPPED_BY_EOS], *sorted(_EOS_PHRASES)])),

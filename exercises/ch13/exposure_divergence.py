@@ -126,7 +126,7 @@ MISCONCEPTIONS = (
         "an input at the following step, so the inputs can first differ one step later; at the wrong step "
         "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
         "no next generated input, and the inputs never differ (null)."),
-        name=Text("分歧记在同一步", "Divergence at the same step")),
+        name=Text("分歧记在同一步", "Divergence at the same step"), builds_on=("first_wrong_step",)),
     Misconception("teacher-forcing-feeds-prediction", _teacher_forcing_feeds_prediction, Text(
         "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
         "无论模型这一步预测了什么。",
@@ -146,8 +146,13 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     generated, target = _decode(variant).tokens, variant.data["target"]
     implied: dict[str, Any] = {}
     wrong_step = answer.get("first_wrong_step")
-    if isinstance(wrong_step, int) and 1 <= wrong_step <= min(len(generated), len(target)):
-        implied["first_input_divergence_step"] = _divergence_after(generated, wrong_step)
+    # Step 0 only exists for a student counting from 0: their step k is step k + 1, and the divergence they imply is
+    # one more than k in their own count (the same "next step" rule, applied consistently).
+    zero_based = wrong_step == 0 and not isinstance(wrong_step, bool)
+    at = wrong_step + 1 if zero_based else wrong_step
+    if isinstance(at, int) and 1 <= at <= min(len(generated), len(target)):
+        divergence = _divergence_after(generated, at)
+        implied["first_input_divergence_step"] = divergence - 1 if zero_based and divergence else divergence
     step = answer.get("first_input_divergence_step", 0)
     # "No divergence" never carries forward to the inputs as none/none: the earlier error empties both parts, and
     # "none, none" shows nothing of which token each process feeds in. (Naming the final EOS step, where the

@@ -110,6 +110,24 @@ MISCONCEPTIONS = (
         name=Text("数了间隔而非位置", "Counted gaps, not positions")),
 )
 
+def follow_through(variant: Variant, answer: Answer) -> dict[str, int]:
+    """The count the student's own BOS and EOS answers imply: the tokens before EOS, plus each they say is scored.
+
+    "EOS is not scored" then "3 predictions" for a four-token target is one mistake carried through, not a
+    miscount (count-off-by-one is the count that does not follow from the student's own answers).
+    """
+    bos, eos = answer.get("bos_scored"), answer.get("eos_scored")
+    if not isinstance(bos, bool) or not isinstance(eos, bool):
+        return {}
+    return {"scored_count": len(variant.data["target"]) - 1 + int(bos) + int(eos)}
+
+# "Does BOS/EOS contribute to the loss?": 计入 / 不计入 (counted in / not) answer it as plainly as 是 / 否.
+SCORED_WORDS = {"true": ("计入", "计入损失", "会计入", "算", "算入", "计算在内", "scored", "counted", "included",
+                         "it is scored", "it counts"),
+                "false": ("不计入", "不计入损失", "不会计入", "不算", "不算入", "不计算在内", "not scored", "not counted",
+                          "excluded", "it is not scored")}
+
+
 FIELDS = (
     AnswerField("pairs", "pairs", Text("解码输入→目标 对", "decoder input → target pairs"),
                 Text("例如 BOS→x, x→y（每对用逗号或换行分开）", "e.g. BOS→x, x→y (separate pairs by commas or lines)"),
@@ -117,10 +135,12 @@ FIELDS = (
                      "The input side is BOS plus the target without its last token, aligned position by position.")),
     AnswerField("bos_scored", "bool", Text("BOS 是否计入目标损失", "Does BOS contribute target loss?"),
                 Text("是 / 否", "yes / no"),
-                Text("BOS 只作输入，不被预测，也就没有损失。", "BOS is input only: never predicted, so no loss.")),
+                Text("BOS 只作输入，不被预测，也就没有损失。", "BOS is input only: never predicted, so no loss."),
+                aliases=SCORED_WORDS),
     AnswerField("eos_scored", "bool", Text("EOS 是否计入目标损失", "Does EOS contribute target loss?"),
                 Text("是 / 否", "yes / no"),
-                Text("EOS 是要预测的目标，计入损失。", "EOS is a predicted target and is scored.")),
+                Text("EOS 是要预测的目标，计入损失。", "EOS is a predicted target and is scored."),
+                aliases=SCORED_WORDS),
     AnswerField("scored_count", "int", Text("评分的预测次数", "Number of scored predictions"),
                 Text("一个整数", "an integer"),
                 Text("每个目标 token 被预测一次，EOS 也算。", "Each target token is predicted once, EOS included."), units=units.SCORED),
@@ -151,4 +171,5 @@ EXERCISE = Exercise(
     solve=solve,
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
+    follow_through=follow_through,
 )

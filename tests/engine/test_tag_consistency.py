@@ -102,13 +102,16 @@ def test_additive_dot_product_scores_keep_both_tags_on_the_even_weights_dot_prod
     assert result["parts"]["weights"]["tags"] == ["dot-product-score", "uniform-average"]
 
 
-def test_a_lone_tag_is_still_named_where_the_student_mixed_two_methods() -> None:
-    # Right weights, then a context summed with the raw scores: only no-softmax gives that context, and the part
-    # does not follow from the student's own weights, so the tag stays although the weights contradict it.
+def test_a_lone_tag_refuted_by_a_right_earlier_step_is_not_named() -> None:
+    # Right weights, then a context summed with the raw scores: only no-softmax gives that context, but the student's
+    # weights show the softmax taken, so "you skipped the softmax" would state a mistake they did not make. The part
+    # gets the plain rule instead (it used to keep the lone tag).
     variant = get_exercise(ADDITIVE).generate(0)
     reference, wrong = additive_attention.solve(variant), additive_attention._no_softmax(variant)
     part = grade(ADDITIVE, 0, {**reference, "context": wrong["context"]})["parts"]["context"]
-    assert part["tags"] == ["no-softmax"] and not part["follow_through"]
+    assert part["tags"] == [] and part["misconception"] is None and not part["follow_through"]
+    assert feedback_of(additive_attention, "no-softmax", "en") not in part["feedback"]
+    assert get_exercise(ADDITIVE).answer_field("context").rule.en in part["feedback"]
 
 
 # --- ch13.greedy-decode, seed 2: the tie broken the other way gives "lamp EOS", stopped by EOS, where the key is

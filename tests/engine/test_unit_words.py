@@ -26,11 +26,13 @@ UNIT_EXERCISES = [e.id for e in EXERCISES if any(f.units.words for f in e.fields
 
 
 def unit_forms(units: Units) -> list[str]:
-    """Every way the field's units may be written around ``{v}``: glued or spaced, before, after, both, in pairs."""
+    """Every way the field's units may be written around ``{v}``: glued or spaced, before, after, both, in pairs,
+    and the labels with ``=`` or ``:``."""
     forms = [form for word in units.after for form in ("{v}" + word, "{v} " + word)]
     forms += [form for word in units.before for form in (word + "{v}", word + " {v}")]
     forms += [f"{before}{{v}}{after}" for before in units.before for after in units.after]
     forms += [form for before, after in units.around for form in (f"{before}{{v}}{after}", f"{before} {{v}} {after}")]
+    forms += [form for label in units.labels for form in (f"{label}={{v}}", f"{label} = {{v}}", f"{label}: {{v}}")]
     return forms
 
 
