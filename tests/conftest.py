@@ -104,3 +104,13 @@ def data_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "data"
     directory.mkdir()
     return directory
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of a database with no tables at all."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        return
+    with postgres_database(f"grader_migrations_{os.getpid()}") as url:
+        yield url

@@ -58,3 +58,12 @@ def make_assignment(session: Session, students: list[User], **settings: Any) -> 
     session.add_all([course, assignment])
     session.commit()
     return assignment
+
+
+def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
+    """A committed open assignment in a course with one teacher and one student: (assignment, teacher, student)."""
+    student, teacher = make_user(session), make_user(session, Role.TEACHER)
+    assignment = make_assignment(session, [student])
+    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
+    session.commit()
+    return assignment, teacher, student

@@ -5,29 +5,14 @@ deleted (with its submission or student); migration 0008 rebuilds the table with
 """
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from sqlalchemy import Engine, text
 
 from grader.extensions import make_engine
 from grader.migrate import upgrade
-from tests.support import postgres_database
 
 ROWS = """INSERT INTO grade_log (submission_id, old_score, new_score, reason, actor, created_at)
           VALUES (:submission, NULL, :score, 'graded', 'worker:test', CURRENT_TIMESTAMP)"""
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database of either backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'ids.sqlite'}"
-        return
-    with postgres_database(f"grader_log_ids_{os.getpid()}") as url:
-        yield url
 
 
 def _submission(engine: Engine) -> int:
@@ -49,14 +34,14 @@ def _log(engine: Engine, submission: int, score: float) -> int:
         return connection.execute(text("SELECT max(id) FROM grade_log")).scalar_one()
 
 
-def test_a_deleted_newest_entry_leaves_its_id_unused(database_url: str) -> None:
+def test_a_deleted_newest_entry_leaves_its_id_unused(empty_database: str) -> None:
     """Entries 1 and 2 exist before the upgrade to 0008 (kept with their ids); 2 goes; the next entry is 3."""
-    upgrade(database_url, "0007")
-    engine = make_engine(database_url)
+    upgrade(empty_database, "0007")
+    engine = make_engine(empty_database)
     try:
         submission = _submission(engine)
         first, newest = _log(engine, submission, 0.5), _log(engine, submission, 1.0)
-        upgrade(database_url)
+        upgrade(empty_database)
         with engine.begin() as connection:
             kept = connection.execute(text("SELECT id, new_score FROM grade_log ORDER BY id")).all()
             connection.execute(text("DELETE FROM grade_log WHERE id = :id"), {"id": newest})
@@ -66,10 +51,10 @@ def test_a_deleted_newest_entry_leaves_its_id_unused(database_url: str) -> None:
         engine.dispose()
 
 
-def test_a_deleted_assignments_id_is_not_given_to_the_next_one(database_url: str) -> None:
+def test_a_deleted_assignments_id_is_not_given_to_the_next_one(empty_database: str) -> None:
     """Assignments became deletable (when nothing was submitted); an LMS may still hold the old id."""
-    upgrade(database_url, "0008")
-    engine = make_engine(database_url)
+    upgrade(empty_database, "0008")
+    engine = make_engine(empty_database)
     insert = text("INSERT INTO courses (code, title, created_at, time_zone) VALUES (:code, 'C', CURRENT_TIMESTAMP, 'UTC')")
     assignment = text("INSERT INTO assignments (course_id, title_zh, title_en, exercise_ids, score_policy, "
                       "answer_key_policy, created_at) VALUES (:course, 'a', 'a', '[]', 'best', 'after_due', "
@@ -79,7 +64,7 @@ def test_a_deleted_assignments_id_is_not_given_to_the_next_one(database_url: str
             connection.execute(insert, {"code": "c1"})
             course = connection.execute(text("SELECT max(id) FROM courses")).scalar_one()
             connection.execute(assignment, {"course": course})
-        upgrade(database_url)
+        upgrade(empty_database)
         with engine.begin() as connection:
             existing = connection.execute(text("SELECT id, updated_at IS NOT NULL FROM assignments")).one()
             connection.execute(text("DELETE FROM assignments WHERE id = :id"), {"id": existing[0]})

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -15,17 +11,6 @@ from sqlalchemy import inspect
 from grader.extensions import make_engine
 from grader.migrate import alembic_config, heads, upgrade
 from grader.models import Base
-from tests.support import postgres_database
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of a database with no tables at all."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
-        return
-    with postgres_database(f"grader_migrations_{os.getpid()}") as url:
-        yield url
 
 
 def test_history_has_one_head() -> None:

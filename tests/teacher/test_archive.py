@@ -11,20 +11,11 @@ from sqlalchemy.orm import Session
 
 from grader.grading import policy
 from grader.grading.errors import SubmissionRejected
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, User, utcnow
+from grader.models import Assignment, Course, Role, Submission, utcnow
 from grader.security import issue_token
-from tests.factories import BOOK_ANSWER, EXERCISE, UNREADABLE_ANSWER, make_assignment, make_user
+from tests.factories import BOOK_ANSWER, EXERCISE, UNREADABLE_ANSWER, make_assignment, make_taught_assignment, make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
-
-
-def _archivable(session: Session) -> tuple[Assignment, User, User]:
-    """An open assignment in a course with a teacher and a student."""
-    student, teacher = make_user(session), make_user(session, Role.TEACHER)
-    assignment = make_assignment(session, [student])
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
-    return assignment, teacher, student
 
 
 def _archive(session: Session, course_id: int, archived: bool = True) -> None:
@@ -52,7 +43,7 @@ def _form_answer(token: str) -> dict[str, str]:
 # --- Archiving and unarchiving -------------------------------------------------------------------------------------
 
 def test_archive_asks_first_then_lists_the_course_apart(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _archivable(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     client, token = login(teacher.username)
     url = f"/teach/courses/{assignment.course_id}/archive"
     asked = client.post(url, data={"csrf_token": token})
@@ -79,7 +70,7 @@ def test_archive_asks_first_then_lists_the_course_apart(login: Login, session: S
 
 
 def test_archive_pages_in_chinese(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _archivable(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     client, token = login(teacher.username)
     client.set_cookie("lang", "zh")
     page = client.post(f"/teach/courses/{assignment.course_id}/archive", data={"csrf_token": token})
@@ -87,7 +78,7 @@ def test_archive_pages_in_chinese(login: Login, session: Session) -> None:
 
 
 def test_another_teacher_or_a_student_cannot_archive_or_delete(login: Login, session: Session) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     stranger = make_user(session, Role.TEACHER)
     for who in (stranger, student):
         client, token = login(who.username)
@@ -111,7 +102,7 @@ def test_another_teacher_or_a_student_cannot_archive_or_delete(login: Login, ses
 # --- Students: results yes, submitting no ---------------------------------------------------------------------------
 
 def test_policy_refuses_submitting_to_an_archived_course(session: Session) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     policy.check_can_submit(session, student.id, assignment, EXERCISE, utcnow())
     _archive(session, assignment.course_id)
     with pytest.raises(SubmissionRejected) as refused:
@@ -123,7 +114,7 @@ def test_policy_refuses_submitting_to_an_archived_course(session: Session) -> No
 @pytest.mark.parametrize(("lang", "words"), [("en", "This course is archived"), ("zh", "这门课程已归档")])
 def test_plain_form_submit_to_an_archived_course_is_refused(login: Login, session: Session, lang: str,
                                                             words: str) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     _archive(session, assignment.course_id)
     client, token = login(student.username)
     client.set_cookie("lang", lang)
@@ -138,7 +129,7 @@ def test_plain_form_submit_to_an_archived_course_is_refused(login: Login, sessio
 
 
 def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, session: Session) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     bearer = issue_token(session, student, name="lms")
     session.commit()
     _archive(session, assignment.course_id)
@@ -161,7 +152,7 @@ def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, sessio
 
 
 def test_students_see_archived_courses_apart_with_their_results(login: Login, session: Session) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     open_one = make_assignment(session, [student])
     _archive(session, assignment.course_id)
     client, _ = login(student.username)
@@ -174,7 +165,7 @@ def test_students_see_archived_courses_apart_with_their_results(login: Login, se
 
 
 def test_dashboards_exports_and_regrades_keep_working(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _archivable(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     _archive(session, assignment.course_id)
     client, token = login(teacher.username)
     assert client.get(f"/teach/courses/{assignment.course_id}").status_code == 200
@@ -189,7 +180,7 @@ def test_dashboards_exports_and_regrades_keep_working(login: Login, session: Ses
 # --- Deleting an assignment ----------------------------------------------------------------------------------------
 
 def test_an_assignment_without_submissions_is_deleted_after_asking(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _archivable(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     client, token = login(teacher.username)
     assignment_id, course_id = assignment.id, assignment.course_id
     url = f"/teach/assignments/{assignment_id}/delete"
@@ -206,7 +197,7 @@ def test_an_assignment_without_submissions_is_deleted_after_asking(login: Login,
 
 
 def test_an_assignment_with_submissions_is_kept_and_the_page_says_why(login: Login, session: Session) -> None:
-    assignment, teacher, student = _archivable(session)
+    assignment, teacher, student = make_taught_assignment(session)
     session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="en",
                            raw_answer=BOOK_ANSWER, status="invalid"))
     session.commit()
@@ -226,7 +217,7 @@ def test_an_assignment_with_submissions_is_kept_and_the_page_says_why(login: Log
 
 
 def test_the_api_says_which_courses_are_archived_and_their_time_zone(login: Login, session: Session) -> None:
-    assignment, _, student = _archivable(session)
+    assignment, _, student = make_taught_assignment(session)
     bearer = issue_token(session, student, name="lms")
     session.commit()
     _archive(session, assignment.course_id)

@@ -9,18 +9,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from grader.models import Assignment, Enrolment, EnrolmentRole, Role, Submission, User
-from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
+from tests.factories import BOOK_ANSWER, EXERCISE, make_taught_assignment, make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
-
-
-def _course(session: Session) -> tuple[Assignment, User, User]:
-    """An open assignment in a course with a teacher and a student."""
-    student, teacher = make_user(session), make_user(session, Role.TEACHER)
-    assignment = make_assignment(session, [student])
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
-    return assignment, teacher, student
 
 
 def _try(client: FlaskClient, token: str, assignment: Assignment) -> None:
@@ -36,7 +27,7 @@ def _submissions_of(session: Session, user: User) -> list[Submission]:
 
 
 def test_a_teachers_own_try_does_not_block_deleting_and_is_kept(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _course(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     assignment_id, course_id = assignment.id, assignment.course_id
     client, token = login(teacher.username)
     _try(client, token, assignment)
@@ -59,7 +50,7 @@ def test_a_teachers_own_try_does_not_block_deleting_and_is_kept(login: Login, se
 
 
 def test_the_note_counts_every_teachers_tries_in_chinese(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _course(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     colleague = make_user(session, Role.TEACHER)
     session.add(Enrolment(course_id=assignment.course_id, user_id=colleague.id, role=EnrolmentRole.TEACHER))
     session.commit()
@@ -74,14 +65,14 @@ def test_the_note_counts_every_teachers_tries_in_chinese(login: Login, session: 
 
 
 def test_no_note_without_tries(login: Login, session: Session) -> None:
-    assignment, teacher, _ = _course(session)
+    assignment, teacher, _ = make_taught_assignment(session)
     client, token = login(teacher.username)
     page = client.post(f"/teach/assignments/{assignment.id}/delete", data={"csrf_token": token}).get_data(as_text=True)
     assert "No student has submitted" in page and 'id="confirm-note"' not in page
 
 
 def test_a_students_submission_still_blocks_deleting(login: Login, session: Session) -> None:
-    assignment, teacher, student = _course(session)
+    assignment, teacher, student = make_taught_assignment(session)
     client, token = login(teacher.username)
     _try(client, token, assignment)
     student_client, student_token = login(student.username)
@@ -96,7 +87,7 @@ def test_a_students_submission_still_blocks_deleting(login: Login, session: Sess
 
 def test_a_removed_students_submission_still_blocks_deleting(login: Login, session: Session) -> None:
     """Students' work is anyone's but the teachers': taking a student off the roster does not free the assignment."""
-    assignment, teacher, student = _course(session)
+    assignment, teacher, student = make_taught_assignment(session)
     student_client, student_token = login(student.username)
     _try(student_client, student_token, assignment)
     session.execute(delete(Enrolment).where(Enrolment.user_id == student.id))
