@@ -54,10 +54,15 @@ def course_archived(session: Session, course_id: int) -> bool:
 
 def check_can_submit(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> None:
     """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
-    if not is_enrolled(session, user_id, assignment.course_id):
+    # Membership and the archive flag in one read: every submission to an assignment passes here.
+    membership = session.execute(
+        select(Course.archived_at).join(Enrolment, Enrolment.course_id == Course.id)
+        .where(Course.id == assignment.course_id, Enrolment.user_id == user_id)
+    ).first()
+    if membership is None:
         # First, and worded like a missing assignment: outsiders learn neither that it exists nor what it holds.
         raise SubmissionRejected("no_such_assignment", NO_SUCH_ASSIGNMENT)
-    if course_archived(session, assignment.course_id):
+    if membership.archived_at is not None:
         raise SubmissionRejected("course_archived", COURSE_ARCHIVED)
     if exercise_id not in assignment.exercise_ids:
         raise SubmissionRejected(
