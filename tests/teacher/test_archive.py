@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -128,16 +129,27 @@ def test_plain_form_submit_to_an_archived_course_is_refused(login: Login, sessio
     assert _submissions(session) == 0
 
 
-def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, session: Session) -> None:
+def _archived_for_the_api(login: Login, session: Session) -> tuple[Assignment, FlaskClient, dict[str, str]]:
+    """An assignment in a course just archived, a student's client and the headers of their API token."""
     assignment, _, student = make_taught_assignment(session)
     bearer = issue_token(session, student, name="lms")
     session.commit()
     _archive(session, assignment.course_id)
     client, _ = login(student.username)
+    return assignment, client, {"Authorization": f"Bearer {bearer}"}
+
+
+def _api_submit(client: FlaskClient, headers: dict[str, str], assignment: Assignment,
+                answer: dict[str, str]) -> TestResponse:
+    return client.post("/api/v1/submissions", headers=headers, content_type="application/json",
+                       data=json.dumps({"exercise_id": EXERCISE, "assignment_id": assignment.id, "answer": answer,
+                                        "lang": "en"}))
+
+
+def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, session: Session) -> None:
+    assignment, client, headers = _archived_for_the_api(login, session)
     for answer in (BOOK_ANSWER, UNREADABLE_ANSWER):  # refused whether or not the answer reads
-        response = client.post("/api/v1/submissions", headers={"Authorization": f"Bearer {bearer}"},
-                               data=json.dumps({"exercise_id": EXERCISE, "assignment_id": assignment.id,
-                                                "answer": answer, "lang": "en"}), content_type="application/json")
+        response = _api_submit(client, headers, assignment, answer)
         assert response.status_code == 403, response.get_data(as_text=True)
         assert response.mimetype == "application/json"
         error = response.get_json()["error"]
@@ -145,9 +157,7 @@ def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, sessio
         assert error["field"] == "assignment_id"
     assert _submissions(session) == 0
     _archive(session, assignment.course_id, archived=False)
-    again = client.post("/api/v1/submissions", headers={"Authorization": f"Bearer {bearer}"},
-                        data=json.dumps({"exercise_id": EXERCISE, "assignment_id": assignment.id,
-                                         "answer": BOOK_ANSWER, "lang": "en"}), content_type="application/json")
+    again = _api_submit(client, headers, assignment, BOOK_ANSWER)
     assert again.status_code == 202, again.get_data(as_text=True)
 
 
@@ -217,11 +227,7 @@ def test_an_assignment_with_submissions_is_kept_and_the_page_says_why(login: Log
 
 
 def test_the_api_says_which_courses_are_archived_and_their_time_zone(login: Login, session: Session) -> None:
-    assignment, _, student = make_taught_assignment(session)
-    bearer = issue_token(session, student, name="lms")
-    session.commit()
-    _archive(session, assignment.course_id)
-    client, _ = login(student.username)
-    courses = client.get("/api/v1/courses", headers={"Authorization": f"Bearer {bearer}"}).get_json()["courses"]
+    assignment, client, headers = _archived_for_the_api(login, session)
+    courses = client.get("/api/v1/courses", headers=headers).get_json()["courses"]
     [course] = [c for c in courses if c["id"] == assignment.course_id]
     assert course["archived_at"] is not None and course["time_zone"] == "UTC"
