@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exercises.expr import TOKEN_MARKS, without_invisible
 from exercises.i18n import Text
+from exercises.typed_chars import TOKEN_MARKS, without_invisible
 
 _QUOTES = "'\"`‘’“”「」『』"
 # Also the other names students use: 句点 for the full stop, SOS (start of sequence, as in the PyTorch seq2seq

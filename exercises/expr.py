@@ -1,39 +1,16 @@
-"""Safe arithmetic for typed answers: a tokenizer and a recursive-descent parser, never ``eval``."""
+"""Safe arithmetic for typed answers: a recursive-descent parser over ``expr_tokens``, never ``eval``."""
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Protocol
 
 from exercises.errors import ReadError
+from exercises.expr_tokens import ErrorAt, Token, tokenize
 from exercises.i18n import Text
+from exercises.typed_chars import normalise_with_map, without_invisible
 
 MAX_LENGTH = 200
 MAX_DEPTH = 50
-
-_SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
-                 "⁹": "9", "⁻": "-"}
-_AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/",
-               "⁄": "/"}
-# Lenticular and tortoise-shell brackets (Chinese IMEs type them for "[") have no NFKC mapping; read them as [ ].
-BRACKETS = {"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "〘": "[", "〙": "]"}
-# Outside arithmetic (tokens, pairs, words): a Chinese IME types "<" and ">" as the title marks 《 》 (and some fonts
-# offer 〈 〉), and "--" or Shift+"-" as dashes, so "<eos>" arrives as "《eos》" and "->" as "-》" or "—>".
-TOKEN_MARKS = {"《": "<", "》": ">", "〈": "<", "〉": ">", "—": "-", "–": "-", "―": "-", "‒": "-", "‐": "-", "‑": "-"}
-
-
-def is_invisible(char: str) -> bool:
-    """A format character (zero-width space, joiners, BOM, soft hyphen, direction marks): invisible when typed or
-    pasted, so it is dropped rather than read as part of a number or a token the person cannot see."""
-    return unicodedata.category(char) == "Cf"
-
-
-def without_invisible(text: str) -> str:
-    """``text`` without its invisible format characters."""
-    return "".join(char for char in text if not is_invisible(char))
 
 FUNCTIONS: dict[str, Callable[[float], float]] = {
     "ln": math.log, "log": math.log, "log2": math.log2, "log10": math.log10,
@@ -42,110 +19,16 @@ FUNCTIONS: dict[str, Callable[[float], float]] = {
 CONSTANTS = {"pi": math.pi, "π": math.pi, "e": math.e}
 _NOT_FINITE_NAMES = {"nan", "inf", "infinity", "∞"}
 
-_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_NAME = re.compile(r"[A-Za-z_π∞]+")
-_LOG_BASE = re.compile(r"(2|10)(?![\d.])\s*(?=[(\d.A-Za-z_π])")
-
-
-def normalise_with_map(text: str, arithmetic: bool = True) -> tuple[str, list[int]]:
-    """NFKC-normalise ``text`` char by char; also return, per output char, its index in ``text``."""
-    out: list[str] = []
-    origin: list[int] = []
-    for index, char in enumerate(text):
-        if is_invisible(char):
-            continue
-        if arithmetic and char in _SUPERSCRIPTS:
-            previous = index - 1
-            while previous >= 0 and is_invisible(text[previous]):
-                previous -= 1
-            previous_was_superscript = previous >= 0 and text[previous] in _SUPERSCRIPTS
-            piece = _SUPERSCRIPTS[char] if previous_was_superscript else "^" + _SUPERSCRIPTS[char]
-        else:
-            piece = BRACKETS.get(char) or (None if arithmetic else TOKEN_MARKS.get(char)) or unicodedata.normalize(
-                "NFKC", char)
-            if arithmetic:
-                piece = "".join(_AFTER_NFKC.get(c, c) for c in piece)
-        out.append(piece)
-        origin.extend([index] * len(piece))
-    return "".join(out), origin
-
 
 def _short(value: float) -> str:
     """A number as shown inside a message."""
     return f"{value:.6g}"
 
 
-@dataclass(frozen=True)
-class _Token:
-    """One lexical unit: kind is 'num', 'name', 'op', '(', ')' or 'end'."""
-
-    kind: str
-    text: str
-    start: int
-    value: float = 0.0
-
-
-class _ErrorAt(Protocol):
-    """Builds a ReadError for a position in the normalised text."""
-
-    def __call__(self, position: int, zh: str, en: str, **values: object) -> ReadError: ...
-
-
-def _tokenize(text: str, error: _ErrorAt) -> list[_Token]:
-    """Split normalised text into tokens; an unknown character is a read error."""
-    tokens: list[_Token] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char.isspace():
-            index += 1
-            continue
-        number = _NUMBER.match(text, index)
-        if number:
-            tokens.append(_Token("num", number.group(), index, float(number.group())))
-            index = number.end()
-            continue
-        if char == "√":
-            # The root sign is the sqrt function as one character, so "1 √2" stays two pieces in a list split at
-            # spaces, and "√e" does not run into a name "sqrte".
-            tokens.append(_Token("name", "√", index))
-            index += 1
-            continue
-        name = _NAME.match(text, index)
-        if name:
-            tokens.append(_Token("name", name.group(), index))
-            index = name.end()
-            base = _LOG_BASE.match(text, index) if name.group().lower() == "log" else None
-            if base:  # "log2 8" / "log10(x)" are base-2/10 logs; a bare "log2" is ln 2
-                tokens[-1] = _Token("name", "log" + base.group(1), name.start())
-                index = base.end(1)
-            continue
-        if text.startswith("**", index):
-            tokens.append(_Token("op", "^", index))
-            index += 2
-            continue
-        if char in "+-*/^":
-            tokens.append(_Token("op", char, index))
-        elif char in "()%":
-            tokens.append(_Token(char, char, index))
-        else:
-            if char == ",":
-                hint = Text("；小数点请用「.」，数字中也不要用逗号分隔千位", "; write decimals with '.' and no thousands separators")
-            elif char == "。":  # a Chinese IME in Chinese punctuation mode types "." as "。"
-                hint = Text("；小数点请用半角「.」（可把输入法切换到英文标点）",
-                            "; write the decimal point as '.' (switch the input method to English punctuation)")
-            else:
-                hint = Text("", "")
-            raise error(index, "无法识别的字符「{c}」" + hint.zh, "unexpected character '{c}'" + hint.en, c=char)
-        index += 1
-    tokens.append(_Token("end", "", len(text)))
-    return tokens
-
-
 class _Parser:
     """Recursive descent over the token list, evaluating as it goes."""
 
-    def __init__(self, tokens: list[_Token], symbols: Mapping[str, float], error: _ErrorAt, advertise: bool = True):
+    def __init__(self, tokens: list[Token], symbols: Mapping[str, float], error: ErrorAt, advertise: bool = True):
         self.advertise = advertise  # list the accepted names when refusing an unknown one
         self.tokens = tokens
         self.symbols = symbols
@@ -154,11 +37,11 @@ class _Parser:
         self.depth = 0
 
     @property
-    def token(self) -> _Token:
+    def token(self) -> Token:
         """The token under the cursor."""
         return self.tokens[self.index]
 
-    def advance(self) -> _Token:
+    def advance(self) -> Token:
         """Consume and return the current token."""
         token = self.tokens[self.index]
         self.index = min(self.index + 1, len(self.tokens) - 1)
@@ -368,7 +251,7 @@ def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: s
         message = Text(zh.format(**values) + where.zh, en.format(**values) + where.en)
         return ReadError(message, original, without_invisible(full_text[:original]).strip() or None)
 
-    parser = _Parser(_tokenize(normalised, error), symbols or {}, error, advertise)
+    parser = _Parser(tokenize(normalised, error), symbols or {}, error, advertise)
     value = parser.parse()
     if not math.isfinite(value):
         raise error(len(normalised), "结果不是有限数", "the result is not a finite number")

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from exercises.errors import ReadError
-from exercises.expr import normalise_with_map
 from exercises.i18n import Text
+from exercises.typed_chars import normalise_with_map
 
 MAX_TEXT_CHARS = 10_000
 MAX_LIST_ITEMS = 1_000

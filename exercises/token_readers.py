@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from exercises.comparators import canonical_token
 from exercises.errors import ReadError
-from exercises.expr import TOKEN_MARKS, is_invisible, without_invisible
+from exercises.typed_chars import TOKEN_MARKS, is_invisible, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (
     OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from exercises.expr import is_invisible
+from exercises.typed_chars import is_invisible
 
 
 def _plain(char: str) -> str:

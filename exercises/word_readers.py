@@ -7,9 +7,9 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 from exercises.errors import ReadError
-from exercises.expr import BRACKETS, TOKEN_MARKS, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import guard, wrong_type
+from exercises.typed_chars import BRACKETS, TOKEN_MARKS, without_invisible
 
 _WORD_TABLE = str.maketrans({**BRACKETS, **{mark: plain for mark, plain in TOKEN_MARKS.items() if plain in "<>"}})
 
