@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -85,6 +85,7 @@ class Comparison:
     correct: bool
     elements: tuple[bool, ...] | None = None
     shape_error: Text | None = None
+    columns: int | None = None  # a matrix's row length: its elements are entries read row by row
 
 
 def element_score(elements: Sequence[bool], student_len: int, reference_len: int) -> float:
@@ -172,7 +173,7 @@ def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequ
     if problem is not None:
         return _shape_failure(problem)
     flat = [tolerance.close(s, r) for s_row, r_row in zip(student, reference) for s, r in zip(s_row, r_row)]
-    return _listwise(flat, len(flat), len(flat))
+    return replace(_listwise(flat, len(flat), len(flat)), columns=len(reference[0]) if reference else None)
 
 
 def _compare_vectors(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],

@@ -30,6 +30,8 @@ RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
               "Partly right: {matched} position(s) match; position(s) {positions} do not.")
+PARTLY_ENTRIES = Text("部分正确：{matched} 个元素对了，{zh_cells}还不对。", "Partly right: {matched} entries match; {en_cells} "
+                      "{verb} not.")
 FOLLOW_THROUGH = Text(
     "按你自己前面一步的结果，这一步的做法是对的，所以给了连带分（follow-through）；错误出在更早的一步。",
     "Given your own earlier step, this step is done correctly, so it earns follow-through credit; "
@@ -87,8 +89,18 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
         return credit
     text = NOT_YET + EMPTY_KEY if empty_key else NOT_YET
     if comparison.elements:
-        mismatched = [str(i + 1) for i, ok in enumerate(comparison.elements) if not ok]
+        mismatched = [i for i, ok in enumerate(comparison.elements) if not ok]
         matched = sum(comparison.elements)
         if matched and mismatched:
-            text = PARTLY.format(matched=matched, positions=", ".join(mismatched))
+            text = _partly(matched, mismatched, comparison.columns)
     return text + answer_field.rule
+
+
+def _partly(matched: int, mismatched: Sequence[int], columns: int | None) -> Text:
+    """Which positions of a list, or which cells of a matrix (by row and column), are not right yet."""
+    if not columns:
+        return PARTLY.format(matched=matched, positions=", ".join(str(i + 1) for i in mismatched))
+    cells = [(i // columns + 1, i % columns + 1) for i in mismatched]
+    return PARTLY_ENTRIES.format(matched=matched, zh_cells="、".join(f"第 {r} 行第 {c} 列" for r, c in cells),
+                                 en_cells="; ".join(f"row {r}, column {c}" for r, c in cells),
+                                 verb="does" if len(cells) == 1 else "do")

@@ -67,6 +67,12 @@ def read_int(raw: object) -> int:
             if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
                 raise _too_long(_MAX_INT_DIGITS)
             return int(text.replace(",", ""))
+        if "," in text and re.fullmatch(r"[+-]?[\d,]+", text):
+            # Digits and commas that are not thousands in threes ("100,00", "1,5"): a decimal comma or a slip.
+            raise ReadError(Text("应填一个整数；逗号只能三位一组分隔千位（如 10,000），也可以不写逗号；小数点请用「.」",
+                                 "expected a whole number; a comma may only group thousands in threes (e.g. 10,000), "
+                                 "or leave commas out; a decimal point is written '.'"),
+                            next(i for i, char in enumerate(raw) if unicodedata.normalize("NFKC", char) == ","), None)
         try:
             value = evaluate(raw, advertise=False)
         except ReadError as error:

@@ -57,8 +57,8 @@ def consistent_tags(fields: Sequence[AnswerField], wrong_answers: WrongAnswers, 
     part its solver answers otherwise, for the part then comes from the student's own earlier steps, which the tag
     must reproduce to explain it. A contradicted tag is dropped there, and elsewhere when another tag on the part is
     not contradicted; a lone one still names a mistake the part shows. Only tags in ``checked`` (default: all) are
-    dropped at all: a ``tag_part`` found the others on evidence in the part itself, which the whole-run solvers
-    cannot see. The rest are ranked by the parts their solver changes: earlier ones answered otherwise (fewest
+    dropped on that evidence: a ``tag_part`` found the others in the part itself, which the whole-run solvers
+    cannot see; a part such a tag ``builds_on`` answered otherwise still refutes it. The rest are ranked by the parts their solver changes: earlier ones answered otherwise (fewest
     first), earlier ones matched (most first), then likewise later ones.
     """
     solved = {m.tag: wrong for m, wrong in wrong_answers}
@@ -79,9 +79,10 @@ def consistent_tags(fields: Sequence[AnswerField], wrong_answers: WrongAnswers, 
             counts[later + 1] -= changes and agrees
             if index < here and other.name in upstream:
                 contradicted = contradicted or (not agrees and (changes or follows))
-                refuted = refuted or (changes and right) or (other.name in built_on.get(tag, ()) and not right)
+                refuted = refuted or (changes and right and (checked is None or tag in checked))
+                refuted = refuted or (other.name in built_on.get(tag, ()) and not right)
         if checked is not None and tag not in checked:
-            contradicted = refuted = False
+            contradicted = False
         if not refuted:
             ranked.append((tuple(counts), contradicted, tag))
     supported = any(not contradicted for _, contradicted, _ in ranked)

@@ -181,7 +181,7 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     return own
 
 
-PRECISION = Text("保留 4 位小数，或写成 1/sqrt(2) 这样的表达式；", "4 decimals, or expressions such as 1/sqrt(2); ")
+PRECISION = Text("保留 4 位小数，或写成 1/sqrt(2) 这样的表达式；", "4 decimals, or expressions such as 1/sqrt(2);")
 FIELDS = (
     AnswerField("scores", "matrix", Text("缩放后的注意力分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k"),
                 PRECISION + Text("3×3 矩阵，第 i 行是查询 i 对三个键的分数",

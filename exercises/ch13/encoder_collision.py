@@ -213,7 +213,8 @@ FIELDS = (
                          "false": ("不同", "不相同", "不相等", "不一样", "不同的", "different", "not equal",
                                    "not the same", "unequal")}),
     AnswerField("teacher_forcing_separates", "bool",
-                Text("教师强制本身能否在第一个目标步区分 A、B", "can teacher forcing itself separate A and B at the first target step?"),
+                Text("第一个目标步，教师强制给的输入本身能否区分 A、B",
+                     "at the first target step, can the input teacher forcing gives tell A and B apart by itself?"),
                 Text("是 / 否", "yes / no"),
                 Text("第一个目标步两边都只收到 BOS，教师强制提供不了任何区分两条源序列的信息。",
                      "At the first target step both sides receive only BOS, so teacher forcing supplies nothing "
@@ -233,14 +234,14 @@ def prompt(variant: Variant, lang: str) -> str:
         "2. 同一步经过 ReLU 之后的状态是多少？\n"
         "3. 从哪一次读取之后，A、B 两条路径的状态第一次完全相同？（若始终不同，填“无”）\n"
         "4. 读完整个源序列后，两条路径的最终状态（上下文向量）是否相同？\n"
-        "5. 在第一个目标步，教师强制本身能否把 A、B 区分开，使两者的第一个颜色预测不同？",
+        "5. 在第一个目标步，教师强制喂给解码器的输入本身能否把 A、B 区分开？（只问这个输入，不论两条路径的上下文向量是否相同）",
         f"\nSource A = [{path_a}] and source B = [{path_b}] are encoded with the same weights.\n"
         f"1. At read {probe} of path B (the token {token}), what is the vector before ReLU?\n"
         "2. What is the state after ReLU at that read?\n"
         "3. After which read are the states of paths A and B equal for the first time? (Write 'none' if never.)\n"
         "4. After the whole source is read, are the two final states (context vectors) equal?\n"
-        "5. At the first target step, can teacher forcing itself separate A and B, so that their first colour "
-        "predictions differ?",
+        "5. At the first target step, can the input that teacher forcing feeds the decoder tell A and B apart by "
+        "itself? (Only that input, whether or not the two context vectors are equal.)",
     )
     return setup_text(data, lang) + questions.get(lang)
 

@@ -91,11 +91,11 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
             own.append(None)
             continue
         _, state = encoder_step(data["source_vocab"][source[index]], previous, data["encoder"])
-        # A read that hands the student's own wrong state back unchanged (a zero embedding, or everything clipped
-        # to 0 after a zero state) carries nothing forward: copying the earlier state, or typing zeros
-        # throughout, would earn it too.
-        copied = index > 0 and _is_pair(previous) and _close(state, previous)
-        own.append(None if copied else list(state))
+        # A zero state handed back unchanged (a zero embedding, or everything clipped to 0) carries nothing
+        # forward: typing zeros throughout, a blank answer, would earn it. A non-zero state handed back unchanged
+        # is the read done right from the student's own state (the catalogue's rule), so it earns credit.
+        blank_copied = index > 0 and _is_pair(previous) and _close(previous, [0.0, 0.0]) and _close(state, previous)
+        own.append(None if blank_copied else list(state))
     return {"states": own}
 
 

@@ -7,8 +7,7 @@ import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import (BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, SYMBOLS,
-                                   tokens_text)
+from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, tokens_text
 from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_candidates, random_target,
                                      sentence_successors, table_block, teacher_forced_probabilities, tied_rows)
 from exercises.i18n import Text
@@ -231,6 +230,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
-    symbols=SYMBOLS,
     data_text=table_block,
 )

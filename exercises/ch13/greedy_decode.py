@@ -7,7 +7,7 @@ import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, PERIOD, STOP_ALIASES,
-                                   STOPPED_BY_CAP, STOPPED_BY_EOS, SYMBOLS)
+                                   STOPPED_BY_CAP, STOPPED_BY_EOS)
 from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_block,
                                      random_candidates, tied_rows)
 from exercises.checking import solver_tags
@@ -121,12 +121,19 @@ def _eos_omitted(variant: Variant) -> Answer | None:
 
 
 def _stops_at_period(variant: Variant) -> Answer | None:
-    """Stops at the first period as if it ended decoding (only where something other than EOS follows it)."""
-    tokens = list(_decode(variant).tokens)
+    """Stops at the first period as if it ended decoding (only where something other than EOS follows it).
+
+    On a capped decode this student, who stopped long before the cap, names EOS as the reason (the only other
+    choice is the cap), so the stop reason is theirs too and not the ignores-cap mistake.
+    """
+    decode = _decode(variant)
+    tokens = list(decode.tokens)
     if PERIOD not in tokens:
         return None
     end = tokens.index(PERIOD) + 1
-    return {"tokens": tokens[:end]} if end < len(tokens) and tokens[end] != EOS else None
+    if end >= len(tokens) or tokens[end] == EOS:
+        return None
+    return {"tokens": tokens[:end], **({"stopped_by": STOPPED_BY_EOS} if decode.stopped_by == STOPPED_BY_CAP else {})}
 
 
 MISCONCEPTIONS = (
@@ -246,6 +253,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     tag_part=tag_part,
-    symbols=SYMBOLS,
     data_text=table_block,
 )

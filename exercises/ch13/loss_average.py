@@ -9,7 +9,7 @@ import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, SYMBOLS, tokens_text
+from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, tokens_text
 from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
                                      table_block, teacher_forced_probabilities, tenths_row, tied_rows)
 from exercises.comparators import DEFAULT_TOLERANCE
@@ -178,9 +178,10 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     return implied
 
 
-def _number_field(name: str, label: Text, hint: Text, rule: Text, unit: units.Units = units.Units()) -> AnswerField:
+def _number_field(name: str, label: Text, hint: Text, rule: Text, unit: units.Units = units.Units(),
+                  uses: tuple[str, ...] | None = None) -> AnswerField:
     """A numeric answer part with the catalogue's default tolerance."""
-    return AnswerField(name, "number", label, hint, rule, units=unit)
+    return AnswerField(name, "number", label, hint, rule, units=unit, uses=uses)
 
 
 FIELDS = (
@@ -200,12 +201,13 @@ FIELDS = (
                   Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("总损失除以目标 token 数，EOS 也算一个。",
                        "The total loss divided by the number of target tokens, EOS included."),
-                  units.LOSS_PER_TOKEN),
+                  units.LOSS_PER_TOKEN, uses=("sequence_probability", "total_loss")),
     _number_field("mean_loss_without_eos", Text("平均损失（不计 EOS）", "Mean loss (EOS not counted)"),
                   Text("一个数（nat/token），至少保留 3 位小数", "a number (nats per token), to at least 3 decimals"),
                   Text("去掉 EOS 那一项 −ln p，再除以剩下的 token 数（目标长度减一）。",
                        "Remove the EOS term −ln p, then divide by the tokens left (target length minus one)."),
-                  units.LOSS_PER_TOKEN),
+                  # Parallel to the mean with EOS: a mistake shown here is not ruled out by that one answered right.
+                  units.LOSS_PER_TOKEN, uses=("sequence_probability", "total_loss")),
 )
 
 
@@ -240,6 +242,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
-    symbols=SYMBOLS,
     data_text=table_block,
 )

@@ -145,7 +145,7 @@ def _one_hot(weights: list[float]) -> bool:
                for index, value in enumerate(weights))
 
 
-PRECISION = Text("保留 4 位小数；", "4 decimals; ")
+PRECISION = Text("保留 4 位小数；", "4 decimals;")
 FIELDS = (
     AnswerField("scores", "vector", Text("打分 e_j", "scores e_j"),
                 PRECISION + Text("每个编码状态一个数", "one number per encoder state"),

@@ -9,6 +9,7 @@ from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.linalg import Vector, cosine, unique_argmax, vector_text
 from exercises.plugin import Exercise
+from exercises.tagging import solver_tags
 
 ID = "l03.superposition-readback"
 WORD_LOW, WORD_HIGH = -2, 2
@@ -76,6 +77,26 @@ def _dot_for_cosine(variant: Variant) -> Answer:
     return {"cosine": float(np.dot(readback, data["words"][data["probe"]]))}
 
 
+def _nearest_by_dot(data: Data) -> int | None:
+    """The word the dot-for-cosine student names: the largest dot product with the readback, when that is clear."""
+    readback = _unbind(data, _memory(data))
+    return unique_argmax([float(np.dot(readback, word)) for word in data["words"]], MIN_NEAREST_GAP)
+
+
+def tag_part(variant: Variant, name: str, student: object) -> tuple[str, ...]:
+    """Tags by match with each wrong procedure, plus dot-for-cosine on a nearest word picked by dot product.
+
+    The solver gives only the cosine, so that the variant rules stay those the variants were drawn under; the
+    nearest word by dot product is read here from the part itself.
+    """
+    answer_field = next(f for f in FIELDS if f.name == name)
+    reference = solve(variant)[name]
+    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student, reference))
+    if name == "nearest" and student != reference and student == _nearest_by_dot(variant.data):
+        tags.append("dot-for-cosine")
+    return tuple(tags)
+
+
 MISCONCEPTIONS = (
     Misconception("no-unbinding", _no_unbinding, Text(
         "直接拿记忆向量 c 去比较，没有先用钥匙解绑。规则：读回第 p 个词要算 k_p ⊙ c——±1 钥匙自乘为 1，"
@@ -84,10 +105,12 @@ MISCONCEPTIONS = (
         "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk."),
         name=Text("没有先解绑", "Skipped unbinding")),
     Misconception("dot-for-cosine", _dot_for_cosine, Text(
-        "给出的是点积，不是余弦。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 之间。",
-        "You gave the dot product, not the cosine. Rule: cosine = dot product / (product of the two "
-        "lengths), which always lies between -1 and 1."),
-        name=Text("把点积当余弦", "Dot product for cosine")),
+        "你用点积代替了余弦（当作余弦写出，或按点积挑最接近的词）。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 "
+        "之间；按余弦比较时，长度大的词不会因为长度占便宜。",
+        "You used the dot product where the cosine is asked for (as the cosine itself, or to pick the nearest "
+        "word). Rule: cosine = dot product / (product of the two lengths), which always lies between -1 and 1; "
+        "compared by cosine, a longer word gains nothing from its length."),
+        name=Text("把点积当余弦", "Dot product for cosine"), builds_on=("memory", "readback")),
 )
 
 
@@ -190,4 +213,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    tag_part=tag_part,
 )
