@@ -10,6 +10,7 @@ from exercises.comparators import SHAPED_KINDS, compare, element_score, equal, s
 from exercises.errors import ReadError
 from exercises.readers import NO_SUCH_TOKEN, display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
+from exercises.text_input import MAX_TEXT_CHARS
 from exercises.unit_text import blank_noise
 
 if TYPE_CHECKING:
@@ -38,9 +39,12 @@ def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedA
             errors.append(FieldError(answer_field.name, messages.MISSING_FIELD.get(lang)))
             continue
         try:
-            value = read_kind(answer_field.kind, _without_words(exercise, answer_field, raw[answer_field.name]),
-                              symbols=exercise.symbols,
-                              aliases=answer_field.aliases, options=answer_field.options)
+            typed = raw[answer_field.name]
+            # Text over the length limit is refused by the reader before any work: no words are looked for in it.
+            too_long = isinstance(typed, str) and len(typed) > MAX_TEXT_CHARS
+            bare = typed if too_long else _without_words(exercise, answer_field, typed)
+            value = read_kind(answer_field.kind, bare, symbols=exercise.symbols, aliases=answer_field.aliases,
+                              options=answer_field.options)
         except ReadError as error:
             errors.append(FieldError(answer_field.name, error.message.get(lang), error.position,
                                      error.interpreted))

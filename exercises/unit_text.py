@@ -19,17 +19,25 @@ def _plain(char: str) -> str:
     return "" if is_invisible(char) else unicodedata.normalize("NFKC", char).lower()
 
 
-SHORT_TEXT = 256  # longer texts (a matrix typed out) are viewed afresh, so the cache stays small
+SHORT_TEXT = 256  # longer texts (a matrix typed out) have a cache of their own, a few entries long
 
 
 def view(text: str) -> tuple[str, tuple[int, ...]]:
     """The comparison view of ``text`` and, per view character, its index in ``text``."""
-    return _cached_view(text) if len(text) <= SHORT_TEXT else _view(text)
+    return _cached_view(text) if len(text) <= SHORT_TEXT else _cached_long_view(text)
 
 
 @functools.lru_cache(maxsize=1024)  # one text is viewed once per unit word list and pair of a field
 def _cached_view(text: str) -> tuple[str, tuple[int, ...]]:
     """``view`` of a short text, remembered."""
+    return _view(text)
+
+
+# A field's text is viewed dozens of times (each unit word list, each side); worked out afresh each time, a long
+# text cost ~40 µs per character per field, enough for a few requests of junk to keep a web process busy.
+@functools.lru_cache(maxsize=16)
+def _cached_long_view(text: str) -> tuple[str, tuple[int, ...]]:
+    """``view`` of a long text, remembered while its answer is read."""
     return _view(text)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader import api, health, teacher, web
 from grader.celery_app import celery_init_app
@@ -18,6 +19,9 @@ def build_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: settings from the environment (then ``config``), database, Celery, API and web pages."""
     app = Flask("grader")
     app.config.update(load_config(config))
+    proxies = app.config["GRADER_TRUSTED_PROXIES"]
+    if proxies > 0:  # the client's address and scheme as the trusted proxies saw them
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.url_map.converters["int"] = RowIdConverter  # before any blueprint registers an <int:...> rule
     init_db(app)
     celery_init_app(app)

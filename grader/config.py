@@ -31,8 +31,10 @@ ENV_VARS = (
     "GRADER_TEST_GRADE_DELAY",
     "RATELIMIT_STORAGE_URI",
     "SUBMISSION_RATE_LIMIT",
+    "PREVIEW_RATE_LIMIT",
     "GRADER_FRAME_ANCESTORS",
     "GRADER_CHANGE_FEED_SETTLE_SECONDS",
+    "GRADER_TRUSTED_PROXIES",
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -43,6 +45,10 @@ INT_SETTINGS: dict[str, int] = {
     "GRADER_GRADE_TIME_LIMIT": 60,
     "GRADER_LAB_TIME_LIMIT": 600,
     "GRADER_VISIBILITY_TIMEOUT": 3600,  # above every hard time limit, or Redis redelivers running tasks
+    # Reverse proxies in front of the web processes whose X-Forwarded-For/-Proto are believed (grader.app): behind
+    # one, every request would otherwise come from the proxy's address, and the per-address login limit would let
+    # anyone lock anyone out.
+    "GRADER_TRUSTED_PROXIES": 0,
 }
 
 
@@ -130,7 +136,7 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     if config["GRADER_VISIBILITY_TIMEOUT"] <= max(config["GRADER_GRADE_TIME_LIMIT"], config["GRADER_LAB_TIME_LIMIT"]):
         raise ConfigError("GRADER_VISIBILITY_TIMEOUT must exceed the longest task time limit")
     # Rate-limit settings: read here so every web process of a deployment shares one Redis-backed count.
-    for name in ("RATELIMIT_STORAGE_URI", "SUBMISSION_RATE_LIMIT"):
+    for name in ("RATELIMIT_STORAGE_URI", "SUBMISSION_RATE_LIMIT", "PREVIEW_RATE_LIMIT"):
         if merged.get(name):
             config[name] = str(merged[name])
     # Anything else the caller passed (e.g. the API helper's settings) is kept as given.

@@ -39,6 +39,8 @@ UI: dict[str, Text] = {
     "error.400": Text("请求无效。页面可能已过期，请刷新后重试。", "Bad request. The page may have expired; reload it and try again."),
     "error.403": Text("你没有权限查看这个页面。", "You are not allowed to see this page."),
     "error.404": Text("找不到这个页面。", "This page does not exist."),
+    "error.413": Text("提交的内容过大，超出了这个页面能接收的大小。请返回，缩短后再提交。",
+                      "What was sent is larger than this page accepts. Go back, shorten it and send it again."),
     # A GET of an address that only takes form posts (a bookmark or a typed URL of a confirm page, say).
     "error.405": Text("这个地址不能直接打开：它只接收页面上的表单提交。请从页面上的链接或按钮进入。",
                       "This address cannot be opened directly: it only takes forms sent from the pages. Use the "
@@ -224,6 +226,9 @@ UI: dict[str, Text] = {
     "lab.queued": Text("排队等待工作进程…", "Waiting for a worker…"),
     "lab.done": Text("完成。", "Done."),
     "lab.failed": Text("实验运行失败。", "The run failed."),
+    "lab.busy": Text("你已有 {n} 个实验在排队或运行。请等其中一个完成后再开始新的（已算过的参数组合随时可以查看）。",
+                     "You already have {n} runs waiting or running. Start another once one of them finishes "
+                     "(parameters someone already ran can be shown at any time)."),
     "lab.pick_d": Text("请从 d = 32、64、128、256 中选择至少一个。", "Choose one or more of d = 32, 64, 128, 256."),
     "lab.no_such_run": Text("没有这次实验运行。", "There is no such lab run."),
     "lab.bad_t": Text("T 的范围须是 1 到 64 之间的整数，且起点小于终点。",

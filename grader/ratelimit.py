@@ -1,5 +1,5 @@
-"""Rate limits on submissions (per user) and failed sign-ins (per username and address), with the `limits` library;
-counts in Redis in production so all web processes agree.
+"""Rate limits on submissions and live previews (per user) and failed sign-ins (per username and address), with the
+`limits` library; counts in Redis in production so all web processes agree.
 
 The check is one call from the submission view rather than a decorator around it: it runs after
 authentication (whose user it counts) and costs one Redis round trip.
@@ -27,6 +27,10 @@ EXTENSION_KEY = "grader.limiter"
 DEFAULT_SUBMISSION_LIMIT = "30/minute"
 KEY_PREFIX = "grader"
 SCOPE = "submissions"
+PREVIEW_SCOPE = "previews"
+# The page asks for a preview at most every 400 ms of typing (~150 a minute); reading an answer costs CPU, so a
+# script cannot ask for more than twice that.
+DEFAULT_PREVIEW_LIMIT = "300/minute"
 LOGIN_SCOPE = "failed-logins"
 FAILED_LOGIN_LIMIT = "10 per 5 minutes"
 # After a storage error, count in process memory for this long before trying the shared store again.
@@ -116,18 +120,29 @@ def submission_retry_after(user_id: int) -> int:
 
 def check_submission(user_id: int) -> None:
     """``submission_retry_after`` for the API: a 429 error with Retry-After when over the limit."""
-    retry_after = submission_retry_after(user_id)
+    _refuse_over("submissions", submission_limit(), submission_retry_after(user_id))
+
+
+def check_preview(user_id: int) -> None:
+    """Count a live preview (``POST /api/v1/validate``) by ``user_id``: a 429 with Retry-After when over the limit."""
+    limit = parsed_limit(str(current_app.config.get("PREVIEW_RATE_LIMIT") or DEFAULT_PREVIEW_LIMIT))
+    allowed, retry_after = current_app.extensions[EXTENSION_KEY].hit(limit, f"user:{user_id}", PREVIEW_SCOPE)
+    _refuse_over("previews", limit, 0 if allowed else retry_after)
+
+
+def _refuse_over(what: str, limit: RateLimitItem, retry_after: int) -> None:
+    """The API's 429, naming ``what`` was counted and when to retry, unless ``retry_after`` is 0."""
     if retry_after:
-        limit = submission_limit()
         raise ApiError(
-            429, "rate_limited", f"Too many submissions (limit {limit}); retry in {retry_after} s.",
+            429, "rate_limited", f"Too many {what} (limit {limit}); retry in {retry_after} s.",
             details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
         )
 
 
 def _login_key(username: str) -> str:
     """Failed sign-ins are counted per username and client address: guessing one password is slowed down, and
-    nobody elsewhere can lock a user out."""
+    nobody at another address can lock a user out (behind a reverse proxy, only once GRADER_TRUSTED_PROXIES lets
+    the address be the client's rather than the proxy's; users behind one NAT address still share a count)."""
     return f"{username.strip().lower()}|{request.remote_addr or '-'}"
 
 
@@ -146,7 +161,9 @@ def init_app(app: Flask) -> SubmissionLimiter:
     """Create this app's submission limiter on the storage ``storage_uri`` picks and check the configured limit."""
     app.config["RATELIMIT_STORAGE_URI"] = storage_uri(app.config)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", DEFAULT_SUBMISSION_LIMIT)
-    parsed_limit(str(app.config["SUBMISSION_RATE_LIMIT"]))  # a malformed limit fails at start-up, not per request
+    app.config.setdefault("PREVIEW_RATE_LIMIT", DEFAULT_PREVIEW_LIMIT)
+    for name in ("SUBMISSION_RATE_LIMIT", "PREVIEW_RATE_LIMIT"):  # a malformed limit fails at start-up
+        parsed_limit(str(app.config[name]))
     limiter = SubmissionLimiter(app.config["RATELIMIT_STORAGE_URI"], namespace=str(app.config["GRADER_QUEUE"]))
     app.extensions[EXTENSION_KEY] = limiter
     return limiter

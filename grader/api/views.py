@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
+from grader import ratelimit
 from grader.api import body as parse
 from grader.api import changes, gradebook, queries, serialise, services
 from grader.api.openapi import document
@@ -79,6 +80,7 @@ def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
 @require_user
 def validate() -> ResponseReturnValue:
     """How the engine reads an answer, without grading it or using an attempt (live preview)."""
+    ratelimit.check_preview(require_principal().user_id)
     payload = parse.read_json_object(services.VALIDATE_FIELDS)
     return jsonify(services.reading_for_preview(get_session(), require_principal(), payload))
 

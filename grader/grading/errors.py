@@ -24,3 +24,7 @@ class LabParametersRejected(ValueError):
     def __init__(self, message: Text) -> None:
         super().__init__(message.en)
         self.message = message
+
+
+class LabRunsBusy(RuntimeError):
+    """The user already has as many capacity-lab runs waiting or running as one person may."""

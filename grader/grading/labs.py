@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -16,7 +16,7 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader.extensions import Database
 from grader.grading import dispatch, leases
-from grader.grading.errors import LabParametersRejected
+from grader.grading.errors import LabParametersRejected, LabRunsBusy
 from grader.models import LabRun, LabStatus, User, utcnow
 
 # The engine's published limits for run_capacity_lab; checked here so a bad request never reaches a worker.
@@ -24,6 +24,7 @@ LAB_DIMENSIONS = (32, 64, 128, 256)
 MAX_T = 64
 MAX_TRIALS = 2000
 PROGRESS_STEP = 0.05  # write progress at most every 5 %, to keep database writes few
+MAX_OPEN_RUNS_PER_USER = 3  # new runs one person may have waiting or running at once (cached ones are free)
 
 
 class LeaseLost(RuntimeError):
@@ -60,6 +61,8 @@ def request_lab_run(
     params = lab_params(ds, t_max, trials, seed)
     key = params_hash(params, engine.ENGINE_VERSION)
     run = session.scalar(select(LabRun).where(LabRun.params_hash == key))
+    if (run is None or run.status == LabStatus.ERROR) and user is not None:
+        _check_not_busy(session, user)
     if run is None:
         run = LabRun(
             params_hash=key,
@@ -90,6 +93,15 @@ def request_lab_run(
         return run
     dispatch.send(LabRun, run.id)
     return run
+
+
+def _check_not_busy(session: Session, user: User) -> None:
+    """Refuse a new run while ``user`` has MAX_OPEN_RUNS_PER_USER of theirs waiting or running: lab runs share
+    the workers with grading, and one person queueing dozens would hold up everyone's grades."""
+    open_runs = session.scalar(select(func.count()).select_from(LabRun).where(
+        LabRun.requested_by_id == user.id, LabRun.status.in_((LabStatus.QUEUED, LabStatus.RUNNING))))
+    if (open_runs or 0) >= MAX_OPEN_RUNS_PER_USER:
+        raise LabRunsBusy()
 
 
 @dataclass

@@ -30,6 +30,7 @@ def _refuse_nul_text() -> None:
 @web.errorhandler(403)
 @web.errorhandler(404)
 @web.errorhandler(405)
+@web.errorhandler(413)
 def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """A page for 4xx errors in the user's language (a CSRF failure says so)."""
     code = exc.code or 400
@@ -66,6 +67,12 @@ def _frame_policy(response: Response) -> Response:
     return response
 
 
+def _no_sniff(response: Response) -> Response:
+    """Browsers take every answer as the type it says it is (a JSON error or an export is never run as a page)."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Register the pages, their template globals, error pages (also for URLs no route matches), the CSRF check on cookie-authenticated API posts
     the no-store rule for private answers and the frame policy of pages."""
@@ -78,3 +85,4 @@ def init_app(app: Flask) -> None:
     app.before_request(protect_cookie_api_posts)
     app.after_request(_no_store_for_signed_in)
     app.after_request(_frame_policy)
+    app.after_request(_no_sniff)

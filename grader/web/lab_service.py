@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from grader.grading.errors import LabParametersRejected
+from grader.grading.errors import LabParametersRejected, LabRunsBusy
 from grader.grading.labs import request_lab_run
 from grader.i18n_ui import t
 from grader.models import LabRun, LabStatus, User
@@ -24,10 +24,11 @@ LAB_TRIALS = 200  # trials per (d, T): enough for a smooth curve, a few seconds 
 class LabFormError(ValueError):
     """The lab form asked for something outside the page's choices; carries the UI message key and the field."""
 
-    def __init__(self, message_key: str, field: str) -> None:
+    def __init__(self, message_key: str, field: str | None, status: int = 422) -> None:
         super().__init__(message_key)
         self.message_key = message_key
         self.field = field
+        self.status = status
 
 
 def _whole_number(raw: Any) -> int | None:
@@ -42,11 +43,9 @@ def read_lab_form(values: Mapping[str, Any]) -> tuple[list[int], int, int]:
     """The chosen d values (subset of 32/64/128/256) and the T range (1 <= t_min < t_max <= 64)."""
     raw_ds = values.get("ds") or []
     raw_ds = raw_ds if isinstance(raw_ds, list) else [raw_ds]
-    try:
-        ds = sorted({int(d) for d in raw_ds})
-    except (TypeError, ValueError, OverflowError):  # OverflowError: a JSON Infinity
-        raise LabFormError("lab.pick_d", "ds") from None
-    if not ds or any(d not in LAB_DS for d in ds):
+    whole = [_whole_number(d) for d in raw_ds]  # 32.7 is no d, not 32
+    ds = sorted({d for d in whole if d is not None})
+    if not ds or None in whole or any(d not in LAB_DS for d in ds):
         raise LabFormError("lab.pick_d", "ds")
     t_min, t_max = _whole_number(values.get("t_min", LAB_T_MIN)), _whole_number(values.get("t_max"))
     if t_min is None or not LAB_T_MIN <= t_min < LAB_T_MAX:
@@ -77,6 +76,8 @@ def start_run(session: Session, user: User, ds: list[int], t_max: int) -> LabRun
         return request_lab_run(session, ds=ds, t_max=t_max, trials=LAB_TRIALS, user=user)
     except LabParametersRejected:
         raise LabFormError("lab.bad_t", "t_max") from None
+    except LabRunsBusy:
+        raise LabFormError("lab.busy", None, 429) from None
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 from flask import jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.api.body import read_json_object
 from grader.errors import error_body
 from grader.extensions import get_session
+from grader.grading.labs import MAX_OPEN_RUNS_PER_USER
 from grader.i18n_ui import t
 from grader.models import LabRun
 from grader.routing import ROW_ID_MAX
@@ -39,24 +41,27 @@ def lab() -> ResponseReturnValue:
     return _lab_page(get_run(get_session(), run_id) if 0 < run_id <= ROW_ID_MAX else None)
 
 
+LAB_FIELDS = ("ds", "t_min", "t_max")
+
+
 @web.post("/lab/runs")
 @login_required
 def lab_start() -> ResponseReturnValue:
     """Start (or reuse) a run: JSON in, JSON out for the script; a form post redirects to the page."""
     wants_json = request.is_json
-    if wants_json:
-        body = request.get_json(silent=True)
-        values = body if isinstance(body, dict) else {}  # a JSON list or number is an empty form: 422
+    if wants_json:  # malformed JSON, another shape or an unknown key: the API's own 400/422 naming it
+        values = read_json_object(LAB_FIELDS)
     else:
         values = {**request.form, "ds": request.form.getlist("ds")}
     try:
         ds, t_min, t_max = read_lab_form(values)
+        run = start_run(get_session(), signed_in(), ds, t_max)
     except LabFormError as exc:
-        message = t(exc.message_key, page_lang())
+        message = t(exc.message_key, page_lang(), n=MAX_OPEN_RUNS_PER_USER)
         if wants_json:
-            return jsonify(error_body("invalid_parameters", message, exc.field)), 422
-        return _lab_page(None, 422, message)
-    run = start_run(get_session(), signed_in(), ds, t_max)
+            code = "rate_limited" if exc.status == 429 else "invalid_parameters"
+            return jsonify(error_body(code, message, exc.field)), exc.status
+        return _lab_page(None, exc.status, message)
     if wants_json:
         return jsonify(run_status(run, page_lang(), t_min)), 202
     return redirect(url_for("web.lab", run=run.id, t_min=t_min))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -39,11 +40,15 @@ def signed_in() -> User:
 
 
 def safe_next(target: str | None, default: str) -> str:
-    """``target`` if it is a path on this site (no scheme, no host, no '//'), else ``default``."""
+    """``target`` if it is a path on this site (no scheme, no host, no '//', no control characters), else
+    ``default``."""
     if not target:
         return default
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    # A line break cannot go into a Location header (the response would fail), nor any other control character.
+    if any(unicodedata.category(char) == "Cc" for char in target):
         return default
     return target
 
@@ -84,7 +89,7 @@ def error_message_key(exc: HTTPException) -> str:
     """The UI string that explains an error page: a CSRF failure, or the 4xx status's own words."""
     if exc.description == "csrf":
         return "error.csrf"
-    return f"error.{exc.code}" if exc.code in (400, 403, 404, 405) else "error.400"
+    return f"error.{exc.code}" if exc.code in (400, 403, 404, 405, 413) else "error.400"
 
 
 def refuse_nul_text() -> None:
