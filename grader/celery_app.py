@@ -12,6 +12,7 @@ from grader import file_broker
 from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
 GRACE_SECONDS = 10  # between soft and hard time limit: time to record the failure
+BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
 
 
 def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
@@ -38,7 +39,16 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     }
     if broker_url.startswith(("redis://", "rediss://")):
         # Redis redelivers unacked messages after this long; it must exceed every task's hard limit.
-        settings["broker_transport_options"] = {"visibility_timeout": config["GRADER_VISIBILITY_TIMEOUT"]}
+        settings["broker_transport_options"] = {
+            "visibility_timeout": config["GRADER_VISIBILITY_TIMEOUT"],
+            # A Redis that hangs (stopped, partitioned) must fail a publish, not hold it for ever: the row is
+            # committed first, so a failed send leaves it for the sweeper, and the request answers meanwhile.
+            "socket_timeout": BROKER_SOCKET_TIMEOUT,
+            "socket_connect_timeout": BROKER_SOCKET_TIMEOUT,
+        }
+        # One retry (a connection a Redis restart broke is reopened), not Celery's default three.
+        settings["task_publish_retry_policy"] = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                                 "interval_max": 0.2}
     elif broker_url.startswith("filesystem://"):
         settings["broker_transport"] = file_broker.TRANSPORT  # kombu's file transport, messages renamed into place
         settings["broker_transport_options"] = filesystem_broker_options(Path(config["GRADER_DATA_DIR"]) / "broker")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -161,6 +162,8 @@ def cmd_sweeper(args: argparse.Namespace, app: Flask) -> str:
     """Run the sweeper loop (or one pass with --once)."""
     if args.once:
         return repr(sweeper.sweep(app))
+    # Its re-sends and give-ups are INFO lines: what an operator reads after an outage.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         sweeper.run_forever(app)
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ worker whose connection died retries the task and grades the submission.
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,3 +114,33 @@ def test_worker_grades_after_its_connections_were_dropped(outage_app: Flask, pg_
         assert "OperationalError" in worker.log()  # the first attempt met the dead connection and was retried
     finally:
         worker.stop()
+
+
+def test_a_connection_lost_while_prefer_wait_holds_a_stored_submission_answers_202(outage_app: Flask) -> None:
+    # Found by a chaos run: the row was committed, yet the request answered 503 ("nothing was stored"), and a
+    # client without an Idempotency-Key would have submitted again. No worker consumes this queue here.
+    school = build_school(outage_app)
+    client, headers = outage_app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}",
+                                                 "Prefer": "wait=3"}
+    replies: list[object] = []
+    waiting = threading.Thread(target=lambda: replies.append(client.post(
+        "/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK}, headers=headers)))
+    waiting.start()
+    wait_for(lambda: _queued_rows(outage_app) or None, "the submission to be stored")
+    assert cut_connections(outage_app.config["DATABASE_URL"]) >= 1
+    waiting.join(30)
+    assert replies, "the request did not answer"
+    reply = replies[0]
+    assert reply.status_code == 202, reply.get_data(as_text=True)
+    assert reply.get_json()["status"] == "queued"
+    assert _queued_rows(outage_app) == 1
+
+
+def _queued_rows(app: Flask) -> int:
+    """How many submissions are stored, read on a connection of the test's own."""
+    engine = create_engine(app.config["DATABASE_URL"])
+    try:
+        with engine.connect() as connection:
+            return int(connection.execute(text("SELECT count(*) FROM submissions")).scalar_one())
+    finally:
+        engine.dispose()

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -60,7 +61,8 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     """``exercise_id`` if the engine grades it; 404 for a path segment (field None), 422 for a body field."""
     if exercise_id not in engine.exercise_ids():
         status, code = (404, "not_found") if field is None else (422, "unknown_exercise")
-        raise ApiError(status, code, f"Unknown exercise '{exercise_id}'.", field=field)
+        shown = exercise_id if len(exercise_id) <= 64 else exercise_id[:64] + "…"  # never echo a whole junk path
+        raise ApiError(status, code, f"Unknown exercise '{shown}'.", field=field)
     return exercise_id
 
 
@@ -240,10 +242,17 @@ def wait_for_own(
 ) -> Submission:
     """The caller's own new ``submission``, once final or after ``seconds`` (``Prefer: wait`` on POST); ``mark``
     is ``notify.subscription_mark`` taken before it was sent."""
-    return wait_until_final(
-        session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
-        pending=(submission, mark),
-    )
+    try:
+        return wait_until_final(
+            session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
+            pending=(submission, mark),
+        )
+    except OperationalError:
+        # The row is committed: a connection lost while waiting must not answer 503, which says nothing was
+        # stored (a client without an Idempotency-Key would submit again). Read it once more on a fresh
+        # connection; only if the database is down as well does the 503 stand.
+        session.rollback()
+        return queries.own_submission(session, principal, submission.id)
 
 
 def wait_until_final(

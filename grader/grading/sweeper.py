@@ -110,11 +110,29 @@ def sweep(app: Flask) -> SweepReport:
             with database.session() as session:
                 given_up = leases.give_up_exhausted(session, model, error_status)
                 resend = take_stale(session, model, requeue_after)
-            for row_id in resend:
-                dispatch.send(model, row_id)
+            unsent = [row_id for row_id in resend if not dispatch.send(model, row_id)]
+            if unsent:
+                with database.session() as session:
+                    _not_resent(session, model, unsent)
             report.given_up[model.__name__] = given_up
-            report.resent[model.__name__] = resend
+            report.resent[model.__name__] = [row_id for row_id in resend if row_id not in unsent]
     return report
+
+
+def _not_resent(session: Session, model: JobModel, row_ids: list[int]) -> None:
+    """Take back the re-send count of rows whose message never reached the broker; commits.
+
+    The back-off is for copies piling up in a queue nobody consumes; a send the broker refused left no copy, so
+    counting it would leave the row waiting up to ~11 min after a long broker outage ends. ``dispatched_at``
+    stays: the next try comes one interval later, as before the outage.
+    """
+    session.execute(
+        update(model)
+        .where(model.id.in_(row_ids), model.resends > 0)
+        .values(resends=model.resends - 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
 
 
 def run_forever(app: Flask, stop: threading.Event | None = None) -> None:
