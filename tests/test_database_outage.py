@@ -144,3 +144,42 @@ def _queued_rows(app: Flask) -> int:
             return int(connection.execute(text("SELECT count(*) FROM submissions")).scalar_one())
     finally:
         engine.dispose()
+
+
+def test_a_write_whose_connection_died_is_retried_at_once_not_after_the_lease(outage_app: Flask, pg_backend: Backend,
+                                                                           tmp_path: Path) -> None:
+    # Found by a chaos run: the task's retry found the row still leased to its own first try and skipped, so the
+    # grade waited out the whole lease (here 600 s, far beyond the wait below).
+    school = build_school(outage_app)
+    worker = WorkerProcess(pg_backend.env(GRADER_TEST_GRADE_DELAY="3", GRADER_LEASE_SECONDS="600"), pg_backend.queue,
+                           tmp_path / "worker.log", concurrency=1)
+    try:
+        worker.wait_ready()
+        client, headers = outage_app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}"}
+        created = client.post("/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK},
+                              headers=headers)
+        assert created.status_code == 202, created.get_json()
+        row_id = created.get_json()["id"]
+        wait_for(lambda: _row_state(outage_app, row_id)[0] == "grading" or None, "the worker to hold the lease")
+        assert cut_connections(pg_backend.database_url) >= 1  # the worker's, while it sleeps before its write
+        get_db(outage_app).dispose()  # the web app's connections were cut too; only the worker's matter here
+        status, attempts, logged = wait_for(
+            lambda: (state := _row_state(outage_app, row_id))[0] == "graded" and state, "the retry to grade the row")
+        assert (status, attempts, logged) == ("graded", 2, 1)
+        assert "OperationalError" in worker.log()
+    finally:
+        worker.stop()
+
+
+def _row_state(app: Flask, row_id: int) -> tuple[str, int, int]:
+    """A submission's status, attempts and grade-log entries, read on a connection of the test's own."""
+    engine = create_engine(app.config["DATABASE_URL"])
+    try:
+        with engine.connect() as connection:
+            status, attempts = connection.execute(
+                text("SELECT status, attempts FROM submissions WHERE id = :id"), {"id": row_id}).one()
+            logged = connection.execute(
+                text("SELECT count(*) FROM grade_log WHERE submission_id = :id"), {"id": row_id}).scalar_one()
+            return str(status), int(attempts), int(logged)
+    finally:
+        engine.dispose()
