@@ -35,6 +35,7 @@ ENV_VARS = (
     "GRADER_FRAME_ANCESTORS",
     "GRADER_CHANGE_FEED_SETTLE_SECONDS",
     "GRADER_TRUSTED_PROXIES",
+    "GRADER_STATEMENT_TIMEOUT",
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -49,6 +50,9 @@ INT_SETTINGS: dict[str, int] = {
     # one, every request would otherwise come from the proxy's address, and the per-address login limit would let
     # anyone lock anyone out.
     "GRADER_TRUSTED_PROXIES": 0,
+    # PostgreSQL cuts a web or worker statement after this many seconds (0: never); within the change feed's
+    # settle margin (CHANGE_FEED_SETTLE_MARGIN), so no grade-log write commits later than the feed assumes.
+    "GRADER_STATEMENT_TIMEOUT": 30,
 }
 
 

@@ -23,13 +23,20 @@ POOL_RECYCLE_SECONDS = 3600  # below common idle-connection cut-offs of proxies 
 POOL_SIZE = 10
 
 
-def _configure_postgresql(dbapi_connection: Any, _record: Any) -> None:
-    """Sessions in UTC: read back in the server's own zone, a stored time near the ends of the calendar (a due
-    date of 9999-12-31 23:59 UTC seen from UTC+8) falls outside Python's years and every read of its row fails."""
-    with dbapi_connection.cursor() as cursor:
-        cursor.execute("SET TIME ZONE 'UTC'")
-    # Committed, or the pool's first rollback would undo it; SET travels with the session, once per connection.
-    dbapi_connection.commit()
+def _postgresql_settings(statement_timeout_seconds: int) -> Callable[[Any, Any], None]:
+    """The per-connection settings: sessions in UTC and, if above 0, a statement timeout."""
+    def configure(dbapi_connection: Any, _record: Any) -> None:
+        """Sessions in UTC: read back in the server's own zone, a stored time near the ends of the calendar (a due
+        date of 9999-12-31 23:59 UTC seen from UTC+8) falls outside Python's years and every read of its row fails.
+        The statement timeout bounds how long a grade write can stay uncommitted (the change feed's settle margin
+        relies on it) and how long a blocked query holds a web thread."""
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute("SET TIME ZONE 'UTC'")
+            if statement_timeout_seconds > 0:
+                cursor.execute(f"SET statement_timeout = {int(statement_timeout_seconds) * 1000}")
+        # Committed, or the pool's first rollback would undo it; SET travels with the session, once per connection.
+        dbapi_connection.commit()
+    return configure
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
@@ -41,9 +48,9 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with per-dialect settings (SQLite pragmas; PostgreSQL sessions in UTC, connections
-    recycled hourly).
+def make_engine(url: str, statement_timeout_seconds: int = 0) -> Engine:
+    """An engine for ``url`` with per-dialect settings (SQLite pragmas; PostgreSQL sessions in UTC, statements
+    cut after ``statement_timeout_seconds`` if above 0 (migrations run without), connections recycled hourly).
 
     No pre-ping on PostgreSQL: it costs a round trip per checkout, i.e. per request and per job. A connection
     that died with its server fails its next statement instead; SQLAlchemy then discards the pool's older
@@ -54,16 +61,16 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _configure_sqlite)
         return engine
     engine = create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, pool_size=POOL_SIZE)
-    event.listen(engine, "connect", _configure_postgresql)
+    event.listen(engine, "connect", _postgresql_settings(statement_timeout_seconds))
     return engine
 
 
 class Database:
     """An engine plus a session factory; one per Flask app."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, statement_timeout_seconds: int = 0) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, statement_timeout_seconds)
         self.sessionmaker: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
         # Each statement commits on its own: no BEGIN/COMMIT round trips (see ``autocommit_requests``).
         self.autocommit_sessionmaker: sessionmaker[Session] = sessionmaker(
@@ -101,7 +108,7 @@ class Database:
 
 def init_db(app: Flask) -> Database:
     """Attach a Database to ``app``; the session and request-scoped values end with each request (and context)."""
-    database = Database(app.config["DATABASE_URL"])
+    database = Database(app.config["DATABASE_URL"], app.config["GRADER_STATEMENT_TIMEOUT"])
     app.extensions[EXTENSION_KEY] = database
     # Per request, not only per app context: a request inside an already pushed app context (tests, scripts)
     # reuses that context's ``g``, and must not inherit the previous request's session or caller.
