@@ -180,7 +180,7 @@ PATHS: JSONObject = {
          "403": json_reply(ref("Error"), "not_open: the answer would be read on the student's own variant, and every "
                                      "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
                                      "session-authenticated request without the X-CSRF-Token header")},
-        (400, 401, 413, 415, 422, 429),
+        (400, 401, 404, 413, 415, 422, 429),
         requestBody={"required": True, "content": {"application/json": {"schema": ref("ValidateRequest")}}})},
     "/api/v1/submissions": {
         "post": operation(

@@ -76,7 +76,7 @@ class OwnVariant:
 
 def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime) -> OwnVariant:
     """The caller's own variant; 403 ``not_open`` for a student whose assignments that set the exercise are all
-    still to open (the variant would show what the opening date holds back).
+    still to open (the variant would show what the opening date holds back), 404 if none of them sets it.
 
     A variant belongs to the user and the exercise, whatever the course: a teacher enrolled as a student in a course
     that sets the exercise sees it as a student there (no seed, the opening dates of those assignments apply).
@@ -84,7 +84,15 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
     if principal.is_admin:
         as_student, opens_at = False, None
     elif not principal.is_staff:
-        as_student, opens_at = True, policy.variant_opens_at(session, principal.user_id, exercise_id, now)
+        setting = policy.assignments_setting(session, principal.user_id, exercise_id)
+        if not setting:
+            # Seeds belong to the user and the exercise: shown before any assignment sets it, the variant a
+            # teacher assigns later (to open on a date) would have been seen long before.
+            raise ApiError(404, "not_found", Text(
+                zh=f"你的作业里没有练习 {exercise_id}，所以还没有你的题目。",
+                en=f"Exercise {exercise_id} is in none of your assignments, so there is no variant of it for you yet.",
+            ).get(lang), field="exercise_id")
+        as_student, opens_at = True, policy.first_opening(setting, now)
     else:
         # Only the courses they study count: one they teach opening would show what a student course holds back.
         studied = _studied(session, principal, exercise_id)

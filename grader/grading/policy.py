@@ -123,16 +123,6 @@ def first_opening(setting: list[Assignment], now: datetime) -> datetime | None:
     return min(a.opens_at for a in setting if a.opens_at is not None)
 
 
-def variant_opens_at(session: Session, user_id: int, exercise_id: str, now: datetime) -> datetime | None:
-    """When the student may first see their variant of ``exercise_id``: None if they may now, else the earliest
-    opening of the assignments of theirs that set it, when every one of them is still to open.
-
-    A variant belongs to the student and the exercise, so one open or past assignment that sets it shows it; an
-    exercise none of their assignments sets is not held back here.
-    """
-    return first_opening(assignments_setting(session, user_id, exercise_id), now)
-
-
 def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exercise_id: str) -> int:
     """Attempts that are settled: graded. A queued one may still end as an error, which gives the attempt back."""
     return attempts_used(session, user_id, assignment.id, exercise_id, (SubmissionStatus.GRADED,))

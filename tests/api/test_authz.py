@@ -68,6 +68,16 @@ def test_own_variant_is_stable_personal_and_keyless(api: Api) -> None:
     assert teacher == engine.variant(SHIFT, teacher["seed"], "zh")
 
 
+def test_a_student_has_no_variant_of_an_exercise_none_of_their_assignments_sets(api: Api) -> None:
+    # Seeds belong to the user and the exercise: seen now, it is the variant a later assignment would set.
+    unassigned = "ch09.rnn-step"
+    assert unassigned not in api.get(f"/exercises/{SHIFT}/variant", "alice").get_json()["exercise_id"]
+    assert_error(api.get(f"/exercises/{unassigned}/variant", "alice"), 404, "not_found", "exercise_id")
+    preview = {"exercise_id": unassigned, "answer": {"pre_activation": "[0, 0]", "h": "[0, 0]"}}
+    assert_error(api.post("/validate", "alice", preview), 404, "not_found", "exercise_id")
+    assert api.get(f"/exercises/{unassigned}/variant", "teacher").status_code == 200  # staff try anything
+
+
 def test_teacher_fetches_any_variant_as_the_engine_prints_it(api: Api) -> None:
     response = api.get(f"/exercises/{SHIFT}/variants/0?lang=en", "teacher")
     assert response.get_json() == engine.variant(SHIFT, 0, "en")

@@ -240,6 +240,7 @@ def test_the_preview_looks_up_a_students_variant_only_when_the_reading_needs_it(
             return session.scalar(select(func.count()).select_from(VariantAssignment)
                                   .where(VariantAssignment.user_id == api.school.user_ids["alice"])) or 0
 
+    set_exercises(api.client.application, api.school.practice_assignment, ["l03.concept-check"])
     before = variants_of_alice()
     assert api.post("/validate", "alice", {"exercise_id": SHIFT, "answer": BOOK}).get_json()["status"] == "valid"
     assert variants_of_alice() == before  # a shift-pairs preview as she types needs no variant

@@ -72,7 +72,10 @@ def test_the_variant_shows_once_the_assignment_opens(api: Api) -> None:
 
 def test_students_of_other_courses_are_not_held_back_by_it(api: Api) -> None:
     _only_in_future(api)
-    # carol's course does not set the exercise at all: her variant is not an opening date's to hold back.
+    # carol's course does not set the exercise at all: she has no variant of it (404), not one an opening date of
+    # another course holds back (403); once her own course sets it, she sees it.
+    assert_error(api.get(f"/exercises/{RNN}/variant", "carol"), 404, "not_found", "exercise_id")
+    set_exercises(api.client.application, api.school.other_assignment, [RNN])
     assert api.get(f"/exercises/{RNN}/variant", "carol").status_code == 200
 
 
