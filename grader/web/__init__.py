@@ -59,11 +59,17 @@ def _no_store_for_signed_in(response: Response) -> Response:
     return response
 
 
+# Every script of the pages is a file of ours (the UI strings ride in a JSON data block, which is never run), so a
+# script injected into a page through some field we failed to escape would not run either.
+PAGE_SCRIPT_POLICY = "script-src 'self'; object-src 'none'; base-uri 'self'"
+
+
 def _frame_policy(response: Response) -> Response:
-    """Pages may be framed only by ourselves and the origins in GRADER_FRAME_ANCESTORS (an LMS): no clickjacking."""
+    """Pages may be framed only by ourselves and the origins in GRADER_FRAME_ANCESTORS (an LMS): no clickjacking;
+    and run no script but our own files."""
     if response.mimetype == "text/html":
         ancestors = " ".join(["'self'", *str(current_app.config.get("GRADER_FRAME_ANCESTORS") or "").split()])
-        response.headers.setdefault("Content-Security-Policy", f"frame-ancestors {ancestors}")
+        response.headers.setdefault("Content-Security-Policy", f"frame-ancestors {ancestors}; {PAGE_SCRIPT_POLICY}")
     return response
 
 

@@ -254,3 +254,20 @@ def test_a_submit_answered_before_the_grade_falls_back_to_waiting(browser: Brows
     assert len(posts) == 1 and submitted.value.status == 202
     assert gets and all("wait=10" in url for url in gets)
     page.close()
+
+
+def test_a_script_that_is_not_one_of_our_files_does_not_run(browser: Browser, live_server: Any) -> None:
+    """The pages' script policy: our own files run (the live preview works), an inline script does not."""
+    page = browser.new_page()
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    assignment_id = _log_in_to_chapter_13(page, live_server, "student3")
+    page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/{EXERCISE}")
+    page.fill("#f-scored_count", "4")
+    expect(page.locator("#f-scored_count-preview")).to_contain_text("✓")  # exercise.js ran and read the answer
+    page.evaluate("""() => { const tag = document.createElement('script');
+                             tag.textContent = 'window.injected = true'; document.body.appendChild(tag); }""")
+    assert page.evaluate("window.injected === undefined")
+    assert violations, "the browser reported no blocked script"
+    page.close()

@@ -283,11 +283,12 @@ def test_signing_in_lands_teachers_on_their_dashboard_and_students_on_their_cour
 
 
 def test_pages_may_be_framed_only_by_us_and_the_lms_origins_configured(app: Flask, client: FlaskClient) -> None:
-    assert client.get("/login").headers["Content-Security-Policy"] == "frame-ancestors 'self'"
+    scripts = "script-src 'self'; object-src 'none'; base-uri 'self'"
+    assert client.get("/login").headers["Content-Security-Policy"] == f"frame-ancestors 'self'; {scripts}"
     assert "Content-Security-Policy" not in client.get("/api/v1/openapi.json").headers  # JSON is not framed
     app.config["GRADER_FRAME_ANCESTORS"] = "https://moodle.example.edu https://canvas.example.edu"
     policy = client.get("/login").headers["Content-Security-Policy"]
-    assert policy == "frame-ancestors 'self' https://moodle.example.edu https://canvas.example.edu"
+    assert policy == f"frame-ancestors 'self' https://moodle.example.edu https://canvas.example.edu; {scripts}"
 
 
 def test_a_teacher_enrolled_as_a_student_elsewhere_sees_no_key_there(app: Flask, client: FlaskClient,
