@@ -45,6 +45,9 @@ UI: dict[str, Text] = {
     "error.405": Text("这个地址不能直接打开：它只接收页面上的表单提交。请从页面上的链接或按钮进入。",
                       "This address cannot be opened directly: it only takes forms sent from the pages. Use the "
                       "links and buttons on the pages to get there."),
+    "error.control": Text("有一栏含有看不见的控制字符（例如从终端或网页粘贴进来的）。请删掉后重新提交。",
+                          "A field contains invisible control characters (pasted from a terminal or a web page, "
+                          "say). Remove them and send it again."),
     "error.csrf": Text("表单已过期或来源不明（CSRF 校验失败）。请刷新页面后重试。",
                        "The form has expired or did not come from this site (CSRF check failed). Reload and try again."),
     "error.back": Text("返回我的课程", "Back to my courses"),

@@ -56,8 +56,8 @@ def _require_csrf_token() -> None:
 
 @teacher.before_request
 def _refuse_nul_text() -> None:
-    """Junk no page can store (NUL characters) is a 400 page, not a database error."""
-    refuse_nul_text()
+    """Junk no page can store (NUL) or should show (terminal escapes, direction overrides) is a 400 page."""
+    refuse_nul_text(names_and_titles=True)
 
 
 @teacher.context_processor

@@ -86,17 +86,27 @@ def gettable_next(target: str | None, default: str) -> str:
 
 
 def error_message_key(exc: HTTPException) -> str:
-    """The UI string that explains an error page: a CSRF failure, or the 4xx status's own words."""
-    if exc.description == "csrf":
-        return "error.csrf"
+    """The UI string that explains an error page: a CSRF failure, a field with control characters, or the 4xx
+    status's own words."""
+    if exc.description in ("csrf", "control"):
+        return f"error.{exc.description}"
     return f"error.{exc.code}" if exc.code in (400, 403, 404, 405, 413) else "error.400"
 
 
-def refuse_nul_text() -> None:
-    """A 400 for a query or form value containing NUL: PostgreSQL text cannot hold it, so no field of ours may."""
+# Besides NUL: control characters other than tab and line breaks (terminal escapes) and the bidirectional
+# embeddings, overrides and isolates, which make a title or a name display as something else than it is.
+_HIDDEN_CONTROLS = {chr(code) for code in (*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F),
+                                           *range(0x2066, 0x206A))} - {"\t", "\n", "\r"}
+
+
+def refuse_nul_text(names_and_titles: bool = False) -> None:
+    """A 400 page for a query or form value containing NUL (PostgreSQL text cannot hold it, so no field of ours
+    may); with ``names_and_titles`` (the teacher pages, whose fields are shown to others) also for the other
+    hidden control characters. Typed answers keep theirs: the engine reads past invisible characters."""
+    refused = _HIDDEN_CONTROLS if names_and_titles else {"\x00"}
     for source in (request.args, request.form):
-        if any("\x00" in value for _name, values in source.lists() for value in values):
-            abort(400)
+        if any(not refused.isdisjoint(value) for _name, values in source.lists() for value in values):
+            abort(400, description="control")
 
 
 def login_required(view: Callable[P, R]) -> Callable[P, R | Response]:

@@ -106,3 +106,26 @@ def test_junk_input_is_a_client_error(
     if path.startswith("/api/"):
         assert response.mimetype == "application/json"
         assert {"code", "message", "field"} <= set(response.get_json()["error"])
+
+
+@pytest.mark.parametrize("hidden", ["\x1b[31m", "\u202e", "\u2066", "\x00", "\x85"],
+                         ids=["terminal-escape", "right-to-left-override", "isolate", "nul", "c1-next-line"])
+def test_a_title_with_hidden_control_characters_is_refused_with_a_page_that_says_so(
+        app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]], hidden: str) -> None:
+    client, token = login(people.teacher)
+    form = {"csrf_token": token, "title_zh": f"作业{hidden}", "title_en": "Work", "exercise_ids": "ch13.shift-pairs",
+            "attempts": "", "score_policy": "best", "answer_key_policy": "never"}
+    path = f"/teach/courses/{people.course_id}/assignments/new"
+    refused = client.post(path, data=form)
+    assert refused.status_code == 400
+    assert "invisible control characters" in refused.get_data(as_text=True)  # these sessions read English
+    kept = client.post(path, data={**form, "title_zh": "作业\t第一周"})  # a tab is not hidden
+    assert kept.status_code == 302, kept.get_data(as_text=True)[:300]
+
+
+def test_a_students_answer_keeps_its_invisible_characters_for_the_engine_to_read(
+        app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]]) -> None:
+    client, token = login(people.student)
+    reply = client.post("/api/v1/validate", json={"exercise_id": "ch13.shift-pairs", "answer": {
+        **BOOK_ANSWER, "scored_count": "\u202e4"}}, headers={"X-CSRF-Token": token})
+    assert reply.status_code == 200 and reply.get_json()["status"] == "valid", reply.get_json()
