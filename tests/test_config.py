@@ -61,6 +61,7 @@ def test_every_documented_variable_is_read() -> None:
         "GRADER_TEST_GRADE_DELAY": "0.5",
         "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/5",
         "SUBMISSION_RATE_LIMIT": "7/minute",
+        "PREVIEW_RATE_LIMIT": "9/minute",
         "GRADER_FRAME_ANCESTORS": "https://moodle.example.edu",
         "GRADER_CHANGE_FEED_SETTLE_SECONDS": "42.5",
     }
