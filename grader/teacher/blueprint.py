@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from grader.teacher.strings import tt
 from grader.web.csrf import protect
-from grader.web.pages import error_message_key, page_lang, refuse_nul_text, render
+from grader.web.pages import error_message_key, page_lang, refuse_hidden_characters, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,9 +55,9 @@ def _require_csrf_token() -> None:
 
 
 @teacher.before_request
-def _refuse_nul_text() -> None:
+def _refuse_hidden_characters() -> None:
     """Junk no page can store (NUL) or should show (terminal escapes, direction overrides) is a 400 page."""
-    refuse_nul_text(names_and_titles=True)
+    refuse_hidden_characters(names_and_titles=True)
 
 
 @teacher.context_processor

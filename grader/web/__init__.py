@@ -12,7 +12,7 @@ from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
 from grader.web.csrf import protect
 from grader.percent import shown_percent
-from grader.web.pages import error_message_key, refuse_nul_text, render, template_globals
+from grader.web.pages import error_message_key, refuse_hidden_characters, render, template_globals
 
 @web.before_request
 def _require_csrf_token() -> None:
@@ -21,9 +21,9 @@ def _require_csrf_token() -> None:
 
 
 @web.before_request
-def _refuse_nul_text() -> None:
+def _refuse_hidden_characters() -> None:
     """Junk no page can store (NUL characters) is a 400 page, not a database error."""
-    refuse_nul_text()
+    refuse_hidden_characters()
 
 
 @web.errorhandler(400)

@@ -99,7 +99,7 @@ _HIDDEN_CONTROLS = {chr(code) for code in (*range(0x20), 0x7F, *range(0x80, 0xA0
                                            *range(0x2066, 0x206A))} - {"\t", "\n", "\r"}
 
 
-def refuse_nul_text(names_and_titles: bool = False) -> None:
+def refuse_hidden_characters(names_and_titles: bool = False) -> None:
     """A 400 page for a query or form value containing NUL (PostgreSQL text cannot hold it, so no field of ours
     may); with ``names_and_titles`` (the teacher pages, whose fields are shown to others) also for the other
     hidden control characters. Typed answers keep theirs: the engine reads past invisible characters."""
