@@ -58,8 +58,9 @@ def consistent_tags(fields: Sequence[AnswerField], wrong_answers: WrongAnswers, 
     must reproduce to explain it. A contradicted tag is dropped there, and elsewhere when another tag on the part is
     not contradicted; a lone one still names a mistake the part shows. Only tags in ``checked`` (default: all) are
     dropped on that evidence: a ``tag_part`` found the others in the part itself, which the whole-run solvers
-    cannot see; a part such a tag ``builds_on`` answered otherwise still refutes it. The rest are ranked by the parts their solver changes: earlier ones answered otherwise (fewest
-    first), earlier ones matched (most first), then likewise later ones.
+    cannot see; a part such a tag ``builds_on`` answered otherwise still refutes it. The rest are ranked by the
+    parts their solver changes: earlier ones answered otherwise (fewest first), earlier ones matched (most first),
+    then likewise later ones.
     """
     solved = {m.tag: wrong for m, wrong in wrong_answers}
     built_on = {m.tag: m.builds_on for m, _ in wrong_answers}
