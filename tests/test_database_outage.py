@@ -14,12 +14,15 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.exc import OperationalError
 
 from grader import create_app
 from grader.auth_session import SESSION_USER_KEY
 from grader.extensions import get_db
+from grader.grading.labs import request_lab_run, run_lab
 from grader.migrate import upgrade
+from grader.models import LabStatus
 from tests.api.support import School, build_school
 from tests.conftest import clean_database
 from tests.support import PG_ADMIN_URL, REDIS_URL, Backend, WorkerProcess, postgres_database, wait_for
@@ -183,3 +186,44 @@ def _row_state(app: Flask, row_id: int) -> tuple[str, int, int]:
             return str(status), int(attempts), int(logged)
     finally:
         engine.dispose()
+
+
+def test_a_lab_result_whose_connection_died_is_handed_back_for_the_retry(outage_app: Flask) -> None:
+    # The server ends the connection under the run's final write, once (a trigger terminates its own backend), as a
+    # restart or failover at that moment would. The row must not stay leased to the failed attempt: the task's
+    # retry would then skip it until the lease ran out.
+    database_url = outage_app.config["DATABASE_URL"]
+    admin = create_engine(database_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text("CREATE SEQUENCE lab_write_cut"))
+        connection.execute(text(
+            "CREATE FUNCTION cut_lab_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "IF nextval('lab_write_cut') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); "
+            "PERFORM pg_sleep(5); END IF; RETURN NEW; END $$"))
+        connection.execute(text(
+            "CREATE TRIGGER cut_lab_write BEFORE UPDATE ON lab_runs FOR EACH ROW "
+            "WHEN (NEW.status = 'done') EXECUTE FUNCTION cut_lab_write()"))
+    try:
+        with outage_app.app_context():
+            database = get_db()
+            with database.session() as session:
+                lab_id = request_lab_run(session, ds=[32], t_max=2, trials=2, seed=11).id
+            with pytest.raises(OperationalError):
+                run_lab(database, lab_id, worker="first-try", lease_seconds=600)
+            assert _lab_state(admin, lab_id) == ("queued", 1, None)
+            assert run_lab(database, lab_id, worker="retry", lease_seconds=600) == LabStatus.DONE
+            assert _lab_state(admin, lab_id) == ("done", 2, None)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text("DROP TRIGGER cut_lab_write ON lab_runs"))
+            connection.execute(text("DROP FUNCTION cut_lab_write()"))
+            connection.execute(text("DROP SEQUENCE lab_write_cut"))
+        admin.dispose()
+
+
+def _lab_state(engine: Engine, lab_id: int) -> tuple[str, int, str | None]:
+    """A lab run's status, attempts and lease holder, read on the test's own connection."""
+    with engine.connect() as connection:
+        status, attempts, owner = connection.execute(
+            text("SELECT status, attempts, lease_owner FROM lab_runs WHERE id = :id"), {"id": lab_id}).one()
+        return str(status), int(attempts), owner

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -151,9 +151,14 @@ def run_lab(database: Database, lab_id: int, *, worker: str, lease_seconds: floa
         with database.session() as session:
             leases.release_after_failure(session, LabRun, lease, leases.failure_message(exc), LabStatus.ERROR)
         raise
-    with database.session() as session:
-        written = leases.finish(session, LabRun, lease, LabStatus.DONE, result=_json_safe(result), progress=1.0)
-        session.commit()
+    try:
+        with database.session() as session:
+            written = leases.finish(session, LabRun, lease, LabStatus.DONE, result=_json_safe(result), progress=1.0)
+            session.commit()
+    except OperationalError as exc:
+        # The retry would otherwise find the row still leased to this attempt and wait out the lease.
+        leases.give_back(database, LabRun, lease, exc, LabStatus.ERROR)
+        raise
     return LabStatus.DONE if written else LabStatus.RUNNING
 
 

@@ -7,12 +7,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import logging
+
 from sqlalchemy import BindParameter, ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from grader.extensions import Database
 from grader.models import utcnow
 
 JobModel = type[Any]  # a mapped class that mixes in LeasedJob (Submission, LabRun)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,20 @@ def release_after_failure(session: Session, model: JobModel, lease: Lease, messa
     )
     session.commit()
     return result.rowcount == 1
+
+
+def give_back(database: Database, model: JobModel, lease: Lease, exc: OperationalError, error_status: str) -> None:
+    """After the connection died under a write: hand the row back (queued, or ``error_status`` if that was its last
+    attempt) on a fresh connection, so the task's retry can claim it at once instead of waiting out this lease.
+
+    If the write did commit after all, the row is no longer held and nothing changes; if the database is still
+    unreachable, the lease runs out and the sweeper re-sends the row.
+    """
+    try:
+        with database.pinned_session() as session:
+            release_after_failure(session, model, lease, failure_message(exc), error_status)
+    except OperationalError as still_down:
+        log.warning("%s %s kept its lease until it expires: %s", model.__tablename__, lease.row_id, still_down)
 
 
 def give_up_exhausted(session: Session, model: JobModel, error_status: str, row_id: int | None = None) -> list[int]:

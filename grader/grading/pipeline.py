@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from enum import StrEnum
 from typing import Any
@@ -30,8 +29,6 @@ class Outcome(StrEnum):
 
 
 FINAL_OUTCOMES = frozenset({Outcome.GRADED, Outcome.INVALID, Outcome.ERROR})
-
-log = logging.getLogger(__name__)
 
 
 def grade_submission(
@@ -88,26 +85,12 @@ def _grade(
         try:
             written = _write_result(session, lease, result, single_statement=single_statements)
         except OperationalError as exc:
-            _give_back(database, lease, exc)
+            # The retry would otherwise find the row still leased to this attempt and skip it.
+            leases.give_back(database, Submission, lease, exc, SubmissionStatus.ERROR)
             raise  # the task retries (autoretry_for OperationalError) and claims the row again
         if written is None:
             return Outcome.LOST_LEASE, None
         return (Outcome.GRADED if result["status"] == "graded" else Outcome.INVALID), written
-
-
-def _give_back(database: Database, lease: leases.Lease, exc: OperationalError) -> None:
-    """After the connection died under the write: hand the row back (queued, or error if that was its last
-    attempt) on a fresh connection, so the task's retry can claim it at once instead of waiting out this lease.
-
-    If the write did commit after all, the row is no longer held and nothing changes; if the database is still
-    unreachable, the lease runs out and the sweeper re-sends the row, as before.
-    """
-    try:
-        with database.pinned_session() as session:
-            leases.release_after_failure(session, Submission, lease, leases.failure_message(exc),
-                                         SubmissionStatus.ERROR)
-    except OperationalError as still_down:
-        log.warning("submission %s kept its lease until it expires: %s", lease.row_id, still_down)
 
 
 def _write_result(
