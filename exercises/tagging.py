@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, NamedTuple, Sequence
 
-from exercises.base import Answer, AnswerField, Misconception
+from exercises.base import Answer, AnswerField, Misconception, Variant
 from exercises.comparators import equal
 
 WrongAnswers = Sequence[tuple[Misconception, Answer | None]]
@@ -18,6 +18,14 @@ def solver_tags(wrong_answers: WrongAnswers, answer_field: AnswerField, student:
     return tuple(m.tag for m, wrong in wrong_answers
                  if wrong is not None and name in wrong and equal(kind, student, wrong[name], tolerance)
                  and not equal(kind, wrong[name], reference, tolerance))
+
+
+def part_solver_tags(fields: Sequence[AnswerField], misconceptions: Sequence[Misconception], variant: Variant,
+                     name: str, student: Any, reference: Any) -> list[str]:
+    """``solver_tags`` for part ``name`` of an exercise's ``fields``, every misconception's solver run on
+    ``variant``: where a plug-in's ``tag_part`` starts before adding what it reads from the part itself."""
+    answer_field = next(f for f in fields if f.name == name)
+    return list(solver_tags([(m, m.solve(variant)) for m in misconceptions], answer_field, student, reference))
 
 
 class Prediction(NamedTuple):

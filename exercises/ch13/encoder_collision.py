@@ -12,10 +12,10 @@ from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_
                                     colour_tokens, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, relu, run_encoder, same_state, setup_text,
                                     vocab_from_units)
-from exercises.checking import solver_tags
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
+from exercises.tagging import part_solver_tags
 
 ID = "ch13.encoder-collision"
 MAX_UNITS = 4
@@ -146,9 +146,7 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     wrote the pre-activation again as the state, which is the no-relu mistake itself.
     """
     reference = solve(variant)
-    answer_field = next(f for f in FIELDS if f.name == name)
-    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student,
-                            reference[name]))
+    tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference[name])
     if (name == "post_activation" and "no-relu" not in tags
             and equal("vector", student, reference["pre_activation"])
             and not equal("vector", reference["pre_activation"], reference["post_activation"])):

@@ -11,10 +11,10 @@ from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, 
                                     encoder_step, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, run_encoder, setup_text, states_list,
                                     vocab_from_units)
-from exercises.checking import solver_tags
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
+from exercises.tagging import part_solver_tags
 
 ID = "ch13.encoder-states"
 MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
@@ -140,8 +140,7 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     listed the pre-activation sums computed from the right previous states, did not match it.
     """
     reference = solve(variant)[name]
-    answer_field = next(f for f in FIELDS if f.name == name)
-    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student, reference))
+    tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference)
     if "no-relu" not in tags and isinstance(student, (list, tuple)) and _skipped_relu(variant, student):
         tags.append("no-relu")
     # h_0 listed first and the list cut to the right length: the same mistake as h_0 plus every state.

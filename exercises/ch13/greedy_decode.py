@@ -10,10 +10,10 @@ from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, 
                                    STOPPED_BY_CAP, STOPPED_BY_EOS)
 from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_block,
                                      random_candidates, tied_rows)
-from exercises.checking import solver_tags
 from exercises.comparators import canonical_token, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise
+from exercises.tagging import part_solver_tags
 from exercises.variants import rows_not_summing_to_one
 
 ID = "ch13.greedy-decode"
@@ -163,9 +163,7 @@ MISCONCEPTIONS = (
 
 def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     """Tags by exact match with each wrong procedure, plus any answer that runs past the cap."""
-    answer_field = next(f for f in FIELDS if f.name == name)
-    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student,
-                            solve(variant)[name]))
+    tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, solve(variant)[name])
     if "ignores-cap" not in tags and _runs_past_cap(variant, name, student):
         tags.append("ignores-cap")
     # "EOS" on a capped decode matches both ignores-cap and a tie broken the other way; the checker keeps the one

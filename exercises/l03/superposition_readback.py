@@ -9,7 +9,7 @@ from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.linalg import Vector, cosine, unique_argmax, vector_text
 from exercises.plugin import Exercise
-from exercises.tagging import solver_tags
+from exercises.tagging import part_solver_tags
 
 ID = "l03.superposition-readback"
 WORD_LOW, WORD_HIGH = -2, 2
@@ -89,9 +89,8 @@ def tag_part(variant: Variant, name: str, student: object) -> tuple[str, ...]:
     The solver gives only the cosine, so that the variant rules stay those the variants were drawn under; the
     nearest word by dot product is read here from the part itself.
     """
-    answer_field = next(f for f in FIELDS if f.name == name)
     reference = solve(variant)[name]
-    tags = list(solver_tags([(m, m.solve(variant)) for m in MISCONCEPTIONS], answer_field, student, reference))
+    tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference)
     if name == "nearest" and student != reference and student == _nearest_by_dot(variant.data):
         tags.append("dot-for-cosine")
     return tuple(tags)
