@@ -10,9 +10,10 @@ from exercises.errors import ReadError
 from exercises.expr import evaluate
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
+from exercises.pair_readers import read_pairs, show_pairs
 from exercises.text_input import (check_count, finite_float, format_number, format_numbers, guard, matching_close,
                                   wrong_type)
-from exercises.token_readers import parse_json_list, read_pairs, read_token, read_tokens, show_pairs
+from exercises.token_readers import parse_json_list, read_token, read_tokens
 from exercises.typed_chars import BRACKETS, without_invisible
 from exercises.word_readers import read_enum, words
 

@@ -1,4 +1,4 @@
-"""Readers for token answers: one token, a token sequence, and (input, output) pairs."""
+"""Readers for token answers: one token and a token sequence (pairs of tokens: ``pair_readers``)."""
 from __future__ import annotations
 
 import json
@@ -10,28 +10,24 @@ from exercises.errors import ReadError
 from exercises.typed_chars import TOKEN_MARKS, is_invisible, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (
-    OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,
-    split_top, strip_range, top_level_chars, unwrap, without_final_stop, wrong_type,
+    Located, check_brackets, check_count, guard, locate, read_error, split_top, strip_range, unwrap,
+    without_final_stop, wrong_type,
 )
 
 _QUOTES = "'\"`‘’“”「」『』"
-_ARROWS = "⇒⟶⟹→➔➜➡➝➞⇨↦"  # arrow characters students type or paste between tokens and in pairs
+ARROWS = "⇒⟶⟹→➔➜➡➝➞⇨↦"  # arrow characters students type or paste between tokens and in pairs
 _TOKEN_PARTS = re.compile(r"<[^<>\s]*>|[.。]|[^.。<]+|<")
-_PAIR_LEXER = re.compile(
-    r"(?P<tag></?[A-Za-z]+>)|(?P<arrow>-+>|=+>|[" + _ARROWS + r">:])|(?P<sep>[\s,;、]+)"
-    r"|(?P<word>(?:(?!-+>|=+>)[^\s,;、<>:" + _ARROWS + r"])+)|(?P<other>.)", re.S)
 TOKENS_EXPECTED = Text("词元列表（如 blue door . EOS）", "a list of tokens (e.g. blue door . EOS)")
-PAIRS_EXPECTED = Text("输入→输出 对的列表（如 BOS→blue, blue→door）", "a list of input→output pairs (e.g. BOS→blue, blue→door)")
 
 _TOKEN_MARK_TABLE = str.maketrans(TOKEN_MARKS)
 _TAG = re.compile(r"<[^<>]+>")
 _DASHES = re.compile(r"-+")
-_WORD_SEPARATORS = re.compile(r"[\s,;、" + _ARROWS + r"]+|-+>|=+>")
+_WORD_SEPARATORS = re.compile(r"[\s,;、" + ARROWS + r"]+|-+>|=+>")
 
 
-def _is_token_separator(char: str) -> bool:
+def is_token_separator(char: str) -> bool:
     """Whitespace, commas (ASCII or full width after NFKC), semicolons, the enumeration comma and arrows."""
-    return char.isspace() or char in ",;、" + _ARROWS
+    return char.isspace() or char in ",;、" + ARROWS
 
 
 def parse_json_list(text: str) -> list | None:
@@ -57,7 +53,7 @@ def split_tokens(piece: str) -> list[str]:
     return [token for token in tokens if token]
 
 
-def _bad_character(token: str) -> str | None:
+def bad_character(token: str) -> str | None:
     """A bracket or quote left inside a token, or an angle bracket outside a whole tag such as ``<pad>``, which
     means the text was not what it seemed (``< eos >`` is not the three tokens ``<``, ``EOS``, ``>``)."""
     stray = "[](){}" + _QUOTES + ("" if _TAG.fullmatch(token) else "<>")
@@ -83,7 +79,7 @@ def _tokens_from_list(items: Sequence[object]) -> list[str]:
             raise ReadError(Text("第 {i} 项应为文本词元", "item {i} should be a text token").format(i=number)
                             + wrong_type(Text("文本", "text"), item).message, None, " ".join(tokens) or None)
         found = split_tokens(item)
-        if len(found) != 1 or _bad_character(found[0]):
+        if len(found) != 1 or bad_character(found[0]):
             raise ReadError(Text("第 {i} 项应恰好是一个词元，读到「{t}」", "item {i} should be exactly one token, read '{t}'")
                             .format(i=number, t=item.strip()), None, " ".join(tokens) or None)
         if _stray_dash(item, len(items)):
@@ -98,13 +94,13 @@ def _tokens_from_text(located: Located) -> list[str]:
     text = located.text
     start, end = unwrap(text, 0, len(text))
     tokens: list[str] = []
-    pieces = split_top(text, start, end, _is_token_separator, merge_runs=True)
+    pieces = split_top(text, start, end, is_token_separator, merge_runs=True)
     for piece_start, piece_end in pieces:
         if _stray_dash(text[piece_start:piece_end], len(pieces)):
             raise read_error(STRAY_DASH.format(i=len(tokens) + 1, t=text[piece_start:piece_end]),
                              located.at(piece_start), " ".join(tokens) or None)
         for token in split_tokens(text[piece_start:piece_end]):
-            bad = _bad_character(token)
+            bad = bad_character(token)
             if bad:
                 position = text.find(bad, piece_start)
                 message = (Text("第 {i} 个词元处有多余的「{c}」；标记请连写，如 <eos>",
@@ -142,7 +138,7 @@ def _full_stops_joined(tokens: list[str]) -> list[str]:
     return joined
 
 
-def _empty() -> ReadError:
+def empty_input() -> ReadError:
     """Empty text is never an answer (an empty list must be written ``[]``)."""
     return ReadError(Text("输入为空", "empty input"), 0, None)
 
@@ -157,12 +153,12 @@ def read_tokens(raw: object) -> list[str]:
     located = locate(raw)
     start, end = strip_range(located.text, 0, len(located.text))
     if start == end:
-        raise _empty()
+        raise empty_input()
     as_json = parse_json_list(located.text[start:end])
-    return _tokens_from_list(as_json) if as_json is not None else _tokens_from_text(_without_closing_stop(located))
+    return _tokens_from_list(as_json) if as_json is not None else _tokens_from_text(without_closing_stop(located))
 
 
-def _without_closing_stop(located: Located) -> Located:
+def without_closing_stop(located: Located) -> Located:
     """Drop a full stop that ends the sentence rather than the sequence: after EOS or after a closing bracket.
 
     Nothing is ever predicted after EOS, so ``blue key . EOS。`` or ``[blue, key, ., EOS]。`` has four tokens.
@@ -206,125 +202,3 @@ def read_token(raw: object) -> str:
         raise ReadError(Text("应填一个词元，读到 {n} 个", "expected one token, read {n}").format(n=len(tokens)),
                         None, " ".join(tokens) or None)
     return tokens[0]
-
-
-def _lex(text: str, start: int, end: int) -> list[tuple[str, str, int]]:
-    """(kind, text, index) items of pair text; separators are dropped."""
-    return [(m.lastgroup or "other", m.group(), start + m.start()) for m in _PAIR_LEXER.finditer(text[start:end])
-            if m.lastgroup != "sep"]
-
-
-def _side(word: str, pair_number: int, located: Located, index: int, done: list[tuple[str, str]]) -> str:
-    """One side of a pair: a single canonical token."""
-    tokens = split_tokens(word)
-    if len(tokens) != 1 or _bad_character(tokens[0]):
-        raise read_error(Text("第 {i} 对中「{w}」应是一个词元（句号请单独写）", "pair {i}: '{w}' should be one token "
-                              "(write a period as its own token)").format(i=pair_number, w=word),
-                         located.at(index), show_pairs(done))
-    return tokens[0]
-
-
-def _arrow_pairs(located: Located, start: int, end: int, done: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Pairs written ``in→out`` separated by commas, semicolons, 、 or new lines."""
-    items = _lex(located.text, start, end)
-    check_count(len(items) // 3)
-    pairs: list[tuple[str, str]] = []
-    position = 0
-    while position < len(items):
-        number = len(done) + len(pairs) + 1
-        window = items[position:position + 3]
-        bad = next((item for item, want in zip(window, ("side", "arrow", "side"))
-                    if (item[0] == "arrow") != (want == "arrow") or item[0] == "other"), None)
-        if bad is not None:
-            raise read_error(Text("第 {i} 对应写成「输入→输出」，在「{t}」处读不下去",
-                                  "pair {i} should look like input→output; stuck at '{t}'").format(i=number, t=bad[1]),
-                             located.at(bad[2]), show_pairs(done + pairs))
-        if len(window) < 3:
-            raise read_error(Text("第 {i} 对不完整，应写成「输入→输出」", "pair {i} is incomplete; write it as input→output")
-                             .format(i=number), located.at(end), show_pairs(done + pairs))
-        source = _side(window[0][1], number, located, window[0][2], done + pairs)
-        target = _side(window[2][1], number, located, window[2][2], done + pairs)
-        pairs.append((source, target))
-        position += 3
-    return pairs
-
-
-def _group_pair(located: Located, start: int, end: int, done: list[tuple[str, str]]) -> tuple[str, str]:
-    """One bracketed pair: ``(BOS, blue)``, ``[BOS, blue]`` or ``(BOS→blue)``."""
-    number = len(done) + 1
-    text = located.text
-    if not (text[start] in OPENERS and matching_close(text, start) == end - 1):
-        raise read_error(Text("第 {i} 对应写成 (输入, 输出)", "pair {i} should look like (input, output)").format(i=number),
-                         located.at(start), show_pairs(done))
-    inner_start, inner_end = unwrap(text, start, end)
-    if any(kind == "arrow" for kind, _, _ in _lex(text, inner_start, inner_end)):
-        found = _arrow_pairs(located, inner_start, inner_end, done)
-        if len(found) == 1:
-            return found[0]
-    sides = split_top(text, inner_start, inner_end, _is_token_separator, merge_runs=True)
-    if len(sides) != 2:
-        raise read_error(Text("第 {i} 对应恰好有两个词元，读到 {n} 个", "pair {i} should hold exactly two tokens, read {n}")
-                         .format(i=number, n=len(sides)), located.at(start), show_pairs(done))
-    return (_side(text[sides[0][0]:sides[0][1]], number, located, sides[0][0], done),
-            _side(text[sides[1][0]:sides[1][1]], number, located, sides[1][0], done))
-
-
-def _pairs_from_text(raw: str) -> list[tuple[str, str]]:
-    """Pairs from typed text, either ``a→b, b→c`` or ``(a, b), (b, c)``, optionally inside brackets."""
-    located = _without_closing_stop(locate(raw))
-    text = located.text
-    start, end = strip_range(text, 0, len(text))
-    if start == end:
-        raise _empty()
-    check_brackets(located)
-    inner_start, inner_end = unwrap(text, start, end)
-    inner_has_groups = any(char in OPENERS for char in top_level_chars(text, inner_start, inner_end))
-    if (inner_start, inner_end) != (start, end) and (inner_has_groups or any(
-            kind == "arrow" for kind, _, _ in _lex(text, inner_start, inner_end))):
-        start, end = inner_start, inner_end
-    if not any(char in OPENERS for char in top_level_chars(text, start, end)):
-        return _arrow_pairs(located, start, end, [])
-    groups = split_groups(text, start, end)
-    check_count(len(groups))
-    pairs: list[tuple[str, str]] = []
-    for piece_start, piece_end in groups:
-        pairs.append(_group_pair(located, piece_start, piece_end, pairs))
-    return pairs
-
-
-def _pairs_from_list(items: Sequence[object]) -> list[tuple[str, str]]:
-    """Typed list: ``[["BOS","blue"], ...]`` or ``["BOS→blue", ...]``."""
-    guard(list(items), PAIRS_EXPECTED)
-    pairs: list[tuple[str, str]] = []
-    for number, item in enumerate(items, start=1):
-        try:
-            if isinstance(item, str):
-                found = _pairs_from_text(item)
-            elif isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(side, str) for side in item):
-                found = [(read_token(item[0]), read_token(item[1]))]
-            else:
-                found = []
-        except ReadError as error:
-            raise ReadError(Text("第 {i} 项：", "item {i}:").format(i=number) + error.message, None,
-                            show_pairs(pairs)) from None
-        if len(found) != 1:
-            raise ReadError(Text("第 {i} 项应是一对 [输入, 输出]", "item {i} should be one [input, output] pair")
-                            .format(i=number), None, show_pairs(pairs))
-        pairs.append(found[0])
-    return pairs
-
-
-def read_pairs(raw: object) -> list[tuple[str, str]]:
-    """(input, output) token pairs from JSON or text such as ``BOS→blue, blue->door, door→., .→EOS``."""
-    guard(raw, PAIRS_EXPECTED)
-    if isinstance(raw, (list, tuple)):
-        return _pairs_from_list(raw)
-    if not isinstance(raw, str):
-        raise wrong_type(PAIRS_EXPECTED, raw)
-    as_json = parse_json_list(locate(raw).text.strip())
-    return _pairs_from_list(as_json) if as_json is not None else _pairs_from_text(raw)
-
-
-def show_pairs(pairs: Sequence[tuple[str, str]]) -> str | None:
-    """Pairs as echoed back: ``BOS→blue, blue→door`` (None when there are none)."""
-    return ", ".join(f"{source}→{target}" for source, target in pairs) or None
