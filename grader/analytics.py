@@ -126,9 +126,14 @@ def counted_scores(assignments: Sequence[Assignment], course_id: int, dialect: s
 
 
 def score_bin(score: ColumnElement[Any]) -> ColumnElement[int]:
-    """SQL: the histogram bin (0..BIN_COUNT-1) of a score; full marks get a bin of their own."""
+    """SQL: the histogram bin (0..BIN_COUNT-1) of a score; full marks get a bin of their own.
+
+    The other edges compare the whole percentage the pages show (``percent.shown_percent``), not the raw value: a
+    mean such as (1.0 + 0.2) / 3 is 0.39999999999999997 in floating point, shown as 40 %, and must count in 40–59 %.
+    """
+    shown = func.round(score * 100)
     whens = [(score >= FULL_MARKS, BIN_COUNT - 1)]
-    whens += [(score >= edge, index + 1) for index, edge in reversed(list(enumerate(BIN_EDGES)))]
+    whens += [(shown >= round(edge * 100), index + 1) for index, edge in reversed(list(enumerate(BIN_EDGES)))]
     return case(*whens, else_=0)
 
 

@@ -45,7 +45,7 @@ class FixtureCourse:
     other: Assignment  # in the other course
 
 
-def _submit(session: Session, user: User, assignment: Assignment, exercise_id: str, minute: int, score: float | None,
+def add_submission(session: Session, user: User, assignment: Assignment, exercise_id: str, minute: int, score: float | None,
             parts: dict[str, Any] | None = None, status: str = SubmissionStatus.GRADED) -> Submission:
     """Insert one submission as if graded (or queued/invalid) at ``minute``."""
     submission = Submission(
@@ -99,6 +99,6 @@ def build(session: Session) -> FixtureCourse:
         (alice, other, LOSS, 16, 0.0, {"total_loss": part(0.0, ("log10",))}, "graded"),  # another course
     ]
     for user, assignment, exercise_id, minute, score, parts, status in rows:
-        _submit(session, user, assignment, exercise_id, minute, score, parts, status)
+        add_submission(session, user, assignment, exercise_id, minute, score, parts, status)
     session.commit()
     return FixtureCourse(course, best, last, teacher, alice, bob, carol, people["dave"], outsider, other_teacher, other)

@@ -6,7 +6,8 @@ from sqlalchemy.orm import Session
 
 from grader import analytics
 from grader.teacher.roster import remove_student
-from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse, at, build
+from grader.models import Assignment
+from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse, add_submission, at, build
 
 
 @pytest.fixture
@@ -69,6 +70,22 @@ def test_assignment_statistics(session: Session, fixture_course: FixtureCourse) 
     last = stats[fixture_course.last.id]
     assert (last.attempted, last.mean_score, last.first_try_share) == (2, pytest.approx(0.25), pytest.approx(0.5))
     assert last.histogram == (1, 0, 1, 0, 0, 0)
+
+
+def test_a_mean_on_a_bin_edge_is_binned_as_the_table_shows_it(session: Session, fixture_course: FixtureCourse) -> None:
+    # Found by an audit: (1.0 + 0.2)/3 is 0.39999999999999997 in floating point; the student table shows 40 % and
+    # the histogram counted it in 20–39 %. A mean is binned by the whole percentage the pages show.
+    three = Assignment(course=fixture_course.course, title_zh="三题", title_en="Three", exercise_ids=[LOSS, COST, GREEDY],
+                       score_policy="best")
+    session.add(three)
+    session.commit()
+    scores = {fixture_course.alice: (1.0, 0.2), fixture_course.bob: (1.0, 1.0, 0.4), fixture_course.carol: (0.8, 1.0)}
+    for minute, (student, counted) in enumerate(scores.items()):
+        for exercise_id, score in zip((LOSS, COST, GREEDY), counted):
+            add_submission(session, student, three, exercise_id, 100 + minute, score)
+    session.commit()
+    (stats,) = analytics.assignment_stats(session, fixture_course.course.id, [three])
+    assert stats.histogram == (0, 0, 1, 1, 1, 0)  # 40 %, 60 %, 80 %
 
 
 def test_misconception_histogram(session: Session, fixture_course: FixtureCourse) -> None:

@@ -144,9 +144,10 @@ def build_world(session: Session, seed: int) -> World:
 
 
 def bin_of(score: float) -> int:
+    """The bin of the whole percentage a page shows for ``score`` (0.19999 shows as 20 %)."""
     if score >= FULL:
         return 5
-    return sum(1 for edge in EDGES if score >= edge)
+    return sum(1 for edge in EDGES if round(score * 100) >= round(edge * 100))
 
 
 @dataclass
