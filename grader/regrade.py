@@ -24,6 +24,7 @@ from grader.models import (
     RegradeChange,
     RegradeJob,
     RegradeStatus,
+    ScorePolicy,
     Submission,
     SubmissionStatus,
     User,
@@ -170,10 +171,32 @@ def _over_attempt_limit(session: Session, submission: Submission, check: Recheck
     return policy.attempts_used(session, submission.user_id, submission.assignment_id, submission.exercise_id) >= allowed
 
 
+def _lowers_counted_score(session: Session, submission: Submission, check: Recheck, score_policy: str) -> bool:
+    """True if, under "last attempt counts", the re-check makes an unread answer the student's latest graded
+    attempt, counted in place of a higher score (the answer's own worth rises from nothing, so ``lowered`` is
+    False, yet the score the teacher sees would drop)."""
+    if (score_policy != ScorePolicy.LAST or check.old_status == SubmissionStatus.GRADED
+            or check.new_status != SubmissionStatus.GRADED):
+        return False
+    latest = session.execute(
+        select(Submission.id, Submission.score)
+        .where(Submission.user_id == submission.user_id, Submission.assignment_id == submission.assignment_id,
+               Submission.exercise_id == submission.exercise_id, Submission.status == SubmissionStatus.GRADED,
+               Submission.id != submission.id)
+        .order_by(Submission.id.desc()).limit(1)
+    ).first()
+    if latest is None or latest.id > submission.id:
+        return False  # nothing counted yet, or a later graded attempt stays the counted one
+    return _worth(check.new_status, check.new_score) < float(latest.score or 0.0) - SCORE_EPSILON
+
+
 def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,
-           allowed: int | None) -> tuple[int, int]:
-    """Record one re-check: (changes applied, changes kept back) — 0/1 each."""
-    if check.changed and check.lowered and job.never_lower:
+           rules: tuple[int | None, str]) -> tuple[int, int]:
+    """Record one re-check under the assignment's (attempts allowed, score policy): (changes applied, changes
+    kept back) — 0/1 each."""
+    allowed, score_policy = rules
+    lowers = check.lowered or _lowers_counted_score(session, submission, check, score_policy)
+    if check.changed and lowers and job.never_lower:
         session.add(_change_row(job, submission, check, applied=False, why=KEPT_NEVER_LOWER))
         return 0, 1
     if check.changed and _over_attempt_limit(session, submission, check, allowed):
@@ -231,11 +254,12 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
     if not batch:
         return False
     applied = kept = 0
-    allowed = session.scalar(select(Assignment.attempts_allowed).where(Assignment.id == job.assignment_id))
+    allowed, score_policy = session.execute(
+        select(Assignment.attempts_allowed, Assignment.score_policy).where(Assignment.id == job.assignment_id)).one()
     for submission in batch:
         check = recheck(submission)
         if check is not None:
-            a, k = _apply(session, job, submission, check, allowed)
+            a, k = _apply(session, job, submission, check, (allowed, score_policy))
             applied, kept = applied + a, kept + k
     # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
     moved = session.execute(

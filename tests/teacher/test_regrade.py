@@ -12,11 +12,13 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import GradeLogEntry, RegradeChange, RegradeJob, RegradeStatus, Submission
+from grader.models import (Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, RegradeChange, RegradeJob,
+                           RegradeStatus, Role, Submission)
 from grader.grading import leases
 from grader.regrade import explain, run_regrade
 from grader.teacher import pages
-from tests.teacher.regrade_data import OLD_ENGINE, RegradeFixture, build
+from tests.factories import make_user, unique
+from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT, RegradeFixture, build
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 
@@ -160,3 +162,46 @@ def test_a_job_that_succeeds_after_a_failed_attempt_carries_no_failure_message(
     assert retried.status == RegradeStatus.QUEUED and retried.error_message
     done = run(app, session, job)
     assert done.status == RegradeStatus.DONE and done.error_message is None
+
+
+@pytest.mark.parametrize("score_policy, kept", [("last", True), ("best", False)])
+def test_never_lower_keeps_a_counted_last_attempt(app: Flask, session: Session, score_policy: str, kept: bool) -> None:
+    # Found by an audit: a second attempt stored as unreadable that the engine now reads as 0.875 became the
+    # counted "last" attempt in place of the first attempt's 1.0, under "never lower a score". Its own worth rose
+    # (nothing → 0.875), so only the counted score shows the drop; under "best" nothing drops.
+    teacher, student = make_user(session, Role.TEACHER), make_user(session)
+    course = Course(code=unique("lastpolicy"), title="Last policy")
+    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
+                         Enrolment(user=student, role=EnrolmentRole.STUDENT)]
+    assignment = Assignment(course=course, title_zh="最后", title_en="Last", exercise_ids=[EXERCISE],
+                            score_policy=score_policy)
+    session.add_all([course, assignment])
+    session.commit()
+    first = engine.grade(EXERCISE, 0, RIGHT, "en")
+    rows = [Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="en",
+                       raw_answer=answer, status=status, score=score, parts=parts, engine_version=version)
+            for answer, status, score, parts, version in (
+                (RIGHT, "graded", first["score"], first["parts"], engine.ENGINE_VERSION),
+                (PARTLY, "invalid", None, {}, OLD_ENGINE))]
+    session.add_all(rows)
+    session.commit()
+    job = RegradeJob(assignment_id=assignment.id, requested_by_id=teacher.id, requested_by=f"user:{teacher.username}",
+                     never_lower=True)
+    session.add(job)
+    session.commit()
+    job = run(app, session, job)
+    second = fresh(session, rows[1])
+    assert (job.changed, job.kept) == ((0, 1) if kept else (1, 0))
+    assert (second.status, second.score) == (("invalid", None) if kept else ("graded", 0.875))
+    assert ("never lower" in changes(session, job)[second.id].reason) is kept
+
+
+def test_a_running_regrade_never_shows_100_percent(session: Session, fixture: RegradeFixture, login: Login) -> None:
+    # 199 of 200 checked rounded to "100%" on the progress bar while the job was still running.
+    job = new_job(session, fixture, never_lower=False)
+    job.status, job.processed, job.total = RegradeStatus.RUNNING, 199, 200
+    session.commit()
+    client, _ = login(fixture.teacher.username)
+    page = client.get(f"/teach/regrades/{job.id}").get_data(as_text=True)
+    assert '<progress max="100" value="99"' in page and "99%" in page
+    assert 'value="100"' not in page
