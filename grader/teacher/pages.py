@@ -155,7 +155,11 @@ def regrade_context(session: Session, job: RegradeJob, lang: str, page: int = 1)
         .order_by(RegradeChange.id).limit(REGRADE_CHANGES_PER_PAGE).offset((page - 1) * REGRADE_CHANGES_PER_PAGE)
     ).all()
     first = (page - 1) * REGRADE_CHANGES_PER_PAGE + 1
+    # A student since removed from the course has no page to link to (it would be a 404).
+    members = set(session.scalars(select(Enrolment.user_id).where(
+        Enrolment.course_id == job.assignment.course_id, Enrolment.user_id.in_({c.user_id for c in changes}))))
     return {"job": job, "title": job.assignment.title(lang), "changes": changes, "course": job.assignment.course,
+            "members": members,
             "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes},
             "reasons": {c.id: shown_reason(c.reason, c.exercise_id, lang, c.applied) for c in changes},
             "paging": {"page": page, "pages": pages, "total": total, "first": first,

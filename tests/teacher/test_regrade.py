@@ -17,6 +17,7 @@ from grader.models import (Assignment, Course, Enrolment, EnrolmentRole, GradeLo
 from grader.grading import leases
 from grader.regrade import explain, run_regrade
 from grader.teacher import pages
+from grader.teacher.roster import remove_student
 from tests.factories import make_user, unique
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT, RegradeFixture, build
 
@@ -205,3 +206,19 @@ def test_a_running_regrade_never_shows_100_percent(session: Session, fixture: Re
     page = client.get(f"/teach/regrades/{job.id}").get_data(as_text=True)
     assert '<progress max="100" value="99"' in page and "99%" in page
     assert 'value="100"' not in page
+
+
+def test_the_report_links_only_students_still_in_the_course(app: Flask, session: Session, fixture: RegradeFixture,
+                                                            login: Login) -> None:
+    # A removed student's row linked to their page, which is a 404 once they have left the course.
+    job = run(app, session, new_job(session, fixture, never_lower=False))
+    course = fixture.assignment.course
+    assert remove_student(session, course, fixture.raised.user_id) is not None
+    client, _ = login(fixture.teacher.username)
+    page = client.get(f"/teach/regrades/{job.id}").get_data(as_text=True)
+    linked = {int(found) for found in re.findall(r'/students/\d+#sub-(\d+)"', page)}
+    assert linked == {fixture.lowered.id, fixture.now_invalid.id}
+    assert f'<th scope="row">#{fixture.raised.id}</th>' in page
+    for submission_id in linked:
+        user_id = fresh(session, session.get_one(Submission, submission_id)).user_id
+        assert client.get(f"/teach/courses/{course.id}/students/{user_id}").status_code == 200
