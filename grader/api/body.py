@@ -26,6 +26,27 @@ class _NonFinite:
         self.text = text
 
 
+class _Repeated(dict):  # type: ignore[type-arg]
+    """A JSON object that named one key more than once (kept: the first key repeated), so that the field can be named
+    afterwards; JSON parsers disagree on which value wins, so the body is refused rather than read one way."""
+
+    repeated: str = ""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its key-value pairs, as a ``_Repeated`` when a key comes twice."""
+    value = dict(pairs)
+    if len(value) == len(pairs):
+        return value
+    repeated, seen = _Repeated(value), set()
+    for key, _ in pairs:
+        if key in seen:
+            repeated.repeated = key
+            break
+        seen.add(key)
+    return repeated
+
+
 def _parse_float(text: str) -> float | _NonFinite:
     """Decimal literals that overflow to infinity (1e999) are refused like the NaN/Infinity constants."""
     value = float(text)
@@ -43,6 +64,9 @@ def _find_bad_value(value: Any, path: str) -> tuple[str, str] | None:
             found = _find_bad_value(item, f"{path}[{index}]")
             if found:
                 return found
+    if isinstance(value, _Repeated):
+        return _printable((f"{path}.{value.repeated}" if path else value.repeated,
+                           "the key is given more than once; send it once"))
     if isinstance(value, dict):
         for key, item in value.items():
             child = f"{path}.{key}" if path else str(key)
@@ -84,7 +108,8 @@ def _cut_at_the_limit(read: int) -> bool:
 def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     """The request body as a JSON object with only ``allowed`` keys; 415/413/400/422 otherwise."""
     if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.")
+        raise ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.",
+                       field="Content-Type")
     raw = request.get_data(cache=True)  # werkzeug raises 413 beyond MAX_CONTENT_LENGTH when Content-Length says so
     if _cut_at_the_limit(len(raw)):
         raise RequestEntityTooLarge()  # answered as the Content-Length case is (413 payload_too_large)
@@ -93,7 +118,7 @@ def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ApiError(400, "invalid_json", f"The body is not UTF-8 (byte {exc.start}).") from None
     try:
-        body = json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float)
+        body = json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise ApiError(400, "invalid_json", f"Malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}.") from None
     except (ValueError, RecursionError) as exc:  # integers beyond Python's digit limit, absurd nesting
@@ -162,8 +187,9 @@ def language(value: Any, name: str = "lang", default: str = "zh") -> str:
 
 
 def query_parameters(*allowed: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """View decorator: the query parameters a GET route reads, declared next to it; 400 for any other one or one sent
-    more than once (kept on the view as ``query_parameters``, which the OpenAPI test compares with the document)."""
+    """View decorator: the query parameters a route reads (none, for the POST routes), declared next to it; 400 for
+    any other one or one sent more than once (kept on the view as ``query_parameters``, which the OpenAPI test
+    compares with the document)."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
         @wraps(view)

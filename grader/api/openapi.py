@@ -18,8 +18,9 @@ ERROR_MEANINGS = {
     404: "No such resource, or not visible to the caller.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
     413: "Request body larger than MAX_CONTENT_LENGTH.",
-    415: "Body is not application/json.",
-    422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer.",
+    415: "Body is not application/json (field: Content-Type).",
+    422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer, a key given "
+         "twice in one JSON object (field names it, e.g. answer.pairs).",
     429: "Rate limited; see the Retry-After header.",
     500: "Internal error (JSON body, no stack trace).",
     503: "The database is briefly unreachable; nothing was stored. Retry after the Retry-After header's seconds.",
@@ -224,7 +225,8 @@ PATHS: JSONObject = {
                                     "Status."),
                         query_param("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
                                     "Page size."),
-                        query_param("offset", {"type": "integer", "minimum": 0, "default": 0}, "Rows to skip."),
+                        query_param("offset", {"type": "integer", "minimum": 0, "maximum": 2**62, "default": 0},
+                                    "Rows to skip."),
                         query_param("before_id", ID, "Only submissions with a smaller id, newest first."),
                         query_param("after_id", {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX},
                                     "Only submissions with a larger id, oldest first (0: from the first). New rows, "

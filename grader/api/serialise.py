@@ -16,12 +16,8 @@ from grader.grading import policy
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
-from grader.models import Assignment, Course, Submission, SubmissionStatus, User
+from grader.models import Assignment, Course, Submission, SubmissionStatus, User, iso_timestamp
 
-
-def _iso(moment: datetime | None) -> str | None:
-    """ISO 8601 text for a timestamp, or None."""
-    return moment.isoformat() if moment is not None else None
 
 
 def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime,
@@ -74,7 +70,7 @@ def submission_summary(principal: Principal, submission: Submission, staff: bool
     row = {"id": submission.id, "exercise_id": submission.exercise_id, "assignment_id": submission.assignment_id,
            "user": _owner_json(principal, submission),
            "status": submission.status, "score": submission.score, "engine_version": submission.engine_version,
-           "created_at": _iso(submission.created_at), "finished_at": _iso(submission.finished_at)}
+           "created_at": iso_timestamp(submission.created_at), "finished_at": iso_timestamp(submission.finished_at)}
     if staff:
         row["seed"] = submission.seed
     return row
@@ -89,17 +85,17 @@ def user_json(user: User, role: str) -> dict[str, Any]:
 def course_json(course: Course, role: str, lang: str) -> dict[str, Any]:
     """A course with the caller's part in it and its assignments."""
     return {"id": course.id, "code": course.code, "title": course.title, "role": role,
-            "time_zone": course.time_zone, "archived_at": _iso(course.archived_at),
+            "time_zone": course.time_zone, "archived_at": iso_timestamp(course.archived_at),
             "assignments": [assignment_json(a, lang) for a in course.assignments]}
 
 
 def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
     """An assignment's public settings."""
     return {"id": assignment.id, "course_id": assignment.course_id, "title": assignment.title(lang),
-            "exercise_ids": list(assignment.exercise_ids), "opens_at": _iso(assignment.opens_at),
-            "due_at": _iso(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
+            "exercise_ids": list(assignment.exercise_ids), "opens_at": iso_timestamp(assignment.opens_at),
+            "due_at": iso_timestamp(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
             "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy,
-            "updated_at": _iso(assignment.updated_at)}
+            "updated_at": iso_timestamp(assignment.updated_at)}
 
 
 def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:
@@ -131,7 +127,7 @@ def variant_json(variant: dict[str, Any], with_seed: bool) -> dict[str, Any]:
 def student_json(student: Student) -> dict[str, Any]:
     """An enrolled student as the roster lists them."""
     return {"id": student.id, "username": student.username, "display_name": student.display_name,
-            "enrolled_at": _iso(student.enrolled_at)}
+            "enrolled_at": iso_timestamp(student.enrolled_at)}
 
 
 def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
@@ -141,7 +137,7 @@ def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
             "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score}
                           for exercise_id, result in row.results],
             "total": {"score": score, "points": points, "graded": graded, "exercises": len(row.results)},
-            "scores_changed_at": _iso(row.scores_changed_at)}
+            "scores_changed_at": iso_timestamp(row.scores_changed_at)}
 
 
 def change_json(change: Change) -> dict[str, Any]:
@@ -152,4 +148,4 @@ def change_json(change: Change) -> dict[str, Any]:
             "old_score": entry.old_score, "new_score": entry.new_score,
             "old_engine_version": entry.old_engine_version, "new_engine_version": entry.new_engine_version,
             "reason": entry.reason, "actor": entry.actor if change.staff else None,
-            "created_at": _iso(entry.created_at)}
+            "created_at": iso_timestamp(entry.created_at)}

@@ -114,7 +114,7 @@ def _studied(session: Session, principal: Principal, exercise_id: str) -> list[A
 def parse_submission(session: Session, principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
     """Check a submission body's fields; only admins and the assignment's teachers (any teacher outside an
     assignment) may choose the seed or leave out the assignment."""
-    if "seed" in payload and not principal.is_staff:
+    if payload.get("seed") is not None and not principal.is_staff:  # null is "no seed", as for the other fields
         raise ApiError(403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.",
                        field="seed")
     parsed = SubmissionRequest(

@@ -13,7 +13,7 @@ from grader.api import changes, gradebook, queries, serialise, services
 from grader.api.openapi import document
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
-from grader.models import Role, SubmissionStatus, utcnow
+from grader.models import Role, SubmissionStatus, iso_timestamp, utcnow
 from grader.routing import ROW_ID_MAX
 
 blueprint = Blueprint("api_v1", __name__)
@@ -78,6 +78,7 @@ def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
 
 @blueprint.post("/validate")
 @require_user
+@parse.query_parameters()
 def validate() -> ResponseReturnValue:
     """How the engine reads an answer, without grading it or using an attempt (live preview)."""
     ratelimit.check_preview(require_principal().user_id)
@@ -88,6 +89,7 @@ def validate() -> ResponseReturnValue:
 @blueprint.post("/submissions")
 @autocommit_requests
 @require_user
+@parse.query_parameters()
 def create_submission() -> ResponseReturnValue:
     """Accept an answer for grading: 202 once the queued row is committed.
 
@@ -216,4 +218,4 @@ def grade_changes() -> ResponseReturnValue:
     page = changes.list_changes(get_session(), principal, filters, after_id, limit, settled_before)
     return jsonify({"changes": [serialise.change_json(change) for change in page.changes], "limit": limit,
                     "next_after_id": page.next_after_id, "has_more": page.has_more, "settle_seconds": settle,
-                    "settled_before": settled_before.isoformat()})
+                    "settled_before": iso_timestamp(settled_before)})

@@ -14,7 +14,7 @@ from exercises.i18n import Text
 from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
 from grader.grading.errors import SubmissionNotFound, SubmissionRejected
-from grader.models import Assignment, Submission, SubmissionStatus, utcnow
+from grader.models import Assignment, Submission, SubmissionStatus, iso_timestamp, utcnow
 
 
 def submit(session: Session, **request: Any) -> Submission:
@@ -163,10 +163,6 @@ def get_result(session: Session, submission_id: int) -> Submission:
     return submission
 
 
-def _iso(moment: datetime | None) -> str | None:
-    """ISO 8601 text for a timestamp, or None."""
-    return moment.isoformat() if moment is not None else None
-
 
 def serialise_submission(submission: Submission) -> dict[str, Any]:
     """JSON form: the engine's result fields (as ``grader exercises grade`` prints them) plus id and timestamps."""
@@ -185,8 +181,8 @@ def serialise_submission(submission: Submission) -> dict[str, Any]:
         "raw_answer": submission.raw_answer,
         "error_message": submission.error_message,
         "attempts": submission.attempts,
-        "created_at": _iso(submission.created_at),
-        "queued_at": _iso(submission.queued_at),
-        "started_at": _iso(submission.started_at),
-        "finished_at": _iso(submission.finished_at),
+        "created_at": iso_timestamp(submission.created_at),
+        "queued_at": iso_timestamp(submission.queued_at),
+        "started_at": iso_timestamp(submission.started_at),
+        "finished_at": iso_timestamp(submission.finished_at),
     }

@@ -1,5 +1,5 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
-from grader.models.base import Base, utcnow
+from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
@@ -38,5 +38,6 @@ __all__ = [
     "SubmissionStatus",
     "User",
     "VariantAssignment",
+    "iso_timestamp",
     "utcnow",
 ]

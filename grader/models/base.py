@@ -25,6 +25,12 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def iso_timestamp(moment: datetime | None) -> str | None:
+    """A timestamp as the API writes it: ISO 8601 always with microseconds (``isoformat()`` drops a zero fraction,
+    so one field came in two shapes and a fixed-format parser failed on one), or None."""
+    return None if moment is None else moment.isoformat(timespec="microseconds")
+
+
 def one_of(column: str, values: tuple[str, ...]) -> str:
     """SQL text for a CHECK constraint that ``column`` holds one of ``values``."""
     return f"{column} IN ({', '.join(repr(v) for v in values)})"

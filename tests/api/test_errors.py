@@ -120,7 +120,7 @@ def test_413_body_too_large(api: Api) -> None:
 
 def test_415_not_json(api: Api) -> None:
     response = api.post("/submissions", "alice", raw="exercise_id=x", content_type="application/x-www-form-urlencoded")
-    assert_error(response, 415, "unsupported_media_type")
+    assert_error(response, 415, "unsupported_media_type", "Content-Type")
 
 
 @pytest.mark.parametrize(("raw", "field", "code"), [

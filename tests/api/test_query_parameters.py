@@ -103,3 +103,32 @@ def test_the_parameters_each_route_reads_still_work(api: Api, path: str, query: 
 
 def test_anonymous_callers_hear_401_first(api: Api) -> None:
     assert_error(api.get("/me?colour=red", None), 401)
+
+
+@pytest.mark.parametrize("path", ["/submissions", "/validate"])
+@pytest.mark.parametrize("query, field", [("seed=5", "seed"), ("assignment_id=3", "assignment_id"),
+                                          ("wait=1&wait=1", "wait")])
+def test_the_post_routes_refuse_query_parameters(api: Api, path: str, query: str, field: str) -> None:
+    # Found by an audit: a teacher who put the seed in the URL got a reading of no variant (the query was ignored).
+    body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
+    before = api.get("/submissions", "alice").get_json()["total"]
+    assert_error(api.post(f"{path}?{query}", "alice", body), 400, "unknown_parameter", field)
+    assert api.get("/submissions", "alice").get_json()["total"] == before  # nothing stored
+
+
+def test_a_json_key_given_twice_is_refused_naming_it(api: Api) -> None:
+    # Parsers disagree on which of two values wins; the last one won here, silently.
+    practice = api.school.practice_assignment
+    raw = ('{"exercise_id": "%s", "assignment_id": 999999, "assignment_id": %d, "answer": {"pairs": "BOS→red", '
+           '"pairs": "BOS→blue"}}' % (SHIFT, practice))
+    error = assert_error(api.post("/submissions", "alice", raw=raw), 422, "invalid_value", "assignment_id")
+    assert "more than once" in error["message"]
+    nested = '{"exercise_id": "%s", "assignment_id": %d, "answer": {"pairs": "a", "pairs": "b"}}' % (SHIFT, practice)
+    assert_error(api.post("/validate", "alice", raw=nested), 422, "invalid_value", "answer.pairs")
+
+
+def test_a_null_seed_from_a_student_is_no_seed(api: Api) -> None:
+    # null means "absent" for every other optional field; a client that sends unset fields as null was refused.
+    body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment, "seed": None}
+    assert api.post("/submissions", "alice", body).status_code == 202
+    assert_error(api.post("/submissions", "alice", {**body, "seed": 0}), 403, "seed_not_allowed", "seed")
