@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from exercises import api as engine
 from grader.api.openapi_common import (
-    BILINGUAL, ID, LANG, SEED, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
+    BILINGUAL, ID, LANG, SEED, SEED_TEXT, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
 )
 from grader.api.openapi_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
@@ -90,6 +90,7 @@ SCHEMAS: JSONObject = {
     "Submission": {"type": "object", "required": ["id", "exercise_id", "status", "created_at"], "properties": {
         "id": {"type": "integer"}, "exercise_id": {"type": "string"},
         "seed": {**SEED, "description": "Admins, and teachers of the assignment's course (own tries outside one)."},
+        "seed_text": SEED_TEXT,
         "lang": {"type": "string", "description": "The language the answer was submitted in."},
         "feedback_lang": {"type": "string", "description": "The language of the feedback texts in parts and errors."},
         "assignment_id": {"type": ["integer", "null"]},
@@ -108,7 +109,7 @@ SCHEMAS: JSONObject = {
         "id": {"type": "integer"}, "exercise_id": {"type": "string"}, "assignment_id": {"type": ["integer", "null"]},
         "user": {"type": "object"}, "status": {"type": "string"}, "score": {"type": ["number", "null"]},
         "engine_version": {"type": ["string", "null"]}, "seed": {**SEED, "description": "As in Submission."},
-        "created_at": TIME, "finished_at": TIME}},
+        "seed_text": SEED_TEXT, "created_at": TIME, "finished_at": TIME}},
     "SubmissionRequest": {"type": "object", "required": ["exercise_id", "answer"], "additionalProperties": False,
                           "properties": {
                               "exercise_id": {"type": "string"}, "answer": {"type": "object"},

@@ -47,5 +47,8 @@ LANG = query_param("lang", {"type": "string", "enum": ["zh", "en"], "default": "
 ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 CURSOR = {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+SEED_TEXT = {"type": "string", "pattern": "^[0-9]{1,19}$",
+             "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
+                            "where a JavaScript number stops being exact (JSON.parse would change the seed)."}
 TIME = {"type": ["string", "null"], "format": "date-time"}
 BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}

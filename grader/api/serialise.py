@@ -56,6 +56,7 @@ def submission_json(session: Session, principal: Principal, submission: Submissi
     if not staff:
         # With the seed, anyone holding the engine could compute the answer; a student's seed stays server-side.
         data.pop("seed", None)
+        data.pop("seed_text", None)
         # An exception's text is for staff; students learn only that grading failed, once it has for good (a
         # queued row may carry the message of a failed try that will be retried, and still counts as an attempt).
         failed = data["status"] == SubmissionStatus.ERROR and data.get("error_message")
@@ -72,7 +73,7 @@ def submission_summary(principal: Principal, submission: Submission, staff: bool
            "status": submission.status, "score": submission.score, "engine_version": submission.engine_version,
            "created_at": iso_timestamp(submission.created_at), "finished_at": iso_timestamp(submission.finished_at)}
     if staff:
-        row["seed"] = submission.seed
+        row["seed"], row["seed_text"] = submission.seed, str(submission.seed)
     return row
 
 

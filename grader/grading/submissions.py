@@ -170,6 +170,7 @@ def serialise_submission(submission: Submission) -> dict[str, Any]:
         "id": submission.id,
         "exercise_id": submission.exercise_id,
         "seed": submission.seed,
+        "seed_text": str(submission.seed),  # seeds pass 2**53, where a JavaScript number stops being exact
         "lang": submission.lang,
         "assignment_id": submission.assignment_id,
         "status": str(submission.status),

@@ -54,9 +54,14 @@ def test_students_submit_to_an_assignment(api: Api) -> None:
 def test_students_never_get_an_answer_key_before_the_rule_allows(api: Api) -> None:
     first = _submit(api, "alice", assignment_id=api.school.open_assignment)
     mine = api.get(f"/submissions/{first}", "alice").get_json()
-    assert "answer_key" not in mine and "seed" not in mine
+    assert "answer_key" not in mine and "seed" not in mine and "seed_text" not in mine
     teacher_view = api.get(f"/submissions/{first}", "teacher").get_json()
     assert teacher_view["answer_key"] == engine.answer_key(SHIFT, teacher_view["seed"])
+    # The seed as text too: student seeds pass 2**53, where JSON.parse in a JavaScript client would change them.
+    assert teacher_view["seed"] > 2**53 and teacher_view["seed_text"] == str(teacher_view["seed"])
+    (row,) = [r for r in api.get("/submissions", "teacher").get_json()["submissions"] if r["id"] == first]
+    assert row["seed_text"] == teacher_view["seed_text"]
+    assert "seed_text" not in api.get("/submissions", "alice").get_json()["submissions"][0]
 
 
 def test_own_variant_is_stable_personal_and_keyless(api: Api) -> None:
