@@ -259,7 +259,9 @@ def document() -> JSONObject:
         "openapi": "3.1.0",
         "info": {"title": "Seq2seq and attention grader API", "version": "1",
                  "description": f"Engine {engine.ENGINE_VERSION}. Errors: {{\"error\": {{code, message, field}}}}. "
-                                "A method a path does not list answers 405 with that body and an Allow header."},
+                                "A method a path does not list answers 405 with that body and an Allow header; "
+                                "OPTIONS answers 200 with the Allow header and no body. No CORS headers are sent: "
+                                "the API is for servers (an LMS) and for the app's own pages."},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"session": []}],
         "paths": PATHS,

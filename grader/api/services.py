@@ -62,7 +62,10 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     if exercise_id not in engine.exercise_ids():
         status, code = (404, "not_found") if field is None else (422, "unknown_exercise")
         shown = exercise_id if len(exercise_id) <= 64 else exercise_id[:64] + "…"  # never echo a whole junk path
-        raise ApiError(status, code, f"Unknown exercise '{shown}'.", field=field)
+        # The listing shows ungraded ones too (the capacity lab): say why such an id has no variant or answers.
+        ungraded = exercise_id in {e["id"] for e in engine.list_exercises() if not e.get("graded", True)}
+        why = " It is not graded: it has no variants or answers (open it in the web app)." if ungraded else ""
+        raise ApiError(status, code, f"Unknown exercise '{shown}'.{why}", field=field)
     return exercise_id
 
 

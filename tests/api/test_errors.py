@@ -246,3 +246,22 @@ def test_the_preview_looks_up_a_students_variant_only_when_the_reading_needs_it(
     assert variants_of_alice() == before  # a shift-pairs preview as she types needs no variant
     api.post("/validate", "alice", {"exercise_id": "l03.concept-check", "answer": {"choices": "a, b"}})
     assert variants_of_alice() == before + 1  # the concept check's letter count does
+
+
+def test_the_capacity_lab_is_listed_and_says_why_it_has_no_variant(api: Api) -> None:
+    # The listing shows it (graded: false); its variant and a submission to it were "unknown exercise", unexplained.
+    assert {"id": "l03.capacity-lab", "graded": False}.items() <= next(
+        e for e in api.get("/exercises", "teacher").get_json()["exercises"] if e["id"] == "l03.capacity-lab").items()
+    error = assert_error(api.get("/exercises/l03.capacity-lab/variants/0", "teacher"), 404, "not_found")
+    assert "not graded" in error["message"]
+    error = assert_error(api.post("/validate", "teacher", {"exercise_id": "l03.capacity-lab", "answer": {}}), 422,
+                         "unknown_exercise", "exercise_id")
+    assert "not graded" in error["message"]
+    assert "not graded" not in assert_error(api.get("/exercises/ch99.nothing/variants/0", "teacher"), 404)["message"]
+
+
+def test_options_answers_with_the_allow_header_as_documented(api: Api) -> None:
+    response = api.client.options("/api/v1/submissions")
+    assert response.status_code == 200 and response.get_data() == b""
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
+    assert "OPTIONS answers 200 with the Allow header" in api.get("/openapi.json", None).get_json()["info"]["description"]
