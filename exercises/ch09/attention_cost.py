@@ -1,12 +1,15 @@
 """ch09.attention-cost: count the query–key dot products of self-attention and how they grow with length."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.i18n import Text
 from exercises.plugin import Exercise
+from exercises.tagging import part_solver_tags
 
 ID = "ch09.attention-cost"
 SMALL_LENGTHS = tuple(range(3, 13))  # short enough to draw the n×n grid and count by hand
@@ -44,6 +47,18 @@ def _causal_half_square(variant: Variant) -> Answer | None:
     """Halves the full square and forgets that each token also attends to itself (the diagonal)."""
     n = variant.data["n"]
     return {"causal_pairs": n * n // 2} if n % 2 == 0 else None
+
+
+def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
+    """Tags by match with each wrong procedure, plus causal-half-square on an odd length: n²/2 is then not whole
+    (12.5 for n = 5), which a count field cannot hold, so the student who halved the square wrote it rounded."""
+    reference = solve(variant)[name]
+    tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference)
+    n = variant.data["n"]
+    if (name == "causal_pairs" and n % 2 and "causal-half-square" not in tags and isinstance(student, int)
+            and student in (n * n // 2, n * n // 2 + 1) and student != reference):
+        tags.append("causal-half-square")
+    return tuple(tags)
 
 
 def _excludes_self(variant: Variant) -> Answer:
@@ -118,4 +133,5 @@ EXERCISE = Exercise(
     solve=solve,
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
+    tag_part=tag_part,
 )

@@ -99,3 +99,20 @@ def test_multihead_random_shapes_divide_evenly() -> None:
         assert data["d_model"] % data["heads"] == 0
         shapes.add((data["d_model"], data["heads"]))
     assert len(shapes) > 20
+
+
+def test_attention_cost_odd_length_half_square_rounded_is_named() -> None:
+    # For an odd n the half square n²/2 is not whole (12.5 for n = 5): a count field refuses it, so the student who
+    # halved the square writes it rounded, down or up, and that answer was left unnamed.
+    odd = [seed for seed in range(1, 400) if COST.generate(seed).data["n"] % 2]
+    assert len(odd) > 30
+    for seed in odd:
+        variant = COST.generate(seed)
+        n, key = variant.data["n"], COST.solve(variant)
+        typed = {"pairs": str(key["pairs"]), "growth": str(key["growth"])}
+        for rounded in (n * n // 2, n * n // 2 + 1):
+            part = api.grade(COST.id, seed, {**typed, "causal_pairs": str(rounded)}, "en")["parts"]["causal_pairs"]
+            assert (part["score"], part["misconception"]) == (0.0, "causal-half-square"), (seed, rounded)
+        for other in (n * n // 2 - 1, n * n // 2 + 2, key["causal_pairs"]):
+            part = api.grade(COST.id, seed, {**typed, "causal_pairs": str(other)}, "en")["parts"]["causal_pairs"]
+            assert "causal-half-square" not in part["tags"], (seed, other)
