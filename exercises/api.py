@@ -93,11 +93,11 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
     lang = normalise_lang(lang)
     parsed = exercise.parse(answer, lang)
     errors = parsed.errors
-    if parsed.valid and seed is not None and reads_per_variant(exercise_id):
+    if seed is not None and reads_per_variant(exercise_id):
         generated = _generate(exercise, seed)
-        # The cached key: the preview runs this as the student types.
-        errors = variant_errors(exercise, generated, parsed.values, lang,
-                                _cached_answer_key(exercise.id, generated.seed))
+        # On the parts read so far, not only once all are: a matrix of the wrong shape must not show "read as"
+        # while the student has yet to fill another part. The cached key: the preview runs this as they type.
+        errors += variant_errors(exercise, generated, parsed.values, lang, _cached_answer_key(exercise.id, generated.seed))
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
             "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}

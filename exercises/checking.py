@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from exercises import messages
 from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
-from exercises.comparators import SHAPED_KINDS, compare, element_score, equal, shape_problem
+from exercises.comparators import SHAPED_KINDS, coarsely_rounded, compare, element_score, equal, shape_problem
 from exercises.errors import ReadError
 from exercises.readers import NO_SUCH_TOKEN, display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
@@ -219,7 +219,7 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
                                follows=follow_through and score >= 1.0, checked=matched)
     empty_key = reference is None or (kind == "token" and reference == NO_SUCH_TOKEN)
     feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0,
-                              empty_key)
+                              empty_key, too_coarse=coarsely_rounded(kind, student, reference))
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
 

@@ -5,6 +5,7 @@ import math
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 import numpy as np
 
@@ -223,3 +224,26 @@ def _same_pair(student: object, reference: object) -> bool:
 def equal(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> bool:
     """Whether the student's part is fully correct."""
     return compare(kind, student, reference, tolerance).correct
+
+
+MAX_COARSE_DECIMALS = 6  # beyond this a number was not typed rounded: it is a value of its own (1/3, say)
+
+
+def coarsely_rounded(kind: str, student: object, reference: object) -> bool:
+    """Whether a number outside the tolerance is the reference rounded, or cut, to the decimals the student wrote
+    (at least one, and two significant digits): the method was right and the number too coarse for the check (2.23
+    for 2.22562). One significant digit (0.1 for 0.064) is too little to tell a rounding from another result."""
+    if kind != "number" or isinstance(student, bool) or not isinstance(student, (int, float)):
+        return False
+    if isinstance(reference, bool) or not isinstance(reference, (int, float)):
+        return False
+    if not (math.isfinite(student) and math.isfinite(reference)) or student == 0:
+        return False
+    written = Decimal(repr(float(student))).as_tuple()
+    decimals = -written.exponent if isinstance(written.exponent, int) else 0
+    significant = len("".join(map(str, written.digits)).lstrip("0"))
+    if not 1 <= decimals <= MAX_COARSE_DECIMALS or significant < 2:
+        return False
+    scale = 10 ** decimals
+    candidates = (round(reference, decimals), math.trunc(reference * scale) / scale)
+    return any(math.isclose(student, candidate, rel_tol=0, abs_tol=0.1 / scale) for candidate in candidates)

@@ -28,6 +28,10 @@ SHAPE_LAYOUT: dict[str, Text] = {
 }
 RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
+TOO_COARSE = Text("这个数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。请多保留几位"
+                  "（3–4 位有效数字）。",
+                  "This number is the right result rounded (or cut) to the decimals you wrote: the method is right, but "
+                  "the number is too coarse for the check. Keep more digits (3 to 4 significant figures).")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
               "Partly right: {matched} position(s) match; position(s) {positions} do not.")
 PARTLY_ENTRIES = Text("部分正确：{matched} 个元素对了，{zh_cells}还不对。", "Partly right: {matched} entries match; {en_cells} "
@@ -68,10 +72,11 @@ def correct(answer_field: AnswerField) -> Text:
 
 
 def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
-          comparison: Comparison, follow_through: float, empty_key: bool = False) -> Text:
+          comparison: Comparison, follow_through: float, empty_key: bool = False, too_coarse: bool = False) -> Text:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
     part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
-    differs from the key), or the rule to re-check (after saying the answer is 无 / none, for an ``empty_key``)."""
+    differs from the key), the key rounded too coarsely (``too_coarse``), or the rule to re-check (after saying the
+    answer is 无 / none, for an ``empty_key``)."""
     if comparison.shape_error is not None:
         return NOT_YET + _sentence(comparison.shape_error) + answer_field.rule
     credit = None
@@ -87,6 +92,8 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
         return text
     if credit is not None:
         return credit
+    if too_coarse:
+        return NOT_YET + TOO_COARSE
     text = NOT_YET + EMPTY_KEY if empty_key else NOT_YET
     if comparison.elements:
         mismatched = [i for i, ok in enumerate(comparison.elements) if not ok]

@@ -248,3 +248,13 @@ def test_a_wrong_procedures_shape_is_graded_and_tagged() -> None:
     assert refused.status == "invalid" and refused.score is None
     assert [e.field for e in refused.errors] == ["product"] and refused.errors[0].message.startswith(
         "应为 3×2 的矩阵，读到 1×6。")
+
+
+def test_the_preview_names_a_wrong_shape_before_the_other_parts_are_filled() -> None:
+    # Found by an audit: nine numbers on one line for a 3×3 matrix read "✓ read as [[…]]" (1×9) until every other
+    # part was answered; the shape was checked only on a whole answer.
+    reading = api.validate("ch09.scaled-dot-attention", {"weights": "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"}, "en",
+                           seed=0)
+    by_field = {error["field"]: error["message"] for error in reading["errors"]}
+    assert "3×3" in by_field["weights"] and "1×9" in by_field["weights"]
+    assert "not been answered" in by_field["output"]
