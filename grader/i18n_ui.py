@@ -93,6 +93,11 @@ UI: dict[str, Text] = {
     "exercise.submit": Text("提交答案", "Submit answer"),
     "exercise.submitting": Text("已提交，正在批改…", "Submitted; grading…"),
     "exercise.still_grading": Text("仍在批改，结果出来后会显示在这里。", "Still grading; the result will appear here."),
+    "exercise.grading_delayed": Text("批改比平时慢。答案已保存并计为一次提交，结果出来后会自动显示在这里，不必重复提交。",
+                                     "Grading is taking longer than usual. Your answer is stored and counts as an "
+                                     "attempt; the result will appear here by itself, so there is no need to submit "
+                                     "it again."),
+    "exercise.read_before_error": Text("出错之前读到：{text}", "read before the problem: {text}"),
     "exercise.grading_error": Text("批改在服务器端失败，这次提交不计入次数；请再提交一次，或告诉老师。",
                                    "Grading failed on our side and this attempt does not count; submit again, or tell "
                                    "your teacher."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import timedelta
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.i18n_ui import LANG_COOKIE, t
-from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
+from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User, utcnow
 from grader.teacher.strings import tt
 from grader.variants import seed_for
 from tests.browser_support import BROWSER_MARKS
@@ -115,6 +116,24 @@ def test_a_result_still_grading_links_to_the_page_that_follows_it(demo: Flask) -
     page = client.get(url).get_data(as_text=True)
     assert f'href="/submissions/{queued.id}"' in page
     assert 'http-equiv="refresh"' in client.get(f"/submissions/{queued.id}").get_data(as_text=True)
+
+
+def test_a_submission_page_waiting_long_for_its_grade_reloads_itself_less_often(demo: Flask) -> None:
+    # Found by an audit: every 2 s without end while the workers were down, each reload restarting a screen reader.
+    ch13 = _assignment_id(demo, "Chapter 13")
+    client = demo.test_client()
+    token = log_in(client, "student1")
+    _submit_form(client, token, f"/assignments/{ch13}/exercises/{SHIFT}", WRONG_SHIFT)  # no worker: stays queued
+    with demo.app_context(), get_db(demo).session() as session:
+        queued = session.scalars(select(Submission).where(Submission.assignment_id == ch13)).one()
+    url = f"/submissions/{queued.id}"
+    assert '<meta http-equiv="refresh" content="2">' in client.get(url).get_data(as_text=True)
+    with demo.app_context(), get_db(demo).session() as session:
+        session.get_one(Submission, queued.id).created_at = utcnow() - timedelta(minutes=2)
+        session.commit()
+    assert '<meta http-equiv="refresh" content="15">' in client.get(url).get_data(as_text=True)
+    _grade_all(demo, ch13)
+    assert 'http-equiv="refresh"' not in client.get(url).get_data(as_text=True)
 
 
 @pytest.mark.parametrize(("policy", "settings", "note"), [

@@ -14,7 +14,7 @@ from grader.models import utcnow
 from grader.web.blueprint import web
 from grader.web.exercise_service import exercise_page, submit_form
 from grader.web.pages import login_required, page_lang, render, signed_in, visible_or_404
-from grader.web.services import (exercise_title, field_labels, first_feedback, submission_history,
+from grader.web.services import (exercise_title, field_labels, first_feedback, refresh_seconds, submission_history,
                                   visible_assignment, visible_submission)
 
 EXERCISE_PATH = "/assignments/<int:assignment_id>/exercises/<exercise_id>"
@@ -69,4 +69,4 @@ def submission(submission_id: int) -> ResponseReturnValue:
     found = visible_or_404(lambda: visible_submission(get_session(), signed_in(), submission_id))
     lang = page_lang()
     return render("submission.html", submission=found, labels=field_labels(found.exercise_id, lang),
-                  title=exercise_title(found.exercise_id, lang))
+                  title=exercise_title(found.exercise_id, lang), refresh=refresh_seconds(found, utcnow()))

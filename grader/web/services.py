@@ -174,6 +174,20 @@ def visible_assignment(session: Session, user: User, assignment_id: int) -> Assi
     return assignment
 
 
+QUICK_REFRESH_SECONDS = 2  # a submission page re-reads itself this often while its grade is due any moment
+SLOW_REFRESH_SECONDS = 15  # and this often once grading is late: each reload restarts a screen reader's reading
+LATE_AFTER_SECONDS = 60
+
+
+def refresh_seconds(submission: Submission, now: datetime) -> int | None:
+    """How soon the page of ``submission`` reloads itself: never once it is final, quickly at first, slowly when
+    its grade is late (workers busy or down)."""
+    if submission.is_final:
+        return None
+    late = (now - submission.created_at).total_seconds() > LATE_AFTER_SECONDS
+    return SLOW_REFRESH_SECONDS if late else QUICK_REFRESH_SECONDS
+
+
 def visible_submission(session: Session, user: User, submission_id: int) -> Submission:
     """One of the user's own submissions; NotVisible for anyone else's."""
     submission = session.get(Submission, submission_id)

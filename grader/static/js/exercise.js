@@ -14,8 +14,14 @@
     var lang = form.dataset.lang;
     var misconceptionNames = JSON.parse(form.dataset.misconceptionNames || "{}");
     var validationRound = 0;
-    var busy = false;
-    var outOfAttempts = false;
+    var busy = false;  // a submit is being checked or sent
+    var following = false;  // a stored answer's grade is still awaited: no second submit meanwhile
+    var outOfAttempts = false;  // or the assignment refused it as closed: the button stays off
+    // After a submit showed which fields cannot be read, a preview that fires later (typed just before pressing
+    // Submit) must not clear those complaints about empty fields: only new typing does.
+    var strictUntilInput = false;
+    // After this long the page says grading is delayed (and keeps waiting); data-slow-ms may set another delay.
+    function slowMs() { return Number(form.dataset.slowMs) || 60000; }
     // The Idempotency-Key of the answer being submitted: kept when a submit got no reply at all (it may have been
     // stored), so pressing Submit again cannot store the same answer twice; dropped once a reply came or the answer changed.
     var submitKey = null;
@@ -51,8 +57,9 @@
         var empty = input.value.trim() === "";
         var error = errors[name];
         preview.classList.remove("pending");
-        if (error && (strict || !empty)) {
-          var detail = error.interpreted ? error.message + " — " + say("exercise.read_as", { text: error.interpreted }) : error.message;
+        if (error && (strict || strictUntilInput || !empty)) {
+          // What was read before the problem, not "read as" (that would contradict "cannot read this").
+          var detail = error.interpreted ? error.message + " — " + say("exercise.read_before_error", { text: error.interpreted }) : error.message;
           preview.textContent = "✗ " + say("exercise.invalid_field", { message: detail });
           preview.classList.add("invalid");
           input.setAttribute("aria-invalid", "true");
@@ -65,7 +72,7 @@
         }
       });
       var generalError = (reading.errors || []).filter(function (e) { return !e.field; })[0];
-      if (firstBad || (strict && generalError)) {
+      if (firstBad || ((strict || strictUntilInput) && generalError)) {
         setSummary("✗ " + (generalError ? generalError.message + " " : "") + say("exercise.invalid_summary"), "error");
       } else {
         setSummary("", "");
@@ -109,9 +116,33 @@
       if (busy) { return; }  // the submit is checking the answer itself
       validate(false).catch(previewFailed);
     }, 400);
+    /* The typed answer is kept in this tab (sessionStorage) until it is submitted, so that switching the language,
+       logging in again or reloading, as the page's own messages advise, does not lose it. */
+    var draftKey = form.dataset.draftKey;
+    function saveDraft() {
+      try { window.sessionStorage.setItem(draftKey, JSON.stringify(answer())); } catch (e) { /* storage off: no draft */ }
+    }
+    function dropDraft() {
+      try { window.sessionStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+    }
+    function restoreDraft() {
+      var saved = null;
+      try { saved = JSON.parse(window.sessionStorage.getItem(draftKey) || "null"); } catch (e) { return; }
+      // The server's own values (a form sent without JavaScript and shown again) win over the draft.
+      if (!saved || fields.some(function (field) { return control(field).value.trim() !== ""; })) { return; }
+      var restored = false;
+      fields.forEach(function (field) {
+        var value = saved[field.dataset.field];
+        if (typeof value === "string" && value !== "") { control(field).value = value; restored = true; }
+      });
+      if (restored) { validate(false).catch(previewFailed); }
+    }
+
     fields.forEach(function (field) {
       control(field).addEventListener("input", function () {
         submitKey = null;
+        strictUntilInput = false;
+        saveDraft();
         var preview = field.querySelector(".preview");
         preview.classList.add("pending");
         preview.textContent = say("exercise.checking");
@@ -218,16 +249,45 @@
       return ["graded", "invalid", "error"].indexOf(submission.status) >= 0;
     }
 
-    function waitForResult(id, rounds) {
+    function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+    /* Say that the stored answer's grade is late (workers busy or down, or the network failing): it counts, it will
+       appear here by itself, and there is no need to submit it again. */
+    function showDelayed(id, reply) {
+      var text = reply ? say("exercise.result_pending", { id: id }) : say("exercise.grading_delayed");
+      var box = el("div", "result-body");
+      box.appendChild(submissionLink(G.problemNode(reply, text, "message"), id));
+      resultBox.replaceChildren(box);
+    }
+
+    /* The grade of stored submission `id`, however long it takes: each request waits up to 10 s on the server; a
+       failed request is retried after a pause. Only being signed out or losing access to it ends the wait. */
+    function followGrade(id) {
       return request("GET", "/api/v1/submissions/" + id + "?wait=10&lang=" + lang).then(function (reply) {
         if (reply.status !== 200 || !reply.body) { throw G.failure(reply); }
-        if (!isFinal(reply.body) && rounds > 1) { return waitForResult(id, rounds - 1); }
         return reply.body;
+      }).then(function (submission) {
+        return isFinal(submission) ? submission : null;
+      }, function (error) {
+        var reply = error && error.reply;
+        if (reply && (reply.signedOut || reply.status === 403 || reply.status === 404)) { throw error; }
+        showDelayed(id, reply || {});
+        return pause(5000).then(function () { return null; });
+      }).then(function (submission) {
+        return submission || followGrade(id);  // not final yet: ask again
       });
     }
 
+    var CLOSING_CODES = ["attempts_exhausted", "past_due", "not_open", "course_archived"];
+
     function refused(reply) {
       var body = reply.body && reply.body.error;
+      if (body && CLOSING_CODES.indexOf(body.code) >= 0) {
+        // Refused for good (used up in another tab, or the due date passed while the page was open): the button
+        // goes off and the attempts line catches up.
+        outOfAttempts = true;
+        refreshProgress().catch(function () { return null; });
+      }
       if (body && body.code === "invalid_answer") {
         showReading({ errors: body.errors || [], interpreted: body.interpreted || {} }, true);
         return;
@@ -245,12 +305,13 @@
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      if (busy) { return; }
+      if (busy || following) { return; }
       busy = true;
       button.disabled = true;
       validate(true).then(function (checked) {
         if (!checked) { throw new Error("validate"); }
         if (checked.reading.status !== "valid") {
+          strictUntilInput = true;
           if (checked.firstBad) { checked.firstBad.focus(); }
           return null;
         }
@@ -263,26 +324,37 @@
         return request("POST", form.dataset.submitUrl, body, headers).then(function (reply) {
           submitKey = null;  // the server answered: a new press is a new submission
           if ((reply.status !== 202 && reply.status !== 200) || !reply.body) { refused(reply); return null; }
+          dropDraft();  // stored: the draft has done its job
           var id = reply.body.id;
-          var result = isFinal(reply.body) ? Promise.resolve(reply.body) : waitForResult(id, 6);
-          return result.then(function (submission) {
-            renderResult(submission);
-            // The bar and attempts line are a courtesy: failing to refresh them must not hide the grade just shown.
-            return refreshProgress().catch(function () { return null; });
-          }, function (error) {
+          if (isFinal(reply.body)) { return showGraded(reply.body); }
+          // The wait for the grade runs on after the submit ends: previews work meanwhile, a second submit does not.
+          following = true;
+          var late = setTimeout(function () { showDelayed(id, null); }, slowMs());
+          followGrade(id).then(showGraded, function (error) {
             // The answer is stored and being graded: "retry" would spend a second attempt on it.
-            var box = el("div", "result-body");
-            box.appendChild(submissionLink(G.problemNode(error && error.reply, say("exercise.result_pending", { id: id }), "message"), id));
-            resultBox.replaceChildren(box);
+            showDelayed(id, (error && error.reply) || {});
+          }).then(function () {
+            clearTimeout(late);
+            following = false;
+            button.disabled = outOfAttempts;
           });
+          return null;
         });
       }).catch(function (error) {
         showMessage(G.problem(error && error.reply), error && error.reply);
       }).then(function () {
         busy = false;
-        button.disabled = outOfAttempts;
+        button.disabled = outOfAttempts || following;
       });
     });
+
+    function showGraded(submission) {
+      renderResult(submission);
+      // The bar and attempts line are a courtesy: failing to refresh them must not hide the grade just shown.
+      return refreshProgress().catch(function () { return null; });
+    }
+
+    restoreDraft();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
