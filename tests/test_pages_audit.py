@@ -118,6 +118,24 @@ def test_a_result_still_grading_links_to_the_page_that_follows_it(demo: Flask) -
     assert 'http-equiv="refresh"' in client.get(f"/submissions/{queued.id}").get_data(as_text=True)
 
 
+def test_the_exercise_page_starts_from_the_latest_answer_as_typed(demo: Flask) -> None:
+    # Found by an audit: the form was empty on every visit, so changing one of four parts meant typing them all.
+    ch13 = _assignment_id(demo, "Chapter 13")
+    client = demo.test_client()
+    token = log_in(client, "student1")
+    url = f"/assignments/{ch13}/exercises/{SHIFT}"
+    assert 'data-prefilled="latest"' not in client.get(url).get_data(as_text=True)  # nothing sent yet
+    typed = {**WRONG_SHIFT, "pairs": 'BOS→x, "x"→<y>'}
+    _submit_form(client, token, url, typed)
+    page = client.get(url).get_data(as_text=True)
+    assert 'data-prefilled="latest"' in page
+    assert 'aria-describedby="f-pairs-hint f-pairs-preview">BOS→x, &#34;x&#34;→&lt;y&gt;</textarea>' in page
+    assert 'id="f-scored_count" name="answer.scored_count" value="1"' in page
+    other = demo.test_client()
+    log_in(other, "student2")
+    assert "&#34;x&#34;→&lt;y&gt;" not in other.get(url).get_data(as_text=True)  # nobody else's
+
+
 def test_a_submission_page_waiting_long_for_its_grade_reloads_itself_less_often(demo: Flask) -> None:
     # Found by an audit: every 2 s without end while the workers were down, each reload restarting a screen reader.
     ch13 = _assignment_id(demo, "Chapter 13")

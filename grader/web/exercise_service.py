@@ -1,6 +1,8 @@
 """The exercise page: the student's variant as tables, the answer form, attempts, key and history; plain-form submit."""
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
@@ -138,6 +140,16 @@ def submissions_for(session: Session, user: User, assignment_id: int, exercise_i
     return list(session.scalars(select(Submission).where(
         Submission.user_id == user.id, Submission.assignment_id == assignment_id,
         Submission.exercise_id == exercise_id).order_by(Submission.id.desc())))
+
+
+def form_from_latest(page: ExercisePage | LockedPage) -> dict[str, str]:
+    """The form's fields filled with the latest answer as it was typed, so that changing one part of it does not
+    mean typing the others again (a part sent as JSON by an API client is shown as JSON)."""
+    latest = getattr(page, "latest", None)
+    if latest is None or not isinstance(latest.raw_answer, dict):
+        return {}
+    return {FIELD_PREFIX + f.name: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            for f in page.fields if (value := latest.raw_answer.get(f.name)) is not None}
 
 
 def answer_from_form(form: Mapping[str, str], fields: tuple[FieldView, ...]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from grader.grading import policy
 from grader.i18n_ui import t
 from grader.models import utcnow
 from grader.web.blueprint import web
-from grader.web.exercise_service import exercise_page, submit_form
+from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
 from grader.web.pages import login_required, page_lang, render, signed_in, visible_or_404
 from grader.web.services import (exercise_title, field_labels, first_feedback, refresh_seconds, submission_history,
                                   visible_assignment, visible_submission)
@@ -25,7 +25,9 @@ def _page(assignment_id: int, exercise_id: str, status: int = 200, **extra: obje
     session, user, lang = get_session(), signed_in(), page_lang()
     found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
     page = visible_or_404(lambda: exercise_page(session, user, found, exercise_id, lang, utcnow()))
-    return render("exercise.html", status, page=page, assignment=found, form=request.form,
+    # A form sent back (without JavaScript) shows what was sent; a fresh page, the latest answer to edit.
+    form, prefilled = (request.form, False) if request.method == "POST" else (form_from_latest(page), True)
+    return render("exercise.html", status, page=page, assignment=found, form=form, prefilled=prefilled and bool(form),
                   idempotency_key=secrets.token_urlsafe(16), **extra)
 
 

@@ -154,8 +154,13 @@ def test_a_typed_answer_survives_a_language_switch_until_it_is_submitted(
     page.fill("#f-stopped_by", "EOS")
     page.click("#submit-button")
     expect(page.locator("#result-content p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
+    page.fill("#f-tokens", "blue key")  # an edit of the submitted answer, not sent
     page.reload()
-    expect(page.locator("#f-tokens")).to_have_value("")  # submitted: the draft is gone
+    expect(page.locator("#f-tokens")).to_have_value("blue key")  # the draft wins over the latest answer
+    page.evaluate("window.sessionStorage.clear()")
+    page.reload()
+    expect(page.locator("#f-tokens")).to_have_value("blue key . EOS")  # no draft: the latest answer, to edit
+    expect(page.locator("#f-stopped_by")).to_have_value("EOS")
 
 
 def test_a_refusal_for_good_turns_the_button_off_and_updates_the_attempts_line(

@@ -128,12 +128,15 @@
     function restoreDraft() {
       var saved = null;
       try { saved = JSON.parse(window.sessionStorage.getItem(draftKey) || "null"); } catch (e) { return; }
-      // The server's own values (a form sent without JavaScript and shown again) win over the draft.
-      if (!saved || fields.some(function (field) { return control(field).value.trim() !== ""; })) { return; }
+      // A form sent without JavaScript and shown again wins over the draft; the latest answer, which the page
+      // starts from, does not (the draft holds the edits made to it since).
+      var typedHere = form.dataset.prefilled !== "latest" &&
+        fields.some(function (field) { return control(field).value.trim() !== ""; });
+      if (!saved || typedHere) { return; }
       var restored = false;
       fields.forEach(function (field) {
         var value = saved[field.dataset.field];
-        if (typeof value === "string" && value !== "") { control(field).value = value; restored = true; }
+        if (typeof value === "string") { restored = restored || control(field).value !== value; control(field).value = value; }
       });
       if (restored) { validate(false).catch(previewFailed); }
     }
