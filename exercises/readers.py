@@ -33,6 +33,8 @@ _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、=\-–—]?\s*)?[(\[]?([a-z])[)\].:、]?")
 _BRACKET_TABLE = str.maketrans(BRACKETS)
 # "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
+# "(1)B (2)C" / "（1）B（2）C": an item number in brackets is written "1." (and set apart) before anything else.
+_BRACKETED_NUMBER = re.compile(r"[(\[](\d+)[)\]]\s*(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _SPACED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*(?:([.):、=\-–—])\s*|\s+)(?=[(\[]?[A-Za-z](?![A-Za-z]))")
 _MAX_EXACT_FLOAT_INT = 2**53
 _MAX_INT_DIGITS = 100
@@ -175,6 +177,7 @@ def read_choices(raw: object) -> list[str]:
         if as_json is not None:
             return read_choices(as_json)
         inner = text[1:-1] if text[:1] == "[" and matching_close(text, 0) == len(text) - 1 else text
+        inner = _BRACKETED_NUMBER.sub(lambda match: f" {match.group(1)}.", inner).strip()
         inner = _SPACED_NUMBER.sub(lambda match: match.group(1) + ("." if match.group(2) else ""), inner)
         pieces = [piece for piece in re.split(r"[\s,;、/|]+|(?<=[\])])(?=[\[(])", inner) if piece]
         if len(pieces) == 1 and re.fullmatch(r"[A-Za-z]{2,}", pieces[0]):

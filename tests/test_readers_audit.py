@@ -323,7 +323,14 @@ def test_option_letters_in_more_notations(typed: str) -> None:
     assert read_choices(typed) == ["b", "d", "a"]
 
 
-@pytest.mark.parametrize("typed", ["1b3d", "a-b", "1b2"])
+@pytest.mark.parametrize("typed", ["(1)B (2)D (3)A", "（1）B（2）D（3）A", "[1]b [2]d [3]a", "(1) b, (2) d, (3) a",
+                                   "（1）b、（2）d、（3）a"])
+def test_option_letters_after_bracketed_item_numbers(typed: str) -> None:
+    # Found by an audit: "(1)B (2)C …" was refused and the message quoted "(1.B(2.C…", text nobody typed.
+    assert read_choices(typed) == ["b", "d", "a"]
+
+
+@pytest.mark.parametrize("typed", ["1b3d", "a-b", "1b2", "(1)B (3)D", "(1)(2)B"])
 def test_option_letters_still_refuse_what_they_cannot_place(typed: str) -> None:
     with pytest.raises(ReadError):
         read_choices(typed)
