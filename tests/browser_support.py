@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 # The flags keep Chromium off the network this machine does not have (background fetches, updates, sync).
@@ -35,3 +35,25 @@ def shot(page: Page, name: str) -> None:
     """Save a full-page screenshot of the current step under test-output/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture()
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Browser contexts (separate cookie jars, like two devices) opened by a test, closed after it."""
+    opened: list[BrowserContext] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def signed_in_page(contexts: list[BrowserContext], browser: Browser, base_url: str, username: str) -> Page:
+    """A page of a new browser context (a device of its own) signed in as the demo user ``username``."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(f"{base_url}/login")
+    page.fill("#username", username)
+    page.fill("#password", f"demo-{username}")
+    page.click("form.stack button[type=submit]")
+    expect(page.locator("h1")).to_be_visible()
+    return page

@@ -23,7 +23,7 @@ from grader.i18n_ui import LANG_COOKIE, t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User, utcnow
 from grader.teacher.strings import tt
 from grader.variants import seed_for
-from tests.browser_support import BROWSER_MARKS
+from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, log_in, make_app, serving
 
 SHIFT = "ch13.shift-pairs"
@@ -276,26 +276,9 @@ def test_course_form_errors_are_tied_to_their_fields(demo: Flask) -> None:
 
 # --- The scripts when the session, the page or the network fails ------------------------------------------------
 
-@pytest.fixture()
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    """Browser contexts (separate cookie jars, like two devices) opened by a test, closed after it."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
-
-
 def _signed_in_page(contexts: list[BrowserContext], browser: Browser, live: LiveServer, username: str) -> Page:
-    """A page of a new browser context (a device of its own) signed in as ``username``."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{live.url}/login")
-    page.fill("#username", username)
-    page.fill("#password", f"demo-{username}")
-    page.click("form.stack button[type=submit]")
-    expect(page.locator("h1")).to_be_visible()
-    return page
+    """A page of a new browser context signed in as ``username``."""
+    return signed_in_page(contexts, browser, live.url, username)
 
 
 def _log_out(page: Page) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from grader.extensions import get_db
 from grader.i18n_ui import t
 from grader.models import Assignment
-from tests.browser_support import BROWSER_MARKS
+from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, make_app, serving
 
 pytestmark = BROWSER_MARKS
@@ -37,26 +37,9 @@ def slow_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             yield live
 
 
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    """Browser contexts opened by a test, closed after it."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
-
-
 def _page(contexts: list[BrowserContext], browser: Browser, live: LiveServer, username: str) -> Page:
     """A page of a new browser context signed in as ``username``."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{live.url}/login")
-    page.fill("#username", username)
-    page.fill("#password", f"demo-{username}")
-    page.click("form.stack button[type=submit]")
-    expect(page.locator("h1")).to_be_visible()
-    return page
+    return signed_in_page(contexts, browser, live.url, username)
 
 
 def _exercise_url(live: LiveServer, exercise_id: str) -> str:
