@@ -60,6 +60,9 @@ class Misconception:
     # the wrong step" builds on the wrong step): a student who answered one of them otherwise did not take its path,
     # so the tag is not named (checking's consistent_tags).
     builds_on: tuple[str, ...] = ()
+    # False for a diagnosis added after the exercise's variants were drawn: it names answers but never makes the
+    # variant rules redraw a seed (a student's numbers must not change with an engine update).
+    draws_variants: bool = True
 
 @dataclass(frozen=True)
 class PartResult:

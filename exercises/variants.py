@@ -63,7 +63,7 @@ def rejection_reason(exercise: "Exercise", variant: Variant) -> str | None:
             return reason
     reference = exercise.solve(variant)
     for misconception in exercise.misconceptions:
-        wrong = misconception.solve(variant)
+        wrong = misconception.solve(variant) if misconception.draws_variants else None
         if wrong is None:
             continue
         if not any(

@@ -97,6 +97,12 @@ def _eos_excluded_same_divisor(variant: Variant) -> Answer:
     return {"mean_loss_without_eos": sum(losses[:-1]) / len(losses)}
 
 
+def _eos_kept_divisor_reduced(variant: Variant) -> Answer | None:
+    """Divides by one fewer but keeps the EOS term in the sum (the same as the key where p(EOS) = 1)."""
+    losses = [-math.log(p) for p in _probabilities(variant)]
+    return None if losses[-1] == 0 else {"mean_loss_without_eos": sum(losses) / (len(losses) - 1)}
+
+
 def _mean_of_probabilities(variant: Variant) -> Answer:
     """Averages the probabilities instead of the losses."""
     probabilities = _probabilities(variant)
@@ -124,6 +130,12 @@ MISCONCEPTIONS = (
         "You dropped the EOS loss term but still divided by the full length. Rule: without EOS the sum has one "
         "term fewer, so the divisor is one fewer too (target length minus one)."),
         name=Text("去掉 EOS 未改分母", "Dropped EOS, kept the divisor")),
+    Misconception("eos-kept-divisor-reduced", _eos_kept_divisor_reduced, Text(
+        "你把分母改成了目标长度减一，却仍把 EOS 那一项 −ln p 留在和里。规则：不计 EOS 时，和里要去掉 EOS 这一项，"
+        "分母也相应少一。",
+        "You divided by one fewer but kept EOS's −ln p in the sum. Rule: without EOS, remove its term from the sum "
+        "as well as one from the divisor."),
+        name=Text("改了分母，留着 EOS 项", "Kept EOS, cut the divisor"), draws_variants=False),
     Misconception("mean-of-probabilities", _mean_of_probabilities, Text(
         "你平均的是概率，而不是损失。规则：先把每个目标概率变成损失 −ln p，再对这些损失求平均。",
         "You averaged the probabilities rather than the losses. Rule: turn each target probability into a loss "

@@ -23,14 +23,20 @@ FOLLOW_THROUGH = {"en": "earns follow-through credit", "zh": "连带分"}
 
 def contradicted_at(exercise: Exercise, reference: dict[str, Any], student: dict[str, Any], wrong: dict | None,
                     name: str, whole_follow_through: bool) -> list[str]:
-    """The parts before ``name`` where the student contradicts what a tag's solver (``wrong``) gives there.
+    """The parts before ``name`` that it is worked out from (its ``uses``, by default every earlier part) where the
+    student contradicts what a tag's solver (``wrong``) gives there.
 
     Where the solver changes a part, the student must have written its value (not the key, not another wrong
-    value); on a part with full follow-through, every earlier part must be the solver's (or the key, where the
-    solver leaves it), since that part comes from the student's own earlier steps.
+    value); on a part with full follow-through, every such part must be the solver's (or the key, where the
+    solver leaves it), since that part comes from the student's own earlier steps. A parallel question (the two
+    averages of ch13.loss-average) is not a step of this one: a mistake there neither shows nor rules out this one.
     """
     bad = []
-    for answer_field in exercise.fields[:[f.name for f in exercise.fields].index(name)]:
+    here = [f.name for f in exercise.fields].index(name)
+    uses = exercise.fields[here].uses
+    for answer_field in exercise.fields[:here]:
+        if uses is not None and answer_field.name not in uses:
+            continue
         kind, tolerance = answer_field.kind, answer_field.tolerance
         key = reference[answer_field.name]
         predicted = wrong[answer_field.name] if wrong and answer_field.name in wrong else key
