@@ -28,10 +28,10 @@ SHAPE_LAYOUT: dict[str, Text] = {
 }
 RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
-TOO_COARSE = Text("这个数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。请多保留几位"
-                  "（3–4 位有效数字）。",
+TOO_COARSE = Text("这个数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。请按本题"
+                  "提示多保留几位小数。",
                   "This number is the right result rounded (or cut) to the decimals you wrote: the method is right, but "
-                  "the number is too coarse for the check. Keep more digits (3 to 4 significant figures).")
+                  "the number is too coarse for the check. Keep more decimal places, as this part's hint asks.")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
               "Partly right: {matched} position(s) match; position(s) {positions} do not.")
 PARTLY_ENTRIES = Text("部分正确：{matched} 个元素对了，{zh_cells}还不对。", "Partly right: {matched} entries match; {en_cells} "
