@@ -1,6 +1,7 @@
 """A teacher's own API tokens (for an LMS or a script): create one (shown once), list them, revoke one."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 
 from flask import flash, redirect, request, url_for
@@ -22,11 +23,14 @@ TOKEN_ROLES = (Role.TEACHER.value, Role.STUDENT.value)
 TOKEN_LIFETIMES = ("365", "90", "30", "7", "")
 
 
-def _page(status: int = 200, new_token: str | None = None, error: str | None = None) -> ResponseReturnValue:
-    """The token list with the create form; ``new_token`` is the one just made (never shown again)."""
+def _page(status: int = 200, new_token: str | None = None, error: str | None = None,
+          chosen: Mapping[str, str] | None = None) -> ResponseReturnValue:
+    """The token list with the create form; ``new_token`` is the one just made (never shown again); after an
+    ``error`` the form shows what was ``chosen`` (a reset role or lifetime would make the next press create a
+    stronger, longer-lived token than the one asked for)."""
     tokens = tokens_of(get_session(), signed_in().username)
     return render("teach/tokens.html", status, tokens=tokens, new_token=new_token, error=error, roles=TOKEN_ROLES,
-                  lifetimes=TOKEN_LIFETIMES, now=utcnow())
+                  lifetimes=TOKEN_LIFETIMES, now=utcnow(), chosen=chosen or {})
 
 
 @teacher.get("/tokens")
@@ -43,7 +47,7 @@ def new_token() -> ResponseReturnValue:
     name, role = request.form.get("name", "").strip(), request.form.get("role", Role.TEACHER.value)
     lifetime = request.form.get("expires_in_days", "")
     if not 1 <= len(name) <= TOKEN_NAME_MAX or role not in TOKEN_ROLES or lifetime not in TOKEN_LIFETIMES:
-        return _page(422, error="tokens.bad_form")
+        return _page(422, error="tokens.bad_form", chosen=request.form)
     expires_in = timedelta(days=int(lifetime)) if lifetime else None
     raw = issue_token(get_session(), signed_in(), name=name, role=role, expires_in=expires_in)
     get_session().commit()

@@ -96,3 +96,23 @@ def test_the_page_offers_a_lifetime_and_shows_expiry(app: Flask, session: Sessio
     listing = client.get("/teach/tokens?lang=en").get_data(as_text=True)
     assert "expired" in listing or "已过期" in listing
     assert "/revoke" not in listing  # nothing left to revoke
+
+
+def test_a_refused_form_keeps_the_role_and_lifetime_chosen(app: Flask, session: Session, login: Login) -> None:
+    # Found by an audit: after an error the menus were back at teacher / 365 days, so the next press quietly made a
+    # one-year teacher token where a 30-day student token had been asked for.
+    teacher = make_user(session, role=Role.TEACHER)
+    client, csrf = login(teacher.username)
+    refused = client.post("/teach/tokens", data={"csrf_token": csrf, "name": " ", "role": "student",
+                                                 "expires_in_days": "30"})
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert '<option value="student" selected>' in page and '<option value="30" selected>' in page
+    assert '<option value="teacher" selected>' not in page and '<option value="365" selected>' not in page
+    assert re.search(r'id="token-name"[^>]*aria-describedby="token-name-hint token-error"[^>]*aria-invalid="true"',
+                     page.replace("\n", " "))
+    long_name = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "lms" * 50, "role": "student",
+                                                   "expires_in_days": ""}).get_data(as_text=True)
+    assert f'value="{"lms" * 50}"' in long_name and '<option value="" selected>' in long_name
+    fresh = client.get("/teach/tokens").get_data(as_text=True)
+    assert " selected>" not in fresh  # nothing chosen yet: the browser shows the first option
