@@ -132,3 +132,22 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     shot(page, "teacher-04-regrade-done")
     assert _scalar(live, select(GradeLogEntry.new_score).where(GradeLogEntry.reason.startswith("regrade #"))) == 1.0
     page.close()
+
+
+def test_the_dashboards_fit_a_phone(browser: Browser, live: Live) -> None:
+    """At 375 px the course and assignment dashboards scrolled sideways: a visually-hidden heading escaped the
+    students table's scroll box, and the misconception box asked for 28rem."""
+    page = browser.new_page(viewport={"width": 375, "height": 667}, is_mobile=True)
+    page.goto(f"{live.url}/teach/")
+    page.fill("#username", "teacher")
+    page.fill("#password", "demo-teacher")
+    page.keyboard.press("Enter")
+    page.click("ul.course-list a")
+    expect(page.locator("table.students")).to_be_visible()
+    for name in ("course", "assignment"):
+        if name == "assignment":
+            page.click("article.assignment-stats h3 a >> nth=0")
+            expect(page.locator('article[data-exercise="ch13.loss-average"]')).to_be_visible()
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, (name, overflow)
+    page.close()

@@ -65,3 +65,13 @@ def test_student_page_shows_feedback(login: Login, fixture_course: FixtureCourse
     assert page.count('<article class="card submission"') == 6  # her rows in this course's two assignments
     assert "Likely misconception: Used log base 10" in page and "(<code>log10</code>)" in page
     assert "Other course" not in page
+
+
+def test_each_preview_link_of_the_assignment_form_names_its_exercise(login: Login,
+                                                                    fixture_course: FixtureCourse) -> None:
+    # Found by an audit: thirteen links all read "Preview a sample variant" in a screen reader's list of links.
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}/assignments/new").get_data(as_text=True)
+    links = re.findall(r'<a href="/teach/exercises/[^"]+/preview"[^>]*>(.*?)</a>', page)
+    texts = [re.sub(r"<[^>]+>", "", link) for link in links]
+    assert len(texts) >= 13 and len(set(texts)) == len(texts), texts
