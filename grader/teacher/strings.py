@@ -142,6 +142,7 @@ _PAGES: dict[str, Text] = {
     "student.none": Text("这名学生在本课程中还没有提交。", "This student has no submissions in this course."),
     "student.when": Text("提交时间", "Submitted"),
     "student.engine": Text("引擎版本 {version}", "engine {version}"),
+    "student.variant": Text("这名学生的题目与答案", "this student's variant and key"),
     "export.title": Text("导出（CSV）", "Export (CSV)"),
     "export.grades": Text("成绩表", "Grades"),
     "export.submissions": Text("全部提交", "All submissions"),

@@ -6,8 +6,10 @@ from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.models import Submission
 from tests.teacher.course_data import LOSS, FixtureCourse, build
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -75,3 +77,19 @@ def test_each_preview_link_of_the_assignment_form_names_its_exercise(login: Logi
     links = re.findall(r'<a href="/teach/exercises/[^"]+/preview"[^>]*>(.*?)</a>', page)
     texts = [re.sub(r"<[^>]+>", "", link) for link in links]
     assert len(texts) >= 13 and len(set(texts)) == len(texts), texts
+
+
+def test_each_submission_links_to_the_students_own_variant(login: Login, session: Session,
+                                                           fixture_course: FixtureCourse) -> None:
+    # Found by an audit: the only way to a student's numbers was the seed in submissions.csv, which a spreadsheet
+    # rounds (19 digits kept as a double), so the variant looked up was another one.
+    submission = session.scalars(select(Submission).where(Submission.user_id == fixture_course.alice.id,
+                                                          Submission.exercise_id == LOSS)).first()
+    submission.seed = 2**62 + 12345
+    session.commit()
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(as_text=True)
+    href = f"/teach/exercises/{LOSS}/preview?seed={2**62 + 12345}"
+    assert f'href="{href}"' in page
+    preview = client.get(href)
+    assert preview.status_code == 200 and str(2**62 + 12345) in preview.get_data(as_text=True)
