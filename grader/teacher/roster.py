@@ -126,7 +126,8 @@ def _is_header(cell: str) -> bool:
 
 
 def read_usernames(data: bytes) -> list[tuple[int, str]]:
-    """(line number, username) from the first column of a roster CSV; a header row and blank lines are skipped."""
+    """(line number, username) from a roster CSV: the column a header row names (username, 学号, …; an LMS export
+    such as Moodle's puts it third), else the first; the header row and blank lines are skipped."""
     text = _decode(data)
     if "\x00" in text:  # no username holds a NUL, and PostgreSQL refuses one in a query parameter
         raise RosterFileError("roster.err_file")
@@ -135,18 +136,20 @@ def read_usernames(data: bytes) -> list[tuple[int, str]]:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     separator = _separator([line for line in text.split("\n") if line.strip()][:SNIFF_LINES])
     reader = csv.reader(io.StringIO(text), delimiter=separator)
-    rows: list[tuple[int, str]] = []
+    table: list[tuple[int, list[str]]] = []
     start = 1
     try:
         for cells in reader:
             # A quoted cell may span lines: a row is numbered by the line it starts on.
             line, start = start, reader.line_num + 1
             if any(cell.strip() for cell in cells):  # a blank line (or only separators) is no row
-                rows.append((line, cells[0].strip()))
+                table.append((line, cells))
     except csv.Error as exc:
         raise RosterFileError("roster.err_file") from exc
-    if rows and _is_header(rows[0][1]):
-        rows = rows[1:]
+    column = next((i for i, cell in enumerate(table[0][1]) if _is_header(cell)), None) if table else None
+    if column is not None:
+        table = table[1:]
+    rows = [(line, cells[column or 0].strip() if len(cells) > (column or 0) else "") for line, cells in table]
     if len(rows) > MAX_ROSTER_ROWS:
         raise RosterFileError("roster.err_too_many", n=MAX_ROSTER_ROWS)
     return rows

@@ -160,11 +160,12 @@ _PAGES: dict[str, Text] = {
     "roster.one_enrolled": Text("{name} 已在课程中。", "{name} is already enrolled."),
     "roster.one_refused": Text("无法添加 {name}：{reason}。", "Cannot enrol {name}: {reason}."),
     "roster.upload": Text("上传 CSV 批量添加", "Enrol from a CSV file"),
-    "roster.upload_hint": Text("每行一个用户名（第一列；列之间用逗号、分号或制表符分隔）；可以有一行表头，如 username、"
-                               "用户名或学号；空行会被跳过。账号须已存在。",
-                               "One username per line (the first column; commas, semicolons or tabs separate columns); "
-                               "a header row such as username, login or 学号 is allowed; blank lines are skipped. "
-                               "Accounts must exist."),
+    "roster.upload_hint": Text("每行一个用户名，列之间用逗号、分号或制表符分隔。用户名取表头为 username、用户名或学号的那一列"
+                               "（如 Moodle 导出的名单），没有这样的表头时取第一列；空行会被跳过。账号须已存在。",
+                               "One username per line; commas, semicolons or tabs separate columns. The usernames are "
+                               "read from the column headed username, login or 学号 (as in a Moodle export), or from "
+                               "the first column when no header names one; blank lines are skipped. Accounts must "
+                               "exist."),
     "roster.file": Text("CSV 文件", "CSV file"),
     "roster.preview": Text("预览", "Preview"),
     "roster.preview_title": Text("导入预览", "Import preview"),

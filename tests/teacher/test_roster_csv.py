@@ -106,3 +106,18 @@ def test_a_gbk_semicolon_file_previews_through_the_page(session: Session, login:
     assert response.status_code == 200, page[:500]
     assert "ready to enrol" in page.split('data-line="2"', 1)[1].split("</tr>", 1)[0]
     assert "no such user" in page.split('data-line="3"', 1)[1].split("</tr>", 1)[0]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Moodle's participants export: the usernames are the third column.
+    ("First name,Surname,Username,Email address\r\nSan,Zhang,s41,s41@example.edu\r\nSi,Li,s42,s42@example.edu\r\n",
+     [(2, "s41"), (3, "s42")]),
+    ("姓名,学号\n张三,s41\n李四,s42\n", [(2, "s41"), (3, "s42")]),
+    ("name;login\n张三;s41\n", [(2, "s41")]),
+    ("s41,extra\ns42\n", [(1, "s41"), (2, "s42")]),  # no header: the first column, as before
+    ("Name,Username\nZhang San\n", [(2, "")]),  # a short row has no username: refused by the check, not a crash
+])
+def test_the_username_column_is_the_one_its_header_names(text: str, expected: list[tuple[int, str]]) -> None:
+    # Found by an audit: only the first column was read, so a Moodle export listed every row, and its header, as
+    # an unknown user.
+    assert read_usernames(text.encode("utf-8")) == expected
