@@ -67,6 +67,14 @@ def _includes_h0(variant: Variant) -> Answer:
     return {"states": [list(variant.data["encoder"]["h_0"]), *states_list(_run(variant))]}
 
 
+def _dropped_a(variant: Variant) -> Answer | None:
+    """Writes each coordinate's multiple of a without the a ([1, 0] for [a, 0]); None if every state is zero."""
+    states = states_list(_run(variant))
+    if all(v == 0 for state in states for v in state):
+        return None
+    return {"states": [[v / A for v in state] for state in states]}
+
+
 def quality(variant: Variant) -> str | None:
     """Reject runs where ReLU never clips (no-relu would be right) or the numbers grow large."""
     steps = _run(variant)
@@ -170,6 +178,12 @@ MISCONCEPTIONS = (
         "You listed the initial state h_0 as if it were a read. h_0 is the given starting point before any token "
         "is read; each source token read produces one new state, so there are as many states as source tokens."),
         name=Text("把 h_0 算作一次读取", "Listed h_0 as a read")),
+    Misconception("dropped-a", _dropped_a, Text(
+        "你写的是 a 的系数，漏掉了 a 本身：[a, 0] 写成了 [1, 0]。规则：每个坐标都是 a = ln 2 ≈ 0.693 的倍数，"
+        "要写成 2a、-a 这样带 a 的形式，或写出数值（如 1.386）。",
+        "You wrote the coefficients of a and left the a out: [1, 0] for [a, 0]. Rule: each coordinate is a multiple "
+        "of a = ln 2 ≈ 0.693; write it with the a (2a, -a) or as its value (1.386)."),
+        name=Text("漏写了 a", "Dropped the a"), draws_variants=False),
 )
 
 FIELDS = (
