@@ -8,7 +8,7 @@ from exercises import messages
 from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
 from exercises.comparators import SHAPED_KINDS, coarsely_rounded, compare, element_score, equal, shape_problem
 from exercises.errors import ReadError
-from exercises.readers import NO_SUCH_TOKEN, display, read_kind
+from exercises.readers import display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
 from exercises.text_input import MAX_TEXT_CHARS
 from exercises.unit_text import blank_noise
@@ -56,6 +56,7 @@ def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedA
 
 NUMERIC_KINDS = {"number", "int", "optional_int", "vector", "matrix", "vectors"}
 SCALAR_KINDS = {"number", "int", "optional_int"}
+NONE_ABLE_KINDS = {"optional_int", "token"}  # kinds whose key is 无 / none where the step asked about never happens
 
 
 def _without_words(exercise: "Exercise", answer_field: AnswerField, raw: object) -> object:
@@ -217,9 +218,10 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
     if answer is not None and key is not None:
         tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
                                follows=follow_through and score >= 1.0, checked=matched)
-    empty_key = reference is None or (kind == "token" and reference == NO_SUCH_TOKEN)
+    # A part that is 无 / none in some variants (never said only where it is: that would give the answer away).
+    may_be_none = kind in NONE_ABLE_KINDS
     feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0,
-                              empty_key, too_coarse=coarsely_rounded(kind, student, reference))
+                              may_be_none, too_coarse=coarsely_rounded(kind, student, reference))
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
 

@@ -49,9 +49,11 @@ FOLLOW_THROUGH_PARTLY = Text(
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
 # The key is the empty answer (无 / none) and the student named something: say so before the rule, which explains
 # the step the part asks about but not that it can be missing.
-EMPTY_KEY = Text("这一问应填“无”：它所问的那一步在这里并不存在，所以没有可填的值。",
-                 "The answer here is none: the step this part asks about does not exist here, so there is nothing "
-                 "to name.")
+# Said after any wrong answer to a part whose key may be 无 / none, whatever this variant's key is: said only when
+# the key is none, it told the student the answer before the assignment's key rule allowed.
+MAY_BE_NONE = Text("另外请先想清楚：若它所问的那一步在这里并不存在，就填“无”。",
+                   "Also check first whether the step this part asks about happens here at all; if it does not, the "
+                   "answer is none.")
 
 
 def _sentence(fragment: Text) -> Text:
@@ -72,11 +74,11 @@ def correct(answer_field: AnswerField) -> Text:
 
 
 def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
-          comparison: Comparison, follow_through: float, empty_key: bool = False, too_coarse: bool = False) -> Text:
+          comparison: Comparison, follow_through: float, may_be_none: bool = False, too_coarse: bool = False) -> Text:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
     part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
     differs from the key), the key rounded too coarsely (``too_coarse``), or the rule to re-check (after saying the
-    answer is 无 / none, for an ``empty_key``)."""
+    part's key may be 无 / none, ``may_be_none``: said whatever the key is, so that it gives nothing away)."""
     if comparison.shape_error is not None:
         return NOT_YET + _sentence(comparison.shape_error) + answer_field.rule
     credit = None
@@ -94,13 +96,14 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
         return credit
     if too_coarse:
         return NOT_YET + TOO_COARSE
-    text = NOT_YET + EMPTY_KEY if empty_key else NOT_YET
+    text = NOT_YET
     if comparison.elements:
         mismatched = [i for i, ok in enumerate(comparison.elements) if not ok]
         matched = sum(comparison.elements)
         if matched and mismatched:
             text = _partly(matched, mismatched, comparison.columns)
-    return text + answer_field.rule
+    text = text + answer_field.rule
+    return text + MAY_BE_NONE if may_be_none else text
 
 
 def _partly(matched: int, mismatched: Sequence[int], columns: int | None) -> Text:
