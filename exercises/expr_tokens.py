@@ -11,6 +11,8 @@ from exercises.i18n import Text
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_π∞]+")
 _LOG_BASE = re.compile(r"(2|10)(?![\d.])\s*(?=[(\d.A-Za-z_π])")
+# Chinese large-number units written after a number: "100万" is 1,000,000, "1.5亿" 150,000,000.
+_UNIT_MULTIPLIERS = {"万": 1e4, "亿": 1e8}
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,12 @@ def tokenize(text: str, error: ErrorAt) -> list[Token]:
         if number:
             tokens.append(Token("num", number.group(), index, float(number.group())))
             index = number.end()
+            continue
+        if char in _UNIT_MULTIPLIERS and tokens and tokens[-1].kind == "num":
+            # Part of the number it follows, so that "1/100万" is one over a million, not (1/100)·10,000.
+            last = tokens[-1]
+            tokens[-1] = Token("num", text[last.start:index + 1], last.start, last.value * _UNIT_MULTIPLIERS[char])
+            index += 1
             continue
         if char == "√":
             # The root sign is the sqrt function as one character, so "1 √2" stays two pieces in a list split at

@@ -30,6 +30,7 @@ _FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", 
 NO_SUCH_TOKEN = "none"  # what the token readers make of none, null, 无, 没有 ... (comparators._NONE)
 _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
+_SPACED_INT = re.compile(r"[+-]?\d{1,3}( \d{3})+")  # "1 000 000", thousands set apart by spaces (SI style)
 _CHOICE = re.compile(r"(?:(\d+)\s*[.):、=\-–—]?\s*)?[(\[]?([a-z])[)\].:、]?")
 _BRACKET_TABLE = str.maketrans(BRACKETS)
 # "1. b", "2) c", "3、a": an item number is glued to its letter (as "1.b") before the text is split.
@@ -66,10 +67,11 @@ def read_int(raw: object) -> int:
             raise _empty()
         # NFKC turns a superscript into a digit ("1000²" into "10002"): such text is an expression, not digits.
         superscript = any(unicodedata.category(char) == "No" for char in raw)
-        if not superscript and (_PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text)):
+        if not superscript and (_PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text)
+                                or _SPACED_INT.fullmatch(text)):
             if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
                 raise _too_long(_MAX_INT_DIGITS)
-            return int(text.replace(",", ""))
+            return int(text.replace(",", "").replace(" ", ""))
         if "," in text and re.fullmatch(r"[+-]?[\d,]+", text):
             # Digits and commas that are not thousands in threes ("100,00", "1,5"): a decimal comma or a slip.
             raise ReadError(Text("应填一个整数；逗号只能三位一组分隔千位（如 10,000），也可以不写逗号；小数点请用「.」",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -357,3 +358,20 @@ def test_rows_named_out_of_order_are_refused_not_reordered() -> None:
 @pytest.mark.parametrize(("typed", "value"), [("4倍", 4.0), ("4 倍。", 4.0), ("≈2.5倍", 2.5)])
 def test_times_after_a_factor_is_the_factor(typed: str, value: float) -> None:
     assert read_number(typed) == value
+
+
+@pytest.mark.parametrize(("reader", "typed", "value"), [
+    (read_int, "100万", 1_000_000), (read_int, "1.5亿", 150_000_000), (read_int, "4×1万", 40_000),
+    (read_int, "100 万", 1_000_000), (read_number, "2万", 20_000.0), (read_number, "1/100万", 1e-6),
+    (read_int, "1 000 000", 1_000_000), (read_int, "12 345", 12_345), (read_int, "1\u2009000", 1_000),
+])
+def test_chinese_large_number_units_and_spaced_thousands(reader: Any, typed: str, value: float) -> None:
+    # Found by an audit: "100万" and "1 000 000" were unreadable; 万 and 亿 bind to the number before them, so
+    # "1/100万" is one over a million.
+    assert reader(typed) == value
+
+
+@pytest.mark.parametrize("typed", ["万", "万100", "1 00 000", "1000 000", "12 34"])
+def test_large_number_units_and_spaced_thousands_stay_strict(typed: str) -> None:
+    with pytest.raises(ReadError):
+        read_int(typed)
