@@ -93,3 +93,10 @@ def test_each_submission_links_to_the_students_own_variant(login: Login, session
     assert f'href="{href}"' in page
     preview = client.get(href)
     assert preview.status_code == 200 and str(2**62 + 12345) in preview.get_data(as_text=True)
+
+
+def test_never_lower_is_on_until_the_teacher_turns_it_off(login: Login, fixture_course: FixtureCourse) -> None:
+    # Found by an audit: one press started a regrade that could lower published scores, with the box unticked.
+    client, _ = login(fixture_course.teacher.username)
+    page = client.get(f"/teach/assignments/{fixture_course.best.id}").get_data(as_text=True)
+    assert '<input type="checkbox" name="never_lower" id="never-lower" checked>' in page
