@@ -117,6 +117,12 @@ def _generation_feeds_reference(variant: Variant) -> Answer | None:
     return {"generated_input": reference["teacher_forced_input"]}
 
 
+def _zero_based_steps(variant: Variant) -> Answer:
+    """Numbers the steps from 0 (the BOS step as step 0). Only the first step is given: the divergence one less, in
+    the student's own count, already earns follow-through from it (``follow_through``)."""
+    return {"first_wrong_step": solve(variant)["first_wrong_step"] - 1}
+
+
 MISCONCEPTIONS = (
     Misconception("same-step", _same_step, Text(
         "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
@@ -137,6 +143,11 @@ MISCONCEPTIONS = (
         "You took generation to feed the reference token. Rule: at generation time no reference is available; "
         "the next input is the token the model itself just chose."),
         name=Text("生成时喂了参考", "Generation feeds the reference")),
+    Misconception("zero-based-steps", _zero_based_steps, Text(
+        "你的步数从 0 数起，每一步都少了一。规则：输入为 BOS、预测第一个目标 token 的那一步是第 1 步。",
+        "You counted the steps from 0, so every step number is one short. Rule: the step whose input is BOS and "
+        "which predicts the first target token is step 1."),
+        name=Text("步数从 0 数起", "Counted steps from 0"), draws_variants=False),
 )
 
 

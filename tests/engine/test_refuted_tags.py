@@ -96,6 +96,8 @@ def test_exposure_counted_from_zero_gets_follow_through_not_same_step(lang: str)
     part = result["parts"]["first_input_divergence_step"]
     assert part["tags"] == [] and part["score"] == 1.0 and part["follow_through"] and not part["correct"]
     assert FOLLOW_THROUGH[lang] in part["feedback"]
+    # The mistake is named where it shows first (engine 1.9.0): the step counted from 0.
+    assert result["parts"]["first_wrong_step"]["misconception"] == "zero-based-steps"
     from exercises.ch13 import exposure_divergence
     assert feedback_of(exposure_divergence, "same-step", lang) not in part["feedback"]
 

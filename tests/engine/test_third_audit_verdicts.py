@@ -54,3 +54,19 @@ def test_encoder_states_written_without_the_a_are_named() -> None:
     right = ", ".join(f"[{round(x / math.log(2))}a, {round(y / math.log(2))}a]" for x, y in states.solve(
         states.generate(3))["states"])
     assert api.grade("ch13.encoder-states", 3, {"states": right}, "en")["score"] == 1.0
+
+
+def test_steps_counted_from_zero_are_named_and_the_divergence_follows_through() -> None:
+    # Found by the audit on 201 of 201 seeds: the step of the first mistake counted from 0 got the rule alone.
+    exposure = get_exercise("ch13.exposure-divergence")
+    for seed in range(0, 201):
+        key = exposure.solve(exposure.generate(seed))
+        divergence = key["first_input_divergence_step"]
+        typed = {"first_wrong_step": str(key["first_wrong_step"] - 1),
+                 "first_input_divergence_step": "无" if divergence is None else str(divergence - 1),
+                 "teacher_forced_input": key["teacher_forced_input"], "generated_input": key["generated_input"]}
+        parts = api.grade("ch13.exposure-divergence", seed, typed, "en")["parts"]
+        assert parts["first_wrong_step"]["misconception"] == "zero-based-steps", seed
+        assert "counted the steps from 0" in parts["first_wrong_step"]["feedback"]
+        if divergence is not None:
+            assert parts["first_input_divergence_step"]["score"] == 1.0, seed  # right in the student's own count
