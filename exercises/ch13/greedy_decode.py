@@ -136,6 +136,11 @@ def _stops_at_period(variant: Variant) -> Answer | None:
     return {"tokens": tokens[:end], **({"stopped_by": STOPPED_BY_EOS} if decode.stopped_by == STOPPED_BY_CAP else {})}
 
 
+def _bos_listed(variant: Variant) -> Answer:
+    """Lists the start token BOS as if it were the first prediction, then the predictions."""
+    return {"tokens": [BOS, *_decode(variant).tokens]}
+
+
 MISCONCEPTIONS = (
     Misconception("tie-to-later", _tie_to_later, Text(
         "在概率并列最大时选了排在后面的候选。规则：并列时取候选顺序中靠前的那个，之后的输入也随之确定。",
@@ -158,6 +163,11 @@ MISCONCEPTIONS = (
         "You stopped at the period. Rule: the period is an ordinary candidate; after choosing it you feed it back "
         "and keep predicting; only EOS or the step cap ends decoding."),
         name=Text("在句号处停止", "Stopped at the period")),
+    Misconception("bos-listed", _bos_listed, Text(
+        "你把起始符 BOS 也写成了第一个预测。规则：BOS 是第一步的输入，不是模型预测出来的；输出列表从第一步的预测开始。",
+        "You listed the start token BOS as the first prediction. Rule: BOS is the input of step 1, not something "
+        "the model predicts; the output starts with step 1's prediction."),
+        name=Text("把 BOS 列为预测", "Listed BOS as a prediction"), draws_variants=False),
 )
 
 

@@ -70,3 +70,14 @@ def test_steps_counted_from_zero_are_named_and_the_divergence_follows_through() 
         assert "counted the steps from 0" in parts["first_wrong_step"]["feedback"]
         if divergence is not None:
             assert parts["first_input_divergence_step"]["score"] == 1.0, seed  # right in the student's own count
+
+
+def test_bos_listed_as_the_first_prediction_is_named() -> None:
+    # Found by the audit on 201 of 201 seeds: "BOS blue key . EOS" scored 0.89 through follow-through, unexplained.
+    greedy = get_exercise("ch13.greedy-decode")
+    for seed in range(0, 201):
+        key = greedy.solve(greedy.generate(seed))
+        typed = {"tokens": " ".join(["BOS", *key["tokens"]]), "stopped_by": key["stopped_by"]}
+        part = api.grade("ch13.greedy-decode", seed, typed, "en")["parts"]["tokens"]
+        assert part["misconception"] == "bos-listed" and part["score"] < 1, seed
+        assert "BOS is the input of step 1" in part["feedback"]
