@@ -47,6 +47,12 @@ def _three_projections(variant: Variant) -> Answer:
     return {"projection_params": 3 * variant.data["d_model"] ** 2}
 
 
+def _one_head_only(variant: Variant) -> Answer:
+    """Counts one head's slice of each projection (d_model × head_dim) and never multiplies by the heads."""
+    d_model, heads = variant.data["d_model"], variant.data["heads"]
+    return {"projection_params": 4 * d_model * (d_model // heads)}
+
+
 MISCONCEPTIONS = (
     Misconception("not-split", _not_split, Text(
         "让每个头都用了完整的 d_model 维。多头注意力把 d_model 平均分给各个头：每头 d_model / heads 维，"
@@ -60,6 +66,13 @@ MISCONCEPTIONS = (
         "You counted the Q, K and V projections but not the output projection. The concatenated head outputs "
         "are multiplied by one more d_model × d_model matrix, so there are 4·d_model² weights."),
         name=Text("漏了输出投影", "Forgot the output projection")),
+    Misconception("one-head-only", _one_head_only, Text(
+        "你只数了一个头的那一份（d_model × head_dim），没有乘上头数（把每个头当成 head_dim × head_dim 的方阵再乘头数，"
+        "得数也一样）。各头的切片合起来占满 d_model 列，所以每个投影都是 d_model × d_model。",
+        "You counted one head's slice (d_model × head_dim) and did not multiply by the heads (taking each head as a "
+        "head_dim × head_dim square times the heads gives the same number). The heads' slices together fill all "
+        "d_model columns, so each projection is d_model × d_model."),
+        name=Text("只数了一个头", "Counted one head only"), draws_variants=False),
 )
 
 FIELDS = (

@@ -81,3 +81,14 @@ def test_bos_listed_as_the_first_prediction_is_named() -> None:
         part = api.grade("ch13.greedy-decode", seed, typed, "en")["parts"]["tokens"]
         assert part["misconception"] == "bos-listed" and part["score"] < 1, seed
         assert "BOS is the input of step 1" in part["feedback"]
+
+
+def test_one_heads_share_of_the_projections_is_named() -> None:
+    # Found by the audit on 201 of 201 seeds: 4·d_model·head_dim got the formula restated.
+    heads = get_exercise("ch09.multihead-shapes")
+    for seed in range(0, 201):
+        data = heads.generate(seed).data
+        d_model, head_dim = data["d_model"], data["d_model"] // data["heads"]
+        typed = {"head_dim": str(head_dim), "projection_params": f"4*{d_model}*{head_dim}"}
+        part = api.grade("ch09.multihead-shapes", seed, typed, "en")["parts"]["projection_params"]
+        assert part["misconception"] == "one-head-only" and part["score"] == 0, seed
