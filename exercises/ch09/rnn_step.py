@@ -74,6 +74,20 @@ def _transposed_weights(variant: Variant) -> Answer | None:
     return {"pre_activation": pre, "h": _tanh(pre)}
 
 
+def _no_bias(variant: Variant) -> Answer | None:
+    """Leaves the bias b out of the sum (None where b is zero)."""
+    data = variant.data
+    if not any(data["b"]):
+        return None
+    pre = [value - b for value, b in zip(_pre_activation(data), data["b"])]
+    return {"pre_activation": pre, "h": _tanh(pre)}
+
+
+def _sigmoid_for_tanh(variant: Variant) -> Answer:
+    """Squashes with the logistic sigmoid instead of tanh."""
+    return {"h": [1 / (1 + math.exp(-value)) for value in _pre_activation(variant.data)]}
+
+
 def quality(variant: Variant) -> str | None:
     """Keep steps where tanh, identity and ReLU give clearly different states and tanh is not saturated."""
     pre = _pre_activation(variant.data)
@@ -124,6 +138,16 @@ MISCONCEPTIONS = (
         "You multiplied with the vector on the left (h_prev W_h + x W_x), which uses the transposed weights. Here "
         "vectors are columns: coordinate i of W_h h_prev is row i of W_h dotted with h_prev."),
         name=Text("权重用成了转置", "Used transposed weights")),
+    Misconception("no-bias", _no_bias, Text(
+        "加权和里漏了偏置 b。规则：激活前 = W_h h_prev + W_x x + b，b 逐坐标加上去之后再过 tanh。",
+        "You left the bias b out of the sum. Rule: the pre-activation is W_h h_prev + W_x x + b; add b coordinate "
+        "by coordinate, then apply tanh."),
+        name=Text("漏了偏置", "Left out the bias"), draws_variants=False),
+    Misconception("sigmoid-for-tanh", _sigmoid_for_tanh, Text(
+        "用 sigmoid 代替了 tanh，结果都落在 (0, 1)。这个 RNN 的激活是 tanh：输出在 (-1, 1) 内，负的激活前仍得负数。",
+        "You used the sigmoid instead of tanh, so every value landed in (0, 1). This RNN uses tanh: outputs lie in "
+        "(-1, 1), and a negative pre-activation stays negative."),
+        name=Text("用 sigmoid 代替 tanh", "Sigmoid instead of tanh"), draws_variants=False),
 )
 
 FIELDS = (

@@ -92,3 +92,18 @@ def test_one_heads_share_of_the_projections_is_named() -> None:
         typed = {"head_dim": str(head_dim), "projection_params": f"4*{d_model}*{head_dim}"}
         part = api.grade("ch09.multihead-shapes", seed, typed, "en")["parts"]["projection_params"]
         assert part["misconception"] == "one-head-only" and part["score"] == 0, seed
+
+
+def test_an_rnn_step_without_the_bias_or_with_the_sigmoid_is_named() -> None:
+    # Found by the audit: the bias forgotten (197 of 201 seeds) and the sigmoid for tanh (201) got the rule alone.
+    rnn = get_exercise("ch09.rnn-step")
+    for seed in range(0, 201):
+        data = rnn.generate(seed).data
+        key = rnn.solve(rnn.generate(seed))
+        sigmoid = [1 / (1 + math.exp(-z)) for z in key["pre_activation"]]
+        part = rnn.check(rnn.generate(seed), {**key, "h": sigmoid}, "en").parts["h"]
+        assert part.misconception == "sigmoid-for-tanh" and "(0, 1)" in part.feedback, seed
+        if any(data["b"]):
+            pre = [z - b for z, b in zip(key["pre_activation"], data["b"])]
+            result = rnn.check(rnn.generate(seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en")
+            assert result.parts["pre_activation"].misconception == "no-bias", seed
