@@ -98,6 +98,20 @@ def _kq_transposed(variant: Variant) -> Answer:
     return _chain(variant, _scores(variant.data["k"], variant.data["q"], math.sqrt(D_K)))
 
 
+def _values_from_keys(variant: Variant) -> Answer:
+    """Averages the keys instead of the values: weights × K."""
+    weights = solve(variant)["weights"]
+    return {"output": matmul(weights, variant.data["k"])}
+
+
+def _scaled_by_tokens(variant: Variant) -> Answer | None:
+    """Divides by the square root of the number of tokens instead of √d_k (None where the two are equal)."""
+    tokens = len(variant.data["q"])
+    if tokens == D_K:
+        return None
+    return _chain(variant, _scores(variant.data["q"], variant.data["k"], math.sqrt(tokens)))
+
+
 MISCONCEPTIONS = (
     Misconception("unscaled", _unscaled, Text(
         "没有把 QKᵀ 除以 √d_k。规则：打分是 QKᵀ/√d_k；缩放让点积不随维度变大而把 softmax 推向饱和。",
@@ -124,6 +138,16 @@ MISCONCEPTIONS = (
         "You computed KQᵀ, which swaps rows and columns. Rule: row i, column j is query i dotted with "
         "key j, i.e. QKᵀ; each row belongs to one query."),
         name=Text("Q 与 K 对调", "Swapped Q and K")),
+    Misconception("values-from-keys", _values_from_keys, Text(
+        "你用权重去加权了 K，而不是 V。规则：键 K 只用来打分；输出是权重乘值矩阵 V，每一行是各个值向量的加权平均。",
+        "You averaged the keys K with the weights instead of the values V. Rule: the keys only serve the scores; "
+        "the output is the weights times V, each row a weighted average of the value vectors."),
+        name=Text("用 K 代替了 V", "Averaged keys, not values"), draws_variants=False),
+    Misconception("scaled-by-tokens", _scaled_by_tokens, Text(
+        "你除以的是 token 个数的平方根，而不是 √d_k。规则：缩放因子取决于查询和键向量的维度 d_k，与序列长度无关。",
+        "You divided by the square root of the number of tokens rather than √d_k. Rule: the scale depends on the "
+        "dimension d_k of the query and key vectors, not on the length of the sequence."),
+        name=Text("按 token 数缩放", "Scaled by the token count"), draws_variants=False),
 )
 
 

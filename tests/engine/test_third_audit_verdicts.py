@@ -107,3 +107,19 @@ def test_an_rnn_step_without_the_bias_or_with_the_sigmoid_is_named() -> None:
             pre = [z - b for z, b in zip(key["pre_activation"], data["b"])]
             result = rnn.check(rnn.generate(seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en")
             assert result.parts["pre_activation"].misconception == "no-bias", seed
+
+
+def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() -> None:
+    # Found by the audit on 201 of 201 seeds each: weights × K for the output, and QKᵀ/√n for the scores.
+    from exercises.ch09 import scaled_dot_attention as sdpa
+    attention = get_exercise("ch09.scaled-dot-attention")
+    for seed in range(0, 201):
+        variant = attention.generate(seed)
+        key = attention.solve(variant)
+        keys_averaged = sdpa.matmul(key["weights"], variant.data["k"])
+        output = attention.check(variant, {**key, "output": keys_averaged}, "en").parts["output"]
+        assert output.misconception == "values-from-keys", seed
+        by_tokens = sdpa._chain(variant, sdpa._scores(variant.data["q"], variant.data["k"],
+                                                       math.sqrt(len(variant.data["q"]))))
+        scores = attention.check(variant, {**key, **by_tokens}, "en").parts["scores"]
+        assert scores.misconception == "scaled-by-tokens", seed
