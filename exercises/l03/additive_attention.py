@@ -38,12 +38,13 @@ def _context(weights: Vector, hs: list[list[float]]) -> Vector:
     return (np.asarray(weights, dtype=float) @ np.asarray(hs, dtype=float)).tolist()
 
 
-def _scores(data: Data) -> Vector:
-    """e_j = v · tanh(W s + U h_j) for each encoder state."""
+def _scores(data: Data, squash: bool = True) -> Vector:
+    """e_j = v · tanh(W s + U h_j) for each encoder state (without the tanh when not ``squash``)."""
     hs = np.asarray(data["hs"], dtype=float)
     query = np.asarray(data["w"], dtype=float) @ np.asarray(data["s_prev"], dtype=float)
     keys = hs @ np.asarray(data["u"], dtype=float).T
-    return (np.tanh(query + keys) @ np.asarray(data["v"], dtype=float)).tolist()
+    hidden = np.tanh(query + keys) if squash else query + keys
+    return (hidden @ np.asarray(data["v"], dtype=float)).tolist()
 
 
 def _chain(data: Data, scores: Vector) -> Answer:
@@ -77,6 +78,11 @@ def _uniform_average(variant: Variant) -> Answer:
     return {"weights": weights, "context": _context(weights, variant.data["hs"])}
 
 
+def _no_tanh(variant: Variant) -> Answer:
+    """Leaves out the tanh: e_j = v · (W s + U h_j)."""
+    return _chain(variant.data, _scores(variant.data, squash=False))
+
+
 MISCONCEPTIONS = (
     Misconception("dot-product-score", _dot_product_score, Text(
         "把分数算成了 s·h_j 的点积。规则：这一课的加性打分是 e_j = v·tanh(W s + U h_j)——先各自线性变换、相加、过 tanh，"
@@ -95,6 +101,12 @@ MISCONCEPTIONS = (
         "You averaged all encoder states evenly and ignored the scores. Rule: attention spreads its weight "
         "by relevance, α = softmax(e), so better-matching positions weigh more."),
         name=Text("平均分配了权重", "Plain average, scores ignored")),
+    Misconception("no-tanh", _no_tanh, Text(
+        "打分时漏了 tanh：e_j = v·(W s + U h_j)。规则：加性注意力先把 W s + U h_j 过一次 tanh，再与 v 做点积，"
+        "e_j = v·tanh(W s + U h_j)。",
+        "You left out the tanh in the score: e_j = v·(W s + U h_j). Rule: additive attention passes W s + U h_j "
+        "through tanh before the dot product with v, e_j = v·tanh(W s + U h_j)."),
+        name=Text("打分漏了 tanh", "Score without tanh"), draws_variants=False),
 )
 
 

@@ -123,3 +123,14 @@ def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() ->
                                                        math.sqrt(len(variant.data["q"]))))
         scores = attention.check(variant, {**key, **by_tokens}, "en").parts["scores"]
         assert scores.misconception == "scaled-by-tokens", seed
+
+
+def test_additive_scores_without_tanh_are_named() -> None:
+    # Found by the audit on 201 of 201 seeds: the mistake the lesson most invites got the rule alone.
+    from exercises.l03 import additive_attention
+    additive = get_exercise("l03.additive-attention")
+    for seed in range(0, 201):
+        variant = additive.generate(seed)
+        scores = additive_attention._scores(variant.data, squash=False)
+        part = additive.check(variant, {**additive.solve(variant), "scores": scores}, "en").parts["scores"]
+        assert part.misconception == "no-tanh" and "tanh" in part.feedback, seed
