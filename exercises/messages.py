@@ -47,8 +47,6 @@ FOLLOW_THROUGH_PARTLY = Text(
     "credit; the rest is not right either way.",
 )
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
-# The key is the empty answer (无 / none) and the student named something: say so before the rule, which explains
-# the step the part asks about but not that it can be missing.
 # Said after any wrong answer to a part whose key may be 无 / none, whatever this variant's key is: said only when
 # the key is none, it told the student the answer before the assignment's key rule allowed.
 MAY_BE_NONE = Text("另外请先想清楚：若它所问的那一步在这里并不存在，就填“无”。",
