@@ -75,6 +75,11 @@ def _count_off_by_one(variant: Variant) -> Answer:
     return {"scored_count": len(variant.data["target"]) - 1}
 
 
+def _count_includes_bos(variant: Variant) -> Answer:
+    """Says BOS is not scored, yet counts it among the scored positions (every token of BOS + target)."""
+    return {"scored_count": len(variant.data["target"]) + 1}
+
+
 MISCONCEPTIONS = (
     Misconception("unshifted", _unshifted, Text(
         "把目标序列和它自己错开一位配对，漏掉了以 BOS 为输入的第一步。规则：输入侧先放 BOS，再放目标去掉最后一个 token，"
@@ -108,6 +113,15 @@ MISCONCEPTIONS = (
         "You counted the gaps between target tokens. Rule: every target token, EOS included, is "
         "predicted once, so the number of scored positions equals the target length."),
         name=Text("数了间隔而非位置", "Counted gaps, not positions")),
+    # Built on the right BOS answer: a student who says BOS is scored made the bos-scored mistake instead.
+    Misconception("count-includes-bos", _count_includes_bos, Text(
+        "你说 BOS 不计损失，数评分位置时却把它也数了进去（数了 BOS 加整个目标）。规则：评分位置是模型的预测，每个目标 "
+        "token（含 EOS）一个，数目等于目标长度。",
+        "You said BOS is not scored but counted it among the scored positions (BOS plus the whole target). Rule: "
+        "the scored positions are the model's predictions, one per target token, EOS included: as many as the "
+        "target is long."),
+        name=Text("数位置时算进了 BOS", "Counted BOS among positions"), builds_on=("bos_scored",),
+        draws_variants=False),
 )
 
 def follow_through(variant: Variant, answer: Answer) -> dict[str, int]:

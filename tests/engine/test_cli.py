@@ -158,7 +158,7 @@ def test_selftest_prints_a_row_per_exercise() -> None:
     for exercise_id in api.exercise_ids():
         assert exercise_id in text
     shift_row = next(line.split() for line in text.splitlines() if line.startswith(SHIFT + " "))
-    assert shift_row == [SHIFT, "3", "3/3", "18/18", "6/6", "ok"]  # 6 tags x 3 seeds; 2 languages x 3 seeds
+    assert shift_row == [SHIFT, "3", "3/3", "21/21", "6/6", "ok"]  # 7 tags x 3 seeds; 2 languages x 3 seeds
     assert completed.returncode == (0 if text.rstrip().endswith(", 0 failing") else 1)
 
 

@@ -134,3 +134,15 @@ def test_additive_scores_without_tanh_are_named() -> None:
         scores = additive_attention._scores(variant.data, squash=False)
         part = additive.check(variant, {**additive.solve(variant), "scores": scores}, "en").parts["scores"]
         assert part.misconception == "no-tanh" and "tanh" in part.feedback, seed
+
+
+def test_a_count_that_includes_bos_after_saying_bos_is_not_scored_is_named() -> None:
+    # Found by the audit on 201 of 201 seeds. A student who says BOS is scored makes bos-scored, which alone is named.
+    shift = get_exercise("ch13.shift-pairs")
+    for seed in range(0, 201):
+        variant = shift.generate(seed)
+        key = shift.solve(variant)
+        counted = {**key, "scored_count": key["scored_count"] + 1}
+        assert shift.check(variant, counted, "en").parts["scored_count"].misconception == "count-includes-bos"
+        both = shift.check(variant, {**counted, "bos_scored": True}, "en").parts["scored_count"]
+        assert both.tags == ("bos-scored",), seed
