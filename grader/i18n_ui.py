@@ -60,6 +60,8 @@ UI: dict[str, Text] = {
     "assignment.no_due": Text("无截止时间", "No due date"),
     "assignment.opens": Text("开放时间", "Opens"),
     "assignment.closed": Text("已截止", "Closed"),
+    "assignment.extended": Text("已为你延期", "extended for you"),
+    "attempts.extra": Text("（含额外的 {n} 次）", "(including {n} extra)"),
     "assignment.not_open": Text("尚未开放", "Not open yet"),
     "assignment.progress": Text("进度", "Progress"),
     "assignment.progress_text": Text("已完成 {done}/{total} 题，得分 {percent}%", "{done} of {total} done, score {percent}%"),

@@ -15,6 +15,7 @@ from grader.api import queries
 from grader.auth import Principal
 from grader.errors import ApiError
 from grader.grading import policy
+from grader.grading.terms import StudentTerms, terms_of_students
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
 
 
@@ -43,6 +44,7 @@ class GradebookRow:
     student: Student
     results: list[tuple[str, policy.ExerciseResult]]
     scores_changed_at: datetime | None  # the latest grade-log entry of theirs in the assignment
+    terms: StudentTerms  # their own due date and attempt limit
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def student_page(session: Session, course_id: int, after_id: int, limit: int) ->
 
 
 def gradebook_page(session: Session, assignment: Assignment, after_id: int, limit: int) -> GradebookPage:
-    """A page of the assignment's gradebook: three statements (students, change times, results) per page.
+    """A page of the assignment's gradebook: four statements (students, change times, results, extensions) per page.
 
     The change times are read before the results, so a grade that lands in between is in the scores shown, or
     later than the time shown: a client that keeps the time misses no change.
@@ -101,8 +103,10 @@ def gradebook_page(session: Session, assignment: Assignment, after_id: int, limi
     user_ids = [student.id for student in page.students]
     changed = scores_changed_at(session, assignment, user_ids)
     results = policy.assignment_results(session, assignment, user_ids)
+    own_terms = terms_of_students(session, assignment, user_ids)
     rows = [GradebookRow(student, [(exercise_id, results.get((student.id, exercise_id), NO_RESULT))
-                                   for exercise_id in assignment.exercise_ids], changed.get(student.id))
+                                   for exercise_id in assignment.exercise_ids], changed.get(student.id),
+                         own_terms[student.id])
             for student in page.students]
     return GradebookPage(rows, page.next_after_id)
 

@@ -5,6 +5,7 @@ from exercises import api as engine
 from grader.api.openapi_common import (
     BILINGUAL, ID, LANG, SEED, SEED_TEXT, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
 )
+from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
@@ -133,8 +134,10 @@ SCHEMAS: JSONObject = {
             "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
             "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
             "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
-            "last_status": {"type": ["string", "null"]}}}}}},
+            "last_status": {"type": ["string", "null"]}}}},
+        "terms": ref("Terms")}},
     **SYNC_SCHEMAS,
+    **COURSE_SCHEMAS,
 }
 
 
@@ -250,6 +253,7 @@ PATHS: JSONObject = {
         {"200": json_reply(ref("Progress"), "Progress")}, (400, 401, 403, 404),
         parameters=[path_param("assignment_id", ID), query_param("student", ID, "Student user id (teachers)."), LANG])},
     **SYNC_PATHS,
+    **COURSE_PATHS,
 }
 
 

@@ -27,9 +27,11 @@ SYNC_SCHEMAS: JSONObject = {
         "username": {"type": "string"}, "display_name": {"type": "string"},
         "enrolled_at": {**TIME, "description": "When the student was enrolled in the course."}}},
     "GradebookRow": {
-        "type": "object", "required": ["id", "username", "display_name", "exercises", "total", "scores_changed_at"],
+        "type": "object", "required": ["id", "username", "display_name", "exercises", "total", "scores_changed_at",
+                                       "terms"],
         "properties": {
             "id": {"type": "integer"}, "username": {"type": "string"}, "display_name": {"type": "string"},
+            "terms": ref("Terms"),
             "exercises": {"type": "array", "description": "Every exercise of the assignment, in its order.",
                           "items": {"type": "object", "required": ["exercise_id", "attempts_used", "score"],
                                     "properties": {

@@ -13,6 +13,7 @@ from grader.api.changes import Change
 from grader.api.gradebook import GradebookRow, Student, total_score
 from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.terms import StudentTerms, student_terms
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
@@ -115,7 +116,13 @@ def progress_json(session: Session, student: User, assignment: Assignment, lang:
                           "best_score": policy.counted_score(scores, "best"),
                           "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status})
     return {"assignment": assignment_json(assignment, lang), "student": {"id": student.id, "username": student.username},
-            "exercises": exercises}
+            "exercises": exercises, "terms": terms_json(student_terms(session, assignment, student.id))}
+
+
+def terms_json(terms: StudentTerms) -> dict[str, Any]:
+    """A student's own due date and attempt limit on an assignment (an extension applied)."""
+    return {"due_at": iso_timestamp(terms.due_at), "attempts_allowed": terms.attempts_allowed,
+            "extended_due": terms.extended_due, "extra_attempts": terms.extra_attempts}
 
 
 def variant_json(variant: dict[str, Any], with_seed: bool) -> dict[str, Any]:
@@ -138,7 +145,7 @@ def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
             "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score}
                           for exercise_id, result in row.results],
             "total": {"score": score, "points": points, "graded": graded, "exercises": len(row.results)},
-            "scores_changed_at": iso_timestamp(row.scores_changed_at)}
+            "scores_changed_at": iso_timestamp(row.scores_changed_at), "terms": terms_json(row.terms)}
 
 
 def change_json(change: Change) -> dict[str, Any]:

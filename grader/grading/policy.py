@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
 from grader.grading.errors import SubmissionRejected
+from grader.grading.terms import student_terms
 from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
                            User)
 
@@ -71,9 +72,11 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
         )
     if assignment.opens_at is not None and now < assignment.opens_at:
         raise SubmissionRejected("not_open", Text(zh="作业尚未开放。", en="This assignment is not open yet."))
-    if assignment.due_at is not None and now > assignment.due_at:
+    # The student's own terms: an extension moves the due date and adds attempts.
+    terms = student_terms(session, assignment, user_id)
+    if terms.past_due(now):
         raise SubmissionRejected("past_due", Text(zh="作业已过截止时间。", en="This assignment is past its due date."))
-    allowed = assignment.attempts_allowed
+    allowed = terms.attempts_allowed
     if allowed is not None and attempts_used(session, user_id, assignment.id, exercise_id) >= allowed:
         raise SubmissionRejected(
             "attempts_exhausted",
@@ -130,25 +133,26 @@ def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exe
 
 def _key_rule_allows(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
     """The assignment's own key rule for this student: always, never, after the due date, or after every attempt
-    has been graded."""
+    has been graded (their own due date and attempts, with an extension)."""
     policy = assignment.answer_key_policy
     if policy == AnswerKeyPolicy.ALWAYS:
         return True
     if policy == AnswerKeyPolicy.AFTER_DUE:
-        return assignment.due_at is not None and now > assignment.due_at
+        return student_terms(session, assignment, user_id).past_due(now)
     if policy == AnswerKeyPolicy.AFTER_ATTEMPTS:
-        allowed = assignment.attempts_allowed
+        allowed = student_terms(session, assignment, user_id).attempts_allowed
         return allowed is not None and _graded_attempts(session, user_id, assignment, exercise_id) >= allowed
     return False
 
 
 def _may_take_answers(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
     """True if the assignment is open or will open, and the student may still have an attempt there."""
-    if assignment.due_at is not None and now > assignment.due_at:
+    terms = student_terms(session, assignment, user_id)
+    if terms.past_due(now):
         return False
     if course_archived(session, assignment.course_id):  # takes no answers any more, so it holds no key back
         return False
-    allowed = assignment.attempts_allowed
+    allowed = terms.attempts_allowed
     return allowed is None or _graded_attempts(session, user_id, assignment, exercise_id) < allowed
 
 
@@ -171,10 +175,11 @@ def assignment_progress(session: Session, user: User, assignment: Assignment) ->
         .order_by(Submission.id)
     ).all()
     progress = []
+    allowed = student_terms(session, assignment, user.id).attempts_allowed
     for exercise_id in assignment.exercise_ids:
         mine = [s for s in rows if s.exercise_id == exercise_id]
         used = sum(1 for s in mine if s.status in COUNTED_STATUSES)
-        left = None if assignment.attempts_allowed is None else max(assignment.attempts_allowed - used, 0)
+        left = None if allowed is None else max(allowed - used, 0)
         progress.append(
             ExerciseProgress(
                 exercise_id=exercise_id,

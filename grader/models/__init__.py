@@ -1,6 +1,7 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
@@ -23,6 +24,7 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
+    "Extension",
     "FINAL_STATUSES",
     "GradeLogEntry",
     "LabRun",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from exercises.i18n import Text
 from grader.teacher.assignment_strings import ASSIGNMENT_UI
+from grader.teacher.extension_strings import EXTENSION_UI
 
 _PAGES: dict[str, Text] = {
     "nav.teach": Text("教师面板", "Teaching"),
@@ -204,7 +205,7 @@ _PAGES: dict[str, Text] = {
 }
 
 # Assignments, previews and regrades keep their strings apart (grader.teacher.assignment_strings).
-TEACH_UI: dict[str, Text] = {**_PAGES, **ASSIGNMENT_UI}
+TEACH_UI: dict[str, Text] = {**_PAGES, **ASSIGNMENT_UI, **EXTENSION_UI}
 
 
 def tt(key: str, lang: str | None, **values: object) -> str:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from exercises.i18n import Text
 from grader.grading import policy
+from grader.grading.terms import StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
@@ -91,6 +92,7 @@ class AssignmentView:
     attempts_left: int | None
     attempts_allowed_total: int | None
     state: str  # "open", "closed", "not_open" or "archived"
+    terms: StudentTerms  # the user's own due date and attempt limit (an extension applied)
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
     archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
 
@@ -105,14 +107,19 @@ class CourseView:
     archived: ArchivedNote | None = None
 
 
-def window_state(assignment: Assignment, now: datetime) -> str:
-    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), or past its
-    due date."""
-    if assignment.opens_at is not None and now < assignment.opens_at:
+def not_open(assignment: Assignment, now: datetime) -> bool:
+    """True before the assignment opens (the same for every student)."""
+    return assignment.opens_at is not None and now < assignment.opens_at
+
+
+def window_state(assignment: Assignment, terms: StudentTerms, now: datetime) -> str:
+    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), or past the
+    student's own due date (``terms``)."""
+    if not_open(assignment, now):
         return "not_open"
     if assignment.course.archived:
         return "archived"
-    if assignment.due_at is not None and now > assignment.due_at:
+    if terms.past_due(now):
         return "closed"
     return "open"
 
@@ -129,7 +136,7 @@ def teaches_course(session: Session, user: User, course_id: int) -> bool:
 def locked_for(session: Session, user: User, assignment: Assignment, now: datetime, staff: bool | None = None) -> bool:
     """True while the assignment is not open and the user does not teach its course (``staff``, if known)."""
     # As an LMS hides an assignment before its "available from" date: its exercises stay hidden from students.
-    if window_state(assignment, now) != "not_open":
+    if not not_open(assignment, now):
         return False
     return not (teaches_course(session, user, assignment.course_id) if staff is None else staff)
 
@@ -144,13 +151,14 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
     graded = [row for row in rows if row.graded]
     total_score = sum(row.score or 0.0 for row in graded)
     percent = shown_percent(total_score / len(graded)) if graded else 0
-    allowed = assignment.attempts_allowed
+    terms = student_terms(session, assignment, user.id)
+    allowed = terms.attempts_allowed
     return AssignmentView(
         assignment=assignment, title=assignment.title(lang), rows=rows, percent=percent,
         done=sum(1 for row in graded if row.score is not None), total=len(graded),
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
-        state=window_state(assignment, now), locked=locked_for(session, user, assignment, now, staff),
+        state=window_state(assignment, terms, now), terms=terms, locked=locked_for(session, user, assignment, now, staff),
         archived=archived_note(assignment.course, lang),
     )
 
