@@ -13,10 +13,14 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader import analytics
+from grader.grading.terms import terms_of_students
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
 GRADES_HEADER_START = ("username", "display_name")
+# After the total, so that existing columns keep their places: the student's own due date (an extension's, else the
+# assignment's; UTC) and the extra attempts they were given per exercise.
+GRADES_HEADER_END = ("total", "due_at", "extra_attempts")
 # ``counted`` (yes/no) comes last so that existing columns keep their places: whether the dashboards and the grades
 # count the row (a graded answer of an enrolled student to an exercise the assignment still sets), since the file
 # also holds the teacher's own tries, former students' rows and answers to exercises taken out of the assignment.
@@ -61,7 +65,8 @@ def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
 
 
 def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
-    """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total."""
+    """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total, and
+    their own due date and extra attempts."""
     per = analytics.counted_scores([assignment], assignment.course_id, session.get_bind().dialect.name)
     scores: dict[tuple[int, str], float] = {
         (user_id, exercise_id): counted
@@ -73,11 +78,14 @@ def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]
         .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
         .order_by(User.username)
     ).all()
-    yield [*GRADES_HEADER_START, *assignment.exercise_ids, "total"]
+    own_terms = terms_of_students(session, assignment, [user_id for user_id, _, _ in students])
+    yield [*GRADES_HEADER_START, *assignment.exercise_ids, *GRADES_HEADER_END]
     for user_id, username, display_name in students:
         mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]
         total = sum(score for score in mine if score is not None)
-        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total)]
+        terms = own_terms[user_id]
+        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total),
+               timestamp(terms.due_at), str(terms.extra_attempts)]
 
 
 def part_tags(parts: dict[str, Any] | None) -> list[str]:

@@ -9,6 +9,7 @@ from grader.teacher import (  # noqa: F401  (view modules register their routes;
     course_views,
     dashboard_views,
     export_views,
+    extension_views,
     regrade_views,
     roster_views,
     tasks,

@@ -13,6 +13,7 @@ EXTENSION_UI: dict[str, Text] = {
         "grades, exports and the API all follow it.",
     ),
     "ext.assignment_due": Text("作业的截止时间：{when}", "The assignment is due {when}"),
+    "ext.no_due": Text("这个作业没有截止时间。", "This assignment has no due date."),
     "ext.assignment_attempts": Text("每题 {n} 次机会", "{n} attempts per exercise"),
     "ext.student": Text("学生", "Student"),
     "ext.due_at": Text("新的截止时间（{zone}，可留空）", "New due date ({zone}, optional)"),

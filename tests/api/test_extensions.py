@@ -1,5 +1,6 @@
 """Extensions through the API: a student's own due date and extra attempts count for submitting, progress and the
 gradebook; bad requests are a 4xx naming the field and change nothing; only the course's staff may give them."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,12 @@ from .support import Api, Attempt, add_attempts, assert_error
 
 
 def _put(api: Api, who: str | None, assignment_id: int, student_id: int, body: Any) -> TestResponse:
-    return api.client.put(f"/api/v1/assignments/{assignment_id}/extensions/{student_id}", data=json.dumps(body),
-                          content_type="application/json", headers=api.headers(who))
+    return api.client.put(
+        f"/api/v1/assignments/{assignment_id}/extensions/{student_id}",
+        data=json.dumps(body),
+        content_type="application/json",
+        headers=api.headers(who),
+    )
 
 
 def _delete(api: Api, who: str, assignment_id: int, student_id: int) -> TestResponse:
@@ -24,8 +29,9 @@ def _delete(api: Api, who: str, assignment_id: int, student_id: int) -> TestResp
 
 
 def _submit(api: Api, who: str, assignment_id: int) -> TestResponse:
-    return api.post("/submissions", who, {"exercise_id": EXERCISE, "assignment_id": assignment_id,
-                                          "answer": BOOK_ANSWER})
+    return api.post(
+        "/submissions", who, {"exercise_id": EXERCISE, "assignment_id": assignment_id, "answer": BOOK_ANSWER}
+    )
 
 
 def _later(days: float) -> str:
@@ -35,8 +41,9 @@ def _later(days: float) -> str:
 def test_a_later_due_date_opens_a_closed_assignment_for_that_student_only(api: Api) -> None:
     school = api.school
     due = datetime.now(UTC) + timedelta(days=2)
-    reply = _put(api, "teacher", school.closed_assignment, school.user_ids["alice"],
-                 {"due_at": due.isoformat(), "reason": "ill"})
+    reply = _put(
+        api, "teacher", school.closed_assignment, school.user_ids["alice"], {"due_at": due.isoformat(), "reason": "ill"}
+    )
     assert reply.status_code == 200, reply.get_data(as_text=True)
     assert reply.get_json()["reason"] == "ill"
     assert _submit(api, "alice", school.closed_assignment).status_code == 202
@@ -63,8 +70,10 @@ def test_extra_attempts_give_back_a_used_up_exercise(api: Api) -> None:
 def test_the_gradebook_shows_each_students_terms(api: Api) -> None:
     school = api.school
     _put(api, "teacher", school.open_assignment, school.user_ids["bob"], {"extra_attempts": 2, "due_at": _later(9)})
-    rows = {row["username"]: row["terms"] for row in
-            api.get(f"/assignments/{school.open_assignment}/grades", "teacher").get_json()["students"]}
+    rows = {
+        row["username"]: row["terms"]
+        for row in api.get(f"/assignments/{school.open_assignment}/grades", "teacher").get_json()["students"]
+    }
     assert rows["bob"]["extended_due"] and rows["bob"]["attempts_allowed"] == 4
     assert rows["alice"] == {**rows["alice"], "extended_due": False, "extra_attempts": 0, "attempts_allowed": 2}
 
@@ -94,8 +103,9 @@ BAD_REQUESTS = [
 
 
 @pytest.mark.parametrize(("assignment", "body", "field"), BAD_REQUESTS)
-def test_a_bad_extension_is_refused_naming_the_field_and_changes_nothing(api: Api, assignment: str,
-                                                                        body: dict[str, Any], field: str) -> None:
+def test_a_bad_extension_is_refused_naming_the_field_and_changes_nothing(
+    api: Api, assignment: str, body: dict[str, Any], field: str
+) -> None:
     assignment_id = getattr(api.school, assignment)
     assert_error(_put(api, "teacher", assignment_id, api.school.user_ids["alice"], body), 422, field=field)
     assert api.get(f"/assignments/{assignment_id}/extensions", "teacher").get_json() == {"extensions": []}
