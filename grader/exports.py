@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader import analytics
+from grader.grading import policy
 from grader.grading.terms import terms_of_students
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
@@ -67,18 +68,17 @@ def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
 def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
     """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total, and
     their own due date and extra attempts."""
-    per = analytics.counted_scores([assignment], assignment.course_id, session.get_bind().dialect.name)
-    scores: dict[tuple[int, str], float] = {
-        (user_id, exercise_id): counted
-        for user_id, exercise_id, counted in session.execute(select(per.c.user_id, per.c.exercise_id, per.c.counted))
-    }
     students = session.execute(
         select(User.id, User.username, User.display_name)
         .join(Enrolment, Enrolment.user_id == User.id)
         .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
         .order_by(User.username)
     ).all()
-    own_terms = terms_of_students(session, assignment, [user_id for user_id, _, _ in students])
+    user_ids = [user_id for user_id, _, _ in students]
+    own_terms = terms_of_students(session, assignment, user_ids)
+    # The gradebook's own counting (grader.grading.policy), late penalties included, so the file and the API agree.
+    results = policy.assignment_results(session, assignment, user_ids)
+    scores = {key: result.score for key, result in results.items() if result.score is not None}
     yield [*GRADES_HEADER_START, *assignment.exercise_ids, *GRADES_HEADER_END]
     for user_id, username, display_name in students:
         mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]

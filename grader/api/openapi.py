@@ -56,6 +56,11 @@ SCHEMAS: JSONObject = {
         "exercise_ids": {"type": "array", "items": {"type": "string"}}, "opens_at": TIME, "due_at": TIME,
         "attempts_allowed": {"type": ["integer", "null"]}, "score_policy": {"type": "string", "enum": ["best", "last"]},
         "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]},
+        "late_until": {**TIME, "description": "Late work is taken until then (null: nothing after the due date)."},
+        "late_penalty_per_day": {"type": "number", "minimum": 0, "maximum": 100,
+                                 "description": "Percent off the counted score per started day late."},
+        "late_cap": {"type": ["number", "null"], "minimum": 0, "maximum": 100,
+                     "description": "Percent: a late answer counts at most this much."},
         "updated_at": {"type": "string", "format": "date-time", "description": "When a setting last changed. A new "
                        "score policy or exercise list changes students' counted totals without a grade-change "
                        "entry: re-read the assignment's gradebook when this moves."}}},
@@ -134,7 +139,9 @@ SCHEMAS: JSONObject = {
             "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
             "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
             "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
-            "last_status": {"type": ["string", "null"]}}}},
+            "last_status": {"type": ["string", "null"]},
+            "late": {"type": ["object", "null"], "description": "The counted attempt came late (its penalty is in "
+                     "score; best_score and last_score are the engine's)."}}}},
         "terms": ref("Terms")}},
     **SYNC_SCHEMAS,
     **COURSE_SCHEMAS,

@@ -97,7 +97,8 @@ def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
             "exercise_ids": list(assignment.exercise_ids), "opens_at": iso_timestamp(assignment.opens_at),
             "due_at": iso_timestamp(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
             "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy,
-            "updated_at": iso_timestamp(assignment.updated_at)}
+            "late_until": iso_timestamp(assignment.late_until), "late_penalty_per_day": assignment.late_penalty_per_day,
+            "late_cap": assignment.late_cap, "updated_at": iso_timestamp(assignment.updated_at)}
 
 
 def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:
@@ -114,7 +115,10 @@ def progress_json(session: Session, student: User, assignment: Assignment, lang:
         exercises.append({"exercise_id": item.exercise_id, "attempts_used": item.attempts_used,
                           "attempts_left": item.attempts_left, "score": item.score,
                           "best_score": policy.counted_score(scores, "best"),
-                          "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status})
+                          "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status,
+                          "late": None if item.late is None else {"days": item.late.days,
+                                                                  "penalty_percent": item.late.penalty_percent,
+                                                                  "cap": item.late.cap}})
     return {"assignment": assignment_json(assignment, lang), "student": {"id": student.id, "username": student.username},
             "exercises": exercises, "terms": terms_json(student_terms(session, assignment, student.id))}
 

@@ -7,9 +7,10 @@ everywhere. Granting and clearing extensions are here too, so their checks are o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,6 +20,41 @@ from grader.models import Assignment, Enrolment, EnrolmentRole, Extension
 from grader.models.extensions import REASON_MAX
 
 MAX_EXTRA_ATTEMPTS = 1000
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class LatePolicy:
+    """An assignment's rule for work after the due date: none (the default), or accepted until a hard close with a
+    penalty on the counted score (percent per started day late, a cap on the late score, or both)."""
+
+    close_after: timedelta | None = None  # how long after the due date late work is taken; None: no late work
+    per_day: float = 0.0  # percent of the score taken off per started day late
+    cap: float | None = None  # percent: a late score counts at most this much
+
+    @property
+    def accepts_late(self) -> bool:
+        """True if work after the due date is taken at all."""
+        return self.close_after is not None
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """How late one submission was, and what of its score counts."""
+
+    days: int  # started days after the student's due date (1 for a minute late)
+    factor: float  # the per-day penalty's multiplier
+    cap: float | None  # the counted score's ceiling (0..1), if the policy caps late work
+
+    def counted(self, score: float) -> float:
+        """The counted value of an engine score of ``score`` handed in this late (the verdict itself is untouched)."""
+        value = score * self.factor
+        return value if self.cap is None else min(value, self.cap)
+
+    @property
+    def penalty_percent(self) -> float:
+        """The per-day penalty taken off, in percent (the cap is shown apart)."""
+        return round((1.0 - self.factor) * 100, 2)
 
 
 @dataclass(frozen=True)
@@ -29,6 +65,14 @@ class StudentTerms:
     attempts_allowed: int | None  # per exercise; None: unlimited
     extended_due: bool = False  # the due date is the student's own, later than the assignment's
     extra_attempts: int = 0
+    late: LatePolicy = LatePolicy()
+
+    @property
+    def closes_at(self) -> datetime | None:
+        """When nothing more is taken: the due date, or the hard close of late work (moved with an extension)."""
+        if self.due_at is None or self.late.close_after is None:
+            return self.due_at
+        return self.due_at + self.late.close_after
 
     @property
     def extended(self) -> bool:
@@ -36,14 +80,40 @@ class StudentTerms:
         return self.extended_due or self.extra_attempts > 0
 
     def past_due(self, now: datetime) -> bool:
-        """True once the student's own due date has passed."""
+        """True once the student's own due date has passed (late work may still be taken until ``closes_at``)."""
         return self.due_at is not None and now > self.due_at
+
+    def closed(self, now: datetime) -> bool:
+        """True once nothing more is taken from the student: after the due date, or after the late close."""
+        closes = self.closes_at
+        return closes is not None and now > closes
+
+    def lateness(self, submitted_at: datetime) -> Lateness | None:
+        """How late a submission made at ``submitted_at`` was; None if on time."""
+        if self.due_at is None or submitted_at <= self.due_at:
+            return None
+        days = math.ceil((submitted_at - self.due_at) / DAY)
+        factor = max(0.0, 1.0 - self.late.per_day * days / 100.0)
+        return Lateness(days, factor, None if self.late.cap is None else self.late.cap / 100.0)
+
+    def counted(self, score: float | None, submitted_at: datetime) -> float | None:
+        """The counted value of one graded attempt's engine ``score``: the late penalty applied, if it was late."""
+        late = self.lateness(submitted_at)
+        return score if score is None or late is None else late.counted(score)
+
+
+def late_policy(assignment: Assignment) -> LatePolicy:
+    """The assignment's late policy as stored (none unless a late close is set and the due date is)."""
+    if assignment.late_until is None or assignment.due_at is None:
+        return LatePolicy()
+    return LatePolicy(assignment.late_until - assignment.due_at, assignment.late_penalty_per_day or 0.0,
+                      assignment.late_cap)
 
 
 def terms_from(assignment: Assignment, extension: Extension | None) -> StudentTerms:
     """The assignment's terms with ``extension`` (None: none) applied."""
     if extension is None:
-        return StudentTerms(assignment.due_at, assignment.attempts_allowed)
+        return StudentTerms(assignment.due_at, assignment.attempts_allowed, late=late_policy(assignment))
     extended_due = extension.due_at is not None and assignment.due_at is not None
     allowed = assignment.attempts_allowed
     return StudentTerms(
@@ -51,6 +121,7 @@ def terms_from(assignment: Assignment, extension: Extension | None) -> StudentTe
         attempts_allowed=None if allowed is None else allowed + extension.extra_attempts,
         extended_due=extended_due,
         extra_attempts=extension.extra_attempts if allowed is not None else 0,
+        late=late_policy(assignment),
     )
 
 

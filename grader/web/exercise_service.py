@@ -85,7 +85,7 @@ def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...
 
 def _refusal(state: str, attempts_left: int | None) -> str | None:
     """Why the student cannot submit right now (the assignment's ``state`` for them), or None."""
-    if state != "open":
+    if state not in ("open", "late"):
         return state
     return "no_attempts" if attempts_left == 0 else None
 

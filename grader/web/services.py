@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from exercises.i18n import Text
 from grader.grading import policy
-from grader.grading.terms import StudentTerms, student_terms
+from grader.grading.terms import Lateness, StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n_ui import t
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
@@ -77,6 +77,7 @@ class ExerciseRow:
     attempts_used: int
     attempts_left: int | None
     last_status: str | None
+    late: Lateness | None = None  # the counted attempt was late: its penalty is in ``score``
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class AssignmentView:
     total: int
     attempts_left: int | None
     attempts_allowed_total: int | None
-    state: str  # "open", "closed", "not_open" or "archived"
+    state: str  # "open", "late" (past due, late work taken), "closed", "not_open" or "archived"
     terms: StudentTerms  # the user's own due date and attempt limit (an extension applied)
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
     archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
@@ -113,15 +114,15 @@ def not_open(assignment: Assignment, now: datetime) -> bool:
 
 
 def window_state(assignment: Assignment, terms: StudentTerms, now: datetime) -> str:
-    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), or past the
-    student's own due date (``terms``)."""
+    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), past the
+    student's own due date but taking late work, or closed for them (``terms``)."""
     if not_open(assignment, now):
         return "not_open"
     if assignment.course.archived:
         return "archived"
-    if terms.past_due(now):
+    if terms.closed(now):
         return "closed"
-    return "open"
+    return "late" if terms.past_due(now) else "open"
 
 
 def teaches_course(session: Session, user: User, course_id: int) -> bool:
@@ -147,7 +148,7 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
     progress = policy.assignment_progress(session, user, assignment)
     rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
                              bool((exercise_entry(p.exercise_id) or {}).get("graded")),
-                             p.score, p.attempts_used, p.attempts_left, p.last_status) for p in progress)
+                             p.score, p.attempts_used, p.attempts_left, p.last_status, p.late) for p in progress)
     graded = [row for row in rows if row.graded]
     total_score = sum(row.score or 0.0 for row in graded)
     percent = shown_percent(total_score / len(graded)) if graded else 0

@@ -1,4 +1,7 @@
-"""Running a course: per-student extensions (a later due date, extra attempts).
+"""Running a course: per-student extensions (a later due date, extra attempts) and late policies.
+
+Late policy columns: existing assignments get none (``late_until`` NULL: no work after the due date, as before), a
+penalty of 0 per day and no cap.
 
 Revision ID: 0010
 Revises: 0009
@@ -47,9 +50,36 @@ def upgrade() -> None:
         sa.UniqueConstraint("assignment_id", "user_id", name=op.f("uq_extensions_assignment_id_user_id")),
     )
     op.create_index(op.f("ix_extensions_user_id"), "extensions", ["user_id"], unique=False)
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    # Recreated on SQLite (a CHECK constraint cannot be added there otherwise), keeping AUTOINCREMENT (0009).
+    with op.batch_alter_table(
+        "assignments",
+        schema=None,
+        recreate="always" if sqlite else "auto",
+        table_kwargs={"sqlite_autoincrement": True} if sqlite else {},
+    ) as batch_op:
+        batch_op.add_column(sa.Column("late_until", sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column("late_penalty_per_day", sa.Double(), server_default="0", nullable=False))
+        batch_op.add_column(sa.Column("late_cap", sa.Double(), nullable=True))
+        batch_op.create_check_constraint(
+            "late_penalty_percent", "late_penalty_per_day >= 0 AND late_penalty_per_day <= 100"
+        )
+        batch_op.create_check_constraint("late_cap_percent", "late_cap IS NULL OR (late_cap >= 0 AND late_cap <= 100)")
 
 
 def downgrade() -> None:
     """Revert this revision."""
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    with op.batch_alter_table(
+        "assignments",
+        schema=None,
+        recreate="always" if sqlite else "auto",
+        table_kwargs={"sqlite_autoincrement": True} if sqlite else {},
+    ) as batch_op:
+        batch_op.drop_constraint("late_cap_percent", type_="check")
+        batch_op.drop_constraint("late_penalty_percent", type_="check")
+        batch_op.drop_column("late_cap")
+        batch_op.drop_column("late_penalty_per_day")
+        batch_op.drop_column("late_until")
     op.drop_index(op.f("ix_extensions_user_id"), table_name="extensions")
     op.drop_table("extensions")
