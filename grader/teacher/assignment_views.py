@@ -11,7 +11,7 @@ from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
 from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import offset_now
 from grader.web.pages import page_lang, render, signed_in
 from grader.web.services import exercise_title
@@ -32,7 +32,7 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     if settings is None:
         return _form_page(course, form, assignment, 422)
     saved = assignments.save(get_session(), course.id, settings, assignment)
-    flash(tt("asg.saved", page_lang()))
+    flash(t("asg.saved", page_lang()))
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 
@@ -68,13 +68,13 @@ def delete_assignment(assignment_id: int) -> ResponseReturnValue:
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     if request.form.get("confirm") != "yes":
         tries = assignments.staff_tries(get_session(), found)
-        note = tt("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
+        note = t("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt("asg.delete_heading", lang, title=title), question=tt("asg.delete_question", lang),
-                      note=note, button=tt("asg.delete_yes", lang))
+                      heading=t("asg.delete_heading", lang, title=title), question=t("asg.delete_question", lang),
+                      note=note, button=t("asg.delete_yes", lang))
     if not assignments.delete(get_session(), found.id):  # a submission came in after the question
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
-    flash(tt("asg.deleted", lang, title=title))
+    flash(t("asg.deleted", lang, title=title))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 

@@ -10,7 +10,7 @@ from grader.models.courses import utc_offset_label
 from grader.teacher import course_settings
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
 from grader.web.pages import page_lang, render, signed_in
 
@@ -35,7 +35,7 @@ def course_settings_page(course_id: int) -> ResponseReturnValue:
     if zone is None:
         return _settings_page(course, 422, typed, "course.bad_time_zone")
     course_settings.set_time_zone(get_session(), course, zone)
-    flash(tt("course.settings_saved", page_lang()))
+    flash(t("course.settings_saved", page_lang()))
     return redirect(url_for("teacher.course_settings_page", course_id=course.id))
 
 
@@ -49,10 +49,10 @@ def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
         return redirect(back)
     if request.form.get("confirm") != "yes":
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt(f"{prefix}.heading", lang, title=course.title),
-                      question=tt(f"{prefix}.question", lang, title=course.title), button=tt(f"{prefix}.yes", lang))
+                      heading=t(f"{prefix}.heading", lang, title=course.title),
+                      question=t(f"{prefix}.question", lang, title=course.title), button=t(f"{prefix}.yes", lang))
     if course_settings.set_archived(get_session(), course, archived):
-        flash(tt(f"{prefix}.done", lang))
+        flash(t(f"{prefix}.done", lang))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 

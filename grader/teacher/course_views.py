@@ -10,7 +10,7 @@ from grader.teacher.access import course_or_404, taught_courses, teacher_require
 from grader.teacher.blueprint import teacher
 from grader.teacher.pages import course_page
 from grader.teacher.roster import course_form_errors, create_course, student_counts
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, SUGGESTED_TIME_ZONE, known_zone
 from grader.web.pages import page_lang, render, signed_in
 
@@ -45,7 +45,7 @@ def new_course() -> ResponseReturnValue:
     course = create_course(get_session(), signed_in(), code, title, zone)
     if course is None:  # created by another request since the check above
         return _home(422, ["course.code_taken"], code, title, zone)
-    flash(tt("course.created", page_lang()))
+    flash(t("course.created", page_lang()))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 

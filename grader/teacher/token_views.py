@@ -13,7 +13,7 @@ from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
 from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.web.pages import page_lang, render, signed_in
 
 TOKEN_NAME_MAX = 128
@@ -66,9 +66,9 @@ def revoke(token_id: int) -> ResponseReturnValue:
     if request.form.get("confirm") != "yes":
         lang = page_lang()
         return render("teach/confirm.html", cancel=url_for("teacher.tokens"), action=request.path,
-                      heading=tt("tokens.revoke_heading", lang, name=token.name),
-                      question=tt("tokens.revoke_question", lang), button=tt("tokens.revoke_yes", lang))
+                      heading=t("tokens.revoke_heading", lang, name=token.name),
+                      question=t("tokens.revoke_question", lang), button=t("tokens.revoke_yes", lang))
     revoke_token(session, token_id)
     session.commit()
-    flash(tt("tokens.revoked", page_lang()))
+    flash(t("tokens.revoked", page_lang()))
     return redirect(url_for("teacher.tokens"))

@@ -8,7 +8,7 @@ from exercises.i18n import LANGS
 from grader import ratelimit
 from grader.auth_session import current_user, login_user, logout_user
 from grader.extensions import get_session
-from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
+from grader.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
 from grader.models import User
 from grader.security import authenticate_password
 from grader.web.blueprint import web

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from grader import ratelimit
 from grader.extensions import get_session
 from grader.grading import policy
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import utcnow
 from grader.web.blueprint import web
 from grader.web.exercise_service import exercise_page, form_from_latest, submit_form

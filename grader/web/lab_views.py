@@ -8,7 +8,7 @@ from grader.api.body import read_json_object
 from grader.errors import error_body
 from grader.extensions import get_session
 from grader.grading.labs import MAX_OPEN_RUNS_PER_USER
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import LabRun
 from grader.routing import ROW_ID_MAX
 from grader.web.blueprint import web

@@ -13,7 +13,7 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader.grading import policy
 from grader.grading.translate import feedback_in
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
 from grader.percent import shown_percent
 
