@@ -21,7 +21,7 @@ from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.i18n import LANG_COOKIE, t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User, utcnow
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, log_in, make_app, serving
 

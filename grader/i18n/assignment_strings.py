@@ -27,7 +27,7 @@ ASSIGNMENT_UI: dict[str, Text] = {
     "regrade.applied": Text("结果", "Outcome"),
     "regrade.was_applied": Text("已更新", "applied"),
     "regrade.was_kept": Text("保留原结果（原因见左）", "kept as stored (see why)"),
-    # A change's reason, re-worded from what grader.regrade stores (grader.teacher.regrade_reasons).
+    # A change's reason, re-worded from what grader.grading.regrade stores (grader.teacher.regrade_reasons).
     "regrade.reason_status": Text("状态：{old} → {new}", "status: {old} → {new}"),
     "regrade.reason_part": Text("{label}：{before} → {after}", "{label}: {before} → {after}"),
     "regrade.reason_separator": Text("；", "; "),

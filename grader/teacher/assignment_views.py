@@ -10,11 +10,11 @@ from grader.models import Assignment, Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
 from grader.i18n import t
 from grader.teacher.zones import offset_now
-from grader.web.pages import page_lang, render, signed_in
-from grader.web.services import exercise_title
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.exercise_catalogue import exercise_title
+from grader.teacher.blueprint import teacher
 
 
 def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,

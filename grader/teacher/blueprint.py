@@ -10,8 +10,8 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from grader.i18n import t
-from grader.web.csrf import protect
-from grader.web.pages import error_message_key, page_lang, refuse_hidden_characters, render
+from grader.ui.csrf import protect
+from grader.ui.page_helpers import error_message_key, page_lang, refuse_hidden_characters, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 

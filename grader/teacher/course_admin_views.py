@@ -9,10 +9,10 @@ from grader.models import Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import course_settings
 from grader.teacher.access import course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
 from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.teacher.blueprint import teacher
 
 
 def _settings_page(course: Course, status: int = 200, time_zone: str | None = None,

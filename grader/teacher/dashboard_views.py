@@ -5,9 +5,9 @@ from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
+from grader.teacher.dashboard_data import assignment_page, student_page
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.teacher.blueprint import teacher
-from grader.teacher.pages import assignment_page, student_page
-from grader.web.pages import page_lang, render, signed_in
 
 
 @teacher.get("/assignments/<int:assignment_id>")

@@ -1,6 +1,6 @@
 """A regrade change's reason in the page's language.
 
-grader.regrade stores each reason as English text with raw field ids ("causal_pairs: ✓ → ✗ 0.00; growth: ✓ → ✗
+grader.grading.regrade stores each reason as English text with raw field ids ("causal_pairs: ✓ → ✗ 0.00; growth: ✓ → ✗
 0.00 (kept: never lower)"), which the grade log keeps as it is. The report re-words it when shown: fields by their
 labels, part scores as percentages, statuses and the kept reason in words. Anything it does not recognise (a reason
 from an older format, say) is shown as stored.
@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass
 
 from exercises import api as engine
-from grader import regrade
+from grader.grading import regrade
 from grader.i18n import t
 from grader.models import SubmissionStatus
 from grader.percent import shown_percent
-from grader.web.services import field_labels
+from grader.ui.exercise_catalogue import field_labels
 
 STATUSES = frozenset(status.value for status in SubmissionStatus)
 _KEPT = re.compile(re.escape(regrade.KEPT).replace(r"\{reason\}", "(?P<reason>.*)").replace(r"\{why\}", "(?P<why>.+)")

@@ -5,11 +5,11 @@ from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
-from grader.regrade import request_regrade
+from grader.grading.regrade import request_regrade
 from grader.teacher.access import assignment_or_404, regrade_or_404, teacher_required
+from grader.teacher.dashboard_data import regrade_context
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.teacher.blueprint import teacher
-from grader.teacher.pages import regrade_context
-from grader.web.pages import page_lang, render, signed_in
 
 
 @teacher.post("/assignments/<int:assignment_id>/regrade")

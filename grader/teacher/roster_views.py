@@ -10,7 +10,7 @@ from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit, teacher
 from grader.i18n import t
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
 
 # What the one-student form says for a refused username (any other reason: "Cannot enrol {name}: {reason}.").
 ONE_STUDENT_ERRORS = {

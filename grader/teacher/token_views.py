@@ -12,9 +12,9 @@ from grader.extensions import get_session
 from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
-from grader.teacher.blueprint import teacher
 from grader.i18n import t
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.teacher.blueprint import teacher
 
 TOKEN_NAME_MAX = 128
 # A teacher may hold a token acting as a teacher, or one that acts as a student (e.g. to test as a student would).

@@ -6,13 +6,13 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from grader.auth_session import SESSION_USER_KEY
-from grader.errors import http_exception_response, is_api_request
+from grader.api_errors import http_exception_response, is_api_request
 from grader.web import auth_views, course_views, exercise_views, lab_views  # noqa: F401  (they register routes)
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
-from grader.web.csrf import protect
+from grader.ui.csrf import protect
 from grader.percent import shown_percent
-from grader.web.pages import error_message_key, refuse_hidden_characters, render, template_globals
+from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 
 @web.before_request
 def _require_csrf_token() -> None:

@@ -11,8 +11,8 @@ from grader.extensions import get_session
 from grader.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
 from grader.models import User
 from grader.security import authenticate_password
+from grader.ui.page_helpers import gettable_next, page_lang, render, safe_next
 from grader.web.blueprint import web
-from grader.web.pages import gettable_next, page_lang, render, safe_next
 
 
 def _landing(user: User) -> str:

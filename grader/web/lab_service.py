@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from grader.grading.errors import LabParametersRejected, LabRunsBusy
+from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.grading.labs import request_lab_run
 from grader.i18n import t
 from grader.models import LabRun, LabStatus, User

@@ -5,16 +5,16 @@ from flask import jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.api.body import read_json_object
-from grader.errors import error_body
+from grader.api_errors import error_body
 from grader.extensions import get_session
 from grader.grading.labs import MAX_OPEN_RUNS_PER_USER
 from grader.i18n import t
 from grader.models import LabRun
 from grader.routing import ROW_ID_MAX
-from grader.web.blueprint import web
 from grader.web.lab_service import (DEFAULT_DS, DEFAULT_T_RANGE, LAB_DS, LabFormError, first_below_rows, get_run,
                                     plot_for, read_lab_form, restrict, run_status, start_run)
-from grader.web.pages import login_required, page_lang, render, signed_in
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in
+from grader.web.blueprint import web
 
 
 def _t_min() -> int:
