@@ -14,7 +14,7 @@ from grader.i18n import t
 from grader.teacher.zones import offset_now
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.exercise_catalogue import exercise_title
-from grader.teacher.blueprint import teacher
+from grader.ui.routes import Routes
 
 
 def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,
@@ -36,7 +36,10 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 
-@teacher.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
+routes = Routes()
+
+
+@routes.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 @teacher_required
 def new_assignment(course_id: int) -> ResponseReturnValue:
     """A blank assignment form, or create the assignment from it."""
@@ -46,7 +49,7 @@ def new_assignment(course_id: int) -> ResponseReturnValue:
     return _form_page(course, assignments.AssignmentForm(), None)
 
 
-@teacher.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
+@routes.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
 @teacher_required
 def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     """The form filled with the assignment's settings, or save the changes."""
@@ -56,7 +59,7 @@ def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     return _form_page(found.course, assignments.form_from_assignment(found), found)
 
 
-@teacher.post("/assignments/<int:assignment_id>/delete")
+@routes.post("/assignments/<int:assignment_id>/delete")
 @teacher_required
 def delete_assignment(assignment_id: int) -> ResponseReturnValue:
     """Delete an assignment no student has submitted to: the first post asks, one with confirm=yes acts. One with
@@ -78,7 +81,7 @@ def delete_assignment(assignment_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.get("/exercises/<exercise_id>/preview")
+@routes.get("/exercises/<exercise_id>/preview")
 @teacher_required
 def preview(exercise_id: str) -> ResponseReturnValue:
     """A sample variant (seed from ?seed=, default the book variant 0) with its answer key."""

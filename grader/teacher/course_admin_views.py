@@ -12,7 +12,7 @@ from grader.teacher.access import course_or_404, teacher_required
 from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
 from grader.ui.page_helpers import page_lang, render, signed_in
-from grader.teacher.blueprint import teacher
+from grader.ui.routes import Routes
 
 
 def _settings_page(course: Course, status: int = 200, time_zone: str | None = None,
@@ -23,7 +23,10 @@ def _settings_page(course: Course, status: int = 200, time_zone: str | None = No
                   offset=utc_offset_label(offset_now(course.time_zone)))
 
 
-@teacher.route("/courses/<int:course_id>/settings", methods=["GET", "POST"])
+routes = Routes()
+
+
+@routes.route("/courses/<int:course_id>/settings", methods=["GET", "POST"])
 @teacher_required
 def course_settings_page(course_id: int) -> ResponseReturnValue:
     """The course's time zone: shown, or changed (opening and due times keep their instants)."""
@@ -56,14 +59,14 @@ def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/archive")
+@routes.post("/courses/<int:course_id>/archive")
 @teacher_required
 def archive_course(course_id: int) -> ResponseReturnValue:
     """Make the course read-only for its students, after a confirmation."""
     return _archive_action(course_id, True)
 
 
-@teacher.post("/courses/<int:course_id>/unarchive")
+@routes.post("/courses/<int:course_id>/unarchive")
 @teacher_required
 def unarchive_course(course_id: int) -> ResponseReturnValue:
     """Let the course's students submit again, after a confirmation."""

@@ -8,9 +8,10 @@ from grader.extensions import get_session
 from grader.models import Course, EnrolmentRole
 from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required
-from grader.teacher.blueprint import body_limit, teacher
+from grader.teacher.blueprint import body_limit
 from grader.i18n import t
 from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 # What the one-student form says for a refused username (any other reason: "Cannot enrol {name}: {reason}.").
 ONE_STUDENT_ERRORS = {
@@ -28,14 +29,17 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
                   teachers=roster.members(session, course, EnrolmentRole.TEACHER), **extra)
 
 
-@teacher.get("/courses/<int:course_id>/roster")
+routes = Routes()
+
+
+@routes.get("/courses/<int:course_id>/roster")
 @teacher_required
 def roster_page(course_id: int) -> ResponseReturnValue:
     """Who is in the course, with forms to enrol and remove."""
     return _roster_page(course_or_404(get_session(), signed_in(), course_id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/add")
+@routes.post("/courses/<int:course_id>/roster/add")
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
     """Enrol one student by username; a refusal is one sentence next to the form."""
@@ -53,7 +57,7 @@ def roster_add(course_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/upload")
+@routes.post("/courses/<int:course_id>/roster/upload")
 @body_limit(roster.MAX_ROSTER_BYTES, "roster.err_too_large", "teacher.roster_page")
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
@@ -67,7 +71,7 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
     return _roster_page(course, preview=roster.check_rows(get_session(), course, rows))
 
 
-@teacher.post("/courses/<int:course_id>/roster/confirm")
+@routes.post("/courses/<int:course_id>/roster/confirm")
 @body_limit(roster.MAX_ROSTER_BYTES, "error.too_large", "teacher.roster_page")
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
@@ -83,7 +87,7 @@ def roster_confirm(course_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
+@routes.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""
