@@ -15,13 +15,13 @@ from flask.typing import ResponseReturnValue
 from grader.api import body as parse
 from grader.api import gradebook
 from grader.api.views import blueprint
+from grader.api_errors import ApiError
 from grader.auth import require_principal, require_user
-from grader.errors import ApiError
 from grader.extensions import get_session
 from grader.grading import terms
+from grader.i18n import t
 from grader.models import Extension, iso_timestamp, utcnow
 from grader.models.extensions import REASON_MAX
-from grader.teacher.strings import tt
 
 EXTENSION_FIELDS = ("due_at", "extra_attempts", "reason")
 
@@ -92,7 +92,7 @@ def put_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
         extension = terms.grant_extension(session, assignment, student_id, wanted, principal.user_id, utcnow())
     except terms.ExtensionRefused as exc:
         raise ApiError(
-            422, "invalid_value", tt(exc.key, "en", due=iso_timestamp(assignment.due_at)), field=exc.field
+            422, "invalid_value", t(exc.key, "en", due=iso_timestamp(assignment.due_at)), field=exc.field
         ) from None
     return jsonify(extension_json(extension))
 

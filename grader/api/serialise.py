@@ -16,7 +16,7 @@ from grader.grading import policy
 from grader.grading.terms import StudentTerms, student_terms
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User, iso_timestamp
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.grading.terms import Lateness, StudentTerms, student_terms, terms_of_students
 from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
                            User)

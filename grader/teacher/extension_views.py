@@ -17,13 +17,13 @@ from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import terms
+from grader.i18n import t
 from grader.models import Assignment, Enrolment, EnrolmentRole, User, utcnow
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.teacher.assignments import FORM_YEARS
-from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
 from grader.teacher.zones import FORM_TIME, LocalTimeError, to_utc
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,10 @@ def _page(assignment: Assignment, form: ExtensionForm, status: int = 200) -> Res
     )
 
 
-@teacher.route("/assignments/<int:assignment_id>/extensions", methods=["GET", "POST"])
+routes = Routes()
+
+
+@routes.route("/assignments/<int:assignment_id>/extensions", methods=["GET", "POST"])
 @teacher_required
 def extensions_page(assignment_id: int) -> ResponseReturnValue:
     """The assignment's extensions, or give (replace) one from the form."""
@@ -119,11 +122,11 @@ def extensions_page(assignment_id: int) -> ResponseReturnValue:
         session.rollback()
         return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
     name = session.get_one(User, student_id).display_name
-    flash(tt("ext.saved", page_lang(), name=name))
+    flash(t("ext.saved", page_lang(), name=name))
     return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))
 
 
-@teacher.post("/assignments/<int:assignment_id>/extensions/<int:student_id>/clear")
+@routes.post("/assignments/<int:assignment_id>/extensions/<int:student_id>/clear")
 @teacher_required
 def clear_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Remove a student's extension: the assignment's own terms hold for them again."""
@@ -131,5 +134,5 @@ def clear_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     assignment = assignment_or_404(session, signed_in(), assignment_id)
     if terms.clear_extension(session, assignment, student_id, utcnow()):
         student = session.get(User, student_id)
-        flash(tt("ext.cleared", page_lang(), name=student.display_name if student else student_id))
+        flash(t("ext.cleared", page_lang(), name=student.display_name if student else student_id))
     return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from grader.grading import policy
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, Submission, User, utcnow
 from grader.security import issue_token
 from tests.factories import EXERCISE, make_taught_assignment

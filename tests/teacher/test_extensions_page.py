@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.i18n_ui import LANG_COOKIE
+from grader.i18n import LANG_COOKIE
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Extension, Role, User, utcnow
 from grader.teacher.zones import form_time
 from tests.factories import make_taught_assignment, make_user

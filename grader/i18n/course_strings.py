@@ -1,10 +1,10 @@
-"""The teacher pages' strings for extensions (a student's own due date and extra attempts), in Chinese and English."""
+"""The strings of running a course (extensions, late work), for teacher and student pages, in Chinese and English."""
 
 from __future__ import annotations
 
 from exercises.i18n import Text
 
-EXTENSION_UI: dict[str, Text] = {
+COURSE_UI: dict[str, Text] = {
     "ext.title": Text("延期与额外次数：{title}", "Extensions: {title}"),
     "ext.link": Text("延期与额外次数", "Extensions"),
     "ext.intro": Text(
