@@ -15,7 +15,9 @@ from grader.api import queries
 from grader.auth import Principal
 from grader.api_errors import ApiError
 from grader.grading import policy
+from grader.grading.overrides import overrides_of
 from grader.grading.terms import StudentTerms, terms_of_students
+from grader.models.overrides import TOTAL, ScoreOverride
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
 
 
@@ -45,6 +47,7 @@ class GradebookRow:
     results: list[tuple[str, policy.ExerciseResult]]
     scores_changed_at: datetime | None  # the latest grade-log entry of theirs in the assignment
     terms: StudentTerms  # their own due date and attempt limit
+    total_override: ScoreOverride | None = None  # a teacher's correction of the assignment total
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,8 @@ def student_page(session: Session, course_id: int, after_id: int, limit: int) ->
 
 
 def gradebook_page(session: Session, assignment: Assignment, after_id: int, limit: int) -> GradebookPage:
-    """A page of the assignment's gradebook: four statements (students, change times, results, extensions) per page.
+    """A page of the assignment's gradebook: a fixed number of statements (students, change times, results,
+    extensions, overrides) per page.
 
     The change times are read before the results, so a grade that lands in between is in the scores shown, or
     later than the time shown: a client that keeps the time misses no change.
@@ -104,9 +108,10 @@ def gradebook_page(session: Session, assignment: Assignment, after_id: int, limi
     changed = scores_changed_at(session, assignment, user_ids)
     results = policy.assignment_results(session, assignment, user_ids)
     own_terms = terms_of_students(session, assignment, user_ids)
+    corrected = overrides_of(session, assignment, user_ids)
     rows = [GradebookRow(student, [(exercise_id, results.get((student.id, exercise_id), NO_RESULT))
                                    for exercise_id in assignment.exercise_ids], changed.get(student.id),
-                         own_terms[student.id])
+                         own_terms[student.id], corrected.get((student.id, TOTAL)))
             for student in page.students]
     return GradebookPage(rows, page.next_after_id)
 

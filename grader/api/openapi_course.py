@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import ID, TIME, JSONObject, json_reply, operation, path_param, ref
+from grader.api.openapi_common import ID, TIME, JSONObject, json_reply, operation, path_param, query_param, ref
 
 TERMS: JSONObject = {
     "type": "object",
@@ -48,7 +48,71 @@ COURSE_SCHEMAS: JSONObject = {
 }
 
 _ONE = [path_param("assignment_id", ID), path_param("student_id", ID)]
+_OVERRIDE_SCHEMAS: JSONObject = {
+    "Override": {
+        "type": "object",
+        "properties": {
+            "student_id": {"type": "integer"},
+            "exercise_id": {"type": "string", "description": '"": the total.'},
+            "score": {"type": "number", "minimum": 0, "maximum": 1},
+            "reason": {"type": "string"},
+            "set_by": {"type": "string"},
+            "updated_at": TIME,
+        },
+    },
+    "OverrideRequest": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["score", "reason"],
+        "properties": {
+            "exercise_id": {
+                "type": "string",
+                "default": "",
+                "description": 'An exercise of the assignment; "": the total.',
+            },
+            "score": {"type": "number", "minimum": 0, "maximum": 1},
+            "reason": {"type": "string", "minLength": 1, "maxLength": 500},
+        },
+    },
+}
+COURSE_SCHEMAS.update(_OVERRIDE_SCHEMAS)
+
 COURSE_PATHS: JSONObject = {
+    "/api/v1/assignments/{assignment_id}/overrides": {
+        "get": operation(
+            "list_overrides",
+            "The assignment's score overrides (its course's teachers and admins).",
+            {
+                "200": json_reply(
+                    {"type": "object", "properties": {"overrides": {"type": "array", "items": ref("Override")}}},
+                    "Overrides",
+                )
+            },
+            (400, 401, 403, 404),
+            parameters=[path_param("assignment_id", ID)],
+        )
+    },
+    "/api/v1/assignments/{assignment_id}/overrides/{student_id}": {
+        "put": operation(
+            "put_override",
+            "Set a student's counted score on an exercise or the total, with a reason (logged; kept "
+            "through regrades until cleared).",
+            {"200": json_reply(ref("Override"), "The override as stored")},
+            (400, 401, 403, 404, 415, 422),
+            parameters=_ONE,
+            requestBody={"required": True, "content": {"application/json": {"schema": ref("OverrideRequest")}}},
+        ),
+        "delete": operation(
+            "delete_override",
+            "Clear a student's override (logged).",
+            {"204": {"description": "Cleared"}},
+            (400, 401, 403, 404),
+            parameters=[
+                *_ONE,
+                query_param("exercise_id", {"type": "string"}, "The exercise; absent: the total's override."),
+            ],
+        ),
+    },
     "/api/v1/assignments/{assignment_id}/extensions": {
         "get": operation(
             "list_extensions",

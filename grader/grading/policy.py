@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import and_, case, func, select
@@ -11,9 +11,10 @@ from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
 from grader.grading.refusals import SubmissionRejected
+from grader.grading.overrides import overrides_of
 from grader.grading.terms import Lateness, StudentTerms, student_terms, terms_of_students
-from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
-                           User)
+from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScoreOverride, ScorePolicy, Submission,
+                           SubmissionStatus, User)
 
 NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
 COURSE_ARCHIVED = Text(zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",
@@ -167,6 +168,7 @@ class ExerciseProgress:
     score: float | None  # the counted score (best or last graded); None before any graded attempt
     last_status: str | None
     late: Lateness | None = None  # how late the counted attempt was (its penalty is in ``score``)
+    override: ScoreOverride | None = None  # a teacher's correction: ``score`` is its score
 
 
 def assignment_progress(session: Session, user: User, assignment: Assignment) -> list[ExerciseProgress]:
@@ -179,15 +181,18 @@ def assignment_progress(session: Session, user: User, assignment: Assignment) ->
     progress = []
     terms = student_terms(session, assignment, user.id)
     allowed = terms.attempts_allowed
+    corrected = overrides_of(session, assignment, [user.id])
     for exercise_id in assignment.exercise_ids:
         mine = [s for s in rows if s.exercise_id == exercise_id]
         used = sum(1 for s in mine if s.status in COUNTED_STATUSES)
         left = None if allowed is None else max(allowed - used, 0)
         counted = counted_attempt([(s.score, s.created_at) for s in mine if s.status == SubmissionStatus.GRADED],
                                   terms, assignment.score_policy)
+        override = corrected.get((user.id, exercise_id))
         progress.append(ExerciseProgress(exercise_id=exercise_id, attempts_used=used, attempts_left=left,
-                                         score=counted.score, last_status=mine[-1].status if mine else None,
-                                         late=counted.late))
+                                         score=counted.score if override is None else override.score,
+                                         last_status=mine[-1].status if mine else None, late=counted.late,
+                                         override=override))
     return progress
 
 
@@ -225,10 +230,23 @@ class ExerciseResult:
     attempts_used: int
     score: float | None  # the counted score (best or last graded); None before any graded attempt
     late: bool = False  # the counted attempt was late (its penalty is in ``score``)
+    overridden: bool = False  # a teacher's override is the score
 
 
 def assignment_results(session: Session, assignment: Assignment,
                        user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+    """``assignment_progress``'s attempts and counted scores for many students at once, teachers' overrides applied
+    (an overridden pair without a submission is present, with no attempts). Keyed by (user id, exercise id)."""
+    results = _counted_results(session, assignment, user_ids)
+    for (user_id, exercise_id), override in overrides_of(session, assignment, user_ids).items():
+        if exercise_id in assignment.exercise_ids:
+            found = results.get((user_id, exercise_id), ExerciseResult(0, None))
+            results[(user_id, exercise_id)] = replace(found, score=override.score, overridden=True)
+    return results
+
+
+def _counted_results(session: Session, assignment: Assignment,
+                     user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
     """``assignment_progress``'s attempts and counted scores for many students at once, in one statement.
 
     Keyed by (user id, exercise id); pairs without a submission are absent. Per pair the statement returns the

@@ -55,4 +55,37 @@ COURSE_UI: dict[str, Text] = {
         "截止时间格式不对，请用日期时间选择器。", "The due date is not a date and time; use the picker."
     ),
     "ext.mark": Text("已延期", "extended"),
+    "ovr.err_student": Text("请选择本课程的一名学生。", "Choose a student of this course."),
+    "ovr.err_exercise": Text(
+        "请选择本作业中的一道题，或作业总分。", "Choose an exercise of this assignment, or its total."
+    ),
+    "ovr.err_score": Text("分数须在 0 到满分之间。", "The score must be from 0 to the maximum."),
+    "ovr.err_reason": Text("请写明原因（最多 500 个字符）。", "Give a reason (at most 500 characters)."),
+    "ovr.mark": Text("教师已改分", "set by your teacher"),
+    "ovr.reason": Text("原因：{reason}", "Reason: {reason}"),
+    "ovr.title": Text("改分：{title}", "Score overrides: {title}"),
+    "ovr.link": Text("改分", "Overrides"),
+    "ovr.intro": Text(
+        "为学生的某道题或作业总分指定计入的分数，并写明原因。改分会记入日志，重新批改也不会覆盖它，直到你取消。",
+        "Set the score that counts for a student on one exercise or on the assignment's total, with a "
+        "reason. It is logged, and regrades keep it until you clear it.",
+    ),
+    "ovr.exercise": Text("题目", "Exercise"),
+    "ovr.total": Text("作业总分", "Assignment total"),
+    "ovr.score": Text("计入的分数（%）", "Counted score (%)"),
+    "ovr.reason_label": Text("原因（学生可见）", "Reason (the student sees it)"),
+    "ovr.save": Text("保存改分", "Save override"),
+    "ovr.saved": Text("已为 {name} 保存改分。", "Override saved for {name}."),
+    "ovr.cleared": Text("已取消 {name} 的改分。", "Override cleared for {name}."),
+    "ovr.clear": Text("取消改分", "Clear"),
+    "ovr.current": Text("当前的改分", "Current overrides"),
+    "ovr.none": Text("还没有任何改分。", "No overrides yet."),
+    "ovr.log": Text("改分日志", "Override log"),
+    "ovr.col_when": Text("时间", "When"),
+    "ovr.col_who": Text("操作人", "By"),
+    "ovr.col_old": Text("原改分", "Before"),
+    "ovr.col_new": Text("新改分", "After"),
+    "ovr.err_percent": Text(
+        "请填 0 到 100 之间的数，最多两位小数。", "Enter a number from 0 to 100, with at most two decimals."
+    ),
 }

@@ -4,6 +4,7 @@ from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
     FINAL_STATUSES,
@@ -30,11 +31,13 @@ __all__ = [
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "OverrideLogEntry",
     "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
     "Role",
+    "ScoreOverride",
     "ScorePolicy",
     "Submission",
     "SubmissionStatus",

@@ -71,10 +71,12 @@ def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRe
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
     """The posted form's values, trimmed."""
-    return ExtensionForm(*(posted.get(name, "").strip() for name in ("student", "due_at", "extra_attempts", "reason")))
+    return ExtensionForm(
+        **{name: posted.get(name, "").strip() for name in ("student", "due_at", "extra_attempts", "reason")}
+    )
 
 
-def _students(session: Session, assignment: Assignment) -> list[User]:
+def course_students(session: Session, assignment: Assignment) -> list[User]:
     """The course's students, by username."""
     return list(
         session.scalars(
@@ -89,7 +91,7 @@ def _students(session: Session, assignment: Assignment) -> list[User]:
 def _page(assignment: Assignment, form: ExtensionForm, status: int = 200) -> ResponseReturnValue:
     """The extensions page: the assignment's terms, the current extensions and the form."""
     session = get_session()
-    students = _students(session, assignment)
+    students = course_students(session, assignment)
     return render(
         "teach/extensions.html",
         status,

@@ -9,12 +9,15 @@ from sqlalchemy.orm import Session
 
 from exercises.i18n import Text
 from grader.grading import policy
+from grader.grading.overrides import overrides_of
 from grader.grading.terms import Lateness, StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n import t
 from grader.ui.exercise_catalogue import exercise_entry, exercise_title
 from grader.ui.page_helpers import NotVisible
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
+from grader.models import (Assignment, Course, Enrolment, EnrolmentRole, Role, ScoreOverride, Submission, SubmissionStatus,
+                           User)
+from grader.models.overrides import TOTAL
 from grader.percent import shown_percent
 
 
@@ -50,6 +53,7 @@ class ExerciseRow:
     attempts_left: int | None
     last_status: str | None
     late: Lateness | None = None  # the counted attempt was late: its penalty is in ``score``
+    override: ScoreOverride | None = None  # a teacher set the score (with a reason the student sees)
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class AssignmentView:
     terms: StudentTerms  # the user's own due date and attempt limit (an extension applied)
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
     archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
+    total_override: ScoreOverride | None = None  # a teacher set the assignment's total (``percent`` is it)
 
 
 @dataclass(frozen=True)
@@ -120,10 +125,13 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
     progress = policy.assignment_progress(session, user, assignment)
     rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
                              bool((exercise_entry(p.exercise_id) or {}).get("graded")),
-                             p.score, p.attempts_used, p.attempts_left, p.last_status, p.late) for p in progress)
+                             p.score, p.attempts_used, p.attempts_left, p.last_status, p.late, p.override)
+                 for p in progress)
     graded = [row for row in rows if row.graded]
     total_score = sum(row.score or 0.0 for row in graded)
-    percent = shown_percent(total_score / len(graded)) if graded else 0
+    total_override = overrides_of(session, assignment, [user.id]).get((user.id, TOTAL))
+    mean = total_score / len(graded) if graded else 0.0
+    percent = shown_percent(mean if total_override is None else total_override.score)
     terms = student_terms(session, assignment, user.id)
     allowed = terms.attempts_allowed
     return AssignmentView(
@@ -132,7 +140,7 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
         state=window_state(assignment, terms, now), terms=terms, locked=locked_for(session, user, assignment, now, staff),
-        archived=archived_note(assignment.course, lang),
+        archived=archived_note(assignment.course, lang), total_override=total_override,
     )
 
 

@@ -1,4 +1,5 @@
-"""Running a course: per-student extensions (a later due date, extra attempts) and late policies.
+"""Running a course: per-student extensions (a later due date, extra attempts), late policies, and
+score overrides with their append-only log.
 
 Late policy columns: existing assignments get none (``late_until`` NULL: no work after the due date, as before), a
 penalty of 0 per day and no cap.
@@ -50,6 +51,56 @@ def upgrade() -> None:
         sa.UniqueConstraint("assignment_id", "user_id", name=op.f("uq_extensions_assignment_id_user_id")),
     )
     op.create_index(op.f("ix_extensions_user_id"), "extensions", ["user_id"], unique=False)
+    op.create_table(
+        "score_overrides",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("assignment_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("exercise_id", sa.String(length=64), nullable=False),
+        sa.Column("score", sa.Double(), nullable=False),
+        sa.Column("reason", sa.String(length=500), nullable=False),
+        sa.Column("set_by", sa.String(length=200), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("score >= 0 AND score <= 1", name=op.f("ck_score_overrides_score_fraction")),
+        sa.ForeignKeyConstraint(
+            ["assignment_id"],
+            ["assignments.id"],
+            name=op.f("fk_score_overrides_assignment_id_assignments"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name=op.f("fk_score_overrides_user_id_users"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_score_overrides")),
+        sa.UniqueConstraint(
+            "assignment_id", "user_id", "exercise_id", name=op.f("uq_score_overrides_assignment_id_user_id_exercise_id")
+        ),
+    )
+    op.create_index(op.f("ix_score_overrides_user_id"), "score_overrides", ["user_id"], unique=False)
+    op.create_table(
+        "override_log",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("assignment_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("exercise_id", sa.String(length=64), nullable=False),
+        sa.Column("old_score", sa.Double(), nullable=True),
+        sa.Column("new_score", sa.Double(), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("actor", sa.String(length=200), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["assignment_id"],
+            ["assignments.id"],
+            name=op.f("fk_override_log_assignment_id_assignments"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name=op.f("fk_override_log_user_id_users"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_override_log")),
+        sqlite_autoincrement=True,
+    )
+    op.create_index(op.f("ix_override_log_assignment_id"), "override_log", ["assignment_id"], unique=False)
     sqlite = op.get_bind().dialect.name == "sqlite"
     # Recreated on SQLite (a CHECK constraint cannot be added there otherwise), keeping AUTOINCREMENT (0009).
     with op.batch_alter_table(
@@ -69,6 +120,10 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Revert this revision."""
+    op.drop_index(op.f("ix_override_log_assignment_id"), table_name="override_log")
+    op.drop_table("override_log")
+    op.drop_index(op.f("ix_score_overrides_user_id"), table_name="score_overrides")
+    op.drop_table("score_overrides")
     sqlite = op.get_bind().dialect.name == "sqlite"
     with op.batch_alter_table(
         "assignments",
