@@ -13,13 +13,8 @@ from sqlalchemy.orm import Session, make_transient_to_detached
 from exercises.i18n import Text
 from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
-from grader.grading.refusals import SubmissionNotFound, SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, Submission, SubmissionStatus, iso_timestamp, utcnow
-
-
-def submit(session: Session, **request: Any) -> Submission:
-    """``accept`` without the replay flag: the stored (or earlier) submission."""
-    return accept(session, **request)[0]
 
 
 def accept(
@@ -153,15 +148,6 @@ def _same_request_or_conflict(
             ),
         )
     return earlier
-
-
-def get_result(session: Session, submission_id: int) -> Submission:
-    """The submission with ``submission_id``, freshly read; raises SubmissionNotFound."""
-    submission = session.get(Submission, submission_id, populate_existing=True)
-    if submission is None:
-        raise SubmissionNotFound(submission_id)
-    return submission
-
 
 
 def serialise_submission(submission: Submission) -> dict[str, Any]:

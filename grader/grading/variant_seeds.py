@@ -11,9 +11,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from exercises.api import SEED_LIMIT
 from grader.models import VariantAssignment
-
-SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 
 
 def derive_seed(secret: str, user_id: int, exercise_id: str) -> int:
