@@ -160,14 +160,15 @@ def student_json(student: Student) -> dict[str, Any]:
 
 def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
     """A student's gradebook row: per exercise attempts used and counted score, the total, and when it changed."""
-    score, points, graded = total_score(row.results)
-    total: dict[str, Any] = {"score": score, "points": points, "graded": graded, "exercises": len(row.results),
-                             "override": None}
-    if row.total_override is not None:  # the teacher's correction counts in place of the mean
-        total |= {"score": row.total_override.score, "override": override_json(row.total_override)}
+    counted, graded = total_score(row)
+    total: dict[str, Any] = {"score": counted.fraction, "points": counted.points, "max_points": counted.max_points,
+                             "graded": graded, "exercises": len(row.results),
+                             "override": None if row.total_override is None else override_json(row.total_override)}
     return {"id": row.student.id, "username": row.student.username, "display_name": row.student.display_name,
             "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score,
-                           "late": result.late, "overridden": result.overridden}
+                           "points": None if result.score is None else result.score * row.points[exercise_id],
+                           "max_points": row.points[exercise_id], "late": result.late,
+                           "overridden": result.overridden}
                           for exercise_id, result in row.results],
             "total": total,
             "scores_changed_at": iso_timestamp(row.scores_changed_at), "terms": terms_json(row.terms)}

@@ -145,6 +145,8 @@ class Assignment(Base):
     late_until: Mapped[datetime | None]
     late_penalty_per_day: Mapped[float] = mapped_column(default=0.0, server_default="0")
     late_cap: Mapped[float | None]
+    # Points per exercise id (grader.grading.points); an exercise not named here is worth 1, as before points.
+    exercise_points: Mapped[dict[str, float]] = mapped_column(JSON, default=dict, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Any change of its settings: an LMS re-reads the gradebook when it moves, since a new score policy or exercise
     # list changes every student's counted total without a grade-log entry.

@@ -17,7 +17,10 @@ from grader.models import (AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole
                            utcnow)
 from grader.grading.score_changes import counted_scores_changed
 from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.grading.points import points_of
 from grader.teacher.late_form import LateSettings, check_late
+from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
+from grader.teacher.points_form import check_points
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.ui.data_view import data_blocks, page_prompt
 
@@ -46,6 +49,7 @@ class AssignmentForm:
     late_until: str = ""  # empty: no late work
     late_per_day: str = ""
     late_cap: str = ""
+    points: dict[str, str] = field(default_factory=dict)  # exercise id -> points as typed
     errors: dict[str, str] = field(default_factory=dict)  # form field -> teacher-page string key
 
 
@@ -64,6 +68,7 @@ class AssignmentSettings:
     late_until: datetime | None = None
     late_penalty_per_day: float = 0.0
     late_cap: float | None = None
+    exercise_points: dict[str, float] = field(default_factory=dict)
 
 
 def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
@@ -75,6 +80,8 @@ def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
         score_policy=form.get("score_policy", ""), answer_key_policy=form.get("answer_key_policy", ""),
         late_until=form.get("late_until", "").strip(), late_per_day=form.get("late_per_day", "").strip(),
         late_cap=form.get("late_cap", "").strip(),
+        points={name.removeprefix(POINTS_PREFIX): value.strip() for name, value in form.items()
+                if name.startswith(POINTS_PREFIX)},
     )
 
 
@@ -89,6 +96,7 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
         late_until=form_time(assignment.late_until, zone),
         late_per_day="" if not assignment.late_penalty_per_day else f"{assignment.late_penalty_per_day:g}",
         late_cap="" if assignment.late_cap is None else f"{assignment.late_cap:g}",
+        points={exercise_id: f"{value:g}" for exercise_id, value in points_of(assignment).items()},
     )
 
 
@@ -129,6 +137,7 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
     chosen = [e for e in graded if e in form.exercise_ids]  # catalogue order; unknown ids are dropped
     if not chosen:
         errors["exercise_ids"] = "asg.err_exercises"
+    points = check_points(form.points, chosen, errors)
     times: dict[str, datetime | None] = {}
     for name in ("opens_at", "due_at"):
         try:
@@ -161,7 +170,7 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
         return None, replace(form, errors=errors)
     return AssignmentSettings(form.title_zh, form.title_en, chosen, times["opens_at"], times["due_at"], attempts,
                               form.score_policy, form.answer_key_policy, late.late_until, late.late_penalty_per_day,
-                              late.late_cap), form
+                              late.late_cap, points), form
 
 
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:

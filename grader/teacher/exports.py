@@ -15,6 +15,7 @@ from exercises import api as engine
 from grader.teacher import analytics
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
+from grader.grading.points import points_of, total_of
 from grader.grading.terms import terms_of_students
 from grader.models.overrides import TOTAL
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
@@ -23,8 +24,9 @@ FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula trigg
 GRADES_HEADER_START = ("username", "display_name")
 # After the total, so that existing columns keep their places: the student's own due date (an extension's, else the
 # assignment's; UTC), the extra attempts they were given per exercise, the exercises whose score a teacher overrode
-# ("total" for the total) and those whose counted attempt was late.
-GRADES_HEADER_END = ("total", "due_at", "extra_attempts", "overridden", "late")
+# ("total" for the total), those whose counted attempt was late, and the total's maximum and percent ("total" is the
+# points earned: each exercise's counted score times its points).
+GRADES_HEADER_END = ("total", "due_at", "extra_attempts", "overridden", "late", "max_points", "percent")
 UNMARKED = policy.ExerciseResult(0, None)
 # ``counted`` (yes/no) comes last so that existing columns keep their places: whether the dashboards and the grades
 # count the row (a graded answer of an enrolled student to an exercise the assignment still sets), since the file
@@ -85,18 +87,19 @@ def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]
     scores = {key: result.score for key, result in results.items() if result.score is not None}
     totals = overrides_of(session, assignment, user_ids)
     yield [*GRADES_HEADER_START, *assignment.exercise_ids, *GRADES_HEADER_END]
+    worth = points_of(assignment)
     for user_id, username, display_name in students:
         mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]
-        total = sum(score for score in mine if score is not None)
         total_override = totals.get((user_id, TOTAL))
-        if total_override is not None:  # on the total's scale: one per exercise
-            total = total_override.score * len(assignment.exercise_ids)
+        total = total_of(worth, list(zip(assignment.exercise_ids, mine, strict=True)),
+                         None if total_override is None else total_override.score)
         terms = own_terms[user_id]
         marked = [e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).overridden]
-        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total),
+        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total.points),
                timestamp(terms.due_at), str(terms.extra_attempts),
                ";".join([*marked, *(["total"] if total_override is not None else [])]),
-               ";".join(e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).late)]
+               ";".join(e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).late),
+               number(total.max_points), number(None if total.fraction is None else total.fraction * 100)]
 
 
 def part_tags(parts: dict[str, Any] | None) -> list[str]:

@@ -1,7 +1,7 @@
 """Page services for courses, assignments and submissions: who may see what, shaped for the templates."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from exercises.i18n import Text
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
+from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import Lateness, StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n import t
@@ -73,6 +74,8 @@ class AssignmentView:
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
     archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
     total_override: ScoreOverride | None = None  # a teacher set the assignment's total (``percent`` is it)
+    points_total: Total | None = None  # the total in points
+    points: dict[str, float] = field(default_factory=dict)  # each graded exercise's points
 
 
 @dataclass(frozen=True)
@@ -128,10 +131,12 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
                              p.score, p.attempts_used, p.attempts_left, p.last_status, p.late, p.override)
                  for p in progress)
     graded = [row for row in rows if row.graded]
-    total_score = sum(row.score or 0.0 for row in graded)
     total_override = overrides_of(session, assignment, [user.id]).get((user.id, TOTAL))
-    mean = total_score / len(graded) if graded else 0.0
-    percent = shown_percent(mean if total_override is None else total_override.score)
+    worth = {row.exercise_id: points for row in graded
+             if (points := points_of(assignment).get(row.exercise_id)) is not None}
+    total = total_of(worth, [(row.exercise_id, row.score) for row in graded],
+                     None if total_override is None else total_override.score)
+    percent = shown_percent(total.fraction or 0.0)
     terms = student_terms(session, assignment, user.id)
     allowed = terms.attempts_allowed
     return AssignmentView(
@@ -140,7 +145,7 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
         state=window_state(assignment, terms, now), terms=terms, locked=locked_for(session, user, assignment, now, staff),
-        archived=archived_note(assignment.course, lang), total_override=total_override,
+        archived=archived_note(assignment.course, lang), total_override=total_override, points_total=total, points=worth,
     )
 
 

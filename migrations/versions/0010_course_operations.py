@@ -1,5 +1,5 @@
 """Running a course: per-student extensions (a later due date, extra attempts), late policies, and
-score overrides with their append-only log.
+score overrides with their append-only log, and points per exercise (an empty map: 1 each, as before).
 
 Late policy columns: existing assignments get none (``late_until`` NULL: no work after the due date, as before), a
 penalty of 0 per day and no cap.
@@ -112,6 +112,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("late_until", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("late_penalty_per_day", sa.Double(), server_default="0", nullable=False))
         batch_op.add_column(sa.Column("late_cap", sa.Double(), nullable=True))
+        batch_op.add_column(sa.Column("exercise_points", sa.JSON(), server_default="{}", nullable=False))
         batch_op.create_check_constraint(
             "late_penalty_percent", "late_penalty_per_day >= 0 AND late_penalty_per_day <= 100"
         )
@@ -133,6 +134,7 @@ def downgrade() -> None:
     ) as batch_op:
         batch_op.drop_constraint("late_cap_percent", type_="check")
         batch_op.drop_constraint("late_penalty_percent", type_="check")
+        batch_op.drop_column("exercise_points")
         batch_op.drop_column("late_cap")
         batch_op.drop_column("late_penalty_per_day")
         batch_op.drop_column("late_until")

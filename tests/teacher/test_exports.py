@@ -44,7 +44,7 @@ def test_grades_csv(login: Login, fixture_course: FixtureCourse) -> None:
     rows = download(login, fixture_course, "grades")
     # Each student's own due date and extra attempts follow the total (extensions).
     assert list(rows[0]) == ["username", "display_name", LOSS, COST, "total", "due_at", "extra_attempts", "overridden",
-                             "late"]
+                             "late", "max_points", "percent"]
     by_name = {row["display_name"]: row for row in rows}
     assert set(by_name) == {"Alice", "Bob", "Carol", "Dave"}  # not the teacher, not the outsider
     assert (by_name["Alice"][LOSS], by_name["Alice"][COST], by_name["Alice"]["total"]) == ("1", "0", "1")
