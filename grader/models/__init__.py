@@ -15,6 +15,8 @@ from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
 
 __all__ = [
+    "ACTIVE_REGRADE_STATUSES",
+    "FINAL_STATUSES",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
@@ -23,12 +25,10 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
-    "FINAL_STATUSES",
     "GradeLogEntry",
     "LabRun",
     "LabStatus",
     "LeasedJob",
-    "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
