@@ -12,14 +12,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.api import queries
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import StudentTerms, terms_of_students
-from grader.models.overrides import TOTAL, ScoreOverride
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
+from grader.models.overrides import TOTAL, ScoreOverride
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from grader.models import Assignment, Course, ScoreOverride, Submission, Submiss
 from grader.models.overrides import TOTAL
 
 
-
 def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime,
                        staff: bool) -> bool:
     """Staff of the submission's assignment see its key; anyone else only when the assignment's key rule allows.

@@ -17,6 +17,8 @@ from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
 
 __all__ = [
+    "ACTIVE_REGRADE_STATUSES",
+    "FINAL_STATUSES",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
@@ -26,13 +28,11 @@ __all__ = [
     "Enrolment",
     "EnrolmentRole",
     "Extension",
-    "FINAL_STATUSES",
     "GradeLogEntry",
     "LabRun",
     "LabStatus",
     "LeasedJob",
     "OverrideLogEntry",
-    "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",

@@ -12,13 +12,13 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.teacher import analytics
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
 from grader.grading.points import points_of, total_of
 from grader.grading.terms import terms_of_students
-from grader.models.overrides import TOTAL
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
+from grader.models.overrides import TOTAL
+from grader.teacher import analytics
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
 GRADES_HEADER_START = ("username", "display_name")
