@@ -13,11 +13,20 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import (AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User,
-                           utcnow)
-from grader.grading.score_changes import counted_scores_changed
-from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.grading.points import points_of
+from grader.grading.score_changes import counted_scores_changed
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Enrolment,
+    EnrolmentRole,
+    Role,
+    ScorePolicy,
+    Submission,
+    User,
+    utcnow,
+)
+from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.late_form import LateSettings, check_late
 from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
 from grader.teacher.points_form import check_points
