@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse
@@ -69,7 +69,7 @@ class SubmissionLimiter:
     def _storage(uri: str) -> Storage:
         """The storage behind ``uri`` (``redis://…`` or ``memory://``)."""
         try:
-            return storage_from_string(uri)
+            return cast(Storage, storage_from_string(uri))  # a sync URI gives a sync storage
         except ConfigurationError as exc:
             raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: {exc}") from exc
 
@@ -148,8 +148,8 @@ def _login_key(username: str) -> str:
 
 def login_retry_after(username: str) -> int:
     """Seconds before another password may be tried for ``username`` from this address; 0 if it may be now."""
-    return current_app.extensions[EXTENSION_KEY].blocked_for(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username),
-                                                             LOGIN_SCOPE)
+    limiter: SubmissionLimiter = current_app.extensions[EXTENSION_KEY]
+    return limiter.blocked_for(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username), LOGIN_SCOPE)
 
 
 def count_failed_login(username: str) -> None:

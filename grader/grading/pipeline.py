@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import time
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, Row, Select, Update, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Row, Select, Table, Update, bindparam, insert, literal, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -131,7 +131,7 @@ def _finish_statement() -> Update:
     """
     row = Submission.__table__.c
     return (
-        update(Submission.__table__)
+        update(cast(Table, Submission.__table__))
         .where(leases.holds_bound(Submission))
         .values(status=bindparam("new_status", type_=row.status.type), lease_owner=None, lease_until=None,
                 finished_at=bindparam("now", type_=row.finished_at.type),
@@ -155,7 +155,7 @@ def _log_columns() -> dict[str, Any]:
 @functools.cache
 def _log_statement() -> Insert:
     """The grade-log INSERT for the submission named by the lease parameters."""
-    return insert(GradeLogEntry.__table__).values(submission_id=bindparam("held_row_id"), **_log_columns())
+    return insert(cast(Table, GradeLogEntry.__table__)).values(submission_id=bindparam("held_row_id"), **_log_columns())
 
 
 @functools.cache
@@ -164,7 +164,7 @@ def _graded_write_statement() -> Select[Any]:
     matched), returning the written row's grading columns."""
     finished = _finish_statement().cte("finished")
     columns = _log_columns()
-    logged = (insert(GradeLogEntry.__table__)
+    logged = (insert(cast(Table, GradeLogEntry.__table__))
               .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
     return select(finished).add_cte(logged)

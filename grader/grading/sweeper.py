@@ -12,7 +12,7 @@ from sqlalchemy import ColumnElement, and_, case, or_, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from grader.extensions import get_db
+from grader.extensions import get_db, rows_matched
 from grader.grading import dispatch, leases
 from grader.grading.leases import JobModel
 from grader.models import LabRun, LabStatus, RegradeJob, RegradeStatus, Submission, SubmissionStatus, utcnow
@@ -93,7 +93,7 @@ def take_stale(session: Session, model: JobModel, requeue_after: float) -> list[
             .values(dispatched_at=now, resends=model.resends + 1)
             .execution_options(synchronize_session=False)
         )
-        if result.rowcount == 1:
+        if rows_matched(result) == 1:
             taken.append(row_id)
     session.commit()
     return taken
