@@ -9,15 +9,16 @@ from celery import Celery, Task
 from flask import Flask
 
 from grader import file_broker
+from grader.config import hard_time_limits
 from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
-GRACE_SECONDS = 10  # between soft and hard time limit: time to record the failure
 BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
 
 
 def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     """Celery settings derived from the app config (broker, reliability, time limits)."""
     broker_url = config["CELERY_BROKER_URL"]
+    hard_limits = hard_time_limits(config)
     settings: dict[str, Any] = {
         "broker_url": broker_url,
         "task_default_queue": config["GRADER_QUEUE"],
@@ -29,11 +30,11 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         "task_annotations": {
             GRADE_TASK: {
                 "soft_time_limit": config["GRADER_GRADE_TIME_LIMIT"],
-                "time_limit": config["GRADER_GRADE_TIME_LIMIT"] + GRACE_SECONDS,
+                "time_limit": hard_limits["GRADER_GRADE_TIME_LIMIT"],
             },
             LAB_TASK: {
                 "soft_time_limit": config["GRADER_LAB_TIME_LIMIT"],
-                "time_limit": config["GRADER_LAB_TIME_LIMIT"] + GRACE_SECONDS,
+                "time_limit": hard_limits["GRADER_LAB_TIME_LIMIT"],
             },
         },
     }
