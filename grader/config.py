@@ -6,6 +6,7 @@ import math
 import os
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ ENV_VARS = (
     "GRADER_CHANGE_FEED_SETTLE_SECONDS",
     "GRADER_TRUSTED_PROXIES",
     "GRADER_STATEMENT_TIMEOUT",
+    "GRADER_SESSION_HOURS",
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -56,6 +58,9 @@ INT_SETTINGS: dict[str, int] = {
     # PostgreSQL cuts a web or worker statement after this many seconds (0: never); within the change feed's
     # settle margin (CHANGE_FEED_SETTLE_MARGIN), so no grade-log write commits later than the feed assumes.
     "GRADER_STATEMENT_TIMEOUT": 30,
+    # How long a sign-in lasts without use (the cookie is renewed on every request); a shared lab computer wants it
+    # short, a student's own laptop may have it long.
+    "GRADER_SESSION_HOURS": 168,
 }
 
 
@@ -76,7 +81,8 @@ LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
 GRACE_SECONDS = 10
 # Settings that count something or measure a time, and mean nothing at zero or below.
 POSITIVE_SETTINGS = ("GRADER_LEASE_SECONDS", "GRADER_MAX_ATTEMPTS", "GRADER_REQUEUE_AFTER", "GRADER_SWEEP_INTERVAL",
-                     "GRADER_GRADE_TIME_LIMIT", "GRADER_LAB_TIME_LIMIT", "GRADER_VISIBILITY_TIMEOUT")
+                     "GRADER_GRADE_TIME_LIMIT", "GRADER_LAB_TIME_LIMIT", "GRADER_VISIBILITY_TIMEOUT",
+                     "GRADER_SESSION_HOURS")
 
 
 def lease_renew_seconds(raw: Any, lease_seconds: int) -> float:
@@ -194,6 +200,7 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     config["GRADER_TEST_GRADE_DELAY"] = float(merged.get("GRADER_TEST_GRADE_DELAY") or 0)
     if grader_env == "production" and config["GRADER_TEST_GRADE_DELAY"]:
         raise ConfigError("GRADER_TEST_GRADE_DELAY is a test hook and must not be set in production")
+    config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=config["GRADER_SESSION_HOURS"])
     config[LEASE_RENEW] = lease_renew_seconds(merged.get(LEASE_RENEW), config["GRADER_LEASE_SECONDS"])
     check_timing(config)
     # Rate-limit settings: read here so every web process of a deployment shares one Redis-backed count.
