@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gunicorn.workers.gthread import ThreadWorker
 import yaml
 
 from grader.cli import build_parser
@@ -81,7 +82,11 @@ def test_web_command_names_the_app_factory() -> None:
     assert callable(getattr(importlib.import_module(module_name), factory))
     assert "0.0.0.0:8000" in command and SERVICES["web"]["ports"] == ["8000:8000"]
     # ?wait= holds a request for up to 10 s: sync workers would let two waiting clients block the site.
-    assert command[command.index("--worker-class") + 1] == "gthread" and int(command[command.index("--threads") + 1]) > 1
+    # Our subclass of gthread: requests gunicorn refuses itself are answered in the API's error envelope.
+    worker_class = command[command.index("--worker-class") + 1]
+    assert worker_class == "grader.gunicorn_worker.ThreadWorker" and int(command[command.index("--threads") + 1]) > 1
+    module_name, class_name = worker_class.rsplit(".", 1)
+    assert issubclass(getattr(importlib.import_module(module_name), class_name), ThreadWorker)
 
 
 def test_worker_command_loads_the_celery_app_with_the_compose_environment() -> None:
