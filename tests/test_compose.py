@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gunicorn.workers.gthread import ThreadWorker
 import yaml
+from gunicorn.workers.gthread import ThreadWorker
 
 from grader.cli import build_parser
 from grader.config import ENV_VARS, ConfigError, load_config
