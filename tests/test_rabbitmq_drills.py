@@ -15,6 +15,7 @@ from pathlib import Path
 import kombu
 import pytest
 from flask import Flask
+from kombu.exceptions import OperationalError as BrokerUnavailable
 from sqlalchemy.orm import Session
 
 from grader import create_app
@@ -47,7 +48,7 @@ def _rabbitmq_answers() -> bool:
     try:
         with kombu.Connection(RABBITMQ_URL, connect_timeout=3) as connection:
             connection.ensure_connection(max_retries=1)
-    except OSError:
+    except (OSError, BrokerUnavailable):
         return False
     return True
 
@@ -160,3 +161,12 @@ def test_a_broker_restart_under_a_running_worker_loses_and_doubles_nothing(
 def get_result_status(session: Session, row_id: int) -> str:
     """The submission's status now."""
     return get_result(session, row_id).status
+
+
+def test_the_ci_services_script_starts_a_stopped_rabbitmq(restartable: None) -> None:
+    subprocess.run(["rabbitmqctl", "stop_app"], check=True, capture_output=True, timeout=120)
+    assert not _rabbitmq_answers()
+    script = Path(__file__).resolve().parents[1] / "scripts" / "services"
+    done = subprocess.run([str(script)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert _rabbitmq_answers()
