@@ -22,6 +22,7 @@ from grader import create_app
 from grader.celery_app import celery_settings
 from grader.config import load_config
 from grader.extensions import get_db
+from grader.grading import notify
 from grader.grading.submissions import get_result
 from grader.migrate import upgrade
 from grader.models import SubmissionStatus, User
@@ -170,3 +171,20 @@ def test_the_ci_services_script_starts_a_stopped_rabbitmq(restartable: None) -> 
     done = subprocess.run([str(script)], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     assert _rabbitmq_answers()
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({"CELERY_BROKER_URL": RABBITMQ_URL, "RATELIMIT_STORAGE_URI": "redis://redis:6379/0"}, "redis://redis:6379/0"),
+        (
+            {"CELERY_BROKER_URL": "redis://broker:6379/1", "RATELIMIT_STORAGE_URI": "redis://r:6379/0"},
+            "redis://broker:6379/1",
+        ),
+        ({"CELERY_BROKER_URL": RABBITMQ_URL, "RATELIMIT_STORAGE_URI": "memory://"}, None),
+    ],
+)
+def test_with_rabbitmq_grade_notices_travel_through_the_rate_limit_redis(
+    settings: dict[str, str], expected: str | None
+) -> None:
+    assert notify.redis_url(settings) == expected
