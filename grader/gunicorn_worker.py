@@ -18,7 +18,7 @@ from gunicorn import util
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers import gthread
 
-from grader.errors import error_body
+from grader.api_errors import error_body
 
 # gunicorn's refusal -> (status, reason, code, field, message)
 REFUSALS: dict[type[Exception], tuple[int, str, str, str, str]] = {

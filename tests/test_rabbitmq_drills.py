@@ -23,13 +23,12 @@ from grader.celery_app import celery_settings
 from grader.config import load_config
 from grader.extensions import get_db
 from grader.grading import notify
-from grader.grading.submissions import get_result
 from grader.migrate import upgrade
 from grader.models import SubmissionStatus, User
 
 # The same drills, collected again in this module with its own backend.
 from tests import test_recovery_in_seconds as drills
-from tests.pipeline_helpers import log_entries, wait_final
+from tests.pipeline_helpers import get_result, log_entries, wait_final
 from tests.support import RABBITMQ_URL, Backend, WorkerProcess, postgres_database, wait_for
 from tests.test_pipeline_recovery import submit_through
 from tests.test_recovery_in_seconds import (  # noqa: F401

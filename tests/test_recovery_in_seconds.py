@@ -21,10 +21,9 @@ from grader import create_app
 from grader.config import INT_SETTINGS
 from grader.extensions import get_db
 from grader.grading import liveness, sweeper
-from grader.grading.submissions import get_result
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, unique
-from tests.pipeline_helpers import log_entries, wait_final
+from tests.pipeline_helpers import get_result, log_entries, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
 from tests.test_pipeline_recovery import submit_through
 
@@ -118,7 +117,7 @@ def test_a_worker_killed_mid_grade_has_its_row_graded_within_seconds(
         slow.wait_ready()
         with sweeping(app):
             submission_id = submit_through(app, student.id)
-            held = wait_for(lambda: (row := get_result(session, submission_id)).lease_owner, "the slow claim")
+            held = wait_for(lambda: get_result(session, submission_id).lease_owner, "the slow claim")
             healthy = WorkerProcess(backend.env(**timing), queue, tmp_path / "healthy.log")
             healthy.wait_ready()
             # The dead worker's last renewed deadline, read just before the kill.

@@ -154,8 +154,7 @@ def _candidates(session: Session, model: JobModel, condition: ColumnElement[bool
     """Up to ``limit`` (id, dispatched_at) of rows matching ``condition`` in ``order``; on PostgreSQL locked with
     SKIP LOCKED, so that sweepers do not queue on each other."""
     query = select(model.id, model.dispatched_at).where(condition).order_by(order).limit(limit)
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
+    query = query.with_for_update(skip_locked=True)  # PostgreSQL: sweepers skip each other's rows; SQLite drops it
     return [(row_id, dispatched_at) for row_id, dispatched_at in session.execute(query).all()]
 
 
