@@ -85,18 +85,23 @@ POSITIVE_SETTINGS = ("GRADER_LEASE_SECONDS", "GRADER_MAX_ATTEMPTS", "GRADER_REQU
                      "GRADER_SESSION_HOURS")
 
 
-def lease_renew_seconds(raw: Any, lease_seconds: int) -> float:
-    """How often a running job renews its lease: ``raw`` seconds if given (0: never), else a quarter of the lease,
-    so that two renewals may fail before the lease runs out."""
-    if raw is None or raw == "":
-        return lease_seconds / 4
+def seconds_setting(name: str, raw: Any) -> float:
+    """Setting ``name`` given as ``raw``: a finite number of seconds >= 0, or a ConfigError naming it."""
     try:
         value = float(raw)
     except (TypeError, ValueError):
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise ConfigError(f"{LEASE_RENEW} must be a number of seconds >= 0, not {raw!r}")
+        raise ConfigError(f"{name} must be a number of seconds >= 0, not {raw!r}")
     return value
+
+
+def lease_renew_seconds(raw: Any, lease_seconds: int) -> float:
+    """How often a running job renews its lease: ``raw`` seconds if given (0: never), else a quarter of the lease,
+    so that two renewals may fail before the lease runs out."""
+    if raw is None or raw == "":
+        return lease_seconds / 4
+    return seconds_setting(LEASE_RENEW, raw)
 
 
 def hard_time_limits(config: Mapping[str, Any]) -> dict[str, int]:
@@ -132,13 +137,7 @@ def change_feed_settle_seconds(raw: Any, lease_seconds: int) -> float:
     least CHANGE_FEED_SETTLE_FLOOR)."""
     if raw is None or raw == "":
         return max(float(lease_seconds + CHANGE_FEED_SETTLE_MARGIN), CHANGE_FEED_SETTLE_FLOOR)
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise ConfigError(f"{CHANGE_FEED_SETTLE} must be a number of seconds >= 0, not {raw!r}")
-    return value
+    return seconds_setting(CHANGE_FEED_SETTLE, raw)
 
 
 def data_dir(environ: Mapping[str, str]) -> Path:
