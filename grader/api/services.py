@@ -15,7 +15,7 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader import ratelimit
 from grader.api import body as parse
-from grader.api import queries
+from grader.api import queries, wait_slots
 from grader.auth import Principal
 from grader.api_errors import ApiError
 from grader.grading import final_row, notify, policy, submissions
@@ -257,7 +257,7 @@ def wait_for_own(
     try:
         return wait_until_final(
             session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
-            pending=(submission, mark),
+            pending=(submission, mark), user_id=principal.user_id,
         )
     except OperationalError:
         # The row is committed: a connection lost while waiting must not answer 503, which says nothing was
@@ -269,9 +269,10 @@ def wait_for_own(
 
 def wait_until_final(
     session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
-    pending: tuple[Submission, int | None] | None = None,
+    pending: tuple[Submission, int | None] | None = None, user_id: int | None = None,
 ) -> Submission:
-    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass.
+    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass; at once if ``user_id``
+    already holds its share of waits (``wait_slots``).
 
     The worker's notice (Redis) says when to look again, and after a grading carries the columns the committed
     write returned: those are set on the row already held instead of reading it again (``final_row``); without
@@ -280,6 +281,19 @@ def wait_until_final(
     its task was sent; if every notice since has reached this process, that row stands in for the first read (its
     notice, if already in, has set the event).
     """
+    if seconds <= 0:
+        return load()
+    if user_id is None:
+        return _wait_until_final(session, load, submission_id, seconds, pending)
+    with wait_slots.SLOTS.hold(user_id) as granted:
+        return _wait_until_final(session, load, submission_id, seconds if granted else 0, pending)
+
+
+def _wait_until_final(
+    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
+    pending: tuple[Submission, int | None] | None,
+) -> Submission:
+    """``wait_until_final`` once a slot is held (or, with ``seconds`` 0, without one)."""
     if seconds <= 0:
         return load()
     deadline = time.monotonic() + seconds
