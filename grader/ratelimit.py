@@ -158,7 +158,7 @@ def _login_keys(username: str) -> list[tuple[str, str]]:
 
 def login_retry_after(username: str) -> int:
     """Seconds before another password may be tried for ``username`` from this address; 0 if it may be now."""
-    limiter = current_app.extensions[EXTENSION_KEY]
+    limiter: SubmissionLimiter = current_app.extensions[EXTENSION_KEY]
     return max(limiter.blocked_for(parsed_limit(limit), key, LOGIN_SCOPE) for limit, key in _login_keys(username))
 
 

@@ -7,7 +7,7 @@ import threading
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -49,12 +49,6 @@ def live_capacity(session: Session, queue: str) -> int:
     capacity = sum(concurrency for queues, concurrency in rows if queue in queues.split(","))
     session.commit()
     return capacity
-
-
-def live_workers(session: Session) -> int:
-    """How many workers are alive now, whatever they read (for health reports)."""
-    recent = utcnow() - timedelta(seconds=BEAT_SECONDS * MISSED_BEATS)
-    return session.scalar(select(func.count()).select_from(WorkerBeat).where(WorkerBeat.seen_at >= recent)) or 0
 
 
 class Beating:
