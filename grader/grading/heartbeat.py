@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from grader.extensions import Database
 from grader.grading import leases
@@ -59,7 +59,7 @@ def _renew_until(
         try:
             with database.session() as session:
                 held = leases.extend(session, model, lease, lease_seconds)
-        except OperationalError as exc:
+        except DBAPIError as exc:  # OperationalError, InterfaceError: a connection the restart broke
             # The database is briefly unreachable: the lease may run out meanwhile; the job's write will tell.
             log.warning("could not renew the lease of %s %s: %s", model.__tablename__, lease.row_id, exc)
             continue

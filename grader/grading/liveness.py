@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from grader.extensions import Database
@@ -73,7 +73,7 @@ class Beating:
         try:
             with self._database.session() as session:
                 forget(session, self._who[0])
-        except OperationalError as exc:
+        except DBAPIError as exc:  # OperationalError, InterfaceError: a connection the restart broke
             log.warning("could not remove worker beat %s (it expires by itself): %s", self._who[0], exc)
 
     def _run(self) -> None:
@@ -87,5 +87,5 @@ class Beating:
         try:
             with self._database.session() as session:
                 beat(session, name, queues, concurrency)
-        except OperationalError as exc:
+        except DBAPIError as exc:  # OperationalError, InterfaceError: a connection the restart broke
             log.warning("worker beat %s not written: %s", name, exc)
