@@ -16,6 +16,8 @@ from grader.models.variant_assignments import VariantAssignment
 from grader.models.workers import WorkerBeat
 
 __all__ = [
+    "ACTIVE_REGRADE_STATUSES",
+    "FINAL_STATUSES",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
@@ -24,12 +26,10 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
-    "FINAL_STATUSES",
     "GradeLogEntry",
     "LabRun",
     "LabStatus",
     "LeasedJob",
-    "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
