@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -73,10 +75,23 @@ def authenticate_password(session: Session, username: str, password: str) -> Use
     """The user with this username and password, or None."""
     user = session.scalar(select(User).where(User.username == username))
     if user is None:
-        # Hash anyway so that unknown usernames take as long as wrong passwords.
-        _hasher.hash(password)
+        # Take as long as a wrong password would, so that unknown usernames cannot be told apart, but by waiting
+        # rather than hashing: a flood of made-up names then costs threads, not the CPU every other user needs.
+        time.sleep(_verify_seconds())
         return None
     return user if verify_password(user.password_hash, password) else None
+
+
+@functools.cache
+def _verify_seconds() -> float:
+    """How long checking one password takes here (the fastest of a few checks against a throw-away hash)."""
+    sample = _hasher.hash(secrets.token_urlsafe(16))
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        verify_password(sample, "not-the-password")
+        timings.append(time.perf_counter() - started)
+    return min(timings)
 
 
 class RoleMismatch(ValueError):

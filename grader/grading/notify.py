@@ -34,9 +34,13 @@ log = logging.getLogger(__name__)
 
 
 def redis_url(config: Mapping[str, Any]) -> str | None:
-    """The broker URL if the broker is Redis (notices travel there), else None."""
-    url = str(config.get("CELERY_BROKER_URL") or "")
-    return url if url.startswith(("redis://", "rediss://")) else None
+    """The Redis notices travel through: the broker if it is Redis, else the rate limits' Redis (a RabbitMQ
+    deployment keeps one for those), else None (waiting requests poll)."""
+    for name in ("CELERY_BROKER_URL", "RATELIMIT_STORAGE_URI"):
+        url = str(config.get(name) or "")
+        if url.startswith(("redis://", "rediss://")):
+            return url
+    return None
 
 
 def channel_prefix(config: Mapping[str, Any]) -> str:
