@@ -13,8 +13,14 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User
+from grader.models import (AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User,
+                           utcnow)
+from grader.grading.score_changes import counted_scores_changed
 from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.grading.points import points_of
+from grader.teacher.late_form import LateSettings, check_late
+from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
+from grader.teacher.points_form import check_points
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.ui.data_view import data_blocks, page_prompt
 
@@ -40,6 +46,10 @@ class AssignmentForm:
     attempts: str = ""
     score_policy: str = ScorePolicy.BEST.value
     answer_key_policy: str = AnswerKeyPolicy.AFTER_DUE.value
+    late_until: str = ""  # empty: no late work
+    late_per_day: str = ""
+    late_cap: str = ""
+    points: dict[str, str] = field(default_factory=dict)  # exercise id -> points as typed
     errors: dict[str, str] = field(default_factory=dict)  # form field -> teacher-page string key
 
 
@@ -55,6 +65,10 @@ class AssignmentSettings:
     attempts_allowed: int | None
     score_policy: str
     answer_key_policy: str
+    late_until: datetime | None = None
+    late_penalty_per_day: float = 0.0
+    late_cap: float | None = None
+    exercise_points: dict[str, float] = field(default_factory=dict)
 
 
 def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
@@ -64,6 +78,10 @@ def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
         exercise_ids=tuple(form.getlist("exercise_ids")), opens_at=form.get("opens_at", "").strip(),
         due_at=form.get("due_at", "").strip(), attempts=form.get("attempts", "").strip(),
         score_policy=form.get("score_policy", ""), answer_key_policy=form.get("answer_key_policy", ""),
+        late_until=form.get("late_until", "").strip(), late_per_day=form.get("late_per_day", "").strip(),
+        late_cap=form.get("late_cap", "").strip(),
+        points={name.removeprefix(POINTS_PREFIX): value.strip() for name, value in form.items()
+                if name.startswith(POINTS_PREFIX)},
     )
 
 
@@ -75,6 +93,10 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
         opens_at=form_time(assignment.opens_at, zone), due_at=form_time(assignment.due_at, zone),
         attempts="" if assignment.attempts_allowed is None else str(assignment.attempts_allowed),
         score_policy=assignment.score_policy, answer_key_policy=assignment.answer_key_policy,
+        late_until=form_time(assignment.late_until, zone),
+        late_per_day="" if not assignment.late_penalty_per_day else f"{assignment.late_penalty_per_day:g}",
+        late_cap="" if assignment.late_cap is None else f"{assignment.late_cap:g}",
+        points={exercise_id: f"{value:g}" for exercise_id, value in points_of(assignment).items()},
     )
 
 
@@ -115,6 +137,7 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
     chosen = [e for e in graded if e in form.exercise_ids]  # catalogue order; unknown ids are dropped
     if not chosen:
         errors["exercise_ids"] = "asg.err_exercises"
+    points = check_points(form.points, chosen, errors)
     times: dict[str, datetime | None] = {}
     for name in ("opens_at", "due_at"):
         try:
@@ -138,18 +161,28 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
         errors["score_policy"] = "asg.err_choice"
     if form.answer_key_policy not in KEY_POLICIES:
         errors["answer_key_policy"] = "asg.err_choice"
+    late = LateSettings()
+    if "due_at" not in errors:  # the close is checked against the due date, which must be readable first
+        stored_close = assignment.late_until if assignment else None
+        late = check_late({"late_until": form.late_until, "late_per_day": form.late_per_day,
+                           "late_cap": form.late_cap}, times.get("due_at"),
+                          lambda text: _time_field(text, zone, stored_close), errors)
     if errors:
         return None, replace(form, errors=errors)
     return AssignmentSettings(form.title_zh, form.title_en, chosen, times["opens_at"], times["due_at"], attempts,
-                              form.score_policy, form.answer_key_policy), form
+                              form.score_policy, form.answer_key_policy, late.late_until, late.late_penalty_per_day,
+                              late.late_cap, points), form
 
 
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
-    """Create an assignment in the course, or update ``assignment``; commits."""
+    """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
+    counted score: the late policy, the score policy, the exercise list)."""
     target = assignment or Assignment(course_id=course_id)
     for name, value in asdict(settings).items():
         setattr(target, name, value)
     session.add(target)
+    if assignment is not None:
+        counted_scores_changed(session, assignment.id, None, utcnow())
     session.commit()
     return target
 
