@@ -3,6 +3,19 @@ from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.lti import (
+    KeyState,
+    LtiContext,
+    LtiDeployment,
+    LtiIdentity,
+    LtiKey,
+    LtiLaunchState,
+    LtiLineItem,
+    LtiPlatform,
+    LtiResourceLink,
+    LtiScoreOutbox,
+    OutboxStatus,
+)
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
     FINAL_STATUSES,
@@ -25,9 +38,20 @@ __all__ = [
     "EnrolmentRole",
     "FINAL_STATUSES",
     "GradeLogEntry",
+    "KeyState",
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "LtiContext",
+    "LtiDeployment",
+    "LtiIdentity",
+    "LtiKey",
+    "LtiLaunchState",
+    "LtiLineItem",
+    "LtiPlatform",
+    "LtiResourceLink",
+    "LtiScoreOutbox",
+    "OutboxStatus",
     "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",

@@ -1,0 +1,119 @@
+"""The LTI endpoints as thin adapters: /lti/login, /lti/launch and /lti/jwks.json.
+
+The login and the launch are posted by the LMS (a form from another site), so they cannot carry our CSRF token;
+they are protected by the state (once, with its cookie), the nonce and the platform's signature instead, and are
+the only views of this blueprint exempt from the CSRF check."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from grader.auth_session import login_user
+from grader.extensions import get_session
+from grader.i18n_ui import t
+from grader.lti.identity import LaunchOutcome, apply_launch
+from grader.lti.keys import ensure_keys, key_set
+from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
+from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
+from grader.lti.refusals import Refusal
+from grader.models import utcnow
+from grader.web.csrf import protect
+from grader.web.pages import render
+
+lti = Blueprint("lti", __name__, url_prefix="/lti")
+CSRF_EXEMPT = frozenset({"lti.login", "lti.launch"})
+
+
+@lti.before_request
+def _require_csrf_token() -> None:
+    """Our own forms under /lti carry the CSRF token; the LMS's login and launch posts cannot (see above)."""
+    if request.endpoint not in CSRF_EXEMPT:
+        protect(request)
+
+
+def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:
+    """The error page of a refused login or launch, in both languages (it is read by the LMS administrator)."""
+    return render("lti/refused.html", status, reason=reason, zh=t(reason.key, "zh"), en=t(reason.key, "en"))
+
+
+@lti.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    """OIDC third-party login initiation: store a state and nonce, set the state cookie, go to the platform."""
+    result = begin_login(get_session(), request.values.to_dict(), request.host_url, utcnow())
+    if isinstance(result, Refusal):
+        return refusal_page(result)
+    response = redirect(result.url)
+    # SameSite=None; Secure; Partitioned: sent back on the LMS's cross-site form post, also inside its iframe.
+    response.set_cookie(
+        STATE_COOKIE_PREFIX + result.state,
+        result.state,
+        max_age=int(STATE_TTL.total_seconds()),
+        secure=True,
+        httponly=True,
+        samesite="None",
+        partitioned=True,
+        path="/lti/",
+    )
+    return response
+
+
+def _landing(outcome: LaunchOutcome) -> str:
+    """Staff go to the teacher page of the assignment (or course); students to their own assignment page."""
+    if outcome.staff:
+        if outcome.assignment is not None:
+            return url_for("teacher.assignment", assignment_id=outcome.assignment.id)
+        return url_for("teacher.course", course_id=outcome.course.id)
+    if outcome.assignment is not None:
+        return url_for("web.assignment", assignment_id=outcome.assignment.id)
+    return url_for("web.courses")
+
+
+def _refused_launch(refused: RefusedLaunch) -> ResponseReturnValue:
+    """The refusal page; where only the state cookie was missing, the offer to log in again in a new window."""
+    if refused.reason is Refusal.NO_STATE_COOKIE and refused.login_params:
+        relaunch = url_for("lti.login") + "?" + urlencode(refused.login_params)
+        return render("lti/new_window.html", 400, relaunch_url=relaunch)
+    return refusal_page(refused.reason)
+
+
+@lti.post("/launch")
+def launch() -> ResponseReturnValue:
+    """The id_token form post: validate, then sign the LMS user in and send them to their page."""
+    state = request.form.get("state", "")
+    session = get_session()
+    checked = validate_launch(
+        session,
+        LaunchRequest(
+            id_token=request.form.get("id_token", ""),
+            state=state,
+            state_cookie=request.cookies.get(STATE_COOKIE_PREFIX + state),
+            base_url=request.host_url,
+            jwks_cool_down=float(current_app.config.get("GRADER_LTI_JWKS_COOL_DOWN", 5.0)),
+        ),
+        utcnow(),
+    )
+    if isinstance(checked, RefusedLaunch):
+        return _refused_launch(checked)
+    outcome = apply_launch(session, checked)
+    if isinstance(outcome, Refusal):
+        return refusal_page(outcome)
+    if outcome.user is None:
+        return render("lti/anonymous.html", assignment=outcome.assignment, course=outcome.course)
+    login_user(outcome.user)
+    response = redirect(_landing(outcome))
+    response.delete_cookie(STATE_COOKIE_PREFIX + state, path="/lti/", secure=True, samesite="None", partitioned=True)
+    return response
+
+
+@lti.get("/jwks.json")
+def jwks() -> Response:
+    """Our public signing keys (the next one too, published before it signs), each with its kid."""
+    session = get_session()
+    ensure_keys(session)
+    session.commit()
+    response = jsonify(key_set(session))
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

@@ -1,0 +1,99 @@
+"""LTI fixtures: the test LMS on 127.0.0.2, registered with the grader, and a browser-like client of the grader
+(the Flask test client at http://127.0.0.1:5000) that runs the OIDC login and launch through it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+import pytest
+import requests
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+from werkzeug.test import TestResponse
+
+from grader.lti.registration import PlatformInput, add_platform
+from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, LmsPlatform, PlannedLaunch, read_launch_form
+
+TOOL_URL = "http://127.0.0.1:5000"
+
+
+@pytest.fixture
+def lms() -> Iterator[LmsPlatform]:
+    """The test LMS, serving on 127.0.0.2, launching the tool at TOOL_URL."""
+    platform = LmsPlatform().start(TOOL_URL)
+    yield platform
+    platform.stop()
+
+
+@pytest.fixture
+def registered(session: Session, lms: LmsPlatform) -> LmsPlatform:
+    """The test LMS registered with the grader (one known deployment)."""
+    add_platform(
+        session,
+        PlatformInput(lms.url, CLIENT_ID, lms.url + "/auth", lms.url + "/token", lms.url + "/jwks", (DEPLOYMENT_ID,)),
+    )
+    session.commit()
+    return lms
+
+
+@dataclass
+class Login:
+    """A login the tool started: its state, nonce, and the platform's launch form fields for it."""
+
+    state: str
+    nonce: str
+    auth_url: str
+
+
+class ToolBrowser:
+    """A browser of the grader site (cookies kept) that goes through the LMS's login and launch."""
+
+    def __init__(self, client: FlaskClient, lms: LmsPlatform) -> None:
+        self.client, self.lms = client, lms
+
+    def start_login(self, hint: str) -> Login:
+        """Send the LMS's login initiation to the tool; the state and nonce it hands the platform."""
+        response = self.client.get("/lti/login", query_string=self.lms.login_params(hint), base_url=TOOL_URL)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        query = parse_qs(urlsplit(response.location).query)
+        return Login(query["state"][0], query["nonce"][0], response.location)
+
+    def platform_form(self, login: Login) -> dict[str, str]:
+        """The platform's signed launch form for ``login`` (over HTTP from the test LMS)."""
+        answer = requests.get(login.auth_url, timeout=10)
+        assert answer.status_code == 200, answer.text
+        _action, fields = read_launch_form(answer.text)
+        return fields
+
+    def post_launch(self, fields: dict[str, str]) -> TestResponse:
+        """Post the launch form to the tool, as the browser would."""
+        return self.client.post("/lti/launch", data=fields, base_url=TOOL_URL)
+
+    def launch(self, plan: PlannedLaunch, tamper: Callable[[dict[str, Any]], str] | None = None) -> TestResponse:
+        """A whole launch of ``plan``; ``tamper`` gets the platform's claims and returns the id_token to post."""
+        login = self.start_login(self.lms.plan(plan))
+        fields = self.platform_form(login)
+        if tamper is not None:
+            fields["id_token"] = tamper(jwt.decode(fields["id_token"], options={"verify_signature": False}))
+        return self.post_launch(fields)
+
+    def has_session(self) -> bool:
+        """True if the grader set a session cookie in this browser."""
+        return self.client.get_cookie("session", domain="127.0.0.1") is not None
+
+    def drop_state_cookies(self) -> None:
+        """Forget every LTI state cookie (a browser blocking third-party cookies)."""
+        for cookie in list(self.client._cookies.values()):
+            if cookie.key.startswith("lti1p3-state-"):
+                self.client.delete_cookie(cookie.key, domain=cookie.domain, path=cookie.path)
+
+
+@pytest.fixture
+def browser_of(app: Flask) -> Callable[[LmsPlatform], ToolBrowser]:
+    """A new browser (its own cookies) of the grader for an LMS."""
+    return lambda lms: ToolBrowser(app.test_client(), lms)
