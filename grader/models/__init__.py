@@ -5,6 +5,7 @@ from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
 from grader.models.lti import (
     KeyState,
+    LtiAccessToken,
     LtiContext,
     LtiDeployment,
     LtiIdentity,
@@ -42,6 +43,7 @@ __all__ = [
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "LtiAccessToken",
     "LtiContext",
     "LtiDeployment",
     "LtiIdentity",

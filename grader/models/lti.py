@@ -161,13 +161,27 @@ class LtiScoreOutbox(Base):
     context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id", ondelete="CASCADE"), index=True)
     assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    score_given: Mapped[float | None] = mapped_column(Float)  # None: no graded attempt (yet)
-    score_maximum: Mapped[float] = mapped_column(Float)
+    # What was sent (the sender reads the counted score when it sends); None before, or for no graded attempt.
+    score_given: Mapped[float | None] = mapped_column(Float)
+    score_maximum: Mapped[float | None] = mapped_column(Float)
     changed_at: Mapped[datetime]  # the score's timestamp at the LMS: when the change was made here
     submitted_at: Mapped[datetime | None]
     status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.PENDING)
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    lease_until: Mapped[datetime | None]  # a sender holds the row until then (two deliveries: one sends)
+    dispatched_at: Mapped[datetime | None]  # when its task was last sent (not sent again while that one waits)
     last_error: Mapped[str | None] = mapped_column(String(1000))
     sent_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LtiAccessToken(Base):
+    """An LMS access token, shared by every worker until it expires; keyed by a hash of (token URL, client id,
+    scopes) so that two registrations of one issuer (Canvas cloud tenants) never share one."""
+
+    __tablename__ = "lti_access_tokens"
+
+    cache_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    access_token: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime]

@@ -13,7 +13,18 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User
+from grader.grading.score_changes import counted_scores_changed
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Enrolment,
+    EnrolmentRole,
+    Role,
+    ScorePolicy,
+    Submission,
+    User,
+    utcnow,
+)
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.web.data_view import data_blocks, page_prompt
@@ -146,9 +157,13 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
     """Create an assignment in the course, or update ``assignment``; commits."""
     target = assignment or Assignment(course_id=course_id)
+    counted_before = (target.score_policy, list(target.exercise_ids)) if assignment is not None else None
     for name, value in asdict(settings).items():
         setattr(target, name, value)
     session.add(target)
+    if counted_before is not None and counted_before != (target.score_policy, list(target.exercise_ids)):
+        session.flush()
+        counted_scores_changed(session, target.id, None, utcnow())  # every student's counted total may move
     session.commit()
     return target
 

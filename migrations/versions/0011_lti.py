@@ -1,9 +1,9 @@
 """LTI 1.3: platforms and deployments, our signing keys, launch states, LMS identities, contexts, resource links,
-line items and the score outbox.
+line items, the score outbox and the shared access-token cache.
 
 Revision ID: 0011
 Revises: 0009
-Create Date: 2026-12-01 20:15:34.713858
+Create Date: 2026-12-01 20:26:23.264360
 """
 from __future__ import annotations
 
@@ -20,6 +20,12 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     """Apply this revision."""
+    op.create_table('lti_access_tokens',
+    sa.Column('cache_key', sa.String(length=64), nullable=False),
+    sa.Column('access_token', sa.Text(), nullable=False),
+    sa.Column('expires_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('cache_key', name=op.f('pk_lti_access_tokens'))
+    )
     op.create_table('lti_keys',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('kid', sa.String(length=64), nullable=False),
@@ -128,12 +134,14 @@ def upgrade() -> None:
     sa.Column('assignment_id', sa.Integer(), nullable=False),
     sa.Column('user_id', sa.Integer(), nullable=False),
     sa.Column('score_given', sa.Float(), nullable=True),
-    sa.Column('score_maximum', sa.Float(), nullable=False),
+    sa.Column('score_maximum', sa.Float(), nullable=True),
     sa.Column('changed_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('submitted_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('status', sa.String(length=16), nullable=False),
     sa.Column('attempts', sa.Integer(), nullable=False),
     sa.Column('next_attempt_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('lease_until', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('dispatched_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('last_error', sa.String(length=1000), nullable=True),
     sa.Column('sent_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
@@ -181,3 +189,4 @@ def downgrade() -> None:
     op.drop_table('lti_contexts')
     op.drop_table('lti_platforms')
     op.drop_table('lti_keys')
+    op.drop_table('lti_access_tokens')

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ import requests
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
+from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from grader.lti.registration import PlatformInput, add_platform
@@ -30,15 +32,29 @@ def lms() -> Iterator[LmsPlatform]:
     platform.stop()
 
 
-@pytest.fixture
-def registered(session: Session, lms: LmsPlatform) -> LmsPlatform:
-    """The test LMS registered with the grader (one known deployment)."""
+def register(session: Session, lms: LmsPlatform) -> LmsPlatform:
+    """Register ``lms`` with the grader (one known deployment); committed."""
     add_platform(
         session,
         PlatformInput(lms.url, CLIENT_ID, lms.url + "/auth", lms.url + "/token", lms.url + "/jwks", (DEPLOYMENT_ID,)),
     )
     session.commit()
     return lms
+
+
+@pytest.fixture
+def registered(session: Session, lms: LmsPlatform) -> LmsPlatform:
+    """The test LMS registered with the grader."""
+    return register(session, lms)
+
+
+@pytest.fixture
+def live_grader(app: Flask) -> Iterator[str]:
+    """The grader served over HTTP on 127.0.0.1 (the LMS fetches our key set from it); its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
 
 
 @dataclass
@@ -58,7 +74,7 @@ class ToolBrowser:
 
     def start_login(self, hint: str) -> Login:
         """Send the LMS's login initiation to the tool; the state and nonce it hands the platform."""
-        response = self.client.get("/lti/login", query_string=self.lms.login_params(hint), base_url=TOOL_URL)
+        response = self.client.get("/lti/login", query_string=self.lms.login_params(hint), base_url=self.lms.tool_url)
         assert response.status_code == 302, response.get_data(as_text=True)
         query = parse_qs(urlsplit(response.location).query)
         return Login(query["state"][0], query["nonce"][0], response.location)
@@ -72,7 +88,7 @@ class ToolBrowser:
 
     def post_launch(self, fields: dict[str, str]) -> TestResponse:
         """Post the launch form to the tool, as the browser would."""
-        return self.client.post("/lti/launch", data=fields, base_url=TOOL_URL)
+        return self.client.post("/lti/launch", data=fields, base_url=self.lms.tool_url)
 
     def launch(self, plan: PlannedLaunch, tamper: Callable[[dict[str, Any]], str] | None = None) -> TestResponse:
         """A whole launch of ``plan``; ``tamper`` gets the platform's claims and returns the id_token to post."""

@@ -68,7 +68,7 @@ class _FlaskRequest(Request):
             "headers": req.headers,
             "content_type": req.content_type,
             "path": req.path,
-            "json": None,
+            "json": req.get_json(silent=True, force=True),
         }
 
 
