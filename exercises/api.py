@@ -8,12 +8,12 @@ from typing import Any
 from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
-from exercises.errors import BadSeed, UnknownExercise
+from exercises.engine_errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
-from exercises.variants import check_seed
+from exercises.variant_generation import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
            "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",

@@ -9,7 +9,7 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
 from exercises.checking import check_answer, parse_answer
 from exercises.i18n import Text
-from exercises.variants import generate_variant
+from exercises.variant_generation import generate_variant
 
 
 @dataclass(frozen=True)

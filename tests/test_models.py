@@ -21,7 +21,7 @@ from grader.security import (
     role_at_least,
     verify_password,
 )
-from grader.variants import SEED_LIMIT, derive_seed, seed_for
+from grader.grading.variant_seeds import SEED_LIMIT, derive_seed, seed_for
 from tests.factories import BOOK_ANSWER, EXERCISE, TEST_PASSWORD, make_user, unique
 
 

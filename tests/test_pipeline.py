@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from grader import create_app
 from grader.extensions import get_db
 from grader.grading import pipeline
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.grading.submissions import get_result, serialise_submission, submit
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user

@@ -10,7 +10,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.routing import ROW_ID_MAX
 
 P = ParamSpec("P")

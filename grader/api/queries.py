@@ -9,7 +9,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session, selectinload
 
 from grader.auth import Principal
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 

@@ -17,12 +17,12 @@ from grader import ratelimit
 from grader.api import body as parse
 from grader.api import queries
 from grader.auth import Principal
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.grading import final_row, notify, policy, submissions
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, EnrolmentRole, Submission, utcnow
 from grader.routing import ROW_ID_MAX
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 # A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an

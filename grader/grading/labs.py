@@ -16,7 +16,7 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader.extensions import Database
 from grader.grading import dispatch, leases
-from grader.grading.errors import LabParametersRejected, LabRunsBusy
+from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.models import LabRun, LabStatus, User, utcnow
 
 # The engine's published limits for run_capacity_lab; checked here so a bad request never reaches a worker.

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, make_transient_to_detached
 from exercises.i18n import Text
 from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
-from grader.grading.errors import SubmissionNotFound, SubmissionRejected
+from grader.grading.refusals import SubmissionNotFound, SubmissionRejected
 from grader.models import Assignment, Submission, SubmissionStatus, iso_timestamp, utcnow
 
 

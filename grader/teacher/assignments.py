@@ -27,7 +27,7 @@ from grader.models import (
 )
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
-from grader.web.data_view import data_blocks, page_prompt
+from grader.ui.data_view import data_blocks, page_prompt
 
 # Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
 # 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the

@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-from grader.i18n_ui import t
+from grader.i18n import t
 
 WIDTH, HEIGHT = 760, 380
 LEFT, RIGHT, TOP, BOTTOM = 56, 200, 36, 48

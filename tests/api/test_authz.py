@@ -8,7 +8,7 @@ from exercises import api as engine
 from grader.auth_session import SESSION_USER_KEY
 from grader.extensions import get_db
 from grader.security import lookup_token
-from grader.web.csrf import CSRF_HEADER, CSRF_SESSION_KEY
+from grader.ui.csrf import CSRF_HEADER, CSRF_SESSION_KEY
 
 from .support import Api, assert_error
 

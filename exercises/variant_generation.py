@@ -9,7 +9,7 @@ import numpy as np
 from exercises.base import ENGINE_VERSION, Variant
 from exercises.checking import check_answer
 from exercises.comparators import equal
-from exercises.errors import BadSeed
+from exercises.engine_errors import BadSeed
 
 if TYPE_CHECKING:
     from exercises.plugin import Exercise

@@ -12,7 +12,7 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader import analytics
+from grader.teacher import analytics
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
