@@ -2,36 +2,28 @@
 
 The login and the launch are posted by the LMS (a form from another site), so they cannot carry our CSRF token;
 they are protected by the state (once, with its cookie), the nonce and the platform's signature instead, and are
-the only views of this blueprint exempt from the CSRF check."""
+the only views of the blueprint exempt from its CSRF check (grader.lti.blueprint)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
+from flask import Response, current_app, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.lti.identity import LaunchOutcome, apply_launch
 from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
 from grader.lti.refusals import Refusal
 from grader.models import utcnow
-from grader.web.csrf import protect
-from grader.web.pages import render
+from grader.ui.page_helpers import render
+from grader.ui.routes import Routes
 
-lti = Blueprint("lti", __name__, url_prefix="/lti")
-CSRF_EXEMPT = frozenset({"lti.login", "lti.launch"})
-
-
-@lti.before_request
-def _require_csrf_token() -> None:
-    """Our own forms under /lti carry the CSRF token; the LMS's login and launch posts cannot (see above)."""
-    if request.endpoint not in CSRF_EXEMPT:
-        protect(request)
+routes = Routes()
 
 
 def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:
@@ -39,7 +31,7 @@ def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:
     return render("lti/refused.html", status, reason=reason, zh=t(reason.key, "zh"), en=t(reason.key, "en"))
 
 
-@lti.route("/login", methods=["GET", "POST"])
+@routes.route("/login", methods=["GET", "POST"])
 def login() -> ResponseReturnValue:
     """OIDC third-party login initiation: store a state and nonce, set the state cookie, go to the platform."""
     result = begin_login(get_session(), request.values.to_dict(), request.host_url, utcnow())
@@ -79,7 +71,7 @@ def _refused_launch(refused: RefusedLaunch) -> ResponseReturnValue:
     return refusal_page(refused.reason)
 
 
-@lti.post("/launch")
+@routes.post("/launch")
 def launch() -> ResponseReturnValue:
     """The id_token form post: validate, then sign the LMS user in and send them to their page."""
     state = request.form.get("state", "")
@@ -108,7 +100,7 @@ def launch() -> ResponseReturnValue:
     return response
 
 
-@lti.get("/jwks.json")
+@routes.get("/jwks.json")
 def jwks() -> Response:
     """Our public signing keys (the next one too, published before it signs), each with its kid."""
     session = get_session()

@@ -1,0 +1,88 @@
+"""LTI pages' strings: why a launch was refused (read by the LMS administrator), the new-window offer, the
+view-only page of an anonymous launch."""
+
+from __future__ import annotations
+
+from exercises.i18n import Text
+
+LTI_UI: dict[str, Text] = {
+    "lti.refused.title": Text("LTI 启动被拒绝", "LTI launch refused"),
+    "lti.refused.for_admin": Text(
+        "请把这条信息转给 LMS 管理员。", "Please pass this message on to the LMS administrator."
+    ),
+    "lti.refused.unknown_platform": Text(
+        "这个平台（issuer 与 client_id）没有在本工具登记。",
+        "This platform (issuer and client_id) is not registered with this tool.",
+    ),
+    "lti.refused.bad_login": Text(
+        "登录请求缺少 iss、login_hint 或 target_link_uri。",
+        "The login request lacks iss, login_hint or target_link_uri.",
+    ),
+    "lti.refused.foreign_target": Text(
+        "target_link_uri 不是本工具的地址。", "target_link_uri is not an address of this tool."
+    ),
+    "lti.refused.no_state": Text("启动请求没有 state。", "The launch carries no state."),
+    "lti.refused.no_state_cookie": Text(
+        "浏览器没有送回本次登录的 state cookie（可能阻止了嵌入页面的 cookie）。",
+        "The browser did not send back this login's state cookie (it may block cookies in embedded pages).",
+    ),
+    "lti.refused.state_unknown": Text(
+        "state 未知、已过期或已被使用过（重放）。", "The state is unknown, expired or already used (a replay)."
+    ),
+    "lti.refused.malformed": Text("id_token 不是有效的 JWT。", "The id_token is not a valid JWT."),
+    "lti.refused.bad_algorithm": Text("id_token 必须用 RS256 签名。", "The id_token must be signed with RS256."),
+    "lti.refused.no_kid": Text("id_token 的头部没有 kid。", "The id_token header has no kid."),
+    "lti.refused.unknown_kid": Text(
+        "平台的公钥集（JWKS）里没有这个 kid。", "The platform's key set (JWKS) has no key with this kid."
+    ),
+    "lti.refused.jwks_unavailable": Text(
+        "无法读取平台的公钥集（JWKS）。", "The platform's key set (JWKS) could not be fetched."
+    ),
+    "lti.refused.bad_signature": Text("id_token 的签名不对。", "The id_token's signature is wrong."),
+    "lti.refused.wrong_issuer": Text("iss 与登记的平台不符。", "iss does not match the registered platform."),
+    "lti.refused.wrong_audience": Text("aud 里没有本工具的 client_id。", "aud does not contain this tool's client_id."),
+    "lti.refused.no_azp": Text("aud 有多个值，但没有 azp。", "aud has several values but there is no azp."),
+    "lti.refused.wrong_azp": Text("azp 不是本工具的 client_id。", "azp is not this tool's client_id."),
+    "lti.refused.expired": Text(
+        "id_token 已过期（exp）；请检查 LMS 服务器的时钟。",
+        "The id_token has expired (exp); check the LMS server's clock.",
+    ),
+    "lti.refused.no_exp": Text("id_token 没有 exp。", "The id_token has no exp."),
+    "lti.refused.not_yet_valid": Text(
+        "id_token 的签发时间（iat）在未来；请检查 LMS 服务器的时钟。",
+        "The id_token's issue time (iat) is in the future; check the LMS server's clock.",
+    ),
+    "lti.refused.too_old": Text("id_token 签发得太久以前（iat）。", "The id_token was issued too long ago (iat)."),
+    "lti.refused.missing_claim": Text(
+        "id_token 缺少必需的声明（iat、iss、aud 或 nonce）。",
+        "The id_token lacks a required claim (iat, iss, aud or nonce).",
+    ),
+    "lti.refused.nonce_mismatch": Text("nonce 不是本次登录发出的那个。", "The nonce is not the one this login issued."),
+    "lti.refused.unknown_deployment": Text("deployment_id 没有登记。", "The deployment_id is not registered."),
+    "lti.refused.wrong_version": Text("LTI 版本必须是 1.3.0。", "The LTI version must be 1.3.0."),
+    "lti.refused.unknown_message_type": Text("不支持这种 message_type。", "This message_type is not supported."),
+    "lti.refused.no_roles": Text("启动没有 roles 声明。", "The launch has no roles claim."),
+    "lti.refused.no_resource_link": Text(
+        "资源链接启动没有 resource_link.id。", "The resource-link launch has no resource_link.id."
+    ),
+    "lti.refused.not_set_up": Text(
+        "这门 LMS 课程或这个链接还没有在本工具里设置好。请等教师先打开它一次。",
+        "This LMS course or link is not set up in this tool yet. Ask the instructor to open it once first.",
+    ),
+    "lti.refused.unknown_assignment": Text(
+        "自定义参数 assignment_id 指向的作业不存在或不属于这门课程。",
+        "The custom parameter assignment_id names no assignment of this course.",
+    ),
+    "lti.new_window.title": Text("请在新窗口中继续", "Continue in a new window"),
+    "lti.new_window.text": Text(
+        "浏览器阻止了嵌入页面中的 cookie，所以无法在这里登录。请在新窗口中打开。",
+        "The browser blocks cookies in embedded pages, so signing in here is not possible. "
+        "Open it in a new window instead.",
+    ),
+    "lti.new_window.open": Text("在新窗口中打开", "Open in a new window"),
+    "lti.anonymous.title": Text("仅供查看", "View only"),
+    "lti.anonymous.text": Text(
+        "这次启动没有带用户身份（匿名），可以查看作业，但不能提交。",
+        "This launch carries no user (anonymous): you can look at the assignment but not submit.",
+    ),
+}
