@@ -85,4 +85,33 @@ LTI_UI: dict[str, Text] = {
         "这次启动没有带用户身份（匿名），可以查看作业，但不能提交。",
         "This launch carries no user (anonymous): you can look at the assignment but not submit.",
     ),
+    "lti.passback.title": Text("成绩回传到 LMS", "Grades sent to the LMS"),
+    "lti.passback.intro": Text(
+        "每位学生每个作业的最新成绩变化：已发送（何时）、等待发送，或需要处理（原因）。",
+        "The newest score change of each student and assignment: sent (when), pending, or needs attention (why).",
+    ),
+    "lti.passback.none": Text("还没有需要回传的成绩。", "No grades to send yet."),
+    "lti.passback.student": Text("学生", "Student"),
+    "lti.passback.assignment": Text("作业", "Assignment"),
+    "lti.passback.lms_course": Text("LMS 课程", "LMS course"),
+    "lti.passback.state": Text("状态", "Status"),
+    "lti.passback.sent": Text("已发送（{when}）", "Sent ({when})"),
+    "lti.passback.pending": Text("等待发送（已尝试 {attempts} 次）", "Pending ({attempts} tries so far)"),
+    "lti.passback.failed": Text("需要处理：LMS 拒绝了这个成绩", "Needs attention: the LMS refused this score"),
+    "lti.passback.resend": Text("重新发送", "Resend"),
+    "lti.passback.resent": Text("已重新排队发送。", "Queued to be sent again."),
+    "lti.refused.staff_only": Text(
+        "只有教师可以为 LMS 选择作业。", "Only instructors can pick an assignment for the LMS."
+    ),
+    "lti.pick.title": Text("选择要放进 LMS 的作业", "Pick the assignment to place in the LMS"),
+    "lti.pick.choose": Text("请选择一个作业。", "Choose an assignment."),
+    "lti.pick.none": Text(
+        "这门课程还没有作业。请先在教学管理中创建一个。",
+        "This course has no assignments yet. Create one in Teaching first.",
+    ),
+    "lti.pick.submit": Text("放进 LMS", "Place in the LMS"),
+    "lti.pick.return": Text("返回 LMS", "Return to the LMS"),
+    "lti.pick.return_text": Text(
+        "作业已选好。按下按钮把它交给 LMS。", "The assignment is picked. Press the button to hand it to the LMS."
+    ),
 }

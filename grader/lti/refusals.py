@@ -38,6 +38,7 @@ class Refusal(StrEnum):
     NO_RESOURCE_LINK = "no_resource_link"
     NOT_SET_UP = "not_set_up"
     UNKNOWN_ASSIGNMENT = "unknown_assignment"
+    STAFF_ONLY = "staff_only"
 
     @property
     def key(self) -> str:

@@ -8,22 +8,29 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Response, current_app, jsonify, redirect, request, url_for
+from flask import Response, current_app, flash, jsonify, redirect, request, url_for
+from flask import session as flask_session
 from flask.typing import ResponseReturnValue
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
 from grader.i18n import t
+from grader.lti import outbox
+from grader.lti.claims import DEEP_LINKING_REQUEST
+from grader.lti.deep_linking import DeepLinkRequest, deep_link_request, response_jwt
 from grader.lti.identity import LaunchOutcome, apply_launch
 from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
 from grader.lti.refusals import Refusal
+from grader.lti.status import outbox_course, passback_rows
 from grader.models import utcnow
-from grader.ui.page_helpers import render
+from grader.teacher.access import course_or_404, teacher_required
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 routes = Routes()
+DEEP_LINK_KEY = "lti_deep_link"
 
 
 def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:
@@ -94,8 +101,13 @@ def launch() -> ResponseReturnValue:
         return refusal_page(outcome)
     if outcome.user is None:
         return render("lti/anonymous.html", assignment=outcome.assignment, course=outcome.course)
+    picking = deep_link_request(checked, outcome.course.id) if checked.message_type == DEEP_LINKING_REQUEST else None
+    if checked.message_type == DEEP_LINKING_REQUEST and (picking is None or not outcome.staff):
+        return refusal_page(Refusal.STAFF_ONLY if picking is not None else Refusal.MISSING_CLAIM)
     login_user(outcome.user)
-    response = redirect(_landing(outcome))
+    if picking is not None:
+        flask_session[DEEP_LINK_KEY] = picking.as_dict()
+    response = redirect(url_for("lti.pick") if picking is not None else _landing(outcome))
     response.delete_cookie(STATE_COOKIE_PREFIX + state, path="/lti/", secure=True, samesite="None", partitioned=True)
     return response
 
@@ -109,3 +121,57 @@ def jwks() -> Response:
     response = jsonify(key_set(session))
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
+
+
+@routes.get("/courses/<int:course_id>/grades")
+@teacher_required
+def passback(course_id: int) -> ResponseReturnValue:
+    """The course's grade passback: sent, pending, needs attention."""
+    session = get_session()
+    course = course_or_404(session, signed_in(), course_id)
+    return render("lti/passback.html", course=course, rows=passback_rows(session, course.id))
+
+
+@routes.post("/outbox/<int:outbox_id>/resend")
+@teacher_required
+def resend(outbox_id: int) -> ResponseReturnValue:
+    """Send a score that needs attention again (after the cause was fixed in the LMS)."""
+    session = get_session()
+    course_id = outbox_course(session, outbox_id)
+    course = course_or_404(session, signed_in(), course_id if course_id is not None else 0)
+    if outbox.resend(session, outbox_id, utcnow()):
+        flash(t("lti.passback.resent", page_lang()))
+    return redirect(url_for("lti.passback", course_id=course.id))
+
+
+def _deep_link() -> DeepLinkRequest | None:
+    """The deep-linking request this browser's instructor is answering, if any."""
+    kept = flask_session.get(DEEP_LINK_KEY)
+    return DeepLinkRequest(**kept) if isinstance(kept, dict) else None
+
+
+@routes.get("/deep-link")
+@teacher_required
+def pick() -> ResponseReturnValue:
+    """The picker of a deep-linking launch: the course's assignments."""
+    request_kept = _deep_link()
+    if request_kept is None:
+        return refusal_page(Refusal.NO_STATE)
+    course = course_or_404(get_session(), signed_in(), request_kept.course_id)
+    return render("lti/pick.html", course=course)
+
+
+@routes.post("/deep-link")
+@teacher_required
+def picked() -> ResponseReturnValue:
+    """The signed LtiDeepLinkingResponse for the picked assignment, posted back to the LMS."""
+    session, request_kept = get_session(), _deep_link()
+    if request_kept is None:
+        return refusal_page(Refusal.NO_STATE)
+    course = course_or_404(session, signed_in(), request_kept.course_id)
+    chosen = next((a for a in course.assignments if str(a.id) == request.form.get("assignment_id")), None)
+    if chosen is None:
+        return render("lti/pick.html", 400, course=course, error=t("lti.pick.choose", page_lang()))
+    token = response_jwt(session, request_kept, chosen, request.host_url)
+    flask_session.pop(DEEP_LINK_KEY, None)
+    return render("lti/deep_link_return.html", return_url=request_kept.return_url, jwt=token)

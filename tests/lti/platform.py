@@ -109,6 +109,7 @@ class LmsPlatform:
         self.tool_url = ""
         self._server: BaseWSGIServer | None = None
         self.extra_routes: list[Callable[[Flask, LmsPlatform], None]] = []
+        self.deep_links: list[dict[str, Any]] = []  # what tools returned, signature checked
 
     # -- set-up -----------------------------------------------------------------------------------------------
     def start(self, tool_url: str) -> LmsPlatform:
@@ -257,6 +258,14 @@ class LmsPlatform:
             lms.seen_jti.add(str(claims["jti"]))
             conf = _Conf(registration=lms.registration())
             return jsonify(conf.get_access_token(request.form.to_dict()))
+
+        @app.post("/deep_link_return")
+        def deep_link_return() -> Any:
+            conf = _Conf(registration=lms.registration())
+            items = conf.validate_deeplinking_resp({"JWT": request.form["JWT"]})  # checks our signature by our JWKS
+            claims = jwt.decode(request.form["JWT"], options={"verify_signature": False})
+            lms.deep_links.append({"items": items, "claims": claims})
+            return "deep link received"
 
         for extra in lms.extra_routes:
             extra(app, lms)

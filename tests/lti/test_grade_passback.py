@@ -4,12 +4,13 @@ once), and an LMS that is down gets every score once it is back, none twice."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
@@ -25,6 +26,8 @@ from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_ags import Gradebook, add_gradebook
 from tests.pipeline_helpers import wait_final
 from tests.support import Backend, WorkerProcess, wait_for
+
+STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +71,13 @@ def course_in_lms(
         session.add(LtiIdentity(issuer=lms.url, sub="prof", user_id=teacher.id))
         session.commit()
         custom = {"assignment_id": str(assignment.id)}
-        for plan in (
-            PlannedLaunch("prof", [INSTRUCTOR], custom=custom),
-            PlannedLaunch("alice", [LEARNER], custom=custom),
-        ):
-            assert ToolBrowser(lms_app.test_client(), lms).launch(plan).status_code == 302
+        staff = ToolBrowser(lms_app.test_client(), lms)
+        assert staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom)).status_code == 302
+        assert (
+            ToolBrowser(lms_app.test_client(), lms).launch(PlannedLaunch("alice", [LEARNER], custom=custom)).status_code
+            == 302
+        )
+        STAFF[lms.url] = staff
         alice = session.scalars(
             select(User).join(LtiIdentity, LtiIdentity.user_id == User.id).where(LtiIdentity.sub == "alice")
         ).one()
@@ -149,3 +154,44 @@ def test_an_lms_down_then_up_gets_every_score_once(
     for _ in range(5):
         sweep(lms_app)
     assert len(book.scores_of("alice")) == 1
+
+
+def test_a_refused_score_needs_attention_on_the_teacher_page_and_is_resent(
+    lms_app: Flask, course_in_lms: tuple[LmsPlatform, Gradebook, Assignment, User]
+) -> None:
+    lms, book, assignment, alice = course_in_lms
+    refuse = {"on": True}
+
+    def user_not_in_course() -> tuple[str, int, dict[str, str]] | None:
+        if refuse["on"] and request.path.endswith("/scores"):
+            return '{"error": "user not in course"}', 422, {}
+        return None
+
+    lms.fault = user_not_in_course
+    _grade(lms_app, alice, assignment)
+
+    def failed() -> bool:
+        with lms_app.app_context(), get_db(lms_app).session() as session:
+            return session.scalars(select(LtiScoreOutbox)).one().status == OutboxStatus.FAILED
+
+    _sweep_until(lms_app, failed, "the refused score marked as needing attention")
+    staff = STAFF[lms.url]
+    page = staff.client.get(f"/lti/courses/{assignment.course_id}/grades", base_url=lms.tool_url)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'data-status="failed"' in html and "422" in html
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert token is not None
+    with lms_app.app_context(), get_db(lms_app).session() as session:
+        row_id = session.scalars(select(LtiScoreOutbox)).one().id
+    refuse["on"] = False
+    answer = staff.client.post(
+        f"/lti/outbox/{row_id}/resend", data={"csrf_token": token.group(1)}, base_url=lms.tool_url
+    )
+    assert answer.status_code == 302
+    _sweep_until(lms_app, lambda: book.scores_of("alice"), "the resent score")
+    html = staff.client.get(f"/lti/courses/{assignment.course_id}/grades", base_url=lms.tool_url).get_data(as_text=True)
+    assert 'data-status="sent"' in html
+    # A student cannot see the page, nor resend.
+    learner = ToolBrowser(lms_app.test_client(), lms)
+    learner.launch(PlannedLaunch("alice", [LEARNER], custom={"assignment_id": str(assignment.id)}))
+    assert learner.client.get(f"/lti/courses/{assignment.course_id}/grades", base_url=lms.tool_url).status_code == 404
