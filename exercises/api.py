@@ -5,7 +5,7 @@ import copy
 import functools
 from typing import Any
 
-from exercises.base import ENGINE_VERSION, GradeResult, Variant
+from exercises.base import ENGINE_VERSION, SEED_LIMIT, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
 from exercises.engine_errors import BadSeed, UnknownExercise
@@ -15,7 +15,7 @@ from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variant_generation import check_seed
 
-__all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
+__all__ = ["ENGINE_VERSION", "SEED_LIMIT", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
            "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",
            "misconception_names", "run_capacity_lab"]
 

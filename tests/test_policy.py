@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from grader.grading import policy
 from grader.grading.refusals import SubmissionRejected
-from grader.grading.submissions import submit
+from tests.pipeline_helpers import submit
 from grader.models import AnswerKeyPolicy, Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
 

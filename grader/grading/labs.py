@@ -43,7 +43,7 @@ def lab_params(ds: list[int], t_max: int, trials: int, seed: int) -> dict[str, A
             raise LabParametersRejected(
                 Text(zh=f"{name} 需为 1 到 {limit} 的整数。", en=f"{name} must be an integer from 1 to {limit}.")
             )
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < engine.SEED_LIMIT:
         raise LabParametersRejected(Text(zh="种子需为非负整数。", en="seed must be a non-negative integer."))
     return {"ds": sorted(set(ds)), "t_max": t_max, "trials": trials, "seed": seed}
 

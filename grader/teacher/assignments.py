@@ -220,7 +220,7 @@ def parse_seed(text: str | None) -> int | None:
     """A preview seed from the query string (default 0); None if it is not a valid seed."""
     if not text:
         return 0
-    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= engine.SEED_LIMIT:
         return None
     return int(text)
 

@@ -182,7 +182,7 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
         return FormOutcome(None, validation=report)
     key = form.get("idempotency_key") or None
     try:
-        submission = submissions.submit(
+        submission, _ = submissions.accept(
             session, user_id=user.id, exercise_id=exercise_id, seed=seed,
             raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
             idempotency_key=key[:128] if key else None)

@@ -24,7 +24,6 @@ class Series:
     points: tuple[tuple[int, float], ...]
     colour: str
     marker: str
-    dashed: bool = False
 
 
 def by_d(mapping: Mapping[Any, Any], d: int) -> Any:
