@@ -114,4 +114,10 @@ LTI_UI: dict[str, Text] = {
     "lti.pick.return_text": Text(
         "作业已选好。按下按钮把它交给 LMS。", "The assignment is picked. Press the button to hand it to the LMS."
     ),
+    "lti.roster.sync": Text("从 LMS 同步名单", "Sync the roster from the LMS"),
+    "lti.roster.done": Text(
+        "{title}：新加入 {enrolled} 人，角色变化 {updated} 人，结束 {ended} 人的选课。",
+        "{title}: {enrolled} enrolled, {updated} changed role, {ended} enrolments ended.",
+    ),
+    "lti.roster.failed": Text("{title}：无法读取名单（{why}）。", "{title}: the roster could not be read ({why})."),
 }

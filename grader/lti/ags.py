@@ -38,13 +38,14 @@ class LmsClient:
     session: Session
     platform: LtiPlatform
     now: Any
+    scopes: tuple[str, ...] = AGS_SCOPES
 
     def call(
         self, method: str, url: str, *, accept: str, body: dict[str, Any] | None = None, content_type: str | None = None
     ) -> requests.Response:
         """One authorised call; raises LmsAnswer unless it answers 2xx."""
         for attempt in (1, 2):
-            token = access_token(self.session, self.platform, AGS_SCOPES, self.now)
+            token = access_token(self.session, self.platform, self.scopes, self.now)
             headers = {"Authorization": f"Bearer {token}", "Accept": accept}
             if content_type:
                 headers["Content-Type"] = content_type
@@ -53,7 +54,7 @@ class LmsClient:
             except requests.RequestException as exc:
                 raise LmsAnswer(None, f"{method} {url}: {exc}") from exc
             if answer.status_code == 401 and attempt == 1:
-                forget_token(self.session, self.platform, AGS_SCOPES)
+                forget_token(self.session, self.platform, self.scopes)
                 continue
             if not 200 <= answer.status_code < 300:
                 raise LmsAnswer(
@@ -84,7 +85,7 @@ def _items(answer: requests.Response) -> list[dict[str, Any]]:
     return [item for item in body if isinstance(item, dict)] if isinstance(body, list) else []
 
 
-def _next_page(answer: requests.Response) -> str | None:
+def next_page(answer: requests.Response) -> str | None:
     """The rel="next" URL of the Link header (its name and rel read case-insensitively; the URL kept as given)."""
     link = answer.headers.get("Link") or answer.headers.get("link") or ""
     for part in link.split(","):
@@ -114,7 +115,7 @@ def line_item_url(client: LmsClient, context: LtiContext, assignment: Assignment
             (str(i["id"]) for i in _items(answer) if str(i.get("resourceId")) == str(assignment.id) and i.get("id")),
             None,
         )
-        page = _next_page(answer)
+        page = next_page(answer)
     if found is None:
         created = client.call(
             "POST",

@@ -73,12 +73,12 @@ def identity_user(session: Session, issuer: str, sub: str, decoded: dict[str, An
     return user
 
 
-def _enrol(session: Session, course: Course, user: User, staff: bool) -> None:
-    """Enrolment follows the latest launch's roles."""
+def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
+    """Enrolment follows the latest launch's (or roster's) roles."""
     role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
-    enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user.id))
+    enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id))
     if enrolment is None:
-        session.add(Enrolment(course_id=course.id, user_id=user.id, role=role))
+        session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
     elif enrolment.role != role:
         enrolment.role = role
 
@@ -206,7 +206,7 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
         session.rollback()
         return Refusal.UNKNOWN_ASSIGNMENT
     if user is not None:
-        _enrol(session, course, user, staff)
+        enrol(session, course.id, user, staff)
     assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:
         _record_line_item(session, context, assignment, decoded)

@@ -31,14 +31,19 @@ def _new_key(state: KeyState) -> LtiKey:
 
 
 def ensure_keys(session: Session) -> LtiKey:
-    """The signing key, creating it (and the next one, published ahead) on first use; flushed, not committed."""
+    """The signing key, creating it (and the next one, published ahead) on first use. Keys it creates are committed
+    at once: a platform fetching our key set to check a token signed with a new key must find it."""
     current = session.scalar(select(LtiKey).where(LtiKey.state == KeyState.CURRENT))
+    created = False
     if current is None:
         current = _new_key(KeyState.CURRENT)
         session.add(current)
+        created = True
     if session.scalar(select(LtiKey.id).where(LtiKey.state == KeyState.NEXT)) is None:
         session.add(_new_key(KeyState.NEXT))
-    session.flush()
+        created = True
+    if created:
+        session.commit()
     return current
 
 

@@ -11,20 +11,24 @@ from urllib.parse import urlencode
 from flask import Response, current_app, flash, jsonify, redirect, request, url_for
 from flask import session as flask_session
 from flask.typing import ResponseReturnValue
+from sqlalchemy import select
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.lti import outbox
+from grader.lti.ags import LmsAnswer
 from grader.lti.claims import DEEP_LINKING_REQUEST
 from grader.lti.deep_linking import DeepLinkRequest, deep_link_request, response_jwt
 from grader.lti.identity import LaunchOutcome, apply_launch
 from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
+from grader.lti.nrps import sync_roster
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
 from grader.lti.refusals import Refusal
 from grader.lti.status import outbox_course, passback_rows
-from grader.models import utcnow
+from grader.lti.tokens import TokenRefused
+from grader.models import LtiContext, utcnow
 from grader.teacher.access import course_or_404, teacher_required
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
@@ -175,3 +179,30 @@ def picked() -> ResponseReturnValue:
     token = response_jwt(session, request_kept, chosen, request.host_url)
     flask_session.pop(DEEP_LINK_KEY, None)
     return render("lti/deep_link_return.html", return_url=request_kept.return_url, jwt=token)
+
+
+@routes.post("/courses/<int:course_id>/roster-sync")
+@teacher_required
+def roster_sync(course_id: int) -> ResponseReturnValue:
+    """Read the roster of every LMS course bound to this course now."""
+    session = get_session()
+    course = course_or_404(session, signed_in(), course_id)
+    lang = page_lang()
+    for context in session.scalars(select(LtiContext).where(LtiContext.course_id == course.id)).all():
+        try:
+            done = sync_roster(session, context, utcnow())
+        except (LmsAnswer, TokenRefused) as exc:
+            session.rollback()
+            flash(t("lti.roster.failed", lang, title=context.title, why=str(exc)[:300]))
+            continue
+        flash(
+            t(
+                "lti.roster.done",
+                lang,
+                title=context.title,
+                enrolled=done.enrolled,
+                updated=done.updated,
+                ended=done.ended,
+            )
+        )
+    return redirect(url_for("lti.passback", course_id=course.id))

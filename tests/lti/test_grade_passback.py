@@ -16,7 +16,6 @@ from werkzeug.serving import make_server
 
 from grader import create_app
 from grader.extensions import get_db
-from grader.grading.submissions import submit
 from grader.grading.sweeper import sweep
 from grader.models import Assignment, LtiIdentity, LtiLineItem, LtiScoreOutbox, OutboxStatus, User
 from tests.conftest import clean_database
@@ -24,7 +23,7 @@ from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_taught_assign
 from tests.lti.conftest import ToolBrowser, register
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_ags import Gradebook, add_gradebook
-from tests.pipeline_helpers import wait_final
+from tests.pipeline_helpers import submit, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
 
 STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
@@ -124,9 +123,13 @@ def test_a_grade_reaches_the_lms_gradebook_once_on_one_created_line_item(
     assert sent[0]["timestamp"] and sent[0]["submittedAt"]
     assert book.created == 1 and book.line_items["ctx-1"][0]["resourceId"] == str(assignment.id)
     assert "type=grade" in sent[0]["query"]  # /scores was put before the line item URL's query string
+
+    def statuses() -> list[str]:
+        with lms_app.app_context(), get_db(lms_app).session() as session:
+            return [r.status for r in session.scalars(select(LtiScoreOutbox)).all()]
+
+    wait_for(lambda: statuses() == [OutboxStatus.SENT], "the row marked sent")  # the LMS may answer before we commit
     with lms_app.app_context(), get_db(lms_app).session() as session:
-        rows = session.scalars(select(LtiScoreOutbox)).all()
-        assert [r.status for r in rows] == [OutboxStatus.SENT]
         assert session.scalars(select(LtiLineItem)).one().url == book.line_items["ctx-1"][0]["id"]
     # A second grade: the same line item is used (found in our table), not created again.
     _grade(lms_app, alice, assignment)
