@@ -120,4 +120,15 @@ LTI_UI: dict[str, Text] = {
         "{title}: {enrolled} enrolled, {updated} changed role, {ended} enrolments ended.",
     ),
     "lti.roster.failed": Text("{title}：无法读取名单（{why}）。", "{title}: the roster could not be read ({why})."),
+    "lti.setup.title": Text("LTI 1.3 设置", "LTI 1.3 set-up"),
+    "lti.setup.intro": Text(
+        "把下面的值填进 LMS；步骤见 docs/lti.md。命令 grader lti show 输出同样的内容。",
+        "Paste these values into the LMS; docs/lti.md gives the steps. `grader lti show` prints the same.",
+    ),
+    "lti.setup.canvas": Text("Canvas 开发者密钥（粘贴 JSON）", "Canvas developer key (Paste JSON)"),
+    "lti.setup.platforms": Text("已登记的平台", "Registered platforms"),
+    "lti.setup.no_platforms": Text(
+        "还没有登记平台：用 grader lti add-platform 登记。",
+        "No platform registered yet: register one with `grader lti add-platform`.",
+    ),
 }

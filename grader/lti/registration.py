@@ -104,7 +104,6 @@ def tool_values(base_url: str) -> dict[str, Any]:
         "redirect_uris": [root + "/lti/launch"],
         "jwks_url": root + "/lti/jwks.json",
         "deep_linking_url": root + "/lti/launch",
-        "custom_parameters": "assignment_id=$ResourceLink.id (set by Deep Linking; leave it to the picker)",
         "scopes": list(SCOPES),
     }
 

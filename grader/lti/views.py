@@ -6,9 +6,10 @@ the only views of the blueprint exempt from its CSRF check (grader.lti.blueprint
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
-from flask import Response, current_app, flash, jsonify, redirect, request, url_for
+from flask import Response, abort, current_app, flash, jsonify, redirect, request, url_for
 from flask import session as flask_session
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
@@ -26,11 +27,12 @@ from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
 from grader.lti.nrps import sync_roster
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
 from grader.lti.refusals import Refusal
+from grader.lti.registration import canvas_developer_key, platforms, tool_values
 from grader.lti.status import outbox_course, passback_rows
 from grader.lti.tokens import TokenRefused
-from grader.models import LtiContext, utcnow
+from grader.models import LtiContext, Role, utcnow
 from grader.teacher.access import course_or_404, teacher_required
-from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 routes = Routes()
@@ -206,3 +208,19 @@ def roster_sync(course_id: int) -> ResponseReturnValue:
             )
         )
     return redirect(url_for("lti.passback", course_id=course.id))
+
+
+@routes.get("/setup")
+@login_required
+def setup() -> ResponseReturnValue:
+    """For administrators: the values to paste into the LMS (and Canvas's developer key) and the platforms
+    registered."""
+    if signed_in().role != Role.ADMIN:
+        abort(404)
+    base = request.host_url
+    return render(
+        "lti/setup.html",
+        values=tool_values(base),
+        platforms=platforms(get_session()),
+        canvas_json=json.dumps(canvas_developer_key(base), indent=2),
+    )

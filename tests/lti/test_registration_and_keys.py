@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 
 from grader.cli import main
 from grader.lti.keys import sign
-from grader.models import LtiPlatform
+from grader.models import LtiPlatform, Role
+from tests.factories import TEST_PASSWORD, make_user
 from tests.support import Backend
+from tests.web.conftest import csrf_from
 
 PLATFORM = [
     "--issuer",
@@ -101,3 +103,24 @@ def test_rotation_publishes_the_next_key_before_it_signs_and_keeps_the_old_one(
     token = sign(session, {"iss": "x"})
     public = jwt.PyJWK(keys[upcoming]).key
     assert jwt.decode(token, public, algorithms=["RS256"])["iss"] == "x"
+
+
+@pytest.mark.parametrize("role", [Role.ADMIN, Role.TEACHER])
+def test_the_setup_page_shows_the_values_to_paste_to_administrators_only(
+    role: str, app: Flask, client: FlaskClient, session: Session
+) -> None:
+    user = make_user(session, role)
+    site = "https://grader.example.edu"
+    token = csrf_from(client.get("/login", base_url=site).get_data(as_text=True))
+    signed = client.post(
+        "/login", base_url=site, data={"username": user.username, "password": TEST_PASSWORD, "csrf_token": token}
+    )
+    assert signed.status_code == 302
+    page = client.get("/lti/setup", base_url=site)
+    if role != Role.ADMIN:
+        assert page.status_code == 404
+        return
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "https://grader.example.edu/lti/jwks.json" in html and "https://grader.example.edu/lti/login" in html
+    assert "oidc_initiation_url" in html  # the Canvas developer key JSON
