@@ -19,7 +19,9 @@ from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from grader.lti.registration import PlatformInput, add_platform
-from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, LmsPlatform, PlannedLaunch, read_launch_form
+from grader.models import Assignment, LtiIdentity
+from tests.factories import make_taught_assignment
+from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LmsPlatform, PlannedLaunch, read_launch_form
 
 TOOL_URL = "http://127.0.0.1:5000"
 
@@ -113,3 +115,26 @@ class ToolBrowser:
 def browser_of(app: Flask) -> Callable[[LmsPlatform], ToolBrowser]:
     """A new browser (its own cookies) of the grader for an LMS."""
     return lambda lms: ToolBrowser(app.test_client(), lms)
+
+
+@dataclass
+class BoundCourse:
+    """A taught assignment whose LMS context (ctx-1) its teacher bound by launching a link to it."""
+
+    assignment: Assignment
+    custom: dict[str, str]  # the link's custom parameters
+    staff: ToolBrowser  # the teacher's browser, signed in
+    first_launch: TestResponse
+
+
+def bind_course(app: Flask, session: Session, lms: LmsPlatform) -> BoundCourse:
+    """A taught assignment whose teacher is the LMS instructor "prof" (linked by an administrator), who has
+    launched a link to it, binding ctx-1 to its course."""
+    assignment, teacher, _student = make_taught_assignment(session)
+    session.add(LtiIdentity(issuer=lms.url, sub="prof", user_id=teacher.id))
+    session.commit()
+    custom = {"assignment_id": str(assignment.id)}
+    staff = ToolBrowser(app.test_client(), lms)
+    response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
+    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    return BoundCourse(assignment, custom, staff, response)

@@ -12,9 +12,7 @@ import requests
 from flask import Flask
 from sqlalchemy.orm import Session
 
-from grader.models import LtiIdentity
-from tests.factories import make_taught_assignment
-from tests.lti.conftest import ToolBrowser, register
+from tests.lti.conftest import ToolBrowser, bind_course, register
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 
 
@@ -30,12 +28,9 @@ def live_lms(live_grader: str, session: Session) -> Iterator[LmsPlatform]:
 def test_an_instructor_picks_an_assignment_and_the_lms_gets_a_signed_link_to_it(
     app: Flask, live_lms: LmsPlatform, session: Session
 ) -> None:
-    assignment, teacher, _student = make_taught_assignment(session)
-    session.add(LtiIdentity(issuer=live_lms.url, sub="prof", user_id=teacher.id))
-    session.commit()
     # The course is bound by an ordinary instructor launch of a link naming the assignment.
-    staff = ToolBrowser(app.test_client(), live_lms)
-    staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom={"assignment_id": str(assignment.id)}))
+    bound = bind_course(app, session, live_lms)
+    assignment, staff = bound.assignment, bound.staff
     response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], resource_link_id=None, deep_linking=True))
     assert response.status_code == 302 and response.location.endswith("/lti/deep-link")
     picker = staff.client.get("/lti/deep-link", base_url=live_lms.tool_url).get_data(as_text=True)
@@ -69,12 +64,7 @@ def test_an_instructor_picks_an_assignment_and_the_lms_gets_a_signed_link_to_it(
 
 
 def test_a_learner_cannot_answer_a_deep_linking_request(app: Flask, live_lms: LmsPlatform, session: Session) -> None:
-    assignment, teacher, _student = make_taught_assignment(session)
-    session.add(LtiIdentity(issuer=live_lms.url, sub="prof", user_id=teacher.id))
-    session.commit()
-    ToolBrowser(app.test_client(), live_lms).launch(
-        PlannedLaunch("prof", [INSTRUCTOR], custom={"assignment_id": str(assignment.id)})
-    )
+    bind_course(app, session, live_lms)
     learner = ToolBrowser(app.test_client(), live_lms)
     response = learner.launch(PlannedLaunch("alice", [LEARNER], resource_link_id=None, deep_linking=True))
     assert response.status_code == 400 and 'data-reason="staff_only"' in response.get_data(as_text=True)

@@ -19,9 +19,9 @@ from grader.extensions import get_db
 from grader.grading.sweeper import sweep
 from grader.models import Assignment, LtiIdentity, LtiLineItem, LtiScoreOutbox, OutboxStatus, User
 from tests.conftest import clean_database
-from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_taught_assignment
-from tests.lti.conftest import ToolBrowser, register
-from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
+from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
+from tests.lti.conftest import ToolBrowser, bind_course, register
+from tests.lti.platform import LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_ags import Gradebook, add_gradebook
 from tests.pipeline_helpers import submit, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
@@ -66,12 +66,8 @@ def course_in_lms(
     lms.start(f"http://127.0.0.1:{server.server_port}")
     with lms_app.app_context(), get_db(lms_app).session() as session:
         register(session, lms)
-        assignment, teacher, _student = make_taught_assignment(session)
-        session.add(LtiIdentity(issuer=lms.url, sub="prof", user_id=teacher.id))
-        session.commit()
-        custom = {"assignment_id": str(assignment.id)}
-        staff = ToolBrowser(lms_app.test_client(), lms)
-        assert staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom)).status_code == 302
+        bound = bind_course(lms_app, session, lms)
+        assignment, custom, staff = bound.assignment, bound.custom, bound.staff
         assert (
             ToolBrowser(lms_app.test_client(), lms).launch(PlannedLaunch("alice", [LEARNER], custom=custom)).status_code
             == 302

@@ -15,12 +15,10 @@ from werkzeug.serving import make_server
 
 from grader import create_app
 from grader.extensions import get_db
-from grader.models import LtiIdentity
 from tests.browser_support import BROWSER_MARKS, shot
 from tests.conftest import clean_database
-from tests.factories import make_taught_assignment
-from tests.lti.conftest import ToolBrowser, register
-from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
+from tests.lti.conftest import bind_course, register
+from tests.lti.platform import LEARNER, LmsPlatform, PlannedLaunch
 from tests.support import Backend
 
 pytestmark = BROWSER_MARKS
@@ -58,12 +56,8 @@ def test_a_student_launched_in_the_lms_iframe_sees_their_assignment_signed_in(
     app, lms = framed
     with app.app_context(), get_db(app).session() as session:
         register(session, lms)
-        assignment, teacher, _student = make_taught_assignment(session)
-        session.add(LtiIdentity(issuer=lms.url, sub="prof", user_id=teacher.id))
-        session.commit()
-        custom = {"assignment_id": str(assignment.id)}
-        ToolBrowser(app.test_client(), lms).launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
-        title = assignment.title_zh
+        bound = bind_course(app, session, lms)
+        custom, title = bound.custom, bound.assignment.title_zh
     hint = lms.plan(PlannedLaunch("alice", [LEARNER], custom=custom))
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     contexts.append(context)

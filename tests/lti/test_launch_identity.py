@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.models import Enrolment, EnrolmentRole, LtiContext, LtiIdentity, LtiResourceLink, Role, User
 from tests.factories import make_taught_assignment
-from tests.lti.conftest import TOOL_URL, ToolBrowser
+from tests.lti.conftest import TOOL_URL, ToolBrowser, bind_course
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 
 Browsers = Callable[[LmsPlatform], ToolBrowser]
@@ -32,16 +33,10 @@ def test_a_learner_before_any_instructor_launch_is_told_the_course_is_not_set_up
 
 
 def test_instructor_binds_the_context_then_a_learner_lands_signed_in_on_their_assignment(
-    registered: LmsPlatform, browser_of: Browsers, session: Session
+    app: Flask, registered: LmsPlatform, browser_of: Browsers, session: Session
 ) -> None:
-    assignment, teacher, _student = make_taught_assignment(session)
-    # The instructor exists here already (linked by an administrator) as the course's teacher.
-    session.add(LtiIdentity(issuer=registered.url, sub="prof", user_id=teacher.id))
-    session.commit()
-    custom = {"assignment_id": str(assignment.id)}
-    staff = browser_of(registered)
-    response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
-    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    bound = bind_course(app, session, registered)
+    assignment, custom, response = bound.assignment, bound.custom, bound.first_launch
     assert response.location.endswith(f"/teach/assignments/{assignment.id}")
     session.expire_all()
     context = session.scalars(select(LtiContext)).one()
@@ -89,13 +84,10 @@ def test_an_assignment_of_another_course_is_refused(
 
 
 def test_an_anonymous_launch_may_view_but_gets_no_session_nor_user(
-    registered: LmsPlatform, browser_of: Browsers, session: Session
+    app: Flask, registered: LmsPlatform, browser_of: Browsers, session: Session
 ) -> None:
-    assignment, teacher, _student = make_taught_assignment(session)
-    session.add(LtiIdentity(issuer=registered.url, sub="prof", user_id=teacher.id))
-    session.commit()
-    custom = {"assignment_id": str(assignment.id)}
-    browser_of(registered).launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
+    bound = bind_course(app, session, registered)
+    assignment, custom = bound.assignment, bound.custom
     users_before = len(session.scalars(select(User)).all())
     viewer = browser_of(registered)
     response = viewer.launch(PlannedLaunch("nobody", [LEARNER], custom=custom, anonymous=True))

@@ -13,8 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.models import Enrolment, LtiIdentity
-from tests.factories import make_taught_assignment
-from tests.lti.conftest import ToolBrowser, register
+from tests.lti.conftest import ToolBrowser, bind_course, register
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_nrps import add_roster
 
@@ -52,12 +51,8 @@ def _roles(session: Session, course_id: int) -> dict[str, str]:
 def test_a_sync_reads_every_page_enrols_new_members_and_ends_inactive_ones(
     app: Flask, roster_lms: LmsPlatform, session: Session
 ) -> None:
-    assignment, teacher, _student = make_taught_assignment(session)
-    session.add(LtiIdentity(issuer=roster_lms.url, sub="prof", user_id=teacher.id))
-    session.commit()
-    custom = {"assignment_id": str(assignment.id)}
-    staff = ToolBrowser(app.test_client(), roster_lms)
-    assert staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom)).status_code == 302
+    bound = bind_course(app, session, roster_lms)
+    assignment, custom, staff = bound.assignment, bound.custom, bound.staff
     assert (
         ToolBrowser(app.test_client(), roster_lms).launch(PlannedLaunch("carol", [LEARNER], custom=custom)).status_code
         == 302
