@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import logging
 import sys
@@ -166,10 +167,8 @@ def cmd_sweeper(args: argparse.Namespace, app: Flask) -> str:
         return repr(sweeper.sweep(app))
     # Its re-sends and give-ups are INFO lines: what an operator reads after an outage.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         sweeper.run_forever(app)
-    except KeyboardInterrupt:
-        pass
     return "sweeper stopped"
 
 

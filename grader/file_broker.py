@@ -36,7 +36,7 @@ class Channel(filesystem.Channel):
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
         """Put ``payload`` on ``queue``: write ``<name>.part``, then rename it to ``<name>`` in one step."""
         # kombu's naming: readers take files in name order, so the millisecond clock keeps the queue roughly FIFO.
-        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         partial = final + PARTIAL_SUFFIX
         try:

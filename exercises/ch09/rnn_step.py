@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
-from exercises.units import Units
 from exercises.plugin import Exercise
+from exercises.units import Units
 
 ID = "ch09.rnn-step"
 WEIGHT_TENTHS = np.arange(-10, 11)  # weights are one-decimal numbers in [-1, 1]

@@ -1,16 +1,29 @@
 """ch13.encoder-states: run the chapter's ReLU encoder by hand and list the state after every read."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import A, SYMBOLS, tokens_text
-from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, clips, colour_tokens,
-                                    encoder_step, magnitude_in_a, noun_tokens, random_encoder,
-                                    random_vocab_units, run_encoder, setup_text, states_list,
-                                    vocab_from_units)
+from exercises.ch13.common import SYMBOLS, A, tokens_text
+from exercises.ch13.encoder import (
+    SOURCE_END,
+    book_encoder,
+    book_vocab_units,
+    clips,
+    colour_tokens,
+    encoder_step,
+    magnitude_in_a,
+    noun_tokens,
+    random_encoder,
+    random_vocab_units,
+    run_encoder,
+    setup_text,
+    states_list,
+    vocab_from_units,
+)
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise

@@ -1,15 +1,25 @@
 """ch13.exposure-divergence: the first wrong prediction versus the first step where the decoder's inputs differ."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, tokens_text
-from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_candidates, random_target,
-                                     sentence_successors, table_block, teacher_forced_probabilities, tied_rows)
+from exercises.ch13.decoding import (
+    Decode,
+    fill_table,
+    greedy_decode,
+    random_candidates,
+    random_target,
+    sentence_successors,
+    table_block,
+    teacher_forced_probabilities,
+    tied_rows,
+)
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.variant_generation import rows_not_summing_to_one

@@ -1,15 +1,33 @@
 """ch13.greedy-decode: decode greedily from a probability table, and say whether EOS or the step cap stopped it."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import (BOOK_TABLE, BOS, CANDIDATES, EOS, MAX_STEPS, PERIOD, STOP_ALIASES,
-                                   STOPPED_BY_CAP, STOPPED_BY_EOS)
-from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, pick, sentence_successors, table_block,
-                                     random_candidates, tied_rows)
+from exercises.ch13.common import (
+    BOOK_TABLE,
+    BOS,
+    CANDIDATES,
+    EOS,
+    MAX_STEPS,
+    PERIOD,
+    STOP_ALIASES,
+    STOPPED_BY_CAP,
+    STOPPED_BY_EOS,
+)
+from exercises.ch13.decoding import (
+    Decode,
+    fill_table,
+    greedy_decode,
+    pick,
+    random_candidates,
+    sentence_successors,
+    table_block,
+    tied_rows,
+)
 from exercises.comparators import canonical_token, equal
 from exercises.i18n import Text
 from exercises.plugin import Exercise

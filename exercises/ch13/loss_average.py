@@ -3,15 +3,24 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, tokens_text
-from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
-                                     table_block, teacher_forced_probabilities, tenths_row, tied_rows)
+from exercises.ch13.decoding import (
+    fill_table,
+    random_candidates,
+    random_target,
+    sentence_successors,
+    table_block,
+    teacher_forced_probabilities,
+    tenths_row,
+    tied_rows,
+)
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.i18n import Text
 from exercises.plugin import Exercise

@@ -10,8 +10,8 @@ from typing import Any, ParamSpec, TypeVar
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from grader.api_errors import ApiError
 from exercises.api import SEED_LIMIT
+from grader.api_errors import ApiError
 from grader.routing import ROW_ID_MAX
 
 P = ParamSpec("P")

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.api import queries
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.grading import policy
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
 

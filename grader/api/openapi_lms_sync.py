@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from grader.api.openapi_common import (
-    CURSOR, ID, LANG, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
+    CURSOR,
+    ID,
+    LANG,
+    TIME,
+    JSONObject,
+    json_reply,
+    operation,
+    path_param,
+    query_param,
+    ref,
 )
 
 SCORE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}

@@ -8,8 +8,8 @@ from sqlalchemy import Select, bindparam, func, or_, select, true, union_all
 from sqlalchemy.orm import Session, selectinload
 
 from grader import sql_dialects
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 

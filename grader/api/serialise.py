@@ -19,7 +19,6 @@ from grader.i18n import t
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User, iso_timestamp
 
 
-
 def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime,
                        staff: bool) -> bool:
     """Staff of the submission's assignment see its key; anyone else only when the assignment's key rule allows.

@@ -16,13 +16,13 @@ from exercises.i18n import Text
 from grader import ratelimit
 from grader.api import body as parse
 from grader.api import queries
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.grading import final_row, notify, policy, submissions
 from grader.grading.refusals import SubmissionRejected
+from grader.grading.variant_seeds import seed_for
 from grader.models import Assignment, EnrolmentRole, Submission, utcnow
 from grader.routing import ROW_ID_MAX
-from grader.grading.variant_seeds import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 # A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an

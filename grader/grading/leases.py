@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import functools
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import logging
-
-from sqlalchemy import BindParameter, ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Row,
+    String,
+    Update,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal,
+    or_,
+    update,
+)
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 

@@ -11,8 +11,16 @@ from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
 from grader.grading.refusals import SubmissionRejected
-from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
-                           User)
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    ScorePolicy,
+    Submission,
+    SubmissionStatus,
+    User,
+)
 
 NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
 COURSE_ARCHIVED = Text(zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",

@@ -29,6 +29,8 @@ from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
 
 __all__ = [
+    "ACTIVE_REGRADE_STATUSES",
+    "FINAL_STATUSES",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
@@ -37,7 +39,6 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
-    "FINAL_STATUSES",
     "GradeLogEntry",
     "KeyState",
     "LabRun",
@@ -54,7 +55,6 @@ __all__ = [
     "LtiResourceLink",
     "LtiScoreOutbox",
     "OutboxStatus",
-    "ACTIVE_REGRADE_STATUSES",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",

@@ -12,8 +12,26 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON, ColumnElement, CompoundSelect, Float, Integer, Select, String, Subquery, and_, case, cast, false, func, literal, null,
-    or_, select, true, type_coerce, union_all,
+    JSON,
+    ColumnElement,
+    CompoundSelect,
+    Float,
+    Integer,
+    Select,
+    String,
+    Subquery,
+    and_,
+    case,
+    cast,
+    false,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    true,
+    type_coerce,
+    union_all,
 )
 from sqlalchemy.orm import Session, aliased
 

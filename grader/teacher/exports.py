@@ -12,9 +12,9 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.teacher import analytics
 from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
+from grader.teacher import analytics
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
 GRADES_HEADER_START = ("username", "display_name")

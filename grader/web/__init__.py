@@ -5,14 +5,14 @@ from flask import Flask, Response, current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from grader.auth_session import SESSION_USER_KEY
 from grader.api_errors import http_exception_response, is_api_request
+from grader.auth_session import SESSION_USER_KEY
+from grader.percent import shown_percent
+from grader.ui.csrf import protect
+from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 from grader.web import auth_views, course_views, exercise_views, lab_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
-from grader.ui.csrf import protect
-from grader.percent import shown_percent
-from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 
 # Every page view module; its routes are added to the blueprint in init_app, not by importing it.
 VIEW_MODULES = (auth_views, course_views, exercise_views, lab_views)

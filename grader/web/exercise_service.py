@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.grading import policy, submissions
 from grader.grading.refusals import SubmissionRejected
-from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.grading.variant_seeds import seed_for
+from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible

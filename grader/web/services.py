@@ -11,11 +11,10 @@ from exercises.i18n import Text
 from grader.grading import policy
 from grader.grading.translate import feedback_in
 from grader.i18n import t
-from grader.ui.exercise_catalogue import exercise_entry, exercise_title
-from grader.ui.page_helpers import NotVisible
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
 from grader.percent import shown_percent
-
+from grader.ui.exercise_catalogue import exercise_entry, exercise_title
+from grader.ui.page_helpers import NotVisible
 
 ARCHIVED_BADGE = Text("已归档", "Archived")
 ARCHIVED_SECTION = Text("已归档的课程", "Archived courses")

@@ -1,7 +1,7 @@
 """Who sees what: students their own work, teachers their courses, admins everything; tokens never exceed owners."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from exercises import api as engine
@@ -144,7 +144,7 @@ def test_revoked_token_is_refused(api: Api) -> None:
         assert live is not None
         token = session.get(ApiToken, live.token_id)
         assert token is not None
-        token.revoked_at = datetime.now(timezone.utc)
+        token.revoked_at = datetime.now(UTC)
         session.commit()
     assert_error(api.get("/me", "alice"), 401, "invalid_token")
 

@@ -7,17 +7,17 @@ students as for 3.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 from sqlalchemy import insert, select, update
 
-from grader.teacher import analytics
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Enrolment, GradeLogEntry, Role, Submission, User, utcnow
 from grader.security import issue_token
+from grader.teacher import analytics
 from grader.teacher.assignments import AssignmentSettings, save
 from tests.support import sql_sent
 
@@ -252,7 +252,7 @@ def test_the_gradebook_reports_grades_as_the_worker_writes_them(api: Api, worker
     assert row["total"] == {"score": submitted["score"], "points": submitted["score"], "graded": 1, "exercises": 1}
     changed = datetime.fromisoformat(row["scores_changed_at"])
     assert abs(changed - datetime.fromisoformat(submitted["finished_at"])) < timedelta(seconds=1)
-    assert changed.tzinfo is not None and changed.utcoffset() == timezone.utc.utcoffset(None)
+    assert changed.tzinfo is not None and changed.utcoffset() == UTC.utcoffset(None)
 
 
 def test_a_settings_change_moves_the_assignments_updated_at(api: Api) -> None:

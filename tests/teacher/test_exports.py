@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from grader.teacher import exports
 from grader.extensions import get_db
 from grader.models import Enrolment, Submission
+from grader.teacher import exports
 from grader.teacher.export_views import EXPORTS
 from tests.teacher.course_data import COST, LOSS, SHIFT, FixtureCourse, build
 

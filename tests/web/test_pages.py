@@ -11,10 +11,19 @@ from sqlalchemy import func, select, update
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionStatus,
-                           User, utcnow)
-from grader.security import issue_token
 from grader.grading.variant_seeds import seed_for
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
+from grader.security import issue_token
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]
