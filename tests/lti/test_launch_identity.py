@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -98,3 +99,17 @@ def test_an_anonymous_launch_may_view_but_gets_no_session_nor_user(
     assert not viewer.has_session()
     session.expire_all()
     assert len(session.scalars(select(User)).all()) == users_before
+
+
+@pytest.mark.parametrize(("cool_down", "accepted"), [(0.0, True), (3600.0, False)])
+def test_a_platform_key_rotation_is_followed_by_refetching_its_key_set_outside_the_cool_down(
+    cool_down: float, accepted: bool, app: Flask, registered: LmsPlatform, browser_of: Browsers
+) -> None:
+    app.config["GRADER_LTI_JWKS_COOL_DOWN"] = cool_down
+    assert browser_of(registered).launch(PlannedLaunch("prof9", [INSTRUCTOR])).status_code == 302
+    registered.rotate_key()  # the new key signs from now on; the grader has only seen the old one
+    response = browser_of(registered).launch(PlannedLaunch("prof9", [INSTRUCTOR]))
+    if accepted:
+        assert response.status_code == 302
+    else:  # within the cool-down an unknown kid does not make us fetch the key set again
+        assert 'data-reason="unknown_kid"' in response.get_data(as_text=True)
