@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from exercises import cli as exercises_cli
 from grader import create_app
+from grader.config import ConfigError
 from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.lti.cli import LtiCliError
@@ -249,10 +250,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["exercises"]:
         return run_exercises_cli(argv[1:])
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        return serve(args.host, args.port)
     try:
+        if args.command == "serve":
+            return serve(args.host, args.port)
         print(args.handler(args, create_app()))
+    except ConfigError as exc:
+        # Settings that cannot work: one line naming them, not a traceback.
+        print(f"grader: configuration refused: {exc}", file=sys.stderr)
+        return 2
     except (CliError, LtiCliError) as exc:
         print(f"grader: {exc}", file=sys.stderr)
         return 1

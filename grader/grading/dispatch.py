@@ -34,3 +34,16 @@ def send(model: type, row_id: int) -> bool:
         log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
         return False
     return True
+
+
+def waiting_messages(queue: str) -> int | None:
+    """How many messages wait in ``queue`` on the broker, not yet taken by a worker; 0 if the queue does not exist
+    (a broker wiped or restarted without it), None if the broker cannot be asked now."""
+    with celery_app().connection_for_write() as connection:
+        try:
+            return int(connection.default_channel.queue_declare(queue=queue, passive=True).message_count)
+        except connection.channel_errors:  # the queue does not exist (RabbitMQ: 404; Redis: no list)
+            return 0
+        except (BrokerUnavailable, OSError, *connection.connection_errors) as exc:
+            log.warning("broker unavailable, cannot count the messages of %s: %s", queue, exc)
+            return None

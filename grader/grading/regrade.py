@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.extensions import Database
+from grader.extensions import Database, rows_matched
 from grader.grading import dispatch, leases, policy
 from grader.grading.score_changes import counted_scores_changed
 from grader.models import (
@@ -157,7 +157,7 @@ def _write_result(session: Session, submission: Submission, check: Recheck) -> b
                 engine_version=check.new_engine_version)
         .execution_options(synchronize_session=False)
     )
-    return written.rowcount == 1
+    return rows_matched(written) == 1
 
 
 def _over_attempt_limit(session: Session, submission: Submission, check: Recheck, allowed: int | None) -> bool:
@@ -271,7 +271,7 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
                 kept=RegradeJob.kept + kept, lease_until=utcnow() + timedelta(seconds=lease_seconds))
         .execution_options(synchronize_session=False)
     )
-    if moved.rowcount != 1:
+    if rows_matched(moved) != 1:
         session.rollback()
         return None
     session.commit()

@@ -27,6 +27,7 @@ from grader.models.submissions import (
 )
 from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
+from grader.models.workers import WorkerBeat
 
 __all__ = [
     "ACTIVE_REGRADE_STATUSES",
@@ -64,6 +65,7 @@ __all__ = [
     "SubmissionStatus",
     "User",
     "VariantAssignment",
+    "WorkerBeat",
     "iso_timestamp",
     "utcnow",
 ]

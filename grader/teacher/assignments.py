@@ -136,7 +136,8 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
             errors[name] = TIME_ERRORS[exc.kind] + name
         except ValueError:
             errors[name] = "asg.err_date"
-    if times.get("opens_at") and times.get("due_at") and times["due_at"] <= times["opens_at"]:
+    opens, due = times.get("opens_at"), times.get("due_at")
+    if opens and due and due <= opens:
         errors["due_at"] = "asg.err_window"
     attempts: int | None = None
     if form.attempts:
