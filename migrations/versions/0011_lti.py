@@ -2,7 +2,7 @@
 line items, the score outbox and the shared access-token cache.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0012
 Create Date: 2026-12-01 20:26:23.264360
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0011'
-down_revision: str | None = '0009'
+down_revision: str | None = '0012'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
