@@ -16,6 +16,7 @@ from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, heartbeat, leases, notify
+from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
 
@@ -120,6 +121,7 @@ def _write_result(
         written = session.execute(_finish_statement(), parameters).first()
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
+            session.execute(_outbox_statement(), parameters)
     if written is not None:
         session.commit()
     else:
@@ -164,6 +166,12 @@ def _log_statement() -> Insert:
 
 
 @functools.cache
+def _outbox_statement() -> Insert:
+    """The LMS outbox INSERT for the submission named by the lease parameters (SQLite's second statement)."""
+    return submission_score_changed()
+
+
+@functools.cache
 def _graded_write_statement() -> Select[Any]:
     """PostgreSQL: ``_finish_statement`` and ``_log_statement`` as one statement (the log row only if the UPDATE
     matched), returning the written row's grading columns."""
@@ -171,5 +179,8 @@ def _graded_write_statement() -> Select[Any]:
     columns = _log_columns()
     logged = (insert(cast(Table, GradeLogEntry.__table__))
               .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
+    # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
+    # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
+    outboxed = submission_score_changed(finished).cte("outboxed")
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
-    return select(finished).add_cte(logged)
+    return select(finished).add_cte(logged).add_cte(outboxed)

@@ -23,7 +23,17 @@ from sqlalchemy.orm import Session
 from grader.extensions import get_db, rows_matched
 from grader.grading import dispatch, leases, liveness
 from grader.grading.leases import JobModel
-from grader.models import LabRun, LabStatus, RegradeJob, RegradeStatus, Submission, SubmissionStatus, utcnow
+from grader.lti import outbox
+from grader.models import (
+    LabRun,
+    LabStatus,
+    LtiScoreOutbox,
+    RegradeJob,
+    RegradeStatus,
+    Submission,
+    SubmissionStatus,
+    utcnow,
+)
 
 ERROR_STATUS: dict[JobModel, str] = {
     Submission: SubmissionStatus.ERROR,
@@ -196,6 +206,10 @@ def sweep(app: Flask) -> SweepReport:
                     _not_resent(session, model, unsent)
             report.given_up[model.__name__] = given_up[model]
             report.resent[model.__name__] = [row_id for row_id in resend if row_id not in unsent]
+        # LMS score outbox rows that are due (new, or their retry time has come); one not sent goes next round.
+        with database.session() as session:
+            due = outbox.due_for_dispatch(session, utcnow())
+        report.resent[LtiScoreOutbox.__name__] = [row_id for row_id in due if dispatch.send(LtiScoreOutbox, row_id)]
     return report
 
 

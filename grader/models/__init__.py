@@ -4,6 +4,20 @@ from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.lti import (
+    KeyState,
+    LtiAccessToken,
+    LtiContext,
+    LtiDeployment,
+    LtiIdentity,
+    LtiKey,
+    LtiLaunchState,
+    LtiLineItem,
+    LtiPlatform,
+    LtiResourceLink,
+    LtiScoreOutbox,
+    OutboxStatus,
+)
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
@@ -30,9 +44,21 @@ __all__ = [
     "EnrolmentRole",
     "Extension",
     "GradeLogEntry",
+    "KeyState",
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "LtiAccessToken",
+    "LtiContext",
+    "LtiDeployment",
+    "LtiIdentity",
+    "LtiKey",
+    "LtiLaunchState",
+    "LtiLineItem",
+    "LtiPlatform",
+    "LtiResourceLink",
+    "LtiScoreOutbox",
+    "OutboxStatus",
     "OverrideLogEntry",
     "RegradeChange",
     "RegradeJob",

@@ -4,7 +4,8 @@ Opening and due times are typed in the course's time zone and stored as UTC inst
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+import copy
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,11 +14,20 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import (AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User,
-                           utcnow)
-from grader.grading.score_changes import counted_scores_changed
-from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.grading.points import points_of
+from grader.grading.score_changes import counted_scores_changed
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Enrolment,
+    EnrolmentRole,
+    Role,
+    ScorePolicy,
+    Submission,
+    User,
+    utcnow,
+)
+from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.late_form import LateSettings, check_late
 from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
 from grader.teacher.points_form import check_points
@@ -174,15 +184,27 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
                               late.late_cap, points), form
 
 
+# Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook.
+_NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy"})
+
+
+def _counted_settings(target: Assignment) -> dict[str, object]:
+    """A copy of the assignment's settings that a counted score depends on (policy, exercises, points, times)."""
+    return {item.name: copy.copy(getattr(target, item.name)) for item in fields(AssignmentSettings)
+            if item.name not in _NOT_COUNTED}
+
+
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
     """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
     counted score: the late policy, the score policy, the exercise list)."""
     target = assignment or Assignment(course_id=course_id)
+    counted_before = _counted_settings(target) if assignment is not None else None
     for name, value in asdict(settings).items():
         setattr(target, name, value)
     session.add(target)
-    if assignment is not None:
-        counted_scores_changed(session, assignment.id, None, utcnow())
+    if counted_before is not None and counted_before != _counted_settings(target):
+        session.flush()
+        counted_scores_changed(session, target.id, None, utcnow())  # every student's counted total may move
     session.commit()
     return target
 

@@ -71,9 +71,10 @@ def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRe
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
     """The posted form's values, trimmed."""
-    return ExtensionForm(
-        **{name: posted.get(name, "").strip() for name in ("student", "due_at", "extra_attempts", "reason")}
-    )
+    def typed(name: str) -> str:
+        return posted.get(name, "").strip()
+
+    return ExtensionForm(typed("student"), typed("due_at"), typed("extra_attempts"), typed("reason"))
 
 
 def course_students(session: Session, assignment: Assignment) -> list[User]:
