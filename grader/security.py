@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Select, bindparam, or_, select, update
+from sqlalchemy import Select, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from grader.models import ApiToken, Role, User, utcnow
@@ -48,7 +50,7 @@ def _live_token_query() -> Select[Any]:
 # Built once: every API request runs them, and building a statement costs more than SQLAlchemy's cached compile.
 _LIVE_TOKEN_QUERY = _live_token_query()
 _TOKEN_USED = (
-    update(ApiToken.__table__)
+    update(cast(Table, ApiToken.__table__))
     .where(ApiToken.__table__.c.id == bindparam("token_id"))
     .values(last_used_at=bindparam("used_at", type_=ApiToken.__table__.c.last_used_at.type))
 )
@@ -73,10 +75,23 @@ def authenticate_password(session: Session, username: str, password: str) -> Use
     """The user with this username and password, or None."""
     user = session.scalar(select(User).where(User.username == username))
     if user is None:
-        # Hash anyway so that unknown usernames take as long as wrong passwords.
-        _hasher.hash(password)
+        # Take as long as a wrong password would, so that unknown usernames cannot be told apart, but by waiting
+        # rather than hashing: a flood of made-up names then costs threads, not the CPU every other user needs.
+        time.sleep(_verify_seconds())
         return None
     return user if verify_password(user.password_hash, password) else None
+
+
+@functools.cache
+def _verify_seconds() -> float:
+    """How long checking one password takes here (the fastest of a few checks against a throw-away hash)."""
+    sample = _hasher.hash(secrets.token_urlsafe(16))
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        verify_password(sample, "not-the-password")
+        timings.append(time.perf_counter() - started)
+    return min(timings)
 
 
 class RoleMismatch(ValueError):

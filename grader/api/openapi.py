@@ -5,7 +5,9 @@ from exercises import api as engine
 from grader.api.openapi_common import (
     BILINGUAL,
     ID,
+    IDEMPOTENCY_KEY,
     LANG,
+    NULLABLE,
     SEED,
     SEED_TEXT,
     TIME,
@@ -131,8 +133,8 @@ SCHEMAS: JSONObject = {
                           "properties": {
                               "exercise_id": {"type": "string"}, "answer": {"type": "object"},
                               "lang": {"type": "string", "enum": ["zh", "en"]},
-                              "assignment_id": {**ID, "description": "Required for students (422 without it)."},
-                              "seed": {**SEED, "description": "Admins; teachers outside any assignment or with an "
+                              "assignment_id": {**ID, **NULLABLE, "description": "Required for students (422 without it)."},
+                              "seed": {**SEED, **NULLABLE, "description": "Admins; teachers outside any assignment or with an "
                                        "assignment of a course they teach (anyone else: 403 seed_not_allowed). A "
                                        "teacher enrolled as a student in a course that sets the exercise must send "
                                        "one there (422 without it), or submit to that course as a student."}}},
@@ -140,9 +142,9 @@ SCHEMAS: JSONObject = {
                         "description": "A submission's body also reads: assignment_id and seed are allowed.",
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
                                        "lang": {"type": "string", "enum": ["zh", "en"]},
-                                       "assignment_id": {**ID, "description": "Checked; a teacher who does not "
+                                       "assignment_id": {**ID, **NULLABLE, "description": "Checked; a teacher who does not "
                                                          "teach its course reads as its students do."},
-                                       "seed": {**SEED, "description": "Teachers and admins: the variant to read "
+                                       "seed": {**SEED, **NULLABLE, "description": "Teachers and admins: the variant to read "
                                                 "the answer on. Ignored for students (their own variant)."}}},
     "Progress": {"type": "object", "properties": {
         "assignment": ref("Assignment"), "student": {"type": "object"},
@@ -216,7 +218,7 @@ PATHS: JSONObject = {
                           (*SUBMITTED, "Idempotent-Replayed"))},
             (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
             parameters=[{"name": "Idempotency-Key", "in": "header", "required": False,
-                         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                         "schema": IDEMPOTENCY_KEY,
                          "description": "Scoped per user: a key repeated by the same user returns that user's "
                                         "earlier submission (200, or 409 for another body); another user's same "
                                         "key is unrelated."},
@@ -241,7 +243,7 @@ PATHS: JSONObject = {
             (400, 401),
             parameters=[query_param("course", ID, "Course id."), query_param("assignment", ID, "Assignment id."),
                         query_param("student", ID, "Student user id."),
-                        query_param("exercise", {"type": "string"}, "Exercise id."),
+                        query_param("exercise", {"type": "string", "minLength": 1, "maxLength": 64}, "Exercise id."),
                         query_param("status",
                                     {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
                                     "Status."),

@@ -15,8 +15,9 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.extensions import Database
+from grader.extensions import Database, rows_matched
 from grader.grading import dispatch, leases, policy
+from grader.grading.score_changes import counted_scores_changed
 from grader.grading.terms import student_terms
 from grader.models import (
     ACTIVE_REGRADE_STATUSES,
@@ -157,7 +158,7 @@ def _write_result(session: Session, submission: Submission, check: Recheck) -> b
                 engine_version=check.new_engine_version)
         .execution_options(synchronize_session=False)
     )
-    return written.rowcount == 1
+    return rows_matched(written) == 1
 
 
 def _over_attempt_limit(session: Session, submission: Submission, check: Recheck, allowed: int | None) -> bool:
@@ -210,6 +211,8 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
     if not check.changed:
         return 0, 0  # same verdict, newer engine stamp and wording: nothing to report or log
     session.add(_change_row(job, submission, check, applied=True))
+    if submission.assignment_id is not None:
+        counted_scores_changed(session, submission.assignment_id, [submission.user_id], utcnow())
     session.add(GradeLogEntry(
         submission_id=submission.id, old_score=check.old_score, new_score=check.new_score,
         old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version,
@@ -269,7 +272,7 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
                 kept=RegradeJob.kept + kept, lease_until=utcnow() + timedelta(seconds=lease_seconds))
         .execution_options(synchronize_session=False)
     )
-    if moved.rowcount != 1:
+    if rows_matched(moved) != 1:
         session.rollback()
         return None
     session.commit()

@@ -4,6 +4,20 @@ from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.lti import (
+    KeyState,
+    LtiAccessToken,
+    LtiContext,
+    LtiDeployment,
+    LtiIdentity,
+    LtiKey,
+    LtiLaunchState,
+    LtiLineItem,
+    LtiPlatform,
+    LtiResourceLink,
+    LtiScoreOutbox,
+    OutboxStatus,
+)
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
@@ -15,6 +29,7 @@ from grader.models.submissions import (
 )
 from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
+from grader.models.workers import WorkerBeat
 
 __all__ = [
     "ACTIVE_REGRADE_STATUSES",
@@ -29,9 +44,21 @@ __all__ = [
     "EnrolmentRole",
     "Extension",
     "GradeLogEntry",
+    "KeyState",
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "LtiAccessToken",
+    "LtiContext",
+    "LtiDeployment",
+    "LtiIdentity",
+    "LtiKey",
+    "LtiLaunchState",
+    "LtiLineItem",
+    "LtiPlatform",
+    "LtiResourceLink",
+    "LtiScoreOutbox",
+    "OutboxStatus",
     "OverrideLogEntry",
     "RegradeChange",
     "RegradeJob",
@@ -43,6 +70,7 @@ __all__ = [
     "SubmissionStatus",
     "User",
     "VariantAssignment",
+    "WorkerBeat",
     "iso_timestamp",
     "utcnow",
 ]

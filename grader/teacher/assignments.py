@@ -4,7 +4,8 @@ Opening and due times are typed in the course's time zone and stored as UTC inst
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+import copy
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -157,7 +158,8 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
             errors[name] = TIME_ERRORS[exc.kind] + name
         except ValueError:
             errors[name] = "asg.err_date"
-    if times.get("opens_at") and times.get("due_at") and times["due_at"] <= times["opens_at"]:
+    opens, due = times.get("opens_at"), times.get("due_at")
+    if opens and due and due <= opens:
         errors["due_at"] = "asg.err_window"
     attempts: int | None = None
     if form.attempts:
@@ -182,15 +184,27 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
                               late.late_cap, points), form
 
 
+# Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook.
+_NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy"})
+
+
+def _counted_settings(target: Assignment) -> dict[str, object]:
+    """A copy of the assignment's settings that a counted score depends on (policy, exercises, points, times)."""
+    return {item.name: copy.copy(getattr(target, item.name)) for item in fields(AssignmentSettings)
+            if item.name not in _NOT_COUNTED}
+
+
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
     """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
     counted score: the late policy, the score policy, the exercise list)."""
     target = assignment or Assignment(course_id=course_id)
+    counted_before = _counted_settings(target) if assignment is not None else None
     for name, value in asdict(settings).items():
         setattr(target, name, value)
     session.add(target)
-    if assignment is not None:
-        counted_scores_changed(session, assignment.id, None, utcnow())
+    if counted_before is not None and counted_before != _counted_settings(target):
+        session.flush()
+        counted_scores_changed(session, target.id, None, utcnow())  # every student's counted total may move
     session.commit()
     return target
 

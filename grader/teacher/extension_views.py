@@ -67,10 +67,11 @@ def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRe
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
     """The posted form's values, trimmed."""
-    student, due_at, extra_attempts, reason = (
-        posted.get(name, "").strip() for name in ("student", "due_at", "extra_attempts", "reason")
-    )
-    return ExtensionForm(student, due_at, extra_attempts, reason)
+
+    def typed(name: str) -> str:
+        return posted.get(name, "").strip()
+
+    return ExtensionForm(typed("student"), typed("due_at"), typed("extra_attempts"), typed("reason"))
 
 
 def course_students(session: Session, assignment: Assignment) -> list[User]:
