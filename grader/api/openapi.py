@@ -193,7 +193,11 @@ PATHS: JSONObject = {
          "403": json_reply(ref("Error"), "not_open: every assignment of the student's (or of a teacher's enrolled as a "
                                      "student) that sets the exercise is still to open (one open or past assignment "
                                      "is enough to see it)")}, (400, 401, 404),
-        parameters=[path_param("exercise_id", {"type": "string"}), LANG])},
+        parameters=[path_param("exercise_id", {"type": "string"}), LANG,
+                    query_param("assignment", ID,
+                                "The variant in this assignment of the caller's (its own if it has fresh variants; "
+                                "404 naming 'assignment' if it is not one of theirs that sets the exercise). "
+                                "Without it, the variant the caller's assignments share.")])},
     "/api/v1/exercises/{exercise_id}/variants/{seed}": {"get": operation(
         "any_variant", "Any variant by seed (teachers and admins).", {"200": json_reply(ref("Variant"), "Variant")},
         (400, 401, 403, 404),

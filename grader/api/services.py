@@ -77,17 +77,21 @@ class OwnVariant:
     as_student: bool
 
 
-def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime) -> OwnVariant:
-    """The caller's own variant; 403 ``not_open`` for a student whose assignments that set the exercise are all
-    still to open (the variant would show what the opening date holds back), 404 if none of them sets it.
+def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime,
+                assignment: Assignment | None = None) -> OwnVariant:
+    """The caller's own variant (in ``assignment``, one of the caller's that sets the exercise, if given: its own
+    with fresh variants); 403 ``not_open`` for a student whose assignments that set the exercise are all still to
+    open (the variant would show what the opening date holds back), 404 if none of them sets it.
 
-    A variant belongs to the user and the exercise, whatever the course: a teacher enrolled as a student in a course
-    that sets the exercise sees it as a student there (no seed, the opening dates of those assignments apply).
+    The shared variant belongs to the user and the exercise, whatever the course: a teacher enrolled as a student
+    in a course that sets the exercise sees it as a student there (no seed, the opening dates of those assignments
+    apply).
     """
     if principal.is_admin:
         as_student, opens_at = False, None
     elif not principal.is_staff:
-        setting = policy.assignments_setting(session, principal.user_id, exercise_id)
+        setting = [assignment] if assignment is not None else \
+            policy.assignments_setting(session, principal.user_id, exercise_id)
         if not setting:
             # Seeds belong to the user and the exercise: shown before any assignment sets it, the variant a
             # teacher assigns later (to open on a date) would have been seen long before.
@@ -98,7 +102,7 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
         as_student, opens_at = True, policy.first_opening(setting, now)
     else:
         # Only the courses they study count: one they teach opening would show what a student course holds back.
-        studied = _studied(session, principal, exercise_id)
+        studied = [a for a in _studied(session, principal, exercise_id) if assignment in (None, a)]
         as_student, opens_at = bool(studied), policy.first_opening(studied, now)
     if opens_at is not None:
         when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
@@ -106,7 +110,30 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
                        en=f"Exercise {exercise_id} is only in assignments that are not open yet; your variant can "
                           f"be seen once one opens, at {when}.")
         raise ApiError(403, "not_open", message.get(lang), field="exercise_id")
-    return OwnVariant(seed_for(session, principal.user_id, exercise_id), as_student)
+    return OwnVariant(seed_for(session, principal.user_id, exercise_id, assignment), as_student)
+
+
+def variant_assignment(session: Session, principal: Principal, exercise_id: str,
+                       assignment_id: int | None) -> Assignment | None:
+    """Assignment ``assignment_id`` if it sets ``exercise_id`` in a course of the caller's (any course for an
+    admin): the one whose variant the caller works on there; else None."""
+    found = session.get(Assignment, assignment_id) if assignment_id is not None else None
+    if found is None or exercise_id not in found.exercise_ids:
+        return None
+    return found if principal.is_admin or policy.is_enrolled(session, principal.user_id, found.course_id) else None
+
+
+def named_assignment(session: Session, principal: Principal, exercise_id: str, assignment_id: int | None,
+                     lang: str) -> Assignment | None:
+    """``variant_assignment`` for an assignment the caller names (None if none is named); 404 naming
+    ``assignment`` if it is not one of theirs that sets the exercise (worded alike whether it exists or not)."""
+    found = variant_assignment(session, principal, exercise_id, assignment_id)
+    if assignment_id is not None and found is None:
+        raise ApiError(404, "not_found", Text(
+            zh=f"你的课程里没有编号为 {assignment_id} 且包含练习 {exercise_id} 的作业。",
+            en=f"None of your courses has an assignment {assignment_id} that sets exercise {exercise_id}.",
+        ).get(lang), field="assignment")
+    return found
 
 
 def _studied(session: Session, principal: Principal, exercise_id: str) -> list[Assignment]:
@@ -173,7 +200,8 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
     if not queries.acts_as_staff_in(session, principal, assignment_id):
         # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as
         # the student types), and not before an assignment that sets it opens.
-        seed = own_variant(session, principal, exercise_id, lang, utcnow()).seed \
+        seed = own_variant(session, principal, exercise_id, lang, utcnow(),
+                           variant_assignment(session, principal, exercise_id, assignment_id)).seed \
             if engine.reads_per_variant(exercise_id) else None
     return engine.validate(exercise_id, answer, lang, seed)
 
@@ -197,7 +225,9 @@ def create_submission(
     A replay is answered before the rate limit counts: a client retrying after a lost reply must get its
     submission back, not a 429 for an attempt that was already stored.
     """
-    seed = request.seed if request.seed is not None else seed_for(session, principal.user_id, request.exercise_id)
+    seed = request.seed if request.seed is not None else seed_for(
+        session, principal.user_id, request.exercise_id,
+        variant_assignment(session, principal, request.exercise_id, request.assignment_id))
     if key is not None:
         try:
             earlier = submissions.replay_of(

@@ -57,12 +57,16 @@ def exercises() -> ResponseReturnValue:
 
 @blueprint.get("/exercises/<exercise_id>/variant")
 @require_user
-@parse.query_parameters("lang")
+@parse.query_parameters("lang", "assignment")
 def own_variant(exercise_id: str) -> ResponseReturnValue:
-    """The caller's assigned variant of an exercise (the server picks the seed; no answer; 403 before it opens)."""
+    """The caller's assigned variant of an exercise, in ``?assignment=`` if given (the server picks the seed; no
+    answer; 403 before it opens; 404 naming ``assignment`` if it is not one of the caller's that sets it)."""
     lang = parse.query_lang()
     known = services.known_exercise(exercise_id, field=None)
-    own = services.own_variant(get_session(), require_principal(), known, lang, utcnow())
+    session, principal = get_session(), require_principal()
+    assignment = services.named_assignment(session, principal, known, parse.query_int("assignment", None, 1,
+                                                                                      ROW_ID_MAX), lang)
+    own = services.own_variant(session, principal, known, lang, utcnow(), assignment)
     return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
 

@@ -98,17 +98,20 @@ def answer_key_visible(session: Session, user_id: int, assignment: Assignment, e
                        *, staff: bool = False) -> bool:
     """True if the caller may see the key of their variant of ``exercise_id`` with ``assignment`` at ``now``.
 
-    ``staff`` (a teacher or admin acting as one) always may. For a student the assignment's key rule must allow it,
-    and no other assignment of theirs that sets the exercise and may still take their answers to it may hide it:
-    a variant belongs to the student and the exercise, so the key shown with one assignment answers them all.
+    ``staff`` (a teacher or admin acting as one) always may. For a student the assignment's key rule must allow it.
+    With fresh variants that is all: the variant is this assignment's own. Otherwise no other assignment of theirs
+    that shares variants, sets the exercise and may still take their answers to it may hide it: the shared variant
+    belongs to the student and the exercise, so the key shown with one such assignment answers them all.
     """
     if staff:
         return True
     if not _key_rule_allows(session, user_id, assignment, exercise_id, now):
         return False
+    if assignment.fresh_variants:
+        return True
     others = session.scalars(
         select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
-        .where(Enrolment.user_id == user_id, Assignment.id != assignment.id)
+        .where(Enrolment.user_id == user_id, Assignment.id != assignment.id, Assignment.fresh_variants.is_(False))
     ).all()
     return not any(
         exercise_id in other.exercise_ids and _may_take_answers(session, user_id, other, exercise_id, now)

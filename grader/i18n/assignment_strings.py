@@ -110,6 +110,19 @@ ASSIGNMENT_UI: dict[str, Text] = {
     "asg.cannot_delete_back": Text("返回作业统计", "Back to the assignment dashboard"),
     "asg.to_course_settings": Text("前往课程设置（归档）", "Go to the course settings (archive)"),
     "asg.attempts": Text("每题提交次数（留空表示不限）", "Attempts per exercise (empty: unlimited)"),
+    "asg.variants_fresh": Text("独立题目：每位学生在本作业中的题目是本作业专属的，其他作业公布的参考答案不能用来回答它。",
+                               "Fresh variants: each student's variants are this assignment's own, so a key shown "
+                               "with another assignment never answers it."),
+    "asg.variants_shared": Text("共享题目：本作业创建于独立题目之前，学生在这里看到的题目与其他共享题目的作业相同"
+                                "（学生已有的题目不会改变）。",
+                                "Shared variants: this assignment was made before fresh variants, so each student "
+                                "sees the same variant of an exercise here as in the other assignments that share "
+                                "(no student's variant ever changes)."),
+    "asg.variants_warning": Text("注意：下列共享题目的作业包含相同的练习，其参考答案已经或可能向学生公布，学生可能已经"
+                                 "看到本作业的答案：",
+                                 "Warning: these assignments share variants with this one, set the same exercises "
+                                 "and show (or may show) their answer keys, so students may already have seen this "
+                                 "assignment's answers:"),
     "asg.score_policy": Text("计分方式", "Which attempt counts"),
     "asg.key_policy": Text("何时公布参考答案", "When the answer key shows"),
     "asg.save": Text("保存", "Save"),

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, one_of, utcnow
@@ -147,6 +147,10 @@ class Assignment(Base):
     late_cap: Mapped[float | None]
     # Points per exercise id (grader.grading.points); an exercise not named here is worth 1, as before points.
     exercise_points: Mapped[dict[str, float]] = mapped_column(JSON, default=dict, server_default="{}")
+    # True: each student's variants are this assignment's own (grader.grading.variant_seeds), so no other
+    # assignment's key answers them. False (assignments made before fresh variants): shared with every other
+    # assignment that shares. Fixed at creation, since changing it would change the students' variants.
+    fresh_variants: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Any change of its settings: an LMS re-reads the gradebook when it moves, since a new score policy or exercise
     # list changes every student's counted total without a grade-log entry.

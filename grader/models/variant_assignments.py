@@ -15,7 +15,7 @@ class VariantAssignment(Base):
 
     __tablename__ = "variant_assignments"
     __table_args__ = (
-        UniqueConstraint("user_id", "exercise_id"),
+        UniqueConstraint("user_id", "exercise_id", "scope"),
         CheckConstraint("seed >= 0", name="seed_non_negative"),
     )
 
@@ -23,4 +23,7 @@ class VariantAssignment(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     exercise_id: Mapped[str] = mapped_column(String(64))
     seed: Mapped[int] = mapped_column(BigInteger)
+    # SHARED_SCOPE (0): the variant every assignment sharing variants shows; otherwise the id of the one assignment
+    # with fresh variants it belongs to (assignment ids start at 1 and are never reused).
+    scope: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

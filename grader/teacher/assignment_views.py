@@ -7,10 +7,11 @@ from flask.typing import ResponseReturnValue
 from exercises import api as engine
 from grader.extensions import get_session
 from grader.i18n import t
-from grader.models import Assignment, Course
+from grader.models import Assignment, Course, utcnow
 from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
+from grader.teacher.variant_mode import variant_mode
 from grader.teacher.zones import offset_now
 from grader.ui.exercise_catalogue import exercise_title
 from grader.ui.page_helpers import page_lang, render, signed_in
@@ -22,7 +23,8 @@ def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Ass
     """The assignment form (new or edit) with the exercise catalogue."""
     return render("teach/assignment_form.html", status, course=course, form=form, assignment=assignment,
                   catalogue=assignments.catalogue(page_lang()), score_policies=assignments.SCORE_POLICIES,
-                  key_policies=assignments.KEY_POLICIES, offset=utc_offset_label(offset_now(course.time_zone)))
+                  key_policies=assignments.KEY_POLICIES, offset=utc_offset_label(offset_now(course.time_zone)),
+                  variants=variant_mode(get_session(), assignment, utcnow()))
 
 
 def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:

@@ -197,7 +197,8 @@ def _counted_settings(target: Assignment) -> dict[str, object]:
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
     """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
     counted score: the late policy, the score policy, the exercise list)."""
-    target = assignment or Assignment(course_id=course_id)
+    # A new assignment gets fresh variants; an existing one keeps its mode, so no student's variant changes.
+    target = assignment or Assignment(course_id=course_id, fresh_variants=True)
     counted_before = _counted_settings(target) if assignment is not None else None
     for name, value in asdict(settings).items():
         setattr(target, name, value)

@@ -119,7 +119,7 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     progress = assignment_view(session, user, assignment, lang, now)
     if progress.locked:
         return LockedPage(exercise_id, entry["title"][lang], progress, assignment.opens_at)
-    seed = seed_for(session, user.id, exercise_id)
+    seed = seed_for(session, user.id, exercise_id, assignment)
     shown = engine.variant(exercise_id, seed, lang)
     prompt = page_prompt(exercise_id, seed, lang)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
@@ -178,7 +178,7 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
         # Refused before reading: reading on the student's variant could tell what the opening date holds back.
         return FormOutcome(None, status=403)
     answer = answer_from_form(form, field_views(entry["fields"], lang))
-    seed = seed_for(session, user.id, exercise_id)
+    seed = seed_for(session, user.id, exercise_id, assignment)
     report = engine.validate(exercise_id, answer, lang, seed)
     if report["status"] != "valid":
         return FormOutcome(None, validation=report)
