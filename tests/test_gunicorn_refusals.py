@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from grader.api.openapi import document
 from tests.support import wait_for
 
 HOST = "127.0.0.2"  # a loopback address of its own, away from anything else listening
@@ -100,3 +101,11 @@ def test_ordinary_requests_still_reach_the_app(gunicorn_port: int) -> None:
 def test_a_malformed_request_line_is_still_gunicorns_400(gunicorn_port: int) -> None:
     status, _, _ = _exchange(gunicorn_port, b"NOT A REQUEST\r\n\r\n")
     assert status == 400
+
+
+def test_the_document_lists_the_414_on_every_operation() -> None:
+    spec = document()
+    assert "uri_too_long" in spec["components"]["responses"]["E414"]["description"]
+    for item in spec["paths"].values():
+        for operation in item.values():
+            assert operation["responses"]["414"] == {"$ref": "#/components/responses/E414"}
