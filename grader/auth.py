@@ -83,7 +83,8 @@ def current_principal() -> Principal | None:
     cache = request_scoped()
     if "principal" not in cache:
         cache["principal"] = _resolve()
-    return cache["principal"]
+    principal: Principal | None = cache["principal"]
+    return principal
 
 
 def require_principal() -> Principal:

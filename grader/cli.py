@@ -21,6 +21,8 @@ from grader import create_app
 from grader.config import ConfigError
 from grader.extensions import get_db
 from grader.grading import sweeper
+from grader.lti.cli import LtiCliError
+from grader.lti.cli import add_commands as add_lti_commands
 from grader.migrate import upgrade
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User
 from grader.models.courses import DEFAULT_TIME_ZONE
@@ -232,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     course_enrol.add_argument("--username", required=True)
     course_enrol.add_argument("--role", choices=[r.value for r in EnrolmentRole], default=EnrolmentRole.STUDENT.value)
     course_enrol.set_defaults(handler=cmd_course_enrol)
+    add_lti_commands(commands)
     commands.add_parser("exercises", help="engine commands (see `grader exercises --help`)", add_help=False)
     return parser
 
@@ -255,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Settings that cannot work: one line naming them, not a traceback.
         print(f"grader: configuration refused: {exc}", file=sys.stderr)
         return 2
-    except CliError as exc:
+    except (CliError, LtiCliError) as exc:
         print(f"grader: {exc}", file=sys.stderr)
         return 1
     return 0

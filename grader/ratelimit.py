@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse
@@ -71,7 +71,7 @@ class SubmissionLimiter:
     def _storage(uri: str) -> Storage:
         """The storage behind ``uri`` (``redis://…`` or ``memory://``)."""
         try:
-            return storage_from_string(uri)
+            return cast(Storage, storage_from_string(uri))  # a sync URI gives a sync storage
         except ConfigurationError as exc:
             raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: {exc}") from exc
 

@@ -9,11 +9,11 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Select, bindparam, or_, select, update
+from sqlalchemy import Select, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from grader.models import ApiToken, Role, User, utcnow
@@ -51,7 +51,7 @@ def _live_token_query() -> Select[Any]:
 # Built once: every API request runs them, and building a statement costs more than SQLAlchemy's cached compile.
 _LIVE_TOKEN_QUERY = _live_token_query()
 _TOKEN_USED = (
-    update(ApiToken.__table__)
+    update(cast(Table, ApiToken.__table__))
     .where(ApiToken.__table__.c.id == bindparam("token_id"))
     .values(last_used_at=bindparam("used_at", type_=ApiToken.__table__.c.last_used_at.type))
 )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import kombu
 import redis
@@ -84,12 +84,12 @@ def own_redis_url() -> str:
     raise RuntimeError("every Redis test database (1-15) is claimed by a live test process")
 
 
-def _took_over_dead_claim(client: redis.Redis, key: str, me: str) -> bool:
+def _took_over_dead_claim(client: redis.Redis[bytes], key: str, me: str) -> bool:
     """Claim ``key`` if the process holding it is dead; atomic against another process doing the same."""
     with client.pipeline() as pipe:
         try:
             pipe.watch(key)
-            holder = pipe.get(key)
+            holder = cast(bytes | None, pipe.get(key))  # a watching pipeline runs commands at once
             if holder is None or not holder.isdigit() or _process_alive(int(holder)):
                 return False
             pipe.multi()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -26,9 +26,9 @@ def book_data() -> Data:
             "h_prev": [0.5, -0.5], "x": [1.0, -1.0]}
 
 
-def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, high: int = 10) -> list:
+def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, high: int = 10) -> list[Any]:
     """Random one-decimal numbers in [low/10, high/10] as nested lists."""
-    return (rng.integers(low, high + 1, size=shape) / 10).tolist()
+    return cast(list[Any], (rng.integers(low, high + 1, size=shape) / 10).tolist())
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:

@@ -33,7 +33,7 @@ ID = "ch13.encoder-states"
 MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
 
 
-def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list], source: list[str]) -> Data:
+def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list[Any]], source: list[str]) -> Data:
     """The JSON data of a variant: embeddings as numbers and, for display, as coefficients of a."""
     return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": dict(units),
             "encoder": encoder, "source": source}
@@ -52,7 +52,7 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
     return _variant_data(units, random_encoder(rng), [colour, *nouns, SOURCE_END])
 
 
-def _run(variant: Variant, activation: str = "relu") -> list:
+def _run(variant: Variant, activation: str = "relu") -> list[Any]:
     """The encoder run over the variant's source."""
     data = variant.data
     return run_encoder(data["source_vocab"], data["encoder"], data["source"], activation)

@@ -165,7 +165,7 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     """The divergence step from the student's wrong step, and the two inputs at the student's divergence step."""
     generated, target = _decode(variant).tokens, variant.data["target"]
     implied: dict[str, Any] = {}
-    wrong_step = answer.get("first_wrong_step")
+    wrong_step: Any = answer.get("first_wrong_step")
     # Step 0 only exists for a student counting from 0: their step k is step k + 1, and the divergence they imply is
     # one more than k in their own count (the same "next step" rule, applied consistently).
     zero_based = wrong_step == 0 and not isinstance(wrong_step, bool)

@@ -205,7 +205,7 @@ def _runs_past_cap(variant: Variant, name: str, student: Any) -> bool:
     if reference.stopped_by != STOPPED_BY_CAP:
         return False
     if name == "stopped_by":
-        return student == STOPPED_BY_EOS
+        return bool(student == STOPPED_BY_EOS)
     steps = int(variant.data["max_steps"])
     return len(student) > steps and equal("tokens", list(student[:steps]), list(reference.tokens))
 

@@ -178,7 +178,8 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     final_loss = -math.log(_probabilities(variant)[-1])
     count = len(variant.data["target"])
     implied: dict[str, Any] = {}
-    probability, total = answer.get("sequence_probability"), answer.get("total_loss")
+    probability: Any = answer.get("sequence_probability")
+    total: Any = answer.get("total_loss")
     natural_totals = [solve(variant)["total_loss"]]
     # A probability of 1 gives a total of 0: "1, 0" is a blank answer, not a logarithm taken.
     if _is_number(probability) and probability > 0 and not DEFAULT_TOLERANCE.close(-math.log(probability), 0.0):

@@ -179,7 +179,8 @@ def required_object(body: Mapping[str, Any], name: str) -> dict[str, Any]:
         raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
     if not isinstance(body[name], dict):
         raise ApiError(422, "invalid_type", f"Field '{name}' must be a JSON object {{field: value}}.", field=name)
-    return body[name]
+    value: dict[str, Any] = body[name]
+    return value
 
 
 def language(value: Any, name: str = "lang", default: str = "zh") -> str:

@@ -8,12 +8,14 @@ from celery import Celery
 from flask import current_app
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from grader.models import LabRun, RegradeJob, Submission
+from grader.models import LabRun, LtiScoreOutbox, RegradeJob, Submission
 
 GRADE_TASK = "grader.grade_submission"
 LAB_TASK = "grader.run_lab"
 REGRADE_TASK = "grader.regrade_assignment"
-TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK}
+LTI_SCORE_TASK = "grader.lti_send_score"
+TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK,
+                                   LtiScoreOutbox: LTI_SCORE_TASK}
 
 log = logging.getLogger(__name__)
 

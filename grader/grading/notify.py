@@ -49,7 +49,7 @@ def channel_prefix(config: Mapping[str, Any]) -> str:
 
 
 @functools.cache
-def _client(url: str) -> redis.Redis:
+def _client(url: str) -> redis.Redis[bytes]:
     """One client per URL and process (redis-py pools notice a fork and reconnect)."""
     return redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
 
@@ -97,7 +97,7 @@ class FinalListener:
             pubsub = redis.Redis.from_url(self.url, socket_connect_timeout=2.0).pubsub()
             try:
                 pubsub.psubscribe(self.prefix + "*")
-                for message in pubsub.listen():
+                for message in pubsub.listen():  # type: ignore[no-untyped-call]  # untyped in types-redis
                     if message["type"] == "psubscribe":
                         # Also after redis-py reconnects by itself: notices sent meanwhile are lost, so wake all.
                         self._new_subscription(connected=True)

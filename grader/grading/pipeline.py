@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import time
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, Row, Select, Update, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Row, Select, Table, Update, bindparam, insert, literal, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -16,6 +16,7 @@ from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, heartbeat, leases, notify
+from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
 
@@ -120,6 +121,7 @@ def _write_result(
         written = session.execute(_finish_statement(), parameters).first()
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
+            session.execute(_outbox_statement(), parameters)
     if written is not None:
         session.commit()
     else:
@@ -136,7 +138,7 @@ def _finish_statement() -> Update:
     """
     row = Submission.__table__.c
     return (
-        update(Submission.__table__)
+        update(cast(Table, Submission.__table__))
         .where(leases.holds_bound(Submission))
         .values(status=bindparam("new_status", type_=row.status.type), lease_owner=None, lease_until=None,
                 finished_at=bindparam("now", type_=row.finished_at.type),
@@ -160,7 +162,13 @@ def _log_columns() -> dict[str, Any]:
 @functools.cache
 def _log_statement() -> Insert:
     """The grade-log INSERT for the submission named by the lease parameters."""
-    return insert(GradeLogEntry.__table__).values(submission_id=bindparam("held_row_id"), **_log_columns())
+    return insert(cast(Table, GradeLogEntry.__table__)).values(submission_id=bindparam("held_row_id"), **_log_columns())
+
+
+@functools.cache
+def _outbox_statement() -> Insert:
+    """The LMS outbox INSERT for the submission named by the lease parameters (SQLite's second statement)."""
+    return submission_score_changed()
 
 
 @functools.cache
@@ -169,7 +177,10 @@ def _graded_write_statement() -> Select[Any]:
     matched), returning the written row's grading columns."""
     finished = _finish_statement().cte("finished")
     columns = _log_columns()
-    logged = (insert(GradeLogEntry.__table__)
+    logged = (insert(cast(Table, GradeLogEntry.__table__))
               .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
+    # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
+    # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
+    outboxed = submission_score_changed(finished).cte("outboxed")
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
-    return select(finished).add_cte(logged)
+    return select(finished).add_cte(logged).add_cte(outboxed)

@@ -14,17 +14,26 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, cast
 
 from flask import Flask
-from sqlalchemy import ColumnElement, CursorResult, and_, case, func, not_, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, not_, or_, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from grader.extensions import get_db
+from grader.extensions import get_db, rows_matched
 from grader.grading import dispatch, leases, liveness
 from grader.grading.leases import JobModel
-from grader.models import LabRun, LabStatus, RegradeJob, RegradeStatus, Submission, SubmissionStatus, utcnow
+from grader.lti import outbox
+from grader.models import (
+    LabRun,
+    LabStatus,
+    LtiScoreOutbox,
+    RegradeJob,
+    RegradeStatus,
+    Submission,
+    SubmissionStatus,
+    utcnow,
+)
 
 ERROR_STATUS: dict[JobModel, str] = {
     Submission: SubmissionStatus.ERROR,
@@ -164,13 +173,13 @@ def _take(session: Session, model: JobModel, rows: list[tuple[int, datetime | No
     one) while it still meets ``condition``; the ids taken. The caller commits."""
     taken = []
     for row_id, dispatched_at in rows:
-        result = cast("CursorResult[Any]", session.execute(
+        result = session.execute(
             update(model)
             .where(model.id == row_id, model.dispatched_at.is_not_distinct_from(dispatched_at), condition)
             .values(dispatched_at=now, resends=model.resends + 1)
             .execution_options(synchronize_session=False)
-        ))
-        if result.rowcount == 1:
+        )
+        if rows_matched(result) == 1:
             taken.append(row_id)
     return taken
 
@@ -197,6 +206,10 @@ def sweep(app: Flask) -> SweepReport:
                     _not_resent(session, model, unsent)
             report.given_up[model.__name__] = given_up[model]
             report.resent[model.__name__] = [row_id for row_id in resend if row_id not in unsent]
+        # LMS score outbox rows that are due (new, or their retry time has come); one not sent goes next round.
+        with database.session() as session:
+            due = outbox.due_for_dispatch(session, utcnow())
+        report.resent[LtiScoreOutbox.__name__] = [row_id for row_id in due if dispatch.send(LtiScoreOutbox, row_id)]
     return report
 
 

@@ -1,8 +1,24 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.lti import (
+    KeyState,
+    LtiAccessToken,
+    LtiContext,
+    LtiDeployment,
+    LtiIdentity,
+    LtiKey,
+    LtiLaunchState,
+    LtiLineItem,
+    LtiPlatform,
+    LtiResourceLink,
+    LtiScoreOutbox,
+    OutboxStatus,
+)
+from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
     FINAL_STATUSES,
@@ -26,14 +42,29 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
+    "Extension",
     "GradeLogEntry",
+    "KeyState",
     "LabRun",
     "LabStatus",
     "LeasedJob",
+    "LtiAccessToken",
+    "LtiContext",
+    "LtiDeployment",
+    "LtiIdentity",
+    "LtiKey",
+    "LtiLaunchState",
+    "LtiLineItem",
+    "LtiPlatform",
+    "LtiResourceLink",
+    "LtiScoreOutbox",
+    "OutboxStatus",
+    "OverrideLogEntry",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
     "Role",
+    "ScoreOverride",
     "ScorePolicy",
     "Submission",
     "SubmissionStatus",

@@ -55,7 +55,8 @@ class UTCDateTime(TypeDecorator[datetime]):
         """Re-attach UTC to values read back from SQLite."""
         if value is None:
             return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        moment: datetime = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return moment
 
 
 class Base(DeclarativeBase):
