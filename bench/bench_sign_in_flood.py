@@ -13,7 +13,6 @@ import re
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,7 +21,7 @@ import uuid
 import requests
 from sqlalchemy import select
 
-from grader import create_app
+from grader import create_app, gunicorn_worker
 from grader.extensions import get_db
 from grader.models import User
 from grader.security import issue_token
@@ -85,20 +84,7 @@ def main() -> None:
             session.commit()
         port = _free_port()
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--bind",
-                f"{HOST}:{port}",
-                "--workers",
-                "2",
-                "--threads",
-                "8",
-                "--worker-class",
-                "grader.gunicorn_worker.ThreadWorker",
-                "grader:create_app()",
-            ],
+            gunicorn_worker.command(f"{HOST}:{port}"),
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
+from grader import gunicorn_worker
 from grader.api.openapi import document
 from tests.support import wait_for
 
@@ -54,20 +54,7 @@ def gunicorn_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     data_dir = tmp_path_factory.mktemp("gunicorn")
     port = _free_port()
     env = {"GRADER_ENV": "testing", "SECRET_KEY": "s" * 40, "GRADER_DATA_DIR": str(data_dir), "PATH": "/usr/bin:/bin"}
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--bind",
-        f"{HOST}:{port}",
-        "--workers",
-        "1",
-        "--threads",
-        "2",
-        "--worker-class",
-        "grader.gunicorn_worker.ThreadWorker",
-        "grader:create_app()",
-    ]
+    command = gunicorn_worker.command(f"{HOST}:{port}", workers=1, threads=2)
     log = (data_dir / "gunicorn.log").open("wb")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
