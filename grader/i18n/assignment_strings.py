@@ -123,6 +123,15 @@ ASSIGNMENT_UI: dict[str, Text] = {
                                  "Warning: these assignments share variants with this one, set the same exercises "
                                  "and show (or may show) their answer keys, so students may already have seen this "
                                  "assignment's answers:"),
+    "asg.removal": Text("尚未保存：移除所选练习后，{n} 个已有成绩将不再计入总分（提交记录保留，把练习加回即可恢复）。"
+                        "确认请点击下方按钮。",
+                        "Not saved yet: removing these exercises makes {n} grades stop counting towards the totals "
+                        "(the submissions are kept; adding the exercises back restores them). Confirm below."),
+    "asg.removal_one": Text("尚未保存：移除所选练习后，1 个已有成绩将不再计入总分（提交记录保留，把练习加回即可恢复）。"
+                            "确认请点击下方按钮。",
+                            "Not saved yet: removing these exercises makes 1 grade stop counting towards the totals "
+                            "(the submission is kept; adding the exercise back restores it). Confirm below."),
+    "asg.save_removing": Text("确认移除并保存", "Remove them and save"),
     "asg.score_policy": Text("计分方式", "Which attempt counts"),
     "asg.key_policy": Text("何时公布参考答案", "When the answer key shows"),
     "asg.save": Text("保存", "Save"),

@@ -9,7 +9,7 @@ from grader.extensions import get_session
 from grader.i18n import t
 from grader.models import Assignment, Course, utcnow
 from grader.models.courses import utc_offset_label
-from grader.teacher import assignments
+from grader.teacher import assignments, removal
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
 from grader.teacher.variant_mode import variant_mode
 from grader.teacher.zones import offset_now
@@ -19,12 +19,13 @@ from grader.ui.routes import Routes
 
 
 def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,
-               status: int = 200) -> ResponseReturnValue:
-    """The assignment form (new or edit) with the exercise catalogue."""
+               status: int = 200, dropped: int = 0) -> ResponseReturnValue:
+    """The assignment form (new or edit) with the exercise catalogue; ``dropped``: the grades the posted exercise
+    list would stop counting, asked about before it is saved."""
     return render("teach/assignment_form.html", status, course=course, form=form, assignment=assignment,
                   catalogue=assignments.catalogue(page_lang()), score_policies=assignments.SCORE_POLICIES,
                   key_policies=assignments.KEY_POLICIES, offset=utc_offset_label(offset_now(course.time_zone)),
-                  variants=variant_mode(get_session(), assignment, utcnow()))
+                  variants=variant_mode(get_session(), assignment, utcnow()), dropped=dropped)
 
 
 def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
@@ -33,6 +34,10 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     settings, form = assignments.check(assignments.form_from_request(request.form), course.time_zone, assignment)
     if settings is None:
         return _form_page(course, form, assignment, 422)
+    if assignment is not None and request.form.get("confirm_removal") != "yes":
+        dropped = removal.grades_dropped(get_session(), assignment, settings.exercise_ids)
+        if dropped:  # nothing saved until the teacher confirms, knowing how many grades stop counting
+            return _form_page(course, form, assignment, 409, dropped)
     saved = assignments.save(get_session(), course.id, settings, assignment)
     flash(t("asg.saved", page_lang()))
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
