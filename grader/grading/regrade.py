@@ -105,7 +105,7 @@ def explain(old_parts: dict[str, Any] | None, new_parts: dict[str, Any] | None, 
     return "; ".join(reasons) or WEIGHTING_CHANGED
 
 
-def _worth(status: str, score: float | None) -> float:
+def worth(status: str, score: float | None) -> float:
     """What a verdict is worth for never-lower: an invalid or ungraded answer is worth nothing."""
     return float(score) if status == SubmissionStatus.GRADED and score is not None else 0.0
 
@@ -119,7 +119,7 @@ def recheck(submission: Submission) -> Recheck | None:
     new_status = SubmissionStatus.GRADED if result["status"] == "graded" else SubmissionStatus.INVALID
     old_parts, new_parts = submission.parts or {}, result.get("parts") or {}
     verdicts_differ = any(_verdict(old_parts.get(f)) != _verdict(new_parts.get(f)) for f in set(old_parts) | set(new_parts))
-    old_worth, new_worth = _worth(submission.status, submission.score), _worth(new_status, result.get("score"))
+    old_worth, new_worth = worth(submission.status, submission.score), worth(new_status, result.get("score"))
     changed = (
         submission.status != new_status
         or abs(old_worth - new_worth) > SCORE_EPSILON
@@ -189,7 +189,7 @@ def _lowers_counted_score(session: Session, submission: Submission, check: Reche
     ).first()
     if latest is None or latest.id > submission.id:
         return False  # nothing counted yet, or a later graded attempt stays the counted one
-    return _worth(check.new_status, check.new_score) < float(latest.score or 0.0) - SCORE_EPSILON
+    return worth(check.new_status, check.new_score) < float(latest.score or 0.0) - SCORE_EPSILON
 
 
 def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,

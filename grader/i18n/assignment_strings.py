@@ -11,6 +11,17 @@ ASSIGNMENT_UI: dict[str, Text] = {
                             "({version}); every change goes into the grade log."),
     "regrade.never_lower": Text("不降低任何已有分数", "Never lower a score"),
     "regrade.start": Text("开始重新批改", "Start regrade"),
+    "regrade.preview": Text("预览重新批改", "Preview the regrade"),
+    "regrade.preview_title": Text("重新批改预览：{title}", "Regrade preview: {title}"),
+    "regrade.preview_counts": Text("用当前引擎检查了 {checked} 份提交：{changed} 份会改变，其中分数提高 {up} 份、降低 {down} 份。"
+                                   "尚未写入任何内容。",
+                                   "{checked} submissions checked with the current engine: {changed} would change, "
+                                   "{up} up and {down} down. Nothing has been written yet."),
+    "regrade.preview_unknown": Text("{n} 份提交的练习或题目已不被引擎识别，重新批改会跳过它们。",
+                                    "{n} submissions are of an exercise or variant the engine no longer knows; the "
+                                    "regrade leaves them as they are."),
+    "regrade.preview_partial": Text("只检查了前 {checked} 份提交；重新批改会检查全部。",
+                                    "Only the first {checked} submissions were checked; the regrade checks them all."),
     "regrade.job_title": Text("重新批改 #{id}：{title}", "Regrade #{id}: {title}"),
     "regrade.queued": Text("排队等待工作进程…", "Waiting for a worker…"),
     "regrade.running": Text("已检查 {processed}/{total} 份提交", "{processed} of {total} submissions checked"),

@@ -6,6 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.grading.regrade import request_regrade
+from grader.grading.regrade_preview import preview_regrade
 from grader.teacher.access import assignment_or_404, regrade_or_404, teacher_required
 from grader.teacher.dashboard_data import regrade_context
 from grader.ui.page_helpers import page_lang, render, signed_in
@@ -22,6 +23,15 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
     found = assignment_or_404(get_session(), user, assignment_id)
     job = request_regrade(get_session(), assignment=found, user=user, never_lower=request.form.get("never_lower") == "on")
     return redirect(url_for("teacher.regrade", job_id=job.id))
+
+
+@routes.get("/assignments/<int:assignment_id>/regrade/preview")
+@teacher_required
+def regrade_preview(assignment_id: int) -> ResponseReturnValue:
+    """How many scores a regrade would change (up, down), nothing written; the form to start it follows."""
+    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    return render("teach/regrade_preview.html", assignment=found, course=found.course,
+                  preview=preview_regrade(get_session(), found))
 
 
 @routes.get("/regrades/<int:job_id>")
