@@ -191,38 +191,30 @@ def test_own_variant_refuses_an_assignment_not_the_callers(
     assert session.scalar(select(func.count(VariantAssignment.id))) == before  # nothing stored
 
 
+def _form(csrf: str, title: str) -> dict[str, str]:
+    """An assignment form setting the shift-pairs exercise, titled ``title`` in both languages."""
+    return {
+        "csrf_token": csrf,
+        "title_zh": title,
+        "title_en": title,
+        "exercise_ids": SHIFT,
+        "score_policy": "best",
+        "answer_key_policy": "after_due",
+    }
+
+
 def test_new_assignments_are_fresh_and_an_edit_keeps_the_mode(login: Login, session: Session) -> None:
     legacy, teacher, _ = make_taught_assignment(session)
     client, csrf = login(teacher.username)
     new_form = client.get(f"/teach/courses/{legacy.course_id}/assignments/new").get_data(as_text=True)
     assert "Fresh variants:" in new_form
-    posted = client.post(
-        f"/teach/courses/{legacy.course_id}/assignments/new",
-        data={
-            "csrf_token": csrf,
-            "title_zh": "新",
-            "title_en": "New",
-            "exercise_ids": SHIFT,
-            "score_policy": "best",
-            "answer_key_policy": "after_due",
-        },
-    )
+    posted = client.post(f"/teach/courses/{legacy.course_id}/assignments/new", data=_form(csrf, "New"))
     assert posted.status_code in (302, 303)
     created = session.scalars(select(Assignment).where(Assignment.title_en == "New")).one()
     assert created.fresh_variants
     edit = client.get(f"/teach/assignments/{legacy.id}/edit").get_data(as_text=True)
     assert "Shared variants:" in edit and "variant-warning" not in edit
-    saved = client.post(
-        f"/teach/assignments/{legacy.id}/edit",
-        data={
-            "csrf_token": csrf,
-            "title_zh": "改",
-            "title_en": "Edited",
-            "exercise_ids": SHIFT,
-            "score_policy": "best",
-            "answer_key_policy": "after_due",
-        },
-    )
+    saved = client.post(f"/teach/assignments/{legacy.id}/edit", data=_form(csrf, "Edited"))
     assert saved.status_code in (302, 303)
     session.expire_all()
     assert session.get(Assignment, legacy.id).fresh_variants is False  # type: ignore[union-attr]
