@@ -43,7 +43,7 @@ ERROR_MEANINGS = {
 }
 
 ASSIGNMENT_FIELDS = ["id", "course_id", "title", "exercise_ids", "opens_at", "due_at", "attempts_allowed",
-                     "score_policy", "answer_key_policy", "updated_at"]
+                     "score_policy", "answer_key_policy", "fresh_variants", "updated_at"]
 SCHEMAS: JSONObject = {
     "Error": {
         "type": "object", "required": ["error"],
@@ -76,6 +76,9 @@ SCHEMAS: JSONObject = {
                                  "description": "Percent off the counted score per started day late."},
         "late_cap": {"type": ["number", "null"], "minimum": 0, "maximum": 100,
                      "description": "Percent: a late answer counts at most this much."},
+        "fresh_variants": {"type": "boolean", "description": "True: each student's variants are this assignment's own "
+                           "(GET /exercises/{exercise_id}/variant?assignment=<id>); false: shared with the other "
+                           "assignments that share."},
         "updated_at": {"type": "string", "format": "date-time", "description": "When a setting last changed. A new "
                        "score policy or exercise list changes students' counted totals without a grade-change "
                        "entry: re-read the assignment's gradebook when this moves."}}},

@@ -99,7 +99,8 @@ def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
             "due_at": iso_timestamp(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
             "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy,
             "late_until": iso_timestamp(assignment.late_until), "late_penalty_per_day": assignment.late_penalty_per_day,
-            "late_cap": assignment.late_cap, "updated_at": iso_timestamp(assignment.updated_at)}
+            "late_cap": assignment.late_cap, "fresh_variants": assignment.fresh_variants,
+            "updated_at": iso_timestamp(assignment.updated_at)}
 
 
 def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:

@@ -233,3 +233,12 @@ def test_the_form_warns_when_a_shared_assignment_shares_with_a_visible_key(
     warning = {"en": "Warning: these assignments share variants", "zh": "注意：下列共享题目的作业"}[lang]
     assert warning in page and f'/teach/assignments/{practice.id}"' in page
     assert page.count('<li><a href="/teach/assignments/') == 1
+
+
+def test_the_api_says_which_mode_an_assignment_has(session: Session, client: FlaskClient) -> None:
+    student = make_user(session)
+    legacy = make_assignment(session, [student])
+    fresh = _second(session, legacy, fresh_variants=True)
+    courses = client.get("/api/v1/courses", headers=_bearer(session, student)).get_json()
+    modes = {a["id"]: a["fresh_variants"] for course in courses["courses"] for a in course["assignments"]}
+    assert modes == {legacy.id: False, fresh.id: True}
