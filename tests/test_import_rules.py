@@ -23,6 +23,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "grader.api": ("grader.web", "grader.teacher", "grader.ui"),
     "grader.web": ("grader.teacher",),
     "grader.teacher": ("grader.web", "grader.api"),
+    "grader.lti": ("grader.web", "grader.api"),
 }
 
 

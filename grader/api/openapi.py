@@ -18,6 +18,7 @@ from grader.api.openapi_common import (
     query_param,
     ref,
 )
+from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
@@ -68,6 +69,11 @@ SCHEMAS: JSONObject = {
         "exercise_ids": {"type": "array", "items": {"type": "string"}}, "opens_at": TIME, "due_at": TIME,
         "attempts_allowed": {"type": ["integer", "null"]}, "score_policy": {"type": "string", "enum": ["best", "last"]},
         "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]},
+        "late_until": {**TIME, "description": "Late work is taken until then (null: nothing after the due date)."},
+        "late_penalty_per_day": {"type": "number", "minimum": 0, "maximum": 100,
+                                 "description": "Percent off the counted score per started day late."},
+        "late_cap": {"type": ["number", "null"], "minimum": 0, "maximum": 100,
+                     "description": "Percent: a late answer counts at most this much."},
         "updated_at": {"type": "string", "format": "date-time", "description": "When a setting last changed. A new "
                        "score policy or exercise list changes students' counted totals without a grade-change "
                        "entry: re-read the assignment's gradebook when this moves."}}},
@@ -146,8 +152,12 @@ SCHEMAS: JSONObject = {
             "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
             "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
             "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
-            "last_status": {"type": ["string", "null"]}}}}}},
+            "last_status": {"type": ["string", "null"]},
+            "late": {"type": ["object", "null"], "description": "The counted attempt came late (its penalty is in "
+                     "score; best_score and last_score are the engine's)."}}}},
+        "terms": ref("Terms")}},
     **SYNC_SCHEMAS,
+    **COURSE_SCHEMAS,
 }
 
 
@@ -263,6 +273,7 @@ PATHS: JSONObject = {
         {"200": json_reply(ref("Progress"), "Progress")}, (400, 401, 403, 404),
         parameters=[path_param("assignment_id", ID), query_param("student", ID, "Student user id (teachers)."), LANG])},
     **SYNC_PATHS,
+    **COURSE_PATHS,
 }
 
 

@@ -18,6 +18,7 @@ from exercises import api as engine
 from grader.extensions import Database, rows_matched
 from grader.grading import dispatch, leases, policy
 from grader.grading.score_changes import counted_scores_changed
+from grader.grading.terms import student_terms
 from grader.models import (
     ACTIVE_REGRADE_STATUSES,
     Assignment,
@@ -192,10 +193,11 @@ def _lowers_counted_score(session: Session, submission: Submission, check: Reche
 
 
 def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,
-           rules: tuple[int | None, str]) -> tuple[int, int]:
-    """Record one re-check under the assignment's (attempts allowed, score policy): (changes applied, changes
-    kept back) — 0/1 each."""
-    allowed, score_policy = rules
+           assignment: Assignment) -> tuple[int, int]:
+    """Record one re-check under the assignment's rules (the student's own attempt limit, the score policy):
+    (changes applied, changes kept back) — 0/1 each."""
+    allowed = student_terms(session, assignment, submission.user_id).attempts_allowed
+    score_policy = assignment.score_policy
     lowers = check.lowered or _lowers_counted_score(session, submission, check, score_policy)
     if check.changed and lowers and job.never_lower:
         session.add(_change_row(job, submission, check, applied=False, why=KEPT_NEVER_LOWER))
@@ -257,12 +259,11 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
     if not batch:
         return False
     applied = kept = 0
-    allowed, score_policy = session.execute(
-        select(Assignment.attempts_allowed, Assignment.score_policy).where(Assignment.id == job.assignment_id)).one()
+    assignment = session.get_one(Assignment, job.assignment_id)
     for submission in batch:
         check = recheck(submission)
         if check is not None:
-            a, k = _apply(session, job, submission, check, (allowed, score_policy))
+            a, k = _apply(session, job, submission, check, assignment)
             applied, kept = applied + a, kept + k
     # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
     moved = session.execute(

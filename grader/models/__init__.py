@@ -1,6 +1,7 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
 from grader.models.lti import (
@@ -17,6 +18,7 @@ from grader.models.lti import (
     LtiScoreOutbox,
     OutboxStatus,
 )
+from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
     FINAL_STATUSES,
@@ -40,6 +42,7 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
+    "Extension",
     "GradeLogEntry",
     "KeyState",
     "LabRun",
@@ -56,10 +59,12 @@ __all__ = [
     "LtiResourceLink",
     "LtiScoreOutbox",
     "OutboxStatus",
+    "OverrideLogEntry",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
     "Role",
+    "ScoreOverride",
     "ScorePolicy",
     "Submission",
     "SubmissionStatus",

@@ -1,7 +1,7 @@
 """Worker liveness rows: the sweeper re-sends promptly while a worker is alive and holds back while none is.
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-01 20:30:00
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0012'
-down_revision: str | None = '0009'
+down_revision: str | None = '0010'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -119,7 +119,8 @@ def test_progress_own_and_by_teacher(api: Api, worker: Any) -> None:
     assert own["student"]["username"] == "alice"
     assert own["exercises"][0] == {
         "exercise_id": SHIFT, "attempts_used": 1, "attempts_left": 1, "score": graded["score"],
-        "best_score": graded["score"], "last_score": graded["score"], "last_status": "graded"}
+        "best_score": graded["score"], "last_score": graded["score"], "last_status": "graded",
+        "override": None, "late": None}
     alice_id = api.school.user_ids["alice"]
     by_teacher = api.get(f"/assignments/{assignment}/progress?student={alice_id}", "teacher").get_json()
     assert by_teacher["exercises"] == own["exercises"]
