@@ -8,6 +8,7 @@ from typing import Any
 from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
+from exercises.diagnosis.search import generated_name
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
@@ -21,12 +22,15 @@ __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "ex
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
-# (exercise id, tag) -> short name. Every tag the engine emits is one of the exercise's misconceptions (tag_part
-# functions only add tags from that list), so this table names them all.
+# (exercise id, tag) -> short name of every hand-written misconception (tag_part functions only add tags from that
+# list); a generated tag (gen:<step>:<mistake>) is worded from the exercise's steps instead.
 _MISCONCEPTION_NAMES: dict[tuple[str, str], Text] = {
     (exercise.id, misconception.tag): misconception.name for exercise in EXERCISES
     for misconception in exercise.misconceptions
 }
+
+
+_IDS = frozenset(exercise.id for exercise in EXERCISES)
 
 
 @functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
@@ -147,6 +151,8 @@ def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | No
     """The short human name of ``tag`` on ``exercise_id`` in ``lang``; None for a tag (or exercise) it does not know."""
     # None rather than UnknownExercise: stored results may carry tags of an older engine, shown then as the bare tag.
     name = _MISCONCEPTION_NAMES.get((exercise_id, tag))
+    if name is None and exercise_id in _IDS:
+        name = generated_name(get_exercise(exercise_id), tag)
     return None if name is None else name.get(normalise_lang(lang))
 
 

@@ -8,7 +8,7 @@ from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text
 from exercises.units import Units
 
-ENGINE_VERSION = "1.9.0"
+ENGINE_VERSION = "1.10.0"
 
 Answer = Mapping[str, Any]
 Data = Mapping[str, Any]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from exercises import messages
 from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
 from exercises.comparators import SHAPED_KINDS, coarsely_rounded, compare, element_score, equal, shape_problem
+from exercises.diagnosis.check import generated_tags
 from exercises.errors import ReadError
 from exercises.readers import display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
@@ -218,10 +219,17 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
     if answer is not None and key is not None:
         tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
                                follows=follow_through and score >= 1.0, checked=matched)
+    too_coarse = coarsely_rounded(kind, student, reference)
+    named = exercise.misconceptions
+    if not tags and not too_coarse and answer is not None and key is not None:
+        # Hand-written solvers win where both apply: the generic search is asked only about a part none names.
+        found = generated_tags(exercise, variant, answer_field, student, reference, answer, key,
+                               follow_through and score >= 1.0)
+        tags, named = found.tags, found.misconceptions
     # A part that is 无 / none in some variants (never said only where it is: that would give the answer away).
     may_be_none = kind in NONE_ABLE_KINDS
-    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0,
-                              may_be_none, too_coarse=coarsely_rounded(kind, student, reference))
+    feedback = messages.wrong(answer_field, named, tags, comparison, score if follow_through else 0.0,
+                              may_be_none, too_coarse=too_coarse)
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
 

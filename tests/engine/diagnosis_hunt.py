@@ -1,0 +1,161 @@
+"""The hunt: plausible wrong procedures per exercise that no hand-written solver names, each as code that gives the
+wrong (whole) answer from a variant. Written independently of the chains in exercises/diagnosis, so that they
+measure the generic search rather than restate it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from exercises.base import Answer, Variant
+
+Procedure = Callable[[Variant], Answer]
+
+
+def _a(value: Any) -> np.ndarray:
+    return np.asarray(value, dtype=float)
+
+
+def _softmax(x: np.ndarray, axis: int | None = -1) -> np.ndarray:
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+# ch09.rnn-step -------------------------------------------------------------------------------------------------
+def _rnn(w_h: Any, w_x: Any, h: Any, x: Any, b: Any, squash: Callable[[np.ndarray], np.ndarray] = np.tanh) -> Answer:
+    pre = _a(w_h) @ _a(h) + _a(w_x) @ _a(x) + _a(b)
+    return {"pre_activation": pre.tolist(), "h": squash(pre).tolist()}
+
+
+def _rnn_parts(v: Variant) -> tuple[np.ndarray, ...]:
+    d = v.data
+    return _a(d["w_h"]), _a(d["w_x"]), _a(d["h_prev"]), _a(d["x"]), _a(d["b"])
+
+
+def _rnn_custom(pre: np.ndarray, h: np.ndarray) -> Answer:
+    return {"pre_activation": pre.tolist(), "h": h.tolist()}
+
+
+RNN: dict[str, Procedure] = {
+    "swapped W_h and W_x": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_x, w_h, h, x, b))(*_rnn_parts(v)),
+    "only W_h transposed": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h.T, w_x, h, x, b))(*_rnn_parts(v)),
+    "only W_x transposed": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, w_x.T, h, x, b))(*_rnn_parts(v)),
+    "bias subtracted": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, w_x, h, x, -b))(*_rnn_parts(v)),
+    "h_prev and x swapped": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, w_x, x, h, b))(*_rnn_parts(v)),
+    "recurrent term left out": lambda v: (lambda w_h, w_x, h, x, b: _rnn(0 * w_h, w_x, h, x, b))(*_rnn_parts(v)),
+    "input term left out": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, 0 * w_x, h, x, b))(*_rnn_parts(v)),
+    "clipped instead of tanh": lambda v: _rnn(*_rnn_parts(v), squash=lambda z: np.clip(z, -1, 1)),
+    "bias added twice": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, w_x, h, x, 2 * b))(*_rnn_parts(v)),
+    "h_prev used for x too": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h, w_x, h, h, b))(*_rnn_parts(v)),
+    "W_h transposed, no bias": lambda v: (lambda w_h, w_x, h, x, b: _rnn(w_h.T, w_x, h, x, 0 * b))(*_rnn_parts(v)),
+    "tanh before the bias": lambda v: (
+        lambda w_h, w_x, h, x, b: _rnn_custom(w_h @ h + w_x @ x + b, np.tanh(w_h @ h + w_x @ x) + b)
+    )(*_rnn_parts(v)),
+}
+
+
+# ch09.scaled-dot-attention -------------------------------------------------------------------------------------
+def _attention(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    scale: float = math.sqrt(2),
+    axis: int | None = 1,
+    weigh: Callable[[np.ndarray], np.ndarray] | None = None,
+    transpose_weights: bool = False,
+) -> Answer:
+    scores = q @ k.T / scale
+    weights = weigh(scores) if weigh is not None else _softmax(scores, axis)
+    output = (weights.T if transpose_weights else weights) @ v
+    dominant = all(int(np.argmax(row)) == i for i, row in enumerate(weights))
+    return {
+        "scores": scores.tolist(),
+        "weights": weights.tolist(),
+        "output": output.tolist(),
+        "diagonal_dominant": dominant,
+    }
+
+
+def _qkv(v: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _a(v.data["q"]), _a(v.data["k"]), _a(v.data["v"])
+
+
+def _hard(scores: np.ndarray) -> np.ndarray:
+    hard = np.zeros_like(scores)
+    hard[np.arange(len(scores)), scores.argmax(axis=1)] = 1.0
+    return hard
+
+
+ATTENTION: dict[str, Procedure] = {
+    "multiplied by √d_k": lambda v: _attention(*_qkv(v), scale=1 / math.sqrt(2)),
+    "weights transposed in the output": lambda v: _attention(*_qkv(v), transpose_weights=True),
+    "softmax over the whole matrix": lambda v: _attention(*_qkv(v), axis=None),
+    "hard argmax weights": lambda v: _attention(*_qkv(v), weigh=_hard),
+    "scores divided by their row sum": lambda v: _attention(*_qkv(v), weigh=lambda s: s / s.sum(axis=1, keepdims=True)),
+    "values from the queries": lambda v: (lambda q, k, val: _attention(q, k, q))(*_qkv(v)),
+    "keys from the queries": lambda v: (lambda q, k, val: _attention(q, q, val))(*_qkv(v)),
+    "divided by d_k, softmax down columns": lambda v: _attention(*_qkv(v), scale=2.0, axis=0),
+    "unscaled, softmax down columns": lambda v: _attention(*_qkv(v), scale=1.0, axis=0),
+    "unscaled weights transposed": lambda v: _attention(*_qkv(v), scale=1.0, transpose_weights=True),
+    "columns softmax, transposed in output": lambda v: _attention(*_qkv(v), axis=0, transpose_weights=True),
+    "K and V swapped": lambda v: (lambda q, k, val: _attention(q, val, k))(*_qkv(v)),
+}
+
+
+# l03.additive-attention ----------------------------------------------------------------------------------------
+def _additive(
+    v: Variant,
+    w: np.ndarray | None = None,
+    u: np.ndarray | None = None,
+    swap_roles: bool = False,
+    squash: Callable[[np.ndarray], np.ndarray] = np.tanh,
+    after: bool = False,
+    query_out: bool = False,
+    keys_out: bool = False,
+    hard: bool = False,
+    linear: bool = False,
+) -> Answer:
+    d = v.data
+    s, hs, vv = _a(d["s_prev"]), _a(d["hs"]), _a(d["v"])
+    w = _a(d["w"]) if w is None else w
+    u = _a(d["u"]) if u is None else u
+    query = (u @ s) if swap_roles else (w @ s)
+    keys = (hs @ w.T) if swap_roles else (hs @ u.T)
+    pre = (0 * keys if query_out else query) + (0 * keys if keys_out else keys)
+    scores = squash(pre @ vv) if after else squash(pre) @ vv
+    if hard:
+        weights = np.eye(len(scores))[int(np.argmax(scores))]
+    elif linear:
+        weights = scores / scores.sum()
+    else:
+        weights = _softmax(scores)
+    return {"scores": scores.tolist(), "weights": weights.tolist(), "context": (weights @ hs).tolist()}
+
+
+ADDITIVE: dict[str, Procedure] = {
+    "tanh after v": lambda v: _additive(v, after=True),
+    "row convention for U": lambda v: _additive(v, u=_a(v.data["u"]).T),
+    "W transposed": lambda v: _additive(v, w=_a(v.data["w"]).T),
+    "both transposed": lambda v: _additive(v, w=_a(v.data["w"]).T, u=_a(v.data["u"]).T),
+    "hard argmax context": lambda v: _additive(v, hard=True),
+    "normalised without exp": lambda v: _additive(v, linear=True),
+    "W s left out": lambda v: _additive(v, query_out=True),
+    "U h_j left out": lambda v: _additive(v, keys_out=True),
+    "W and U swapped": lambda v: _additive(v, swap_roles=True),
+    "sigmoid for tanh": lambda v: _additive(v, squash=_sigmoid),
+    "relu for tanh": lambda v: _additive(v, squash=lambda z: np.maximum(z, 0)),
+    "W used for U too": lambda v: _additive(v, u=_a(v.data["w"])),
+}
+
+HUNT: dict[str, dict[str, Procedure]] = {
+    "ch09.rnn-step": RNN,
+    "ch09.scaled-dot-attention": ATTENTION,
+    "l03.additive-attention": ADDITIVE,
+}
