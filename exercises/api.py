@@ -12,6 +12,7 @@ from exercises.diagnosis.search import generated_name
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
+from exercises.precision import precision_warnings
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variants import check_seed
@@ -90,6 +91,7 @@ def prompt_without_data(exercise_id: str, seed: int, lang: str = "zh", placehold
 def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | None = None) -> dict[str, Any]:
     """Read an answer without grading it: what was understood, or where and why it could not be read.
 
+    ``warnings`` name parts whose numbers carry fewer decimals than the hint asks (they do not make it invalid).
     With ``seed`` it also checks what only the variant can tell, e.g. one letter per item of this variant, or the
     shape of a vector or matrix (the errors ``grade`` would give, so that such an answer uses no attempt).
     """
@@ -102,9 +104,11 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
         # On the parts read so far, not only once all are: a matrix of the wrong shape must not show "read as"
         # while the student has yet to fill another part. The cached key: the preview runs this as they type.
         errors += variant_errors(exercise, generated, parsed.values, lang, _cached_answer_key(exercise.id, generated.seed))
+    # Warnings never block: a number with fewer decimals than the hint asks may be exact (0.5), so it stays valid.
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
-            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}
+            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors],
+            "warnings": precision_warnings(exercise.fields, dict(parsed.values), lang)}
 
 
 def reads_per_variant(exercise_id: str) -> bool:

@@ -148,10 +148,11 @@ MISCONCEPTIONS = (
         "listed first, and every later input follows from that choice."),
         name=Text("并列时取了靠后者", "Tie went to the later one")),
     Misconception("ignores-cap", _ignores_cap, Text(
-        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。规则：最多预测 max_steps 次；"
-        "若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
+        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。"
+        f"规则：最多预测 {MAX_STEPS} 次（题目给的步数上限）；若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
         "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
-        "Rule: make at most max_steps predictions; if EOS never comes, stop there and report the cap, not EOS."),
+        f"Rule: make at most {MAX_STEPS} predictions (the question's step cap); if EOS never comes, stop there and "
+        "report the cap, not EOS."),
         name=Text("忽略了步数上限", "Ignored the step cap")),
     Misconception("eos-omitted", _eos_omitted, Text(
         "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",

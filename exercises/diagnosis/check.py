@@ -28,7 +28,6 @@ def generated_tags(
     reference: Any,
     answer: Answer,
     key: Answer,
-    follows: bool,
 ) -> Found:
     """The generated diagnosis naming this wrong part, where one matches it and the other parts do not rule it out.
 
@@ -36,9 +35,7 @@ def generated_tags(
     fewer mistakes: a single wrong step explains an answer better than two (single mistakes are tried first).
     """
     for pairs in (False, True):
-        found = _best(
-            generated(exercise, variant, pairs), exercise, answer_field, student, reference, answer, key, follows
-        )
+        found = _best(generated(exercise, variant, pairs), exercise, answer_field, student, reference, answer, key)
         if found is not None:
             return found
     return NOTHING
@@ -52,15 +49,12 @@ def _best(
     reference: Any,
     answer: Answer,
     key: Answer,
-    follows: bool,
 ) -> Found | None:
     """The best supported entry of ``table`` matching the part and not ruled out, or None."""
     matched = solver_tags(table, answer_field, student, reference)
     if not matched:
         return None
-    kept = consistent_tags(
-        exercise.fields, table, answer_field.name, matched, answer, key, follows=follows, checked=matched
-    )
+    kept = consistent_tags(exercise.fields, table, answer_field.name, matched, answer, key, checked=matched)
     if not kept:
         return None
     best = kept[0]  # ranked by support; among equals the table order puts the earlier step first

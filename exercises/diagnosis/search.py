@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
-from exercises.comparators import equal
+from exercises.comparators import coarsely_rounded, equal
 from exercises.diagnosis.mistakes import describe, sentence
 from exercises.diagnosis.steps import StepInfo, Steps
 from exercises.i18n import Text
@@ -78,6 +78,11 @@ def _changed(fields: Sequence[AnswerField], answer: Answer, key: Answer) -> dict
         for f in fields
         if f.name in answer and not equal(f.kind, answer[f.name], key[f.name], f.tolerance)
     }
+
+
+def _like_rounding(fields: Sequence[AnswerField], changed: Answer, key: Answer) -> bool:
+    """Whether a changed part reads as the key rounded too coarsely (1.3 for 1.2974): not told apart from rounding."""
+    return any(coarsely_rounded(f.kind, changed[f.name], key[f.name]) for f in fields if f.name in changed)
 
 
 def _fingerprint(changed: Answer) -> str:
@@ -149,7 +154,7 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
         except (ValueError, IndexError):
             continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
         changed = _changed(exercise.fields, answer, key)
-        if not changed or not _finite(list(changed.values())):
+        if not changed or not _finite(list(changed.values())) or _like_rounding(exercise.fields, changed, key):
             continue
         fingerprint = _fingerprint(changed)
         if fingerprint in seen:

@@ -159,3 +159,91 @@ HUNT: dict[str, dict[str, Procedure]] = {
     "ch09.scaled-dot-attention": ATTENTION,
     "l03.additive-attention": ADDITIVE,
 }
+
+
+# l03.superposition-readback ------------------------------------------------------------------------------------
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    lengths = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b) / lengths if lengths else 0.0
+
+
+def _superposition(v: Variant, bind: str = "product", leave_out: int | None = None, probe_shift: int = 0,
+                   against: str = "word", cosine: str = "cosine", nearest: str = "argmax") -> Answer:
+    d = v.data
+    words, keys, p = _a(d["words"]), _a(d["keys"]), int(d["probe"])
+    bound = keys * words if bind == "product" else keys + words
+    if leave_out is not None:
+        bound = np.delete(bound, leave_out, axis=0)
+    memory = bound.sum(axis=0)
+    q = p + probe_shift if 0 <= p + probe_shift < len(words) else p - probe_shift
+    readback = keys[q] * memory
+    other = {"word": words[p], "key": keys[q]}.get(against, words[p])
+    first = memory if against == "memory" else readback
+    if cosine == "cosine":
+        value = _cosine(first, other)
+    elif cosine == "readback-length":
+        value = float(first @ other) / float(np.linalg.norm(first))
+    else:
+        value = float(first @ other) / float(other @ other)
+    values = [_cosine(readback, word) for word in words]
+    index = int(np.argmin(values)) if nearest == "argmin" else int(np.argmax(values)) + (nearest == "from-one")
+    return {"memory": memory.tolist(), "readback": readback.tolist(), "cosine": value, "nearest": index}
+
+
+SUPERPOSITION: dict[str, Procedure] = {
+    "added instead of bound": lambda v: _superposition(v, bind="sum"),
+    "last word left out of the memory": lambda v: _superposition(v, leave_out=-1),
+    "first word left out of the memory": lambda v: _superposition(v, leave_out=0),
+    "the neighbouring key": lambda v: _superposition(v, probe_shift=1),
+    "cosine against the memory": lambda v: _superposition(v, against="memory"),
+    "cosine against the key": lambda v: _superposition(v, against="key"),
+    "cosine over the readback length only": lambda v: _superposition(v, cosine="readback-length"),
+    "nearest by the smallest cosine": lambda v: _superposition(v, nearest="argmin"),
+    "nearest counted from 1": lambda v: _superposition(v, nearest="from-one"),
+    "projection coefficient for the cosine": lambda v: _superposition(v, cosine="projection"),
+    "neighbouring key, counted from 1": lambda v: _superposition(v, probe_shift=1, nearest="from-one"),
+}
+
+
+# ch13.loss-average ---------------------------------------------------------------------------------------------
+def _loss(v: Variant, lookup: str = "target", product: str = "product", loss: str = "ln", total_without_eos: bool = False,
+          with_divisor: int = 0, without_divisor: int = 0, drop: str = "eos", perplexity: str = "") -> Answer:
+    d = v.data
+    candidates, table, target = d["candidates"], d["table"], d["target"]
+    rows = [table[previous] for previous in ["BOS", *target[:-1]]]
+    if lookup == "row-max":
+        p = [float(max(row)) for row in rows]
+    else:
+        p = [float(row[candidates.index(token)]) for token, row in zip(target, rows)]
+    n = len(p)
+    probability = {"product": math.prod(p), "sum": sum(p), "drop-eos": math.prod(p[:-1])}[product]
+    losses = [1 - q for q in p] if loss == "one-minus" else [-math.log(q) for q in p]
+    total = sum(losses[:-1]) if total_without_eos else sum(losses)
+    with_eos = total / (n + with_divisor)
+    kept = losses[1:] if drop == "first" else losses[:-1]
+    without_eos = sum(kept) / (n - 1 + without_divisor)
+    if "with" in perplexity.split(","):
+        with_eos = math.exp(with_eos)
+    if "without" in perplexity.split(","):
+        without_eos = math.exp(without_eos)
+    return {"sequence_probability": probability, "total_loss": total, "mean_loss_with_eos": with_eos,
+            "mean_loss_without_eos": without_eos}
+
+
+LOSS: dict[str, Procedure] = {
+    "perplexity for the mean loss": lambda v: _loss(v, perplexity="with"),
+    "perplexity for the mean without EOS": lambda v: _loss(v, perplexity="without"),
+    "perplexity for both means": lambda v: _loss(v, perplexity="with,without"),
+    "each row's largest probability": lambda v: _loss(v, lookup="row-max"),
+    "probabilities added": lambda v: _loss(v, product="sum"),
+    "EOS left out of the total": lambda v: _loss(v, total_without_eos=True),
+    "BOS counted in the divisor": lambda v: _loss(v, with_divisor=1),
+    "first term dropped instead of EOS": lambda v: _loss(v, drop="first"),
+    "1 − p as the loss": lambda v: _loss(v, loss="one-minus"),
+    "EOS left out of the product": lambda v: _loss(v, product="drop-eos"),
+    "without EOS over n − 2": lambda v: _loss(v, without_divisor=-1),
+    "mean with EOS over n − 1": lambda v: _loss(v, with_divisor=-1),
+}
+
+HUNT["l03.superposition-readback"] = SUPERPOSITION
+HUNT["ch13.loss-average"] = LOSS
