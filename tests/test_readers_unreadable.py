@@ -1,5 +1,6 @@
 """Typed text the engine refuses as unreadable, never reading, storing or echoing it: control characters (NUL and
 the like), text-direction overrides, and one word far longer than any answer word; the same way on every field."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,11 @@ CASES = [
     ("ch13.greedy-decode", "tokens", {"stopped_by": "EOS"}),
     ("ch13.shift-pairs", "pairs", {}),
     ("ch09.rnn-step", "pre_activation", {"h": "[0.1, 0.2]"}),
-    ("ch13.loss-average", "total_loss", {"sequence_probability": "0.1", "mean_loss_with_eos": "1",
-                                         "mean_loss_without_eos": "1"}),
+    (
+        "ch13.loss-average",
+        "total_loss",
+        {"sequence_probability": "0.1", "mean_loss_with_eos": "1", "mean_loss_without_eos": "1"},
+    ),
 ]
 BAD = [
     ("nul", "blue\x00 key", "U+0000"),
@@ -32,10 +36,13 @@ def _answer(exercise_id: str, field: str, others: dict[str, str], typed: object)
 @pytest.mark.parametrize("exercise_id, field, others", CASES, ids=[case[0] for case in CASES])
 @pytest.mark.parametrize("label, typed, code", BAD, ids=[case[0] for case in BAD])
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_control_or_direction_character_is_refused_and_not_echoed(exercise_id, field, others, label, typed, code,
-                                                                     lang):
-    for report in (api.validate(exercise_id, _answer(exercise_id, field, others, typed), lang, 0),
-                   api.grade(exercise_id, 0, _answer(exercise_id, field, others, typed), lang)):
+def test_a_control_or_direction_character_is_refused_and_not_echoed(
+    exercise_id, field, others, label, typed, code, lang
+):
+    for report in (
+        api.validate(exercise_id, _answer(exercise_id, field, others, typed), lang, 0),
+        api.grade(exercise_id, 0, _answer(exercise_id, field, others, typed), lang),
+    ):
         assert report["status"] == "invalid"
         [error] = [e for e in report["errors"] if e["field"] == field]
         assert code in error["message"] and error["interpreted"] is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
-from exercises.diagnosis.search import Stepped, Table, generated
+from exercises.diagnosis.search import Stepped, Table, generated, worded
 from exercises.tagging import consistent_tags, solver_tags
 
 
@@ -35,7 +35,9 @@ def generated_tags(
     fewer mistakes: a single wrong step explains an answer better than two (single mistakes are tried first).
     """
     for pairs in (False, True):
-        found = _best(generated(exercise, variant, pairs), exercise, answer_field, student, reference, answer, key)
+        found = _best(
+            generated(exercise, variant, pairs), exercise, variant, answer_field, student, reference, answer, key
+        )
         if found is not None:
             return found
     return NOTHING
@@ -44,6 +46,7 @@ def generated_tags(
 def _best(
     table: Table,
     exercise: Stepped,
+    variant: Variant,
     answer_field: AnswerField,
     student: Any,
     reference: Any,
@@ -58,4 +61,4 @@ def _best(
     if not kept:
         return None
     best = kept[0]  # ranked by support; among equals the table order puts the earlier step first
-    return Found((best,), tuple(m for m, _ in table if m.tag == best))
+    return Found((best,), tuple(worded(exercise, variant, m) for m, _ in table if m.tag == best))

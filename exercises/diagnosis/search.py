@@ -9,12 +9,15 @@ them by step and mistake. The table is built once per variant, on the first wron
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+import numpy as np
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
 from exercises.comparators import coarsely_rounded, equal
@@ -25,6 +28,7 @@ from exercises.i18n import Text
 Chain = Callable[[Variant, Steps], Answer]
 Perturbation = tuple[tuple[str, str], ...]
 TAG_PREFIX = "gen:"
+UNWORDED = Text("", "")
 TABLE_CACHE_SIZE = 256
 
 
@@ -73,11 +77,21 @@ def _finite(value: Any) -> bool:
 
 def _changed(fields: Sequence[AnswerField], answer: Answer, key: Answer) -> dict[str, Any]:
     """The parts of ``answer`` that differ from the key beyond the check's tolerance."""
-    return {
-        f.name: answer[f.name]
-        for f in fields
-        if f.name in answer and not equal(f.kind, answer[f.name], key[f.name], f.tolerance)
-    }
+    return {f.name: answer[f.name] for f in fields if f.name in answer and not _same(f, answer[f.name], key[f.name])}
+
+
+NUMERIC = frozenset({"number", "vector", "matrix", "vectors"})
+
+
+def _same(answer_field: AnswerField, value: Any, key: Any) -> bool:
+    """Whether a part equals the key within its tolerance: numbers of one shape at once (the search compares
+    hundreds of runs), anything else through the comparator."""
+    if answer_field.kind in NUMERIC and not isinstance(value, bool):
+        given, wanted = np.asarray(value, dtype=float), np.asarray(key, dtype=float)
+        if given.shape == wanted.shape:
+            tolerance = answer_field.tolerance
+            return bool(np.all(np.abs(given - wanted) <= tolerance.atol + tolerance.rtol * np.abs(wanted)))
+    return equal(answer_field.kind, value, key, answer_field.tolerance)
 
 
 def _like_rounding(fields: Sequence[AnswerField], changed: Answer, key: Answer) -> bool:
@@ -150,7 +164,7 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
     table: list[tuple[Misconception, Answer]] = []
     for perturbation in _candidates(record.info, pairs):
         try:
-            answer, steps = run(chain, variant, perturbation)
+            answer, _ = run(chain, variant, perturbation)
         except (ValueError, IndexError):
             continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
         changed = _changed(exercise.fields, answer, key)
@@ -163,12 +177,21 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
         misconception = Misconception(
             tag(perturbation),
             functools.partial(_perturbed, chain, exercise.fields, perturbation),
-            _wording(steps.info, perturbation),
-            name=_name(steps.info, perturbation),
+            UNWORDED,  # worded only for the diagnosis a part names (``worded``): the table holds hundreds
+            name=UNWORDED,
             draws_variants=False,
         )
         table.append((misconception, changed))
     return tuple(table), frozenset(seen)
+
+
+def worded(exercise: Stepped, variant: Variant, misconception: Misconception) -> Misconception:
+    """A generated diagnosis with its sentence and short name, worded from the steps of its own run."""
+    perturbation = parse_tag(misconception.tag)
+    if perturbation is None or exercise.steps is None:
+        return misconception
+    info = run(exercise.steps, variant, perturbation)[1].info
+    return dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
 
 
 def _name(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:

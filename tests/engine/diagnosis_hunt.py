@@ -167,8 +167,15 @@ def _cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b) / lengths if lengths else 0.0
 
 
-def _superposition(v: Variant, bind: str = "product", leave_out: int | None = None, probe_shift: int = 0,
-                   against: str = "word", cosine: str = "cosine", nearest: str = "argmax") -> Answer:
+def _superposition(
+    v: Variant,
+    bind: str = "product",
+    leave_out: int | None = None,
+    probe_shift: int = 0,
+    against: str = "word",
+    cosine: str = "cosine",
+    nearest: str = "argmax",
+) -> Answer:
     d = v.data
     words, keys, p = _a(d["words"]), _a(d["keys"]), int(d["probe"])
     bound = keys * words if bind == "product" else keys + words
@@ -206,8 +213,17 @@ SUPERPOSITION: dict[str, Procedure] = {
 
 
 # ch13.loss-average ---------------------------------------------------------------------------------------------
-def _loss(v: Variant, lookup: str = "target", product: str = "product", loss: str = "ln", total_without_eos: bool = False,
-          with_divisor: int = 0, without_divisor: int = 0, drop: str = "eos", perplexity: str = "") -> Answer:
+def _loss(
+    v: Variant,
+    lookup: str = "target",
+    product: str = "product",
+    loss: str = "ln",
+    total_without_eos: bool = False,
+    with_divisor: int = 0,
+    without_divisor: int = 0,
+    drop: str = "eos",
+    perplexity: str = "",
+) -> Answer:
     d = v.data
     candidates, table, target = d["candidates"], d["table"], d["target"]
     rows = [table[previous] for previous in ["BOS", *target[:-1]]]
@@ -226,8 +242,12 @@ def _loss(v: Variant, lookup: str = "target", product: str = "product", loss: st
         with_eos = math.exp(with_eos)
     if "without" in perplexity.split(","):
         without_eos = math.exp(without_eos)
-    return {"sequence_probability": probability, "total_loss": total, "mean_loss_with_eos": with_eos,
-            "mean_loss_without_eos": without_eos}
+    return {
+        "sequence_probability": probability,
+        "total_loss": total,
+        "mean_loss_with_eos": with_eos,
+        "mean_loss_without_eos": without_eos,
+    }
 
 
 LOSS: dict[str, Procedure] = {
@@ -247,3 +267,91 @@ LOSS: dict[str, Procedure] = {
 
 HUNT["l03.superposition-readback"] = SUPERPOSITION
 HUNT["ch13.loss-average"] = LOSS
+
+
+# ch13.greedy-decode ----------------------------------------------------------------------------------------------
+def _greedy(
+    v: Variant,
+    cap_shift: int = 0,
+    feed: str = "last",
+    rule: str = "max",
+    reverse: bool = False,
+    flip_reason: bool = False,
+) -> Answer:
+    d = v.data
+    candidates, table, cap = d["candidates"], d["table"], int(d["max_steps"]) + cap_shift
+    tokens: list[str] = []
+    while len(tokens) < cap and (not tokens or tokens[-1] != "EOS"):
+        previous = "BOS" if feed == "bos" or not tokens else tokens[-1]
+        row = np.asarray(table[previous], dtype=float)
+        order = np.argsort(-row, kind="stable")
+        tokens.append(candidates[int(order[1] if rule == "second" else order[0])])
+    reason = "EOS" if tokens[-1] == "EOS" else "cap"
+    if flip_reason:
+        reason = "cap" if reason == "EOS" else "EOS"
+    return {"tokens": tokens[::-1] if reverse else tokens, "stopped_by": reason}
+
+
+GREEDY: dict[str, Procedure] = {
+    "one prediction short of the cap": lambda v: _greedy(v, cap_shift=-1),
+    "one short of the cap, said EOS": lambda v: _greedy(v, cap_shift=-1, flip_reason=True),
+    "two short of the cap": lambda v: _greedy(v, cap_shift=-2),
+    "one past the cap, said cap": lambda v: _greedy(v, cap_shift=1),
+    "the BOS row at every step": lambda v: _greedy(v, feed="bos"),
+    "the BOS row at every step, said EOS": lambda v: _greedy(v, feed="bos", flip_reason=True),
+    "the other stop reason": lambda v: _greedy(v, flip_reason=True),
+    "predictions written backwards": lambda v: _greedy(v, reverse=True),
+    "the runner-up each step": lambda v: _greedy(v, rule="second"),
+    "backwards and the other reason": lambda v: _greedy(v, reverse=True, flip_reason=True),
+}
+
+
+# ch13.shift-pairs ------------------------------------------------------------------------------------------------
+def _shift(
+    v: Variant,
+    extra_eos: bool = False,
+    drop_last: bool = False,
+    direction: bool = False,
+    reverse: bool = False,
+    count_shift: int = 0,
+    eos_scored: bool = True,
+    drop_first: bool = False,
+    no_period: bool = False,
+    start: str = "BOS",
+) -> Answer:
+    target = [t for t in v.data["target"] if not (no_period and t == ".")]
+    first = target[0] if start == "first" else start
+    pairs = list(zip([first, *target[:-1]], target))
+    if extra_eos:
+        pairs.append(("EOS", "EOS"))
+    if drop_last:
+        pairs = pairs[:-1]
+    if drop_first:
+        pairs = pairs[1:]
+    if direction:
+        pairs = [(b, a) for a, b in pairs]
+    count = len(pairs) + count_shift
+    return {
+        "pairs": pairs[::-1] if reverse else pairs,
+        "bos_scored": False,
+        "eos_scored": eos_scored,
+        "scored_count": count,
+    }
+
+
+SHIFT: dict[str, Procedure] = {
+    "an extra EOS→EOS pair": lambda v: _shift(v, extra_eos=True),
+    "stopped before .→EOS": lambda v: _shift(v, drop_last=True),
+    "pairs written (target → input)": lambda v: _shift(v, direction=True),
+    "pairs in reverse order": lambda v: _shift(v, reverse=True),
+    "extra EOS pair, count unchanged": lambda v: _shift(v, extra_eos=True, count_shift=-1),
+    "extra EOS pair, EOS not scored": lambda v: _shift(v, extra_eos=True, eos_scored=False),
+    "first pair left out": lambda v: _shift(v, drop_first=True),
+    "period skipped": lambda v: _shift(v, no_period=True),
+    "started from the first word": lambda v: _shift(v, start="first"),
+    "stopped before .→EOS, count unchanged": lambda v: _shift(v, drop_last=True, count_shift=1),
+    "reversed pairs written (target → input)": lambda v: _shift(v, direction=True, reverse=True),
+}
+
+HUNT["ch13.greedy-decode"] = GREEDY
+HUNT["ch13.shift-pairs"] = SHIFT

@@ -1,4 +1,5 @@
 """Feedback never shows internal names: data keys such as max_steps, tag ids (hand-written or generated)."""
+
 from __future__ import annotations
 
 import os

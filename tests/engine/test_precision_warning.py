@@ -1,4 +1,5 @@
 """The preview warns, without refusing, when a number carries fewer decimals than its part's hint asks."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,14 +8,23 @@ from exercises import api
 from exercises.precision import asked_decimals
 from exercises.registry import get_exercise
 
-LOSS = {"sequence_probability": "0.1234", "total_loss": "2.0938", "mean_loss_with_eos": "0.5234",
-        "mean_loss_without_eos": "0.4567"}
+LOSS = {
+    "sequence_probability": "0.1234",
+    "total_loss": "2.0938",
+    "mean_loss_with_eos": "0.5234",
+    "mean_loss_without_eos": "0.4567",
+}
 
 
-@pytest.mark.parametrize("exercise_id, field, asked", [("ch13.loss-average", "total_loss", 3),
-                                                       ("ch09.rnn-step", "h", 3),
-                                                       ("ch09.scaled-dot-attention", "weights", 4),
-                                                       ("ch09.rnn-step", "pre_activation", None)])
+@pytest.mark.parametrize(
+    "exercise_id, field, asked",
+    [
+        ("ch13.loss-average", "total_loss", 3),
+        ("ch09.rnn-step", "h", 3),
+        ("ch09.scaled-dot-attention", "weights", 4),
+        ("ch09.rnn-step", "pre_activation", None),
+    ],
+)
 def test_the_decimals_a_hint_asks_for(exercise_id, field, asked):
     assert asked_decimals(get_exercise(exercise_id).answer_field(field)) == asked
 
