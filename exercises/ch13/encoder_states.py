@@ -8,10 +8,11 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import A, SYMBOLS, tokens_text
 from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, clips, colour_tokens,
-                                    encoder_step, magnitude_in_a, noun_tokens, random_encoder,
+                                    encoder_chain, encoder_step, magnitude_in_a, noun_tokens, random_encoder,
                                     random_vocab_units, run_encoder, setup_text, states_list,
                                     vocab_from_units)
 from exercises.comparators import DEFAULT_TOLERANCE, equal
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
@@ -48,6 +49,22 @@ def _run(variant: Variant, activation: str = "relu") -> list:
 def solve(variant: Variant) -> Answer:
     """h_1 … h_n, one state per read, h_0 not listed."""
     return {"states": states_list(_run(variant))}
+
+
+LIST_WORDS = {"with-h0": Text("{step}把 h_0 也列了进去", "in {step} you listed h_0 too"),
+              "pre-activations": Text("{step}列的是激活前的值，不是状态", "in {step} you listed the pre-activations, not "
+                                      "the states")}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the encoder's reads (``encoder_chain``), then the states listed from h_1."""
+    data = variant.data
+    reads = encoder_chain(run, data["source_vocab"], data["encoder"], data["source"])
+    states = [as_list(state) for _, state in reads]
+    listed = run.custom("list", Text("列出 h_1 … h_n", "listing h_1 … h_n"), lambda: states,
+                        {"with-h0": lambda: [list(map(float, data["encoder"]["h_0"])), *states],
+                         "pre-activations": lambda: [as_list(pre) for pre, _ in reads]}, LIST_WORDS)
+    return {"states": listed}
 
 
 def _no_relu(variant: Variant) -> Answer | None:
@@ -223,5 +240,6 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     tag_part=tag_part,
+    steps=steps,
     symbols=SYMBOLS,
 )

@@ -44,6 +44,7 @@ WORDING: dict[str, Text] = {
     "relu": Text("{step}用了 ReLU", "in {step} you used ReLU"),
     "sigmoid": Text("{step}用了 sigmoid", "in {step} you used the sigmoid"),
     "clip": Text("{step}只把数截到 [-1, 1]，没有用 tanh", "in {step} you only clipped to [-1, 1] instead of tanh"),
+    "abs": Text("{step}取了绝对值", "in {step} you took absolute values"),
     "sum": Text("{step}只求了和，没有求平均", "in {step} you took the sum, not the average"),
     "divisor-plus-one": Text("{step}的除数多算了一个", "in {step} the divisor counts one too many"),
     "divisor-minus-one": Text("{step}的除数少算了一个", "in {step} the divisor counts one too few"),

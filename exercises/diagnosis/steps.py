@@ -75,6 +75,7 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "relu": lambda x: np.maximum(x, 0.0),
     "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
     "clip": lambda x: np.clip(x, -1.0, 1.0),
+    "abs": np.abs,
 }
 
 
@@ -90,7 +91,9 @@ class Steps:
         self, name: str, label: Text, right: Thunk, options: Mapping[str, Thunk], words: Mapping[str, Text] = NO_WORDS
     ) -> Any:
         """Record step ``name`` and return its value: the mistake asked for where it applies, else ``right()``."""
-        self.info[name] = StepInfo(name, label, len(self.info) + 1, tuple(options), dict(words))
+        # A step run again (once per read of an encoder) keeps its number: the same mistake is made at every read.
+        number = self.info[name].number if name in self.info else len(self.info) + 1
+        self.info[name] = StepInfo(name, label, number, tuple(options), dict(words))
         mistake = self.wrong.get(name, "")
         value = options[mistake]() if mistake in options else right()
         self.values[name] = value

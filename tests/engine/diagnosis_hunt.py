@@ -355,3 +355,43 @@ SHIFT: dict[str, Procedure] = {
 
 HUNT["ch13.greedy-decode"] = GREEDY
 HUNT["ch13.shift-pairs"] = SHIFT
+
+
+# ch13.encoder-states ---------------------------------------------------------------------------------------------
+def _encode(v: Variant, reverse: bool = False, column: str = "", reset: bool = False, swap: bool = False,
+            with_h0: bool = False, list_pre: bool = False, bias: float = 1.0, squash: str = "relu",
+            bias_after: bool = False, carry_pre: bool = False) -> Answer:
+    d = v.data
+    enc, vocab = d["encoder"], d["source_vocab"]
+    w_x, w_h = _a(enc["W_x"]), _a(enc["W_h"])
+    if swap:
+        w_x, w_h = w_h, w_x
+    if "x" in column:
+        w_x = w_x.T
+    if "h" in column:
+        w_h = w_h.T
+    h0 = _a(enc["h_0"])
+    h, rows = h0, []
+    for token in (d["source"][::-1] if reverse else d["source"]):
+        pre = _a(vocab[token]) @ w_x + (h0 if reset else h) @ w_h + (0 if bias_after else bias * _a(enc["b"]))
+        state = {"relu": np.maximum(pre, 0), "tanh": np.tanh(pre)}[squash] + (_a(enc["b"]) if bias_after else 0)
+        rows.append((pre if list_pre else state).tolist())
+        h = pre if carry_pre else state
+    return {"states": ([h0.tolist()] if with_h0 else []) + rows}
+
+
+ENCODER: dict[str, Procedure] = {
+    "read backwards": lambda v: _encode(v, reverse=True),
+    "column convention": lambda v: _encode(v, column="xh"),
+    "state not carried": lambda v: _encode(v, reset=True),
+    "W_x and W_h swapped": lambda v: _encode(v, swap=True),
+    "h_0 listed too": lambda v: _encode(v, with_h0=True),
+    "pre-activations listed": lambda v: _encode(v, list_pre=True),
+    "bias subtracted": lambda v: _encode(v, bias=-1.0),
+    "tanh for ReLU": lambda v: _encode(v, squash="tanh"),
+    "bias after the ReLU": lambda v: _encode(v, bias_after=True),
+    "only W_x transposed": lambda v: _encode(v, column="x"),
+    "pre-activation carried": lambda v: _encode(v, carry_pre=True),
+}
+
+HUNT["ch13.encoder-states"] = ENCODER
