@@ -358,9 +358,19 @@ HUNT["ch13.shift-pairs"] = SHIFT
 
 
 # ch13.encoder-states ---------------------------------------------------------------------------------------------
-def _encode(v: Variant, reverse: bool = False, column: str = "", reset: bool = False, swap: bool = False,
-            with_h0: bool = False, list_pre: bool = False, bias: float = 1.0, squash: str = "relu",
-            bias_after: bool = False, carry_pre: bool = False) -> Answer:
+def _encode(
+    v: Variant,
+    reverse: bool = False,
+    column: str = "",
+    reset: bool = False,
+    swap: bool = False,
+    with_h0: bool = False,
+    list_pre: bool = False,
+    bias: float = 1.0,
+    squash: str = "relu",
+    bias_after: bool = False,
+    carry_pre: bool = False,
+) -> Answer:
     d = v.data
     enc, vocab = d["encoder"], d["source_vocab"]
     w_x, w_h = _a(enc["W_x"]), _a(enc["W_h"])
@@ -372,7 +382,7 @@ def _encode(v: Variant, reverse: bool = False, column: str = "", reset: bool = F
         w_h = w_h.T
     h0 = _a(enc["h_0"])
     h, rows = h0, []
-    for token in (d["source"][::-1] if reverse else d["source"]):
+    for token in d["source"][::-1] if reverse else d["source"]:
         pre = _a(vocab[token]) @ w_x + (h0 if reset else h) @ w_h + (0 if bias_after else bias * _a(enc["b"]))
         state = {"relu": np.maximum(pre, 0), "tanh": np.tanh(pre)}[squash] + (_a(enc["b"]) if bias_after else 0)
         rows.append((pre if list_pre else state).tolist())
@@ -395,3 +405,128 @@ ENCODER: dict[str, Procedure] = {
 }
 
 HUNT["ch13.encoder-states"] = ENCODER
+
+
+# ch13.encoder-collision ------------------------------------------------------------------------------------------
+def _reads(
+    v: Variant,
+    source: list[str],
+    reverse: bool = False,
+    column: bool = False,
+    reset: bool = False,
+    swap: bool = False,
+    squash: str = "relu",
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    d = v.data
+    enc, vocab = d["encoder"], d["source_vocab"]
+    w_x, w_h = (_a(enc["W_h"]), _a(enc["W_x"])) if swap else (_a(enc["W_x"]), _a(enc["W_h"]))
+    if column:
+        w_x, w_h = w_x.T, w_h.T
+    h0 = _a(enc["h_0"])
+    h, reads = h0, []
+    for token in source[::-1] if reverse else source:
+        pre = _a(vocab[token]) @ w_x + (h0 if reset else h) @ w_h + _a(enc["b"])
+        h = np.maximum(pre, 0) if squash == "relu" else np.tanh(pre)
+        reads.append((pre, h))
+    return reads
+
+
+def _collide(
+    v: Variant,
+    probe_shift: int = 0,
+    compare: int = 1,
+    count_from: int = 1,
+    last_differ: bool = False,
+    final_pre: bool = False,
+    **encoder: Any,
+) -> Answer:
+    d = v.data
+    a, b = _reads(v, d["source_a"], **encoder), _reads(v, d["source_b"], **encoder)
+    probe = min(max(int(d["probe_step"]) + probe_shift, 1), len(b))
+    equal = [j for j, (x, y) in enumerate(zip(a, b), start=1) if np.allclose(x[compare], y[compare])]
+    first = equal[0] if equal else None
+    if first is not None and last_differ:
+        first = first - 1 if first > 1 else None
+    elif first is not None:
+        first = first - 1 + count_from
+    final = a[-1][0 if final_pre else 1], b[-1][0 if final_pre else 1]
+    return {
+        "pre_activation": b[probe - 1][0].tolist(),
+        "post_activation": b[probe - 1][1].tolist(),
+        "collision_step": first,
+        "final_equal": bool(np.allclose(*final)),
+        "teacher_forcing_separates": False,
+    }
+
+
+COLLISION: dict[str, Procedure] = {
+    "the read after the probe": lambda v: _collide(v, probe_shift=1),
+    "the read before the probe": lambda v: _collide(v, probe_shift=-1),
+    "collision counted from 0": lambda v: _collide(v, count_from=0),
+    "collision by pre-activations": lambda v: _collide(v, compare=0),
+    "the last read that differs": lambda v: _collide(v, last_differ=True),
+    "final equality by pre-activations": lambda v: _collide(v, final_pre=True),
+    "state not carried": lambda v: _collide(v, reset=True),
+    "W_x and W_h swapped": lambda v: _collide(v, swap=True),
+    "tanh for ReLU": lambda v: _collide(v, squash="tanh"),
+    "read backwards": lambda v: _collide(v, reverse=True),
+    "column convention": lambda v: _collide(v, column=True),
+}
+
+HUNT["ch13.encoder-collision"] = COLLISION
+
+
+# ch09.attention-cost ---------------------------------------------------------------------------------------------
+def _cost(
+    v: Variant,
+    pairs: Callable[[int], float] = lambda n: n * n,
+    causal: Callable[[int], float] = lambda n: n * (n + 1) // 2,
+    growth: Callable[[float], float] = lambda f: f**2,
+    extra: int = 0,
+) -> Answer:
+    n, factor = int(v.data["n"]) + extra, float(v.data["factor"])
+    return {"pairs": pairs(n), "causal_pairs": causal(n), "growth": growth(factor)}
+
+
+COST: dict[str, Procedure] = {
+    "pairs without self": lambda v: _cost(v, pairs=lambda n: n * (n - 1)),
+    "causal without the diagonal": lambda v: _cost(v, causal=lambda n: n * (n - 1) // 2),
+    "mask ignored": lambda v: _cost(v, causal=lambda n: n * n),
+    "cubic growth": lambda v: _cost(v, growth=lambda f: f**3),
+    "doubled factor": lambda v: _cost(v, growth=lambda f: 2 * f),
+    "one token more (BOS counted)": lambda v: _cost(v, extra=1),
+    "causal not halved": lambda v: _cost(v, causal=lambda n: n * (n + 1)),
+    "causal count for all pairs": lambda v: _cost(v, pairs=lambda n: n * (n + 1) // 2),
+    "2n pairs": lambda v: _cost(v, pairs=lambda n: 2 * n),
+    "without self, without the diagonal": lambda v: _cost(
+        v, pairs=lambda n: n * (n - 1), causal=lambda n: n * (n - 1) // 2
+    ),
+    "one token fewer": lambda v: _cost(v, extra=-1),
+}
+
+
+# ch09.multihead-shapes -------------------------------------------------------------------------------------------
+def _heads(
+    v: Variant,
+    head: Callable[[int, int], int] = lambda d, h: d // h,
+    params: Callable[[int, int], int] = lambda d, h: 4 * d * d,
+) -> Answer:
+    d, h = int(v.data["d_model"]), int(v.data["heads"])
+    return {"head_dim": head(d, h), "projection_params": params(d, h)}
+
+
+HEADS: dict[str, Procedure] = {
+    "head_dim multiplied": lambda v: _heads(v, head=lambda d, h: d * h),
+    "biases counted": lambda v: _heads(v, params=lambda d, h: 4 * d * d + 4 * d),
+    "times the heads again": lambda v: _heads(v, params=lambda d, h: 4 * d * d * h),
+    "Q, K, V with biases": lambda v: _heads(v, params=lambda d, h: 3 * d * d + 3 * d),
+    "only Q and K": lambda v: _heads(v, params=lambda d, h: 2 * d * d),
+    "one matrix": lambda v: _heads(v, params=lambda d, h: d * d),
+    "per-head squares": lambda v: _heads(v, params=lambda d, h: 4 * (d // h) ** 2 * h),
+    "4 d h": lambda v: _heads(v, params=lambda d, h: 4 * d * h),
+    "multiplied, and biases": lambda v: _heads(v, head=lambda d, h: d * h, params=lambda d, h: 4 * d * d + 4 * d),
+    "multiplied, times the heads": lambda v: _heads(v, head=lambda d, h: d * h, params=lambda d, h: 4 * d * d * h),
+}
+
+HUNT["ch09.attention-cost"] = COST
+HUNT["ch09.multihead-shapes"] = HEADS
