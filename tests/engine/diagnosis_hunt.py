@@ -530,3 +530,60 @@ HEADS: dict[str, Procedure] = {
 
 HUNT["ch09.attention-cost"] = COST
 HUNT["ch09.multihead-shapes"] = HEADS
+
+
+# ch13.exposure-divergence ----------------------------------------------------------------------------------------
+def _exposure(
+    v: Variant,
+    wrong_shift: int = 0,
+    later: int = 1,
+    past_eos: bool = False,
+    never: bool = False,
+    teacher_shift: int = 0,
+    generated_shift: int = 0,
+) -> Answer:
+    d = v.data
+    candidates, table, target = d["candidates"], d["table"], list(d["target"])
+    generated: list[str] = []
+    while len(generated) < int(d["max_steps"]) and (not generated or generated[-1] != "EOS"):
+        row = table[generated[-1] if generated else "BOS"]
+        generated.append(candidates[int(np.argmax(row))])
+    first = next(s for s, token in enumerate(target, start=1) if s > len(generated) or generated[s - 1] != token)
+    wrong = first + wrong_shift
+    stopped = wrong - 1 < len(generated) and generated[wrong - 1] == "EOS"
+    divergence = None if never or (stopped and not past_eos) else wrong + later
+    if divergence is None:
+        return {
+            "first_wrong_step": wrong,
+            "first_input_divergence_step": None,
+            "teacher_forced_input": "none",
+            "generated_input": "none",
+        }
+    taught, fed = ["BOS", *target], ["BOS", *generated]
+
+    def at(tokens: list[str], index: int) -> str:
+        return tokens[index] if 0 <= index < len(tokens) else "none"
+
+    return {
+        "first_wrong_step": wrong,
+        "first_input_divergence_step": divergence,
+        "teacher_forced_input": at(taught, divergence - 1 + teacher_shift),
+        "generated_input": at(fed, divergence - 1 + generated_shift),
+    }
+
+
+EXPOSURE: dict[str, Procedure] = {
+    "divergence two steps later": lambda v: _exposure(v, later=2),
+    "divergence after an EOS mistake": lambda v: _exposure(v, past_eos=True),
+    "first wrong step one late": lambda v: _exposure(v, wrong_shift=1),
+    "teacher input one later": lambda v: _exposure(v, teacher_shift=1),
+    "teacher input one earlier": lambda v: _exposure(v, teacher_shift=-1),
+    "generated input one earlier": lambda v: _exposure(v, generated_shift=-1),
+    "generated input one later": lambda v: _exposure(v, generated_shift=1),
+    "inputs never differ": lambda v: _exposure(v, never=True),
+    "both inputs one later": lambda v: _exposure(v, teacher_shift=1, generated_shift=1),
+    "both inputs one earlier": lambda v: _exposure(v, teacher_shift=-1, generated_shift=-1),
+    "late divergence, inputs at the wrong step": lambda v: _exposure(v, later=2, teacher_shift=-1, generated_shift=-1),
+}
+
+HUNT["ch13.exposure-divergence"] = EXPOSURE
