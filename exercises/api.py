@@ -8,6 +8,7 @@ from typing import Any
 from exercises.base import ENGINE_VERSION, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
+from exercises.diagnosis import worked
 from exercises.diagnosis.search import generated_name
 from exercises.errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
@@ -19,7 +20,7 @@ from exercises.variants import check_seed
 
 __all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
            "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",
-           "misconception_names", "run_capacity_lab"]
+           "misconception_names", "run_capacity_lab", "worked_solution", "first_departure"]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
@@ -149,6 +150,30 @@ def _cached_answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     """The answer key for (id, checked int seed), kept for reuse: staff see it with every submission they read."""
     exercise = get_exercise(exercise_id)
     return {name: to_json(value) for name, value in exercise.solve(_generate(exercise, seed)).items()}
+
+
+def worked_solution(exercise_id: str, seed: int, lang: str = "zh") -> list[dict[str, Any]]:
+    """This variant's solution as the engine's named steps, in ``lang`` (for the key view, once its rule allows);
+    empty for an exercise without steps."""
+    exercise = get_exercise(exercise_id)
+    return worked.worked_solution(exercise, _generate(exercise, seed), normalise_lang(lang))
+
+
+def first_departure(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any] | None:
+    """For an answer (typed or JSON), the first step of the worked solution where its numbers leave it: the step's
+    number and label, the part it shows in, and the mistake when the diagnosis knows it; None for an answer that is
+    right, unreadable, or of an exercise without steps."""
+    exercise = get_exercise(exercise_id)
+    lang = normalise_lang(lang)
+    generated = _generate(exercise, seed)
+    parsed = exercise.parse(answer, lang)
+    if not parsed.valid:
+        return None
+    result = exercise.check(generated, parsed.values, lang)
+    if result.status != "graded":
+        return None
+    tags = {name: part.tags for name, part in result.parts.items()}
+    return worked.first_departure(exercise, generated, parsed.values, tags, lang)
 
 
 def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | None:

@@ -128,7 +128,10 @@ def steps(variant: Variant, run: Steps) -> Answer:
                        FINAL_WORDS)
     teacher = run.custom("teacher", Text("“教师强制能否区分”", "whether teacher forcing separates them"),
                          lambda: False, {"flip": lambda: True}, TEACHER_WORDS)
-    return {"pre_activation": as_list(probed[0]), "post_activation": as_list(probed[1]), "collision_step": collision,
+    # Written down as steps of their own (no mistakes of their own), so that the worked solution shows them.
+    pre = run.custom("pre", Text("该步的激活前", "the pre-activation there"), lambda: as_list(probed[0]), {})
+    post = run.custom("post", Text("该步的新状态", "the new state there"), lambda: as_list(probed[1]), {})
+    return {"pre_activation": pre, "post_activation": post, "collision_step": collision,
             "final_equal": bool(final), "teacher_forcing_separates": teacher}
 
 
