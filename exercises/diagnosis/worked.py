@@ -85,7 +85,7 @@ def first_departure(
     """
     if exercise.steps is None:
         return None
-    key, record = run(exercise.steps, variant)
+    key, _ = run(exercise.steps, variant)
     wrong = [
         f for f in exercise.fields if f.name in answer and not equal(f.kind, answer[f.name], key[f.name], f.tolerance)
     ]
