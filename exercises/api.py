@@ -5,20 +5,20 @@ import copy
 import functools
 from typing import Any
 
-from exercises.base import ENGINE_VERSION, GradeResult, Variant
+from exercises.base import ENGINE_VERSION, SEED_LIMIT, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
 from exercises.diagnosis import worked
 from exercises.diagnosis.search import generated_name
-from exercises.errors import BadSeed, UnknownExercise
+from exercises.engine_errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
 from exercises.precision import precision_warnings
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
-from exercises.variants import check_seed
+from exercises.variant_generation import check_seed
 
-__all__ = ["ENGINE_VERSION", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
+__all__ = ["ENGINE_VERSION", "SEED_LIMIT", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
            "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",
            "misconception_names", "run_capacity_lab", "worked_solution", "first_departure"]
 

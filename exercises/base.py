@@ -9,6 +9,8 @@ from exercises.i18n import Text
 from exercises.units import Units
 
 ENGINE_VERSION = "1.10.0"
+# Seeds are integers in [0, SEED_LIMIT): what a signed 64-bit column stores; the one definition of the bound.
+SEED_LIMIT = 2**63
 
 Answer = Mapping[str, Any]
 Data = Mapping[str, Any]

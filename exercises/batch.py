@@ -8,7 +8,7 @@ from typing import Any, BinaryIO, Callable, TextIO
 from exercises import api
 from exercises.capacity_lab import CAPACITY_LAB_ID
 from exercises.i18n import LANGS
-from exercises.variants import VariantGenerationError
+from exercises.variant_generation import VariantGenerationError
 
 
 class LineError(Exception):

@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from exercises.base import ENGINE_VERSION
+from exercises.base import ENGINE_VERSION, SEED_LIMIT
 from exercises.i18n import Text
 
 CAPACITY_LAB_ID = "l03.capacity-lab"
@@ -32,7 +32,6 @@ CAPACITY_LAB_TITLE = Text("容量实验台：定长向量 vs 保留全部状态 
 ALLOWED_DIMENSIONS = (32, 64, 128, 256)
 MAX_LENGTH = 64
 MAX_TRIALS = 2000
-MAX_SEED = 2**63
 THRESHOLD = 0.9
 TEMPERATURE = 0.1
 # Every position is exchangeable in a sum, so probing at most this many per sentence loses nothing but
@@ -137,7 +136,7 @@ def run_capacity_lab(ds: Sequence[int], t_max: int, trials: int = 200, seed: int
     if t_min > t_max:
         raise ValueError(f"t_min ({t_min}) must not exceed t_max ({t_max})")
     trials = _check_int("trials", trials, 1, MAX_TRIALS)
-    seed = _check_int("seed", seed, 0, MAX_SEED - 1)
+    seed = _check_int("seed", seed, 0, SEED_LIMIT - 1)
     lengths = list(range(t_min, t_max + 1))
     fixed, attention, cosine, weight, below = {}, {}, {}, {}, {}
     done, total_work = 0, sum(dimensions)

@@ -8,7 +8,7 @@ from exercises import messages
 from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
 from exercises.comparators import SHAPED_KINDS, coarsely_rounded, compare, element_score, equal, shape_problem
 from exercises.diagnosis.check import generated_tags
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.readers import display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
 from exercises.text_input import MAX_TEXT_CHARS, refuse_unreadable

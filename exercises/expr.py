@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.expr_tokens import ErrorAt, Token, tokenize
 from exercises.i18n import Text
 from exercises.typed_chars import normalise_with_map, without_invisible

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.expr import evaluate, evaluate_within
 from exercises.i18n import Text
 from exercises.text_input import (

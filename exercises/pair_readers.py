@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.i18n import Text
 from exercises.text_input import (
     OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,

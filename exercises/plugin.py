@@ -10,7 +10,7 @@ from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception
 from exercises.checking import check_answer, parse_answer
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
-from exercises.variants import generate_variant
+from exercises.variant_generation import generate_variant
 
 
 @dataclass(frozen=True)

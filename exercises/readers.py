@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from exercises.comparators import canonical_token
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.expr import evaluate
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors

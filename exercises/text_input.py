@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.i18n import Text
 from exercises.typed_chars import normalise_with_map
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from exercises.comparators import canonical_token
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.typed_chars import TOKEN_MARKS, is_invisible, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (

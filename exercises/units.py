@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.i18n import Text
 from exercises.unit_text import blank_after, blank_before, find_after_number, leading, trailing, words_pattern
 

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.i18n import Text
 from exercises.text_input import guard, wrong_type
 from exercises.typed_chars import BRACKETS, TOKEN_MARKS, without_invisible

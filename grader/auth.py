@@ -9,7 +9,7 @@ from typing import ParamSpec, TypeVar
 from flask import request
 
 from grader.auth_session import current_user
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.extensions import get_session, request_scoped
 from grader.models import Role, User
 from grader.security import find_live_token, record_token_use, role_at_least

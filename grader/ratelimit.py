@@ -21,7 +21,7 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from redis import RedisError
 
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 
 EXTENSION_KEY = "grader.limiter"
 DEFAULT_SUBMISSION_LIMIT = "30/minute"

@@ -152,21 +152,6 @@ def record_token_use(session: Session, token: LiveToken) -> bool:
     return True
 
 
-def lookup_token(session: Session, raw_token: str | None) -> ApiToken | None:
-    """The live (not revoked) ApiToken for ``raw_token``, with its user; records when it was last used."""
-    live = find_live_token(session, raw_token)
-    if live is None:
-        return None
-    record_token_use(session, live)
-    return session.get(ApiToken, live.token_id, populate_existing=True)
-
-
-def authenticate_token(session: Session, raw_token: str | None) -> User | None:
-    """The owner of a live API token, or None. Check ``lookup_token(...).role`` for the token's own role."""
-    token = lookup_token(session, raw_token)
-    return token.user if token is not None else None
-
-
 def tokens_of(session: Session, username: str | None = None) -> list[ApiToken]:
     """Every API token (or ``username``'s), oldest first, with its owner loaded; hashes only, never the tokens."""
     query = select(ApiToken).join(ApiToken.user).options(contains_eager(ApiToken.user)).order_by(ApiToken.id)

@@ -19,7 +19,7 @@ from grader.extensions import get_db
 from grader.migrate import upgrade
 from grader.models import Base, User
 from tests.factories import make_user
-from tests.support import REDIS_URL, Backend, WorkerProcess, postgres_database
+from tests.support import Backend, WorkerProcess, own_redis_url, postgres_database
 
 # The `browser` fixture (Debian Chromium under Playwright) for the browser tests of every folder.
 pytest_plugins = ["tests.browser_support"]
@@ -39,7 +39,7 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         return
     with postgres_database(f"grader_test_{os.getpid()}") as url:
         # A Redis database of its own, so flushing it in a test touches nothing else on the server.
-        broker = f"{REDIS_URL}/{1 + os.getpid() % 15}"
+        broker = own_redis_url()
         chosen = Backend("postgresql", url, broker, data_dir, queue)
         upgrade(chosen.database_url)
         yield chosen

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -29,13 +30,20 @@ def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
 
 
+@functools.cache
+def shared_password_hash() -> str:
+    """TEST_PASSWORD hashed once per test process: argon2 is slow on purpose (about 0.1 s a hash), and thousands
+    of factory users need no salt of their own (tests of the hashing itself call hash_password)."""
+    return hash_password(TEST_PASSWORD)
+
+
 def make_user(session: Session, role: str = Role.STUDENT, username: str | None = None) -> User:
     """A committed user with password TEST_PASSWORD."""
     user = User(
         username=username or unique(role),
         display_name="Test person",
         role=role,
-        password_hash=hash_password(TEST_PASSWORD),
+        password_hash=shared_password_hash(),
     )
     session.add(user)
     session.commit()

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.grading.dispatch import GRADE_TASK, celery_app
-from grader.grading.submissions import get_result, submit
+from grader.grading.submissions import accept
 from grader.models import GradeLogEntry, Submission, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.support import wait_for
+
+
+def submit(session: Session, **request: Any) -> Submission:
+    """Accept a submission as the API and pages do (grader.grading.submissions.accept), keeping only the row."""
+    return accept(session, **request)[0]
+
+
+def get_result(session: Session, submission_id: int) -> Submission:
+    """The submission freshly read from the database (what a worker wrote since shows)."""
+    submission = session.get(Submission, submission_id, populate_existing=True)
+    assert submission is not None, submission_id
+    return submission
 
 
 def send_duplicate(app: Flask, submission_id: int) -> str:

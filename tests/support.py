@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import re
 import signal
@@ -23,6 +25,8 @@ from grader.serve import terminate_with_parent, worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+REDIS_TEST_DATABASES = range(1, 16)  # database 0 holds only the claims below
+REDIS_CLAIM_SECONDS = 6 * 3600  # a claim left by a killed run lapses at the latest after this
 WAIT_SECONDS = 60.0  # generous upper bound for anything a worker does; tests never assert durations
 T = TypeVar("T")
 
@@ -37,6 +41,61 @@ def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SEC
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _release_redis_claim(key: str, me: str) -> None:
+    """Give back a claimed Redis database (if the claim is still ours)."""
+    try:
+        client = redis.Redis.from_url(f"{REDIS_URL}/0")
+        if client.get(key) == me.encode():
+            client.delete(key)
+    except redis.RedisError:
+        pass  # the claim lapses by itself
+
+
+@functools.cache
+def own_redis_url() -> str:
+    """The URL of a Redis database (1-15) that no other live test process uses, for this process's broker.
+
+    Test processes run side by side (pytest-xdist workers, other runs on the machine) and some tests flush their
+    database to lose messages on purpose, so each process claims one in database 0 (SET NX, released at exit); a
+    claim whose process has died is taken over.
+    """
+    client = redis.Redis.from_url(f"{REDIS_URL}/0")
+    me = str(os.getpid())
+    for index in REDIS_TEST_DATABASES:
+        key = f"grader-test-db:{index}"
+        if client.set(key, me, nx=True, ex=REDIS_CLAIM_SECONDS) or _took_over_dead_claim(client, key, me):
+            atexit.register(_release_redis_claim, key, me)
+            return f"{REDIS_URL}/{index}"
+    raise RuntimeError("every Redis test database (1-15) is claimed by a live test process")
+
+
+def _took_over_dead_claim(client: redis.Redis, key: str, me: str) -> bool:
+    """Claim ``key`` if the process holding it is dead; atomic against another process doing the same."""
+    with client.pipeline() as pipe:
+        try:
+            pipe.watch(key)
+            holder = pipe.get(key)
+            if holder is None or not holder.isdigit() or _process_alive(int(holder)):
+                return False
+            pipe.multi()
+            pipe.set(key, me, ex=REDIS_CLAIM_SECONDS)
+            pipe.execute()
+        except redis.WatchError:
+            return False
+    return True
 
 
 @contextmanager

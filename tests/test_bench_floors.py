@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from exercises import api as engine
 from tests.conftest import BACKENDS
 from tests.engine.test_book_answers import BOOK_ANSWERS
-from tests.support import REDIS_URL, postgres_database
+from tests.support import own_redis_url, postgres_database
 
 pytestmark = pytest.mark.skipif("postgresql" not in BACKENDS, reason="the floors run on PostgreSQL and Redis")
 TOKEN = "floor-test-token"
@@ -49,7 +49,7 @@ class Floors:
 @pytest.fixture(scope="module")
 def floors() -> Iterator[Floors]:
     """Both floors on a scratch database; the messages they sent are deleted afterwards."""
-    broker, queue = f"{REDIS_URL}/{1 + os.getpid() % 15}", f"floor-test-{os.getpid()}"
+    broker, queue = own_redis_url(), f"floor-test-{os.getpid()}"
     with postgres_database(f"floor_test_{os.getpid()}") as url, pytest.MonkeyPatch.context() as patch:
         libpq_url = url.replace("postgresql+psycopg://", "postgresql://")
         for name, value in {"FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker, "FLOOR_QUEUE": queue,

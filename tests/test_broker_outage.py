@@ -22,7 +22,7 @@ from sqlalchemy import select, update
 
 from grader.extensions import get_db
 from grader.grading import sweeper
-from grader.grading.submissions import submit
+from tests.pipeline_helpers import submit
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.support import wait_for

@@ -24,11 +24,10 @@ from grader import create_app
 from grader.cli import main
 from grader.demo import DEMO_LOGINS, seed_demo
 from grader.extensions import get_db
-from grader.grading.submissions import submit
 from grader.models import Assignment, Course, Enrolment, Role, SubmissionStatus, User, utcnow
-from grader.security import authenticate_password, authenticate_token
+from grader.security import authenticate_password, find_live_token
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
-from tests.pipeline_helpers import wait_final
+from tests.pipeline_helpers import submit, wait_final
 from tests.support import Backend, wait_for
 
 
@@ -52,9 +51,9 @@ def test_token_create_makes_the_owner_and_prints_a_working_token(
 ) -> None:
     status, token, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "ms-lee")
     assert status == 0
-    owner = authenticate_token(session, token)
-    session.commit()  # the look-up recorded last_used_at; release SQLite's write lock before the next command
-    assert owner is not None and owner.username == "ms-lee" and owner.role == Role.TEACHER
+    owner = find_live_token(session, token)
+    session.commit()  # release SQLite's read snapshot before the next command writes
+    assert owner is not None and owner.username == "ms-lee" and owner.user_role == Role.TEACHER
     status, second, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "ms-lee")
     assert status == 0 and second != token
     assert session.scalar(select(func.count()).select_from(User)) == 1

@@ -25,7 +25,7 @@ from grader.migrate import upgrade
 from grader.models import LabStatus
 from tests.api.support import School, build_school
 from tests.conftest import clean_database
-from tests.support import PG_ADMIN_URL, REDIS_URL, Backend, WorkerProcess, postgres_database, wait_for
+from tests.support import PG_ADMIN_URL, Backend, WorkerProcess, own_redis_url, postgres_database, wait_for
 
 SHIFT = "ch13.shift-pairs"
 BOOK = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "no", "eos_scored": "yes", "scored_count": "4"}
@@ -38,7 +38,7 @@ def pg_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
     name = f"grader_outage_{os.getpid()}"
     with postgres_database(name) as url:
         upgrade(url)
-        yield Backend("postgresql", url, f"{REDIS_URL}/{1 + os.getpid() % 15}",
+        yield Backend("postgresql", url, own_redis_url(),
                       tmp_path_factory.mktemp("outage"), f"outage_{uuid.uuid4().hex[:8]}")
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.expr import MAX_DEPTH, MAX_LENGTH, evaluate
 
 LN2 = math.log(2)

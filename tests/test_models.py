@@ -11,17 +11,18 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from grader.models import AppendOnlyError, GradeLogEntry, Role, Submission, User, VariantAssignment
+from grader.models import ApiToken, AppendOnlyError, GradeLogEntry, Role, Submission, User, VariantAssignment
 from grader.security import (
     authenticate_password,
-    authenticate_token,
+    find_live_token,
     hash_password,
     issue_token,
-    lookup_token,
+    record_token_use,
     role_at_least,
     verify_password,
 )
-from grader.variants import SEED_LIMIT, derive_seed, seed_for
+from exercises.api import SEED_LIMIT
+from grader.grading.variant_seeds import derive_seed, seed_for
 from tests.factories import BOOK_ANSWER, EXERCISE, TEST_PASSWORD, make_user, unique
 
 
@@ -131,19 +132,26 @@ def test_tokens_are_stored_hashed_and_found_by_value(app: Flask, session: Sessio
     session.commit()
     stored = [token.token_hash for token in teacher.tokens]
     assert raw not in stored and len(stored) == 2
-    assert authenticate_token(session, raw) == teacher
-    assert lookup_token(session, low).role == Role.STUDENT
-    assert lookup_token(session, raw).last_used_at is not None
-    assert authenticate_token(session, raw + "x") is None
-    assert authenticate_token(session, "") is None
+    found = find_live_token(session, raw)
+    assert found is not None and found.user_id == teacher.id and found.token_role == Role.TEACHER
+    assert found.last_used_at is None and record_token_use(session, found)  # what the API's authentication does
+    session.commit()
+    assert (lowered := find_live_token(session, low)) is not None and lowered.token_role == Role.STUDENT
+    assert (used := find_live_token(session, raw)) is not None and used.last_used_at is not None
+    assert find_live_token(session, raw + "x") is None
+    assert find_live_token(session, "") is None
 
 
 def test_revoked_token_no_longer_authenticates(session: Session, student: User) -> None:
     raw = issue_token(session, student, name="t")
     session.commit()
-    lookup_token(session, raw).revoked_at = datetime.now(timezone.utc)
+    live = find_live_token(session, raw)
+    assert live is not None
+    token = session.get(ApiToken, live.token_id)
+    assert token is not None
+    token.revoked_at = datetime.now(timezone.utc)
     session.commit()
-    assert authenticate_token(session, raw) is None
+    assert find_live_token(session, raw) is None
 
 
 def test_token_role_cannot_exceed_its_owner(session: Session, student: User) -> None:

@@ -12,12 +12,12 @@ from sqlalchemy.orm import Session
 from grader import create_app
 from grader.extensions import get_db
 from grader.grading import pipeline
-from grader.grading.errors import SubmissionRejected
-from grader.grading.submissions import get_result, serialise_submission, submit
+from grader.grading.refusals import SubmissionRejected
+from grader.grading.submissions import serialise_submission
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user
 from tests.conftest import clean_database
-from tests.pipeline_helpers import log_entries, send_duplicate, submit_book_answer, wait_final
+from tests.pipeline_helpers import get_result, log_entries, send_duplicate, submit, submit_book_answer, wait_final
 from tests.support import Backend, WorkerProcess
 
 

@@ -9,8 +9,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.grading import policy
-from grader.grading.errors import SubmissionRejected
-from grader.grading.submissions import submit
+from grader.grading.refusals import SubmissionRejected
+from tests.pipeline_helpers import submit
 from grader.models import AnswerKeyPolicy, Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
 

@@ -11,7 +11,7 @@ from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.linalg import Matrix, is_square, matmul, matrix_text, softmax_columns, softmax_rows, unique_argmax
 from exercises.plugin import Exercise
-from exercises.variants import has_tie_at_max, rows_not_summing_to_one
+from exercises.variant_generation import has_tie_at_max, rows_not_summing_to_one
 
 ID = "ch09.scaled-dot-attention"
 D_K = 2

@@ -11,7 +11,7 @@ from exercises.base import Variant
 from exercises.ch13.common import (BOS, COLOURS, EOS, MAX_STEPS, NOUNS, PERIOD, STOPPED_BY_CAP,
                                    STOPPED_BY_EOS)
 from exercises.i18n import Text
-from exercises.variants import has_tie_at_max
+from exercises.variant_generation import has_tie_at_max
 
 Table = Mapping[str, Sequence[float]]
 TIE_TOLERANCE = 1e-9

@@ -13,7 +13,7 @@ from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_c
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
-from exercises.variants import rows_not_summing_to_one
+from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.exposure-divergence"
 EARLY_EOS_SHARE = 0.15  # variants whose first mistake is EOS itself, so the inputs never get to differ

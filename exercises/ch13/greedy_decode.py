@@ -32,7 +32,7 @@ from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
-from exercises.variants import rows_not_summing_to_one
+from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.greedy-decode"
 EXERCISE_3_BLUE_ROW = [0.0, 0.0, 0.8, 0.1, 0.1, 0.0]  # exercise 13.3 replaces only the blue row

@@ -17,7 +17,7 @@ from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
-from exercises.variants import rows_not_summing_to_one
+from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.loss-average"
 MIN_SEQUENCE_PROBABILITY = 0.05  # keeps the product well above the absolute tolerance

@@ -9,7 +9,7 @@ from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.linalg import Vector, matrix_text, softmax, vector_text
 from exercises.plugin import Exercise
-from exercises.variants import rows_not_summing_to_one
+from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "l03.additive-attention"
 STATE_VALUES = (-1.0, -0.5, 0.0, 0.5, 1.0)  # entries of s, h_j, W and U

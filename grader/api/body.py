@@ -10,12 +10,12 @@ from typing import Any, ParamSpec, TypeVar
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from grader.errors import ApiError
+from grader.api_errors import ApiError
+from exercises.api import SEED_LIMIT
 from grader.routing import ROW_ID_MAX
 
 P = ParamSpec("P")
 R = TypeVar("R")
-SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 LANGS = ("zh", "en")
 
 

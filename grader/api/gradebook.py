@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from grader.api import queries
 from grader.auth import Principal
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.grading import policy
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
 

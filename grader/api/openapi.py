@@ -5,7 +5,7 @@ from exercises import api as engine
 from grader.api.openapi_common import (
     BILINGUAL, ID, LANG, SEED, SEED_TEXT, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
 )
-from grader.api.openapi_sync import SYNC_PATHS, SYNC_SCHEMAS
+from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
 ERROR_MEANINGS = {

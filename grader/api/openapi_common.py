@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from exercises.api import SEED_LIMIT
 from grader.routing import ROW_ID_MAX
 
 JSONObject = dict[str, Any]
@@ -46,7 +47,7 @@ LANG = query_param("lang", {"type": "string", "enum": ["zh", "en"], "default": "
                    "Language of prompts and messages.")
 ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 CURSOR = {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX}
-SEED = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
 SEED_TEXT = {"type": "string", "pattern": "^[0-9]{1,19}$",
              "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
                             "where a JavaScript number stops being exact (JSON.parse would change the seed)."}

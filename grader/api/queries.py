@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, any_, bindparam, func, or_, select, true, union_all
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import Select, bindparam, func, or_, select, true, union_all
 from sqlalchemy.orm import Session, selectinload
 
+from grader import sql_dialects
 from grader.auth import Principal
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 
@@ -194,7 +194,7 @@ def list_submissions(
         conditions.append(Submission.id > page.after_id)
     wanted = page.limit + 1  # one row more than the page tells whether more follow
     if assignment_ids is not None and len(assignment_ids) <= MERGE_ASSIGNMENTS_MAX:
-        dialect = session.get_bind().dialect.name
+        dialect = sql_dialects.dialect_of(session)
         ids = _merged_by_assignment(assignment_ids, conditions, newest_first, page.offset + wanted, dialect)
         ids = ids.limit(wanted).offset(page.offset).subquery()
         query = select(Submission).join(ids, Submission.id == ids.c.id).order_by(_in_order(ids.c.id, newest_first))
@@ -256,15 +256,8 @@ def _merged_by_assignment(assignment_ids: list[int], conditions: list[Any], newe
 
 
 def _is_assignment(assignment_id: int, dialect: str) -> Any:
-    """SQL: the submission belongs to the assignment, said so that only index (assignment_id, id) gives its order.
-
-    PostgreSQL folds ``assignment_id = a`` into a constant and may then walk the primary key instead (its estimate
-    cannot know that one assignment's rows are clustered, so it expects a match every few rows); ``= ANY(ARRAY[a])``
-    is not folded, so ``ORDER BY assignment_id, id`` is an order that only that index gives without a sort.
-    """
-    if dialect == "postgresql":
-        return Submission.assignment_id == any_(postgresql.array([assignment_id]))
-    return Submission.assignment_id == assignment_id
+    """SQL: the submission belongs to the assignment, said so that only index (assignment_id, id) gives its order."""
+    return sql_dialects.equals_keeping_index_order(Submission.assignment_id, assignment_id, dialect)
 
 
 def progress_subject(session: Session, principal: Principal, assignment: Assignment, student_id: int | None) -> User:

@@ -15,7 +15,7 @@ from grader.auth import Principal
 from grader.grading import policy
 from grader.grading.submissions import serialise_submission
 from grader.grading.translate import feedback_in
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import Assignment, Course, Submission, SubmissionStatus, User, iso_timestamp
 
 

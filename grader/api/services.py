@@ -17,12 +17,12 @@ from grader import ratelimit
 from grader.api import body as parse
 from grader.api import queries
 from grader.auth import Principal
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.grading import final_row, notify, policy, submissions
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, EnrolmentRole, Submission, utcnow
 from grader.routing import ROW_ID_MAX
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 # A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an
@@ -125,7 +125,7 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
         answer=parse.required_object(payload, "answer"),
         lang=parse.language(payload.get("lang")),
         assignment_id=parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1),
-        seed=parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT),
+        seed=parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT),
     )
     staff = queries.acts_as_staff_in(session, principal, parsed.assignment_id)
     if parsed.seed is not None and not staff:
@@ -168,7 +168,7 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
     answer = parse.required_object(payload, "answer")
     # Well-formed as in a submission, so that a body valid for one is valid for the other.
     assignment_id = parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
-    seed = parse.optional_int(payload, "seed", minimum=0, limit=parse.SEED_LIMIT)
+    seed = parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT)
     lang = parse.language(payload.get("lang"))
     if not queries.acts_as_staff_in(session, principal, assignment_id):
         # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as

@@ -16,7 +16,7 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader.extensions import Database
 from grader.grading import dispatch, leases
-from grader.grading.errors import LabParametersRejected, LabRunsBusy
+from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.models import LabRun, LabStatus, User, utcnow
 
 # The engine's published limits for run_capacity_lab; checked here so a bad request never reaches a worker.
@@ -43,7 +43,7 @@ def lab_params(ds: list[int], t_max: int, trials: int, seed: int) -> dict[str, A
             raise LabParametersRejected(
                 Text(zh=f"{name} 需为 1 到 {limit} 的整数。", en=f"{name} must be an integer from 1 to {limit}.")
             )
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < engine.SEED_LIMIT:
         raise LabParametersRejected(Text(zh="种子需为非负整数。", en="seed must be a non-negative integer."))
     return {"ds": sorted(set(ds)), "t_max": t_max, "trials": trials, "seed": seed}
 

@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from grader import sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, leases, notify
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
@@ -58,7 +59,7 @@ def _grade(
     """Claim, grade and write in one session on one connection (a job is a handful of round trips); the outcome,
     and the row's grading columns as a graded or invalid write returned them."""
     # On PostgreSQL every write below is one statement, so autocommit saves a BEGIN and a COMMIT per write.
-    single_statements = database.dialect == "postgresql"
+    single_statements = sql_dialects.single_statement_autocommit(database.dialect)
     with database.pinned_session(autocommit=single_statements) as session:
         claimed = leases.claim_reading(
             session, Submission, submission_id, worker, lease_seconds,

@@ -10,7 +10,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
                            User)
 

@@ -6,20 +6,16 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
 from exercises.i18n import Text
+from grader import sql_dialects
 from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
-from grader.grading.errors import SubmissionNotFound, SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, Submission, SubmissionStatus, iso_timestamp, utcnow
-
-
-def submit(session: Session, **request: Any) -> Submission:
-    """``accept`` without the replay flag: the stored (or earlier) submission."""
-    return accept(session, **request)[0]
 
 
 def accept(
@@ -88,10 +84,7 @@ def _insert_within_the_rules(database: Database, user_id: int, assignment: Assig
     its original, which must be answered with the original, not refused for the attempt the original used).
     """
     with database.engine.connect() as connection:
-        if database.dialect == "sqlite":
-            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock before counting: writers queue here
-        else:
-            connection.execute(select(func.pg_advisory_xact_lock(attempt_lock_key(user_id, assignment.id))))
+        sql_dialects.take_write_lock(connection, attempt_lock_key(user_id, assignment.id))  # before counting
         with Session(bind=connection) as locked:
             key = values["idempotency_key"]
             if key is not None and _by_idempotency_key(locked, user_id, key) is not None:
@@ -153,15 +146,6 @@ def _same_request_or_conflict(
             ),
         )
     return earlier
-
-
-def get_result(session: Session, submission_id: int) -> Submission:
-    """The submission with ``submission_id``, freshly read; raises SubmissionNotFound."""
-    submission = session.get(Submission, submission_id, populate_existing=True)
-    if submission is None:
-        raise SubmissionNotFound(submission_id)
-    return submission
-
 
 
 def serialise_submission(submission: Submission) -> dict[str, Any]:

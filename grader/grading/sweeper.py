@@ -80,8 +80,7 @@ def take_stale(session: Session, model: JobModel, requeue_after: float) -> list[
         .order_by(model.id)
         .limit(BATCH_SIZE)
     )
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
+    query = query.with_for_update(skip_locked=True)  # PostgreSQL: sweepers skip each other's rows; SQLite drops it
     taken = []
     for row_id, dispatched_at in session.execute(query).all():
         result = session.execute(

@@ -12,7 +12,7 @@ from grader.models.submissions import (
     SubmissionStatus,
 )
 from grader.models.users import ApiToken, Role, User
-from grader.models.variants import VariantAssignment
+from grader.models.variant_assignments import VariantAssignment
 
 __all__ = [
     "AnswerKeyPolicy",

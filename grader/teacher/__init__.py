@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from grader.teacher import (  # noqa: F401  (view modules register their routes; tasks registers the regrade task)
+from grader.teacher import (
     assignment_views,
     course_admin_views,
     course_views,
@@ -11,13 +11,19 @@ from grader.teacher import (  # noqa: F401  (view modules register their routes;
     export_views,
     regrade_views,
     roster_views,
-    tasks,
     token_views,
 )
 from grader.teacher.blueprint import teacher
 
+# Every teacher view module; its routes are added to the blueprint here, not by importing it. (The regrade task,
+# grader.teacher.tasks, is listed in the Celery app's include, grader.celery_app.)
+VIEW_MODULES = (assignment_views, course_admin_views, course_views, dashboard_views, export_views, regrade_views,
+                roster_views, token_views)
+
 
 def init_app(app: Flask) -> None:
     """Register the teacher pages on ``app``; calling it twice is harmless."""
+    for module in VIEW_MODULES:
+        module.routes.register(teacher)
     if teacher.name not in app.blueprints:
         app.register_blueprint(teacher)

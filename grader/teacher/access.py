@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, RegradeJob, Role, User
-from grader.web.pages import login_required, signed_in
+from grader.ui.page_helpers import login_required, signed_in
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -10,11 +10,11 @@ from grader.models import Assignment, Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import offset_now
-from grader.web.pages import page_lang, render, signed_in
-from grader.web.services import exercise_title
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.exercise_catalogue import exercise_title
+from grader.ui.routes import Routes
 
 
 def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,
@@ -32,11 +32,14 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     if settings is None:
         return _form_page(course, form, assignment, 422)
     saved = assignments.save(get_session(), course.id, settings, assignment)
-    flash(tt("asg.saved", page_lang()))
+    flash(t("asg.saved", page_lang()))
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 
-@teacher.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
+routes = Routes()
+
+
+@routes.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 @teacher_required
 def new_assignment(course_id: int) -> ResponseReturnValue:
     """A blank assignment form, or create the assignment from it."""
@@ -46,7 +49,7 @@ def new_assignment(course_id: int) -> ResponseReturnValue:
     return _form_page(course, assignments.AssignmentForm(), None)
 
 
-@teacher.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
+@routes.route("/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
 @teacher_required
 def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     """The form filled with the assignment's settings, or save the changes."""
@@ -56,7 +59,7 @@ def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     return _form_page(found.course, assignments.form_from_assignment(found), found)
 
 
-@teacher.post("/assignments/<int:assignment_id>/delete")
+@routes.post("/assignments/<int:assignment_id>/delete")
 @teacher_required
 def delete_assignment(assignment_id: int) -> ResponseReturnValue:
     """Delete an assignment no student has submitted to: the first post asks, one with confirm=yes acts. One with
@@ -68,17 +71,17 @@ def delete_assignment(assignment_id: int) -> ResponseReturnValue:
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     if request.form.get("confirm") != "yes":
         tries = assignments.staff_tries(get_session(), found)
-        note = tt("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
+        note = t("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt("asg.delete_heading", lang, title=title), question=tt("asg.delete_question", lang),
-                      note=note, button=tt("asg.delete_yes", lang))
+                      heading=t("asg.delete_heading", lang, title=title), question=t("asg.delete_question", lang),
+                      note=note, button=t("asg.delete_yes", lang))
     if not assignments.delete(get_session(), found.id):  # a submission came in after the question
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
-    flash(tt("asg.deleted", lang, title=title))
+    flash(t("asg.deleted", lang, title=title))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.get("/exercises/<exercise_id>/preview")
+@routes.get("/exercises/<exercise_id>/preview")
 @teacher_required
 def preview(exercise_id: str) -> ResponseReturnValue:
     """A sample variant (seed from ?seed=, default the book variant 0) with its answer key."""

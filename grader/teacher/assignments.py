@@ -16,7 +16,7 @@ from exercises import api as engine
 from grader.models import AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
-from grader.web.data_view import data_blocks, page_prompt
+from grader.ui.data_view import data_blocks, page_prompt
 
 # Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
 # 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the
@@ -205,7 +205,7 @@ def parse_seed(text: str | None) -> int | None:
     """A preview seed from the query string (default 0); None if it is not a valid seed."""
     if not text:
         return 0
-    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= 2**63:
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= engine.SEED_LIMIT:
         return None
     return int(text)
 

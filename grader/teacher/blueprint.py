@@ -1,4 +1,4 @@
-"""The teacher pages' blueprint (mounted at /teach): CSRF on every post, error pages, the ``T`` string helper."""
+"""The teacher pages' blueprint (mounted at /teach): CSRF on every post, error pages (strings come from the one catalogue, grader.i18n)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,9 +9,9 @@ from flask import Blueprint, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from grader.teacher.strings import tt
-from grader.web.csrf import protect
-from grader.web.pages import error_message_key, page_lang, refuse_hidden_characters, render
+from grader.i18n import t
+from grader.ui.csrf import protect
+from grader.ui.page_helpers import error_message_key, page_lang, refuse_hidden_characters, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,17 +60,6 @@ def _refuse_hidden_characters() -> None:
     refuse_hidden_characters(names_and_titles=True)
 
 
-@teacher.context_processor
-def _teacher_strings() -> dict[str, Any]:
-    """``T(key, **values)``: a teacher-page string in the page's language."""
-    lang = page_lang()
-
-    def translate(key: str, **values: object) -> str:
-        return tt(key, lang, **values)
-
-    return {"T": translate}
-
-
 @teacher.errorhandler(400)
 @teacher.errorhandler(403)
 @teacher.errorhandler(404)
@@ -87,6 +76,6 @@ def _too_large_page(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     limit = _BODY_LIMITS.get(request.endpoint or "")
     max_bytes = request.max_content_length or 0
     size = f"{max_bytes // 1024 // 1024} MiB" if max_bytes >= 1024 * 1024 else f"{max_bytes // 1024} KiB"
-    message = tt(limit.message_key if limit else "error.too_large", page_lang(), size=size)
+    message = t(limit.message_key if limit else "error.too_large", page_lang(), size=size)
     back = url_for(limit.back_endpoint, **(request.view_args or {})) if limit else url_for("teacher.home")
     return render("teach/too_large.html", 413, message=message, back=back)

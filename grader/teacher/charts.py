@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.analytics import BIN_EDGES
+from grader.teacher.analytics import BIN_EDGES
 
 PATTERNS = ("hatch", "dots", "cross", "vertical", "horizontal", "solid")  # one per bar, so bars differ without colour
 BAR_WIDTH = 44

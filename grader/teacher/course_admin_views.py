@@ -9,10 +9,10 @@ from grader.models import Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import course_settings
 from grader.teacher.access import course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
 def _settings_page(course: Course, status: int = 200, time_zone: str | None = None,
@@ -23,7 +23,10 @@ def _settings_page(course: Course, status: int = 200, time_zone: str | None = No
                   offset=utc_offset_label(offset_now(course.time_zone)))
 
 
-@teacher.route("/courses/<int:course_id>/settings", methods=["GET", "POST"])
+routes = Routes()
+
+
+@routes.route("/courses/<int:course_id>/settings", methods=["GET", "POST"])
 @teacher_required
 def course_settings_page(course_id: int) -> ResponseReturnValue:
     """The course's time zone: shown, or changed (opening and due times keep their instants)."""
@@ -35,7 +38,7 @@ def course_settings_page(course_id: int) -> ResponseReturnValue:
     if zone is None:
         return _settings_page(course, 422, typed, "course.bad_time_zone")
     course_settings.set_time_zone(get_session(), course, zone)
-    flash(tt("course.settings_saved", page_lang()))
+    flash(t("course.settings_saved", page_lang()))
     return redirect(url_for("teacher.course_settings_page", course_id=course.id))
 
 
@@ -49,21 +52,21 @@ def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
         return redirect(back)
     if request.form.get("confirm") != "yes":
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt(f"{prefix}.heading", lang, title=course.title),
-                      question=tt(f"{prefix}.question", lang, title=course.title), button=tt(f"{prefix}.yes", lang))
+                      heading=t(f"{prefix}.heading", lang, title=course.title),
+                      question=t(f"{prefix}.question", lang, title=course.title), button=t(f"{prefix}.yes", lang))
     if course_settings.set_archived(get_session(), course, archived):
-        flash(tt(f"{prefix}.done", lang))
+        flash(t(f"{prefix}.done", lang))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/archive")
+@routes.post("/courses/<int:course_id>/archive")
 @teacher_required
 def archive_course(course_id: int) -> ResponseReturnValue:
     """Make the course read-only for its students, after a confirmation."""
     return _archive_action(course_id, True)
 
 
-@teacher.post("/courses/<int:course_id>/unarchive")
+@routes.post("/courses/<int:course_id>/unarchive")
 @teacher_required
 def unarchive_course(course_id: int) -> ResponseReturnValue:
     """Let the course's students submit again, after a confirmation."""

@@ -7,12 +7,12 @@ from flask.typing import ResponseReturnValue
 from grader.extensions import get_session
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.access import course_or_404, taught_courses, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.pages import course_page
+from grader.teacher.dashboard_data import course_page
 from grader.teacher.roster import course_form_errors, create_course, student_counts
-from grader.teacher.strings import tt
+from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, SUGGESTED_TIME_ZONE, known_zone
-from grader.web.pages import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
 def _home(status: int = 200, errors: list[str] | None = None, code: str = "", title: str = "",
@@ -25,14 +25,17 @@ def _home(status: int = 200, errors: list[str] | None = None, code: str = "", ti
                   title=title, time_zone=time_zone, zones=COMMON_TIME_ZONES)
 
 
-@teacher.get("/")
+routes = Routes()
+
+
+@routes.get("/")
 @teacher_required
 def home() -> ResponseReturnValue:
     """Courses the signed-in teacher teaches, and a form to create one."""
     return _home()
 
 
-@teacher.post("/courses")
+@routes.post("/courses")
 @teacher_required
 def new_course() -> ResponseReturnValue:
     """Create a course with the signed-in teacher as its teacher, in the time zone chosen (UTC if none is sent)."""
@@ -45,11 +48,11 @@ def new_course() -> ResponseReturnValue:
     course = create_course(get_session(), signed_in(), code, title, zone)
     if course is None:  # created by another request since the check above
         return _home(422, ["course.code_taken"], code, title, zone)
-    flash(tt("course.created", page_lang()))
+    flash(t("course.created", page_lang()))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
-@teacher.get("/courses/<int:course_id>")
+@routes.get("/courses/<int:course_id>")
 @teacher_required
 def course(course_id: int) -> ResponseReturnValue:
     """The course dashboard: statistics and histogram per assignment, progress per student."""

@@ -5,12 +5,15 @@ from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.pages import assignment_page, student_page
-from grader.web.pages import page_lang, render, signed_in
+from grader.teacher.dashboard_data import assignment_page, student_page
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
-@teacher.get("/assignments/<int:assignment_id>")
+routes = Routes()
+
+
+@routes.get("/assignments/<int:assignment_id>")
 @teacher_required
 def assignment(assignment_id: int) -> ResponseReturnValue:
     """Per exercise: statistics, score histogram, misconception histogram; per student: progress; exports; regrade."""
@@ -18,7 +21,7 @@ def assignment(assignment_id: int) -> ResponseReturnValue:
     return render("teach/assignment.html", page=assignment_page(get_session(), found, page_lang()), course=found.course)
 
 
-@teacher.get("/courses/<int:course_id>/students/<int:user_id>")
+@routes.get("/courses/<int:course_id>/students/<int:user_id>")
 @teacher_required
 def student(course_id: int, user_id: int) -> ResponseReturnValue:
     """One student's submissions in the course, newest first, with the feedback they received."""

@@ -7,12 +7,12 @@ from typing import Any
 from flask import Response, abort, stream_with_context
 from sqlalchemy.orm import Session
 
-from grader import exports
+from grader.teacher import exports
 from grader.extensions import get_db, get_session
 from grader.models import Assignment
 from grader.teacher.access import assignment_or_404, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.web.pages import signed_in
+from grader.ui.page_helpers import signed_in
+from grader.ui.routes import Routes
 
 EXPORTS: dict[str, Callable[[Session, Assignment], Iterator[list[Any]]]] = {
     "grades": exports.grades_rows,
@@ -21,7 +21,10 @@ EXPORTS: dict[str, Callable[[Session, Assignment], Iterator[list[Any]]]] = {
 }
 
 
-@teacher.post("/assignments/<int:assignment_id>/export/<kind>.csv")
+routes = Routes()
+
+
+@routes.post("/assignments/<int:assignment_id>/export/<kind>.csv")
 @teacher_required
 def export(assignment_id: int, kind: str) -> Response:
     """Stream one of the CSV exports as a download (UTF-8 with BOM, so spreadsheets read Chinese names)."""

@@ -1,6 +1,6 @@
 """A regrade change's reason in the page's language.
 
-grader.regrade stores each reason as English text with raw field ids ("causal_pairs: ✓ → ✗ 0.00; growth: ✓ → ✗
+grader.grading.regrade stores each reason as English text with raw field ids ("causal_pairs: ✓ → ✗ 0.00; growth: ✓ → ✗
 0.00 (kept: never lower)"), which the grade log keeps as it is. The report re-words it when shown: fields by their
 labels, part scores as percentages, statuses and the kept reason in words. Anything it does not recognise (a reason
 from an older format, say) is shown as stored.
@@ -11,12 +11,11 @@ import re
 from dataclasses import dataclass
 
 from exercises import api as engine
-from grader import regrade
-from grader.i18n_ui import t
+from grader.grading import regrade
+from grader.i18n import t
 from grader.models import SubmissionStatus
 from grader.percent import shown_percent
-from grader.teacher.strings import tt
-from grader.web.services import field_labels
+from grader.ui.exercise_catalogue import field_labels
 
 STATUSES = frozenset(status.value for status in SubmissionStatus)
 _KEPT = re.compile(re.escape(regrade.KEPT).replace(r"\{reason\}", "(?P<reason>.*)").replace(r"\{why\}", "(?P<why>.+)")
@@ -52,23 +51,23 @@ def _segment(text: str, exercise_id: str, lang: str, labels: dict[str, str]) -> 
     """One "; "-separated piece of a stored reason (a status change or a part's verdict change), re-worded."""
     status = _STATUS.match(text)
     if status and status["old"] in STATUSES and status["new"] in STATUSES:
-        return tt("regrade.reason_status", lang, old=t(f"substatus.{status['old']}", lang),
+        return t("regrade.reason_status", lang, old=t(f"substatus.{status['old']}", lang),
                   new=t(f"substatus.{status['new']}", lang))
     part = _PART.match(text)
     if part:
         before, after = (_verdict(part[side], exercise_id, lang) for side in ("before", "after"))
         if before is not None and after is not None:
             label = labels.get(part["field"], part["field"])
-            return tt("regrade.reason_part", lang, label=label, before=before, after=after)
+            return t("regrade.reason_part", lang, label=label, before=before, after=after)
     return text
 
 
 def _kept(why: str, lang: str) -> str | None:
     """Why a change was kept back, in ``lang``; None for a wording this module does not know."""
     if why == regrade.KEPT_NEVER_LOWER:
-        return tt("regrade.kept_never_lower", lang)
+        return t("regrade.kept_never_lower", lang)
     over = _OVER_LIMIT.match(why)
-    return tt("regrade.kept_over_limit", lang, n=int(over["allowed"])) if over else None
+    return t("regrade.kept_over_limit", lang, n=int(over["allowed"])) if over else None
 
 
 def shown_reason(reason: str, exercise_id: str, lang: str, applied: bool) -> ShownReason:
@@ -81,7 +80,7 @@ def shown_reason(reason: str, exercise_id: str, lang: str, applied: bool) -> Sho
             return ShownReason(reason)
         body = match["reason"] if match else reason
     if body == regrade.WEIGHTING_CHANGED:
-        return ShownReason(tt("regrade.reason_weighting", lang), kept)
+        return ShownReason(t("regrade.reason_weighting", lang), kept)
     labels = field_labels(exercise_id, lang)
     pieces = [_segment(piece, exercise_id, lang, labels) for piece in body.split("; ")]
-    return ShownReason(tt("regrade.reason_separator", lang).join(pieces), kept)
+    return ShownReason(t("regrade.reason_separator", lang).join(pieces), kept)

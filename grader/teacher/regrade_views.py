@@ -5,14 +5,17 @@ from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
-from grader.regrade import request_regrade
+from grader.grading.regrade import request_regrade
 from grader.teacher.access import assignment_or_404, regrade_or_404, teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.pages import regrade_context
-from grader.web.pages import page_lang, render, signed_in
+from grader.teacher.dashboard_data import regrade_context
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
-@teacher.post("/assignments/<int:assignment_id>/regrade")
+routes = Routes()
+
+
+@routes.post("/assignments/<int:assignment_id>/regrade")
 @teacher_required
 def start_regrade(assignment_id: int) -> ResponseReturnValue:
     """Queue a regrade job on the workers (or return to the one already running) and show its progress."""
@@ -22,7 +25,7 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
     return redirect(url_for("teacher.regrade", job_id=job.id))
 
 
-@teacher.get("/regrades/<int:job_id>")
+@routes.get("/regrades/<int:job_id>")
 @teacher_required
 def regrade(job_id: int) -> ResponseReturnValue:
     """The job's progress (the page refreshes itself while it runs) and, when done, the report."""

@@ -8,9 +8,10 @@ from grader.extensions import get_session
 from grader.models import Course, EnrolmentRole
 from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required
-from grader.teacher.blueprint import body_limit, teacher
-from grader.teacher.strings import tt
-from grader.web.pages import page_lang, render, signed_in
+from grader.teacher.blueprint import body_limit
+from grader.i18n import t
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 # What the one-student form says for a refused username (any other reason: "Cannot enrol {name}: {reason}.").
 ONE_STUDENT_ERRORS = {
@@ -28,14 +29,17 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
                   teachers=roster.members(session, course, EnrolmentRole.TEACHER), **extra)
 
 
-@teacher.get("/courses/<int:course_id>/roster")
+routes = Routes()
+
+
+@routes.get("/courses/<int:course_id>/roster")
 @teacher_required
 def roster_page(course_id: int) -> ResponseReturnValue:
     """Who is in the course, with forms to enrol and remove."""
     return _roster_page(course_or_404(get_session(), signed_in(), course_id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/add")
+@routes.post("/courses/<int:course_id>/roster/add")
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
     """Enrol one student by username; a refusal is one sentence next to the form."""
@@ -46,14 +50,14 @@ def roster_add(course_id: int) -> ResponseReturnValue:
         error = refused[0].error or ""
         key = ONE_STUDENT_ERRORS.get(error)
         lang = page_lang()
-        message = tt(key, lang, name=username) if key else tt("roster.one_refused", lang, name=username,
-                                                              reason=tt(error, lang))
+        message = t(key, lang, name=username) if key else t("roster.one_refused", lang, name=username,
+                                                              reason=t(error, lang))
         return _roster_page(course, 422, add_error=message, add_username=username)
-    flash(tt("roster.enrolled_one", page_lang(), name=username))
+    flash(t("roster.enrolled_one", page_lang(), name=username))
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/upload")
+@routes.post("/courses/<int:course_id>/roster/upload")
 @body_limit(roster.MAX_ROSTER_BYTES, "roster.err_too_large", "teacher.roster_page")
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
@@ -63,11 +67,11 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
     try:
         rows = roster.read_usernames(upload.read() if upload else b"")
     except roster.RosterFileError as exc:
-        return _roster_page(course, 422, file_error=tt(exc.key, page_lang(), **exc.values))
+        return _roster_page(course, 422, file_error=t(exc.key, page_lang(), **exc.values))
     return _roster_page(course, preview=roster.check_rows(get_session(), course, rows))
 
 
-@teacher.post("/courses/<int:course_id>/roster/confirm")
+@routes.post("/courses/<int:course_id>/roster/confirm")
 @body_limit(roster.MAX_ROSTER_BYTES, "error.too_large", "teacher.roster_page")
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
@@ -77,13 +81,13 @@ def roster_confirm(course_id: int) -> ResponseReturnValue:
     if rows is None:  # only a hand-made form sends anything but the preview's "line:username" values
         abort(400)
     count, refused = roster.enrol(get_session(), course, rows)
-    flash(tt("roster.enrolled", page_lang(), n=count))
+    flash(t("roster.enrolled", page_lang(), n=count))
     if refused:
         return _roster_page(course, 422, refused=refused)
     return redirect(url_for("teacher.roster_page", course_id=course.id))
 
 
-@teacher.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
+@routes.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""
@@ -95,11 +99,11 @@ def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     if request.form.get("confirm") != "yes":
         lang = page_lang()
         return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=tt("roster.remove_heading", lang, name=student.display_name),
-                      question=tt("roster.remove_question", lang, name=student.display_name,
+                      heading=t("roster.remove_heading", lang, name=student.display_name),
+                      question=t("roster.remove_question", lang, name=student.display_name,
                                   username=student.username, course=course.title),
-                      button=tt("roster.remove_yes", lang))
+                      button=t("roster.remove_yes", lang))
     removed = roster.remove_student(get_session(), course, user_id)
     if removed is not None:
-        flash(tt("roster.removed", page_lang(), name=removed.display_name))
+        flash(t("roster.removed", page_lang(), name=removed.display_name))
     return redirect(back)

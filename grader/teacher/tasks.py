@@ -1,4 +1,4 @@
-"""Celery task of the teacher dashboard: a thin wrapper that hands a regrade job id to grader.regrade."""
+"""Celery task of the teacher dashboard: a thin wrapper that hands a regrade job id to grader.grading.regrade."""
 from __future__ import annotations
 
 from celery import Task, shared_task
@@ -6,7 +6,7 @@ from flask import current_app
 
 from grader.extensions import get_db
 from grader.grading.dispatch import REGRADE_TASK
-from grader.regrade import run_regrade
+from grader.grading.regrade import run_regrade
 from grader.tasks import RETRY_OPTIONS, worker_id
 
 

@@ -12,9 +12,9 @@ from grader.extensions import get_session
 from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
-from grader.teacher.blueprint import teacher
-from grader.teacher.strings import tt
-from grader.web.pages import page_lang, render, signed_in
+from grader.i18n import t
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 TOKEN_NAME_MAX = 128
 # A teacher may hold a token acting as a teacher, or one that acts as a student (e.g. to test as a student would).
@@ -33,14 +33,17 @@ def _page(status: int = 200, new_token: str | None = None, error: str | None = N
                   lifetimes=TOKEN_LIFETIMES, now=utcnow(), chosen=chosen or {})
 
 
-@teacher.get("/tokens")
+routes = Routes()
+
+
+@routes.get("/tokens")
 @teacher_required
 def tokens() -> ResponseReturnValue:
     """The signed-in teacher's API tokens."""
     return _page()
 
 
-@teacher.post("/tokens")
+@routes.post("/tokens")
 @teacher_required
 def new_token() -> ResponseReturnValue:
     """Create a token for the signed-in teacher and show it once."""
@@ -54,7 +57,7 @@ def new_token() -> ResponseReturnValue:
     return _page(201, new_token=raw)
 
 
-@teacher.post("/tokens/<int:token_id>/revoke")
+@routes.post("/tokens/<int:token_id>/revoke")
 @teacher_required
 def revoke(token_id: int) -> ResponseReturnValue:
     """Revoke one of the signed-in teacher's tokens (someone else's is a 404): the first post asks, one with
@@ -66,9 +69,9 @@ def revoke(token_id: int) -> ResponseReturnValue:
     if request.form.get("confirm") != "yes":
         lang = page_lang()
         return render("teach/confirm.html", cancel=url_for("teacher.tokens"), action=request.path,
-                      heading=tt("tokens.revoke_heading", lang, name=token.name),
-                      question=tt("tokens.revoke_question", lang), button=tt("tokens.revoke_yes", lang))
+                      heading=t("tokens.revoke_heading", lang, name=token.name),
+                      question=t("tokens.revoke_question", lang), button=t("tokens.revoke_yes", lang))
     revoke_token(session, token_id)
     session.commit()
-    flash(tt("tokens.revoked", page_lang()))
+    flash(t("tokens.revoked", page_lang()))
     return redirect(url_for("teacher.tokens"))

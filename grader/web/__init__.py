@@ -6,13 +6,17 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from grader.auth_session import SESSION_USER_KEY
-from grader.errors import http_exception_response, is_api_request
-from grader.web import auth_views, course_views, exercise_views, lab_views  # noqa: F401  (they register routes)
+from grader.api_errors import http_exception_response, is_api_request
+from grader.web import auth_views, course_views, exercise_views, lab_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
-from grader.web.csrf import protect
+from grader.ui.csrf import protect
 from grader.percent import shown_percent
-from grader.web.pages import error_message_key, refuse_hidden_characters, render, template_globals
+from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
+
+# Every page view module; its routes are added to the blueprint in init_app, not by importing it.
+VIEW_MODULES = (auth_views, course_views, exercise_views, lab_views)
+
 
 @web.before_request
 def _require_csrf_token() -> None:
@@ -82,6 +86,8 @@ def _no_sniff(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Register the pages, their template globals, error pages (also for URLs no route matches), the CSRF check on cookie-authenticated API posts
     the no-store rule for private answers and the frame policy of pages."""
+    for module in VIEW_MODULES:
+        module.routes.register(web)
     app.register_blueprint(web)
     # By status code, so that they come before the API's handler for every HTTPException, which they defer to.
     for code in (404, 405):

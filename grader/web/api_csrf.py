@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import request, session
 
 from grader.auth_session import SESSION_USER_KEY
-from grader.errors import ApiError, is_api_request
-from grader.web.csrf import CSRF_HEADER, SAFE_METHODS, token_is_valid
+from grader.api_errors import ApiError, is_api_request
+from grader.ui.csrf import CSRF_HEADER, SAFE_METHODS, token_is_valid
 
 
 def protect_cookie_api_posts() -> None:

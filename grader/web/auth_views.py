@@ -8,11 +8,11 @@ from exercises.i18n import LANGS
 from grader import ratelimit
 from grader.auth_session import current_user, login_user, logout_user
 from grader.extensions import get_session
-from grader.i18n_ui import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
+from grader.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
 from grader.models import User
 from grader.security import authenticate_password
-from grader.web.blueprint import web
-from grader.web.pages import gettable_next, page_lang, render, safe_next
+from grader.ui.page_helpers import gettable_next, page_lang, render, safe_next
+from grader.ui.routes import Routes
 
 
 def _landing(user: User) -> str:
@@ -20,7 +20,10 @@ def _landing(user: User) -> str:
     return url_for("teacher.home") if user.is_teacher else url_for("web.courses")
 
 
-@web.get("/login")
+routes = Routes()
+
+
+@routes.get("/login")
 def login() -> ResponseReturnValue:
     """The login form (signed-in users go straight on)."""
     user = current_user()
@@ -29,7 +32,7 @@ def login() -> ResponseReturnValue:
     return render("login.html", next=request.args.get("next", ""))
 
 
-@web.post("/login")
+@routes.post("/login")
 def login_submit() -> ResponseReturnValue:
     """Check the password; on success start a fresh session and go on to the page asked for."""
     username = request.form.get("username", "").strip()
@@ -46,7 +49,7 @@ def login_submit() -> ResponseReturnValue:
     return redirect(safe_next(request.form.get("next"), _landing(user)))
 
 
-@web.post("/logout")
+@routes.post("/logout")
 def logout() -> ResponseReturnValue:
     """End the session."""
     logout_user()
@@ -54,7 +57,7 @@ def logout() -> ResponseReturnValue:
     return redirect(url_for("web.login"))
 
 
-@web.post("/lang")
+@routes.post("/lang")
 def switch_language() -> ResponseReturnValue:
     """Remember the chosen language in a long-lived cookie and return to the page (or, for a page that answered a
     post, the nearest one above it that can be fetched)."""

@@ -6,25 +6,28 @@ from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.models import utcnow
-from grader.web.blueprint import web
-from grader.web.pages import login_required, page_lang, render, signed_in, visible_or_404
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
 from grader.web.services import assignment_view, my_courses, visible_assignment
+from grader.ui.routes import Routes
 
 
-@web.get("/")
+routes = Routes()
+
+
+@routes.get("/")
 def home() -> ResponseReturnValue:
     """The front door: the course list (which asks anonymous visitors to log in)."""
     return redirect(url_for("web.courses"))
 
 
-@web.get("/courses")
+@routes.get("/courses")
 @login_required
 def courses() -> ResponseReturnValue:
     """Every course of the user with a progress bar per assignment."""
     return render("courses.html", courses=my_courses(get_session(), signed_in(), page_lang(), utcnow()))
 
 
-@web.get("/assignments/<int:assignment_id>")
+@routes.get("/assignments/<int:assignment_id>")
 @login_required
 def assignment(assignment_id: int) -> ResponseReturnValue:
     """One assignment: its exercises with score, attempts left and status."""

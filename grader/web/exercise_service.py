@@ -12,12 +12,13 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.grading import policy, submissions
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
-from grader.variants import seed_for
-from grader.web.data_view import Block, data_blocks, page_prompt
-from grader.web.services import (AssignmentView, NotVisible, assignment_view, exercise_entry, locked_for,
-                                  teaches_course, window_state)
+from grader.grading.variant_seeds import seed_for
+from grader.ui.data_view import Block, data_blocks, page_prompt
+from grader.ui.exercise_catalogue import exercise_entry
+from grader.ui.page_helpers import NotVisible
+from grader.web.services import AssignmentView, assignment_view, locked_for, teaches_course, window_state
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -181,7 +182,7 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
         return FormOutcome(None, validation=report)
     key = form.get("idempotency_key") or None
     try:
-        submission = submissions.submit(
+        submission, _ = submissions.accept(
             session, user_id=user.id, exercise_id=exercise_id, seed=seed,
             raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
             idempotency_key=key[:128] if key else None)

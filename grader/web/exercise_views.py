@@ -9,13 +9,14 @@ from flask.typing import ResponseReturnValue
 from grader import ratelimit
 from grader.extensions import get_session
 from grader.grading import policy
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import utcnow
-from grader.web.blueprint import web
 from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
-from grader.web.pages import login_required, page_lang, render, signed_in, visible_or_404
-from grader.web.services import (exercise_title, field_labels, first_feedback, refresh_seconds, submission_history,
-                                  visible_assignment, visible_submission)
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
+from grader.ui.exercise_catalogue import exercise_title, field_labels
+from grader.web.services import (first_feedback, refresh_seconds, submission_history, visible_assignment,
+                                  visible_submission)
+from grader.ui.routes import Routes
 
 EXERCISE_PATH = "/assignments/<int:assignment_id>/exercises/<exercise_id>"
 
@@ -31,14 +32,17 @@ def _page(assignment_id: int, exercise_id: str, status: int = 200, **extra: obje
                   idempotency_key=secrets.token_urlsafe(16), **extra)
 
 
-@web.get(EXERCISE_PATH)
+routes = Routes()
+
+
+@routes.get(EXERCISE_PATH)
 @login_required
 def exercise(assignment_id: int, exercise_id: str) -> ResponseReturnValue:
     """The prompt, the student's variant as tables, one input per answer part, and the latest result."""
     return _page(assignment_id, exercise_id)
 
 
-@web.post(EXERCISE_PATH)
+@routes.post(EXERCISE_PATH)
 @login_required
 def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue:
     """Without JavaScript: validate, submit, then show the submission (which refreshes until graded)."""
@@ -56,7 +60,7 @@ def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue
     return _page(assignment_id, exercise_id, outcome.status, validation=outcome.validation, refusal=outcome.refusal)
 
 
-@web.get("/submissions")
+@routes.get("/submissions")
 @login_required
 def submissions() -> ResponseReturnValue:
     """All of the user's submissions, grouped per exercise, newest first."""
@@ -64,7 +68,7 @@ def submissions() -> ResponseReturnValue:
     return render("submissions.html", groups=groups, summary=first_feedback)
 
 
-@web.get("/submissions/<int:submission_id>")
+@routes.get("/submissions/<int:submission_id>")
 @login_required
 def submission(submission_id: int) -> ResponseReturnValue:
     """One of the user's submissions with its per-part result."""

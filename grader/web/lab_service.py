@@ -7,9 +7,9 @@ from typing import Any, Mapping
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from grader.grading.errors import LabParametersRejected, LabRunsBusy
+from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.grading.labs import request_lab_run
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import LabRun, LabStatus, User
 from grader.web.plot import by_d, render_plot
 

@@ -5,16 +5,16 @@ from flask import jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.api.body import read_json_object
-from grader.errors import error_body
+from grader.api_errors import error_body
 from grader.extensions import get_session
 from grader.grading.labs import MAX_OPEN_RUNS_PER_USER
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import LabRun
 from grader.routing import ROW_ID_MAX
-from grader.web.blueprint import web
 from grader.web.lab_service import (DEFAULT_DS, DEFAULT_T_RANGE, LAB_DS, LabFormError, first_below_rows, get_run,
                                     plot_for, read_lab_form, restrict, run_status, start_run)
-from grader.web.pages import login_required, page_lang, render, signed_in
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in
+from grader.ui.routes import Routes
 
 
 def _t_min() -> int:
@@ -33,7 +33,10 @@ def _lab_page(run: LabRun | None, status: int = 200, error: str | None = None) -
                   first_below=first_below_rows(shown, lang) if shown else [])
 
 
-@web.get("/lab")
+routes = Routes()
+
+
+@routes.get("/lab")
 @login_required
 def lab() -> ResponseReturnValue:
     """The lab form; with ?run=<id> also that run's progress, plot and table."""
@@ -44,7 +47,7 @@ def lab() -> ResponseReturnValue:
 LAB_FIELDS = ("ds", "t_min", "t_max")
 
 
-@web.post("/lab/runs")
+@routes.post("/lab/runs")
 @login_required
 def lab_start() -> ResponseReturnValue:
     """Start (or reuse) a run: JSON in, JSON out for the script; a form post redirects to the page."""
@@ -67,7 +70,7 @@ def lab_start() -> ResponseReturnValue:
     return redirect(url_for("web.lab", run=run.id, t_min=t_min))
 
 
-@web.get("/lab/runs/<int:run_id>")
+@routes.get("/lab/runs/<int:run_id>")
 @login_required
 def lab_poll(run_id: int) -> ResponseReturnValue:
     """A run's status and progress; once done, its SVG plot and 'first T below 90%' table."""

@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-from grader.i18n_ui import t
+from grader.i18n import t
 
 WIDTH, HEIGHT = 760, 380
 LEFT, RIGHT, TOP, BOTTOM = 56, 200, 36, 48
@@ -24,7 +24,6 @@ class Series:
     points: tuple[tuple[int, float], ...]
     colour: str
     marker: str
-    dashed: bool = False
 
 
 def by_d(mapping: Mapping[Any, Any], d: int) -> Any:

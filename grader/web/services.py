@@ -3,17 +3,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from exercises import api as engine
 from exercises.i18n import Text
 from grader.grading import policy
 from grader.grading.translate import feedback_in
-from grader.i18n_ui import t
+from grader.i18n import t
+from grader.ui.exercise_catalogue import exercise_entry, exercise_title
+from grader.ui.page_helpers import NotVisible
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
 from grader.percent import shown_percent
 
@@ -36,33 +35,6 @@ def archived_note(course: Course, lang: str) -> ArchivedNote | None:
     if not course.archived:
         return None
     return ArchivedNote(ARCHIVED_BADGE.get(lang), policy.COURSE_ARCHIVED.get(lang), ARCHIVED_SECTION.get(lang))
-
-
-class NotVisible(LookupError):
-    """The thing does not exist for this user (unknown, or in a course the user is not in): a 404."""
-
-
-@lru_cache(maxsize=1)
-def _catalogue() -> dict[str, dict[str, Any]]:
-    """Engine exercises by id (titles, fields, graded flag); the engine is static, so cached."""
-    return {entry["id"]: entry for entry in engine.list_exercises()}
-
-
-def exercise_entry(exercise_id: str) -> dict[str, Any] | None:
-    """The engine's catalogue entry for ``exercise_id``, or None."""
-    return _catalogue().get(exercise_id)
-
-
-def exercise_title(exercise_id: str, lang: str) -> str:
-    """An exercise's title in ``lang``, or its id when the engine does not know it."""
-    entry = exercise_entry(exercise_id)
-    return entry["title"][lang] if entry else exercise_id
-
-
-def field_labels(exercise_id: str, lang: str) -> dict[str, str]:
-    """Answer field name -> label in ``lang``, in the engine's field order."""
-    entry = exercise_entry(exercise_id) or {"fields": []}
-    return {f["name"]: f["label"][lang] for f in entry["fields"]}
 
 
 @dataclass(frozen=True)

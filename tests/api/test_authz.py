@@ -7,8 +7,9 @@ from typing import Any
 from exercises import api as engine
 from grader.auth_session import SESSION_USER_KEY
 from grader.extensions import get_db
-from grader.security import lookup_token
-from grader.web.csrf import CSRF_HEADER, CSRF_SESSION_KEY
+from grader.models import ApiToken
+from grader.security import find_live_token
+from grader.ui.csrf import CSRF_HEADER, CSRF_SESSION_KEY
 
 from .support import Api, assert_error
 
@@ -139,7 +140,9 @@ def test_me_and_courses(api: Api) -> None:
 
 def test_revoked_token_is_refused(api: Api) -> None:
     with get_db(api.client.application).session() as session:
-        token = lookup_token(session, api.school.tokens["alice"])
+        live = find_live_token(session, api.school.tokens["alice"])
+        assert live is not None
+        token = session.get(ApiToken, live.token_id)
         assert token is not None
         token.revoked_at = datetime.now(timezone.utc)
         session.commit()

@@ -19,7 +19,7 @@ from grader.api.changes import SETTLE_SETTING
 from grader.config import ConfigError, load_config
 from grader.extensions import get_db
 from grader.models import GradeLogEntry, RegradeJob, RegradeStatus, Submission, utcnow
-from grader.regrade import run_regrade
+from grader.grading.regrade import run_regrade
 from tests.factories import BOOK_ANSWER, BOOK_SEED
 from tests.support import Backend
 

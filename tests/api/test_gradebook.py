@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import insert, select, update
 
-from grader import analytics
+from grader.teacher import analytics
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Enrolment, GradeLogEntry, Role, Submission, User, utcnow
 from grader.security import issue_token

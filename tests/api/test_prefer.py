@@ -12,7 +12,7 @@ from flask import Flask
 
 from exercises import api as engine
 from grader.api.body import prefer_wait
-from grader.errors import ApiError
+from grader.api_errors import ApiError
 from grader.extensions import get_db
 from tests.support import Backend
 

@@ -1,15 +1,13 @@
 """Where rate-limit counts live: the configured URI, else the broker's Redis, else process memory."""
 from __future__ import annotations
 
-import os
-
 from grader import create_app
 from grader.extensions import get_db
 from grader.ratelimit import SubmissionLimiter, parsed_limit, storage_uri
 from tests.api.support import build_school
 from tests.conftest import clean_database
 from tests.factories import unique
-from tests.support import REDIS_URL, Backend
+from tests.support import Backend, own_redis_url
 
 
 def test_explicit_storage_wins() -> None:
@@ -48,7 +46,7 @@ def test_the_limiter_counts_per_key_and_forgets_on_reset() -> None:
 
 
 def test_deployments_sharing_one_redis_count_separately() -> None:
-    shared = f"{REDIS_URL}/{1 + os.getpid() % 15}"  # this test session's own Redis database
+    shared = own_redis_url()  # this test session's own Redis database
     first, second = SubmissionLimiter(shared, namespace=unique("a")), SubmissionLimiter(shared, namespace=unique("b"))
     limit = parsed_limit("1/minute")
     try:

@@ -7,7 +7,7 @@ import numpy as np
 
 from exercises import api
 from exercises.registry import get_exercise
-from exercises.variants import rejection_reason
+from exercises.variant_generation import rejection_reason
 
 SCALED = "ch09.scaled-dot-attention"
 ADDITIVE = "l03.additive-attention"

@@ -13,7 +13,7 @@ from exercises.ch13 import exposure_divergence, greedy_decode, loss_average
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, CANDIDATES, EOS, STOPPED_BY_CAP, STOPPED_BY_EOS
 from exercises.ch13.decoding import (greedy_decode as decode, pick, teacher_forced_probabilities, tenths_row,
                                      tied_rows)
-from exercises.variants import has_tie_at_max
+from exercises.variant_generation import has_tie_at_max
 
 SEEDS = range(1, 201)
 

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from grader.i18n_ui import LANG_COOKIE
+from grader.i18n import LANG_COOKIE
 from tests.factories import TEST_PASSWORD
 
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.grading import policy
-from grader.grading.errors import SubmissionRejected
+from grader.grading.refusals import SubmissionRejected
 from grader.models import Assignment, Course, Role, Submission, utcnow
 from grader.security import issue_token
 from tests.factories import BOOK_ANSWER, EXERCISE, UNREADABLE_ANSWER, make_assignment, make_taught_assignment, make_user

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from grader import exports
+from grader.teacher import exports
 from grader.extensions import get_db
 from grader.models import Enrolment, Submission
 from grader.teacher.export_views import EXPORTS

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from exercises.registry import get_exercise
-from grader.web.data_view import format_number
+from grader.ui.data_view import format_number
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, User
 from tests.factories import make_user
 

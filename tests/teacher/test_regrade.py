@@ -15,8 +15,8 @@ from grader.extensions import get_db
 from grader.models import (Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, RegradeChange, RegradeJob,
                            RegradeStatus, Role, Submission)
 from grader.grading import leases
-from grader.regrade import explain, run_regrade
-from grader.teacher import pages
+from grader.grading.regrade import explain, run_regrade
+from grader.teacher import dashboard_data
 from grader.teacher.roster import remove_student
 from tests.factories import make_user, unique
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT, RegradeFixture, build
@@ -136,7 +136,7 @@ def test_a_long_report_is_shown_a_page_at_a_time(app: Flask, session: Session, f
     """A regrade after an engine update can change thousands of answers: the report pages through them, every
     change on exactly one page, and an out-of-range or unreadable page number shows the nearest page."""
     job = run(app, session, new_job(session, fixture, never_lower=False))
-    monkeypatch.setattr(pages, "REGRADE_CHANGES_PER_PAGE", 2)  # the 3 changes of the fixture span two pages
+    monkeypatch.setattr(dashboard_data, "REGRADE_CHANGES_PER_PAGE", 2)  # the 3 changes of the fixture span two pages
     client, _ = login(fixture.teacher.username)
     url = f"/teach/regrades/{job.id}"
 

@@ -15,7 +15,7 @@ from grader.models import (
     Assignment, Course, Enrolment, EnrolmentRole, RegradeChange, RegradeJob, RegradeStatus, Role, ScorePolicy,
     Submission, SubmissionStatus, User,
 )
-from grader.regrade import run_regrade
+from grader.grading.regrade import run_regrade
 from tests.factories import make_user, unique
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
 from grader.models import RegradeChange, RegradeJob, RegradeStatus
-from grader.regrade import run_regrade
+from grader.grading.regrade import run_regrade
 from grader.teacher.regrade_reasons import shown_reason
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, RegradeFixture, build
 

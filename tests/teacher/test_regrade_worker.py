@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
 from grader.grading import sweeper
-from grader.i18n_ui import UI
+from grader.i18n import UI
 from grader.models import GradeLogEntry, RegradeJob, RegradeStatus
 from tests.support import WorkerProcess, wait_for
 from tests.teacher.regrade_data import build

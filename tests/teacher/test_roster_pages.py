@@ -14,11 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.api import MAX_BODY_BYTES
-from grader.i18n_ui import LANG_COOKIE, t
+from grader.i18n import LANG_COOKIE, t
 from grader.models import ApiToken, Course, Enrolment, EnrolmentRole, Role, User
 from grader.security import issue_token
 from grader.teacher.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
-from grader.teacher.strings import tt
 from tests.factories import make_user, unique
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -93,7 +92,7 @@ def test_a_file_too_large_gets_a_page_in_the_teachers_language(session: Session,
     assert len(data) > MAX_ROSTER_BYTES
     status, page = upload(client, token, course, data)
     assert status == 413
-    assert text in page and tt("too_large.back", lang) in page
+    assert text in page and t("too_large.back", lang) in page
     assert f'href="/teach/courses/{course.id}/roster"' in page  # back to the form
     assert "Request Entity Too Large" not in page and 'rel="stylesheet"' in page
 
@@ -161,7 +160,7 @@ def test_one_student_refused_says_why_in_one_sentence(session: Session, login: L
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert f'<p class="message error" role="alert" id="add-error">{message.format(name=name)}</p>' in page
-    assert tt("roster.enrolled", lang, n=0) not in page and "roster-preview" not in page
+    assert t("roster.enrolled", lang, n=0) not in page and "roster-preview" not in page
     assert 'aria-describedby="add-error"' in page
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from sqlalchemy import select
 
 from grader.extensions import get_db
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import Assignment
 from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, make_app, serving

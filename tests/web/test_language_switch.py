@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Submission, User
-from grader.web.pages import gettable_next
+from grader.ui.page_helpers import gettable_next
 
 Login = Callable[[FlaskClient, str], str]
 ALERT = re.compile(r'<p class="message error" role="alert">(.*?)</p>', re.DOTALL)

@@ -12,7 +12,7 @@ from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.models import Assignment, Submission, SubmissionStatus, User
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]

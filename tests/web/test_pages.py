@@ -14,7 +14,7 @@ from grader.extensions import get_db
 from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionStatus,
                            User, utcnow)
 from grader.security import issue_token
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]

@@ -15,8 +15,8 @@ from exercises import api as engine
 from exercises.registry import get_exercise
 from grader.extensions import get_db
 from grader.models import Assignment, User
-from grader.variants import seed_for
-from grader.web.data_view import format_number
+from grader.grading.variant_seeds import seed_for
+from grader.ui.data_view import format_number
 
 TABLE_EXERCISES = ("ch13.greedy-decode", "ch13.loss-average", "ch13.exposure-divergence")
 PROMPT_DIV = re.compile(r'<div class="prompt">(.*?)</div>', re.DOTALL)

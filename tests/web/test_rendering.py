@@ -9,10 +9,10 @@ import pytest
 from flask import Flask
 
 from exercises import api as engine
-from grader.i18n_ui import UI, t
+from grader.i18n import UI, t
 from grader.models import ScorePolicy, SubmissionStatus
 from grader.percent import shown_percent
-from grader.web.data_view import SHOWN_IN_PROMPT, data_blocks, format_number
+from grader.ui.data_view import SHOWN_IN_PROMPT, data_blocks, format_number
 from grader.web.lab_service import restrict
 from grader.web.plot import render_plot
 

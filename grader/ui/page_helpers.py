@@ -17,13 +17,16 @@ from werkzeug.wrappers import Response
 from exercises.api import misconception_name
 from grader.auth_session import current_user
 from grader.grading.translate import feedback_in
-from grader.i18n_ui import js_strings, lang_of, t
+from grader.i18n import js_strings, lang_of, t
 from grader.models import User
-from grader.web.csrf import csrf_token
-from grader.web.services import NotVisible
+from grader.ui.csrf import csrf_token
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class NotVisible(LookupError):
+    """The thing does not exist for this user (unknown, or in a course the user is not in): a 404."""
 
 
 def page_lang() -> str:

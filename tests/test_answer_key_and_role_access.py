@@ -16,11 +16,11 @@ from flask.testing import FlaskClient
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.i18n_ui import t
+from grader.i18n import t
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.ratelimit import EXTENSION_KEY as LIMITER_KEY
 from grader.security import hash_password
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 from tests.api.support import Api, School, build_school, set_exercises
 
 SHIFT = "ch13.shift-pairs"

@@ -1,4 +1,5 @@
-"""The teacher pages' strings for assignments (form, deletion), sample previews and regrades, in Chinese and English."""
+"""The teacher pages' strings for assignments (form, deletion), sample previews and regrades, in Chinese and English
+(part of the one catalogue, grader.i18n)."""
 from __future__ import annotations
 
 from exercises.i18n import Text
@@ -26,7 +27,7 @@ ASSIGNMENT_UI: dict[str, Text] = {
     "regrade.applied": Text("结果", "Outcome"),
     "regrade.was_applied": Text("已更新", "applied"),
     "regrade.was_kept": Text("保留原结果（原因见左）", "kept as stored (see why)"),
-    # A change's reason, re-worded from what grader.regrade stores (grader.teacher.regrade_reasons).
+    # A change's reason, re-worded from what grader.grading.regrade stores (grader.teacher.regrade_reasons).
     "regrade.reason_status": Text("状态：{old} → {new}", "status: {old} → {new}"),
     "regrade.reason_part": Text("{label}：{before} → {after}", "{label}: {before} → {after}"),
     "regrade.reason_separator": Text("；", "; "),
@@ -109,8 +110,8 @@ ASSIGNMENT_UI: dict[str, Text] = {
     "asg.err_window": Text("截止时间须晚于开放时间。", "The due date must come after the opening date."),
     "asg.err_attempts": Text("次数须为 1–1000 的整数，或留空。", "Attempts must be a whole number from 1 to 1000, or empty."),
     "asg.err_choice": Text("请选择一个选项。", "Choose one of the options."),
-    "policy.best": Text("取最高分", "best attempt"),
-    "policy.last": Text("取最后一次", "last attempt"),
+    "asg.policy.best": Text("取最高分", "best attempt"),
+    "asg.policy.last": Text("取最后一次", "last attempt"),
     "key.after_due": Text("截止后", "after the due date"),
     "key.after_attempts": Text("次数用完后", "once attempts are used up"),
     "key.never": Text("从不", "never"),

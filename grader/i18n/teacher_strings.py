@@ -1,12 +1,11 @@
-"""Every string of the teacher pages in Chinese and English (the student pages keep theirs in grader.i18n_ui)."""
+"""The teacher pages' strings in Chinese and English (part of the one catalogue, grader.i18n)."""
 from __future__ import annotations
 
 from exercises.i18n import Text
-from grader.teacher.assignment_strings import ASSIGNMENT_UI
 
-_PAGES: dict[str, Text] = {
-    "nav.teach": Text("教师面板", "Teaching"),
-    "nav.courses": Text("我教的课程", "Courses I teach"),
+TEACHER_UI: dict[str, Text] = {
+    "teach.nav": Text("教师面板", "Teaching"),
+    "teach.nav.courses": Text("我教的课程", "Courses I teach"),
     "nav.roster": Text("学生名单", "Roster"),
     "nav.dashboard": Text("课程概览", "Course dashboard"),
     "home.title": Text("我教的课程", "Courses I teach"),
@@ -202,12 +201,3 @@ _PAGES: dict[str, Text] = {
                                "The file holds no usernames: choose a CSV file with one username per line."),
     "roster.err_too_many": Text("文件行数过多（最多 {n} 行）。", "Too many rows (at most {n})."),
 }
-
-# Assignments, previews and regrades keep their strings apart (grader.teacher.assignment_strings).
-TEACH_UI: dict[str, Text] = {**_PAGES, **ASSIGNMENT_UI}
-
-
-def tt(key: str, lang: str | None, **values: object) -> str:
-    """The teacher-page string ``key`` in ``lang`` with ``values`` filled in; an unknown key is a programming error."""
-    text = TEACH_UI[key]
-    return (text.format(**values) if values else text).get(lang)

@@ -17,7 +17,7 @@ from grader import create_app
 from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.grading.dispatch import REGRADE_TASK, celery_app
-from grader.grading.submissions import get_result, submit
+from tests.pipeline_helpers import get_result, submit
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, unique
 from tests.pipeline_helpers import log_entries, wait_final

@@ -19,10 +19,9 @@ from sqlalchemy import func, select
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
-from grader.i18n_ui import LANG_COOKIE, t
+from grader.i18n import LANG_COOKIE, t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User, utcnow
-from grader.teacher.strings import tt
-from grader.variants import seed_for
+from grader.grading.variant_seeds import seed_for
 from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, log_in, make_app, serving
 
@@ -249,7 +248,7 @@ def test_roster_upload_without_a_username_says_so(demo: Flask) -> None:
     for content in (b"", b"username\r\n"):
         page = client.post("/teach/courses/1/roster/upload", content_type="multipart/form-data", data={
             "csrf_token": token, "file": (io.BytesIO(content), "students.csv")}).get_data(as_text=True)
-        assert tt("roster.err_no_rows", "en") in page
+        assert t("roster.err_no_rows", "en") in page
         assert 'aria-describedby="upload-hint upload-error" aria-invalid="true"' in page
 
 

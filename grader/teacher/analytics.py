@@ -12,11 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement, CompoundSelect, Float, Integer, Select, String, Subquery, and_, case, cast, false, func, literal, null,
-    or_, select, text, true, union_all,
+    JSON, ColumnElement, CompoundSelect, Float, Integer, Select, String, Subquery, and_, case, cast, false, func, literal, null,
+    or_, select, true, type_coerce, union_all,
 )
 from sqlalchemy.orm import Session, aliased
 
+from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, ScorePolicy, Submission, SubmissionStatus, User
 
 FULL_MARKS = 0.9995  # a score this high counts as fully correct (the student pages round the same way)
@@ -99,7 +100,7 @@ def counted_scores(assignments: Sequence[Assignment], course_id: int, dialect: s
     by primary key, which there is about twice as fast as the windows' sort.
     """
     keys = (Submission.assignment_id, Submission.user_id, Submission.exercise_id)
-    if dialect == "postgresql":
+    if sql_dialects.ranks_by_window(dialect):
         position = func.row_number().over(partition_by=keys, order_by=Submission.id)
         rows = select(*keys, Submission.score, Submission.created_at, position.label("position"),
                       func.count().over(partition_by=keys).label("of")).where(
@@ -163,7 +164,7 @@ def _summaries(session: Session, keys: Sequence[str | int], key: ColumnElement[A
 
 def exercise_stats(session: Session, assignment: Assignment) -> list[ScoreSummary]:
     """Per exercise of ``assignment``: students attempted, mean counted score, first-try share, histogram."""
-    per = counted_scores([assignment], assignment.course_id, session.get_bind().dialect.name)
+    per = counted_scores([assignment], assignment.course_id, sql_dialects.dialect_of(session))
     first_correct = case((per.c.first_score >= FULL_MARKS, 1.0), else_=0.0)
     return _summaries(session, assignment.exercise_ids, per.c.exercise_id, per.c.counted, func.avg(first_correct))
 
@@ -172,7 +173,7 @@ def assignment_stats(session: Session, course_id: int, assignments: Sequence[Ass
     """Per assignment: students attempted, mean assignment score (missing exercises count 0), first-try share."""
     if not assignments:
         return []
-    per = counted_scores(assignments, course_id, session.get_bind().dialect.name)
+    per = counted_scores(assignments, course_id, sql_dialects.dialect_of(session))
     exercises_set = case({a.id: len(a.exercise_ids) for a in assignments}, value=per.c.assignment_id)
     per_student = (
         select(
@@ -188,36 +189,21 @@ def assignment_stats(session: Session, course_id: int, assignments: Sequence[Ass
     return _summaries(session, [a.id for a in assignments], per_student.c.assignment_id, per_student.c.score, first_share)
 
 
-def _json_text(dialect: str, document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
-    """SQL: the text of ``document[key]`` (a JSON object column) on SQLite or PostgreSQL."""
-    if dialect == "postgresql":
-        return document.op("->>")(key)
-    return func.json_extract(document, f"$.{key}")
+def _json_text(document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
+    """SQL: the text of ``document[key]`` (a JSON object), by the JSON type's portable accessor."""
+    return type_coerce(document, JSON)[key].as_string()
 
 
 def _tagged_parts(dialect: str, document: ColumnElement[Any]) -> tuple[Any, Any]:
-    """Table-valued joins: every part of ``document`` (a parts column), and every tag of that part (SQLite json_each /
-    PG json)."""
-    source: Any = document
-    if dialect == "postgresql":
-        # json_each fails on anything but an object ("cannot deconstruct a scalar"): rows written by hand or by
-        # old code may hold JSON null.
-        source = case((func.json_typeof(document) == "object", document), else_=cast(literal("{}"), Submission.parts.type))
-    parts = func.json_each(source).table_valued("key", "value", joins_implicitly=True).alias("part")
-    if dialect == "postgresql":
-        tags = func.json_array_elements_text(parts.c.value.op("->")("tags"))
-    else:
-        tags = func.json_each(parts.c.value, "$.tags")
-    return parts, tags.table_valued("value", joins_implicitly=True).alias("tag")
+    """Table-valued joins: every part of ``document`` (a parts column), and every tag of that part."""
+    parts = sql_dialects.json_object_items(dialect, document, Submission.parts.type).alias("part")
+    return parts, sql_dialects.json_array_texts(dialect, parts.c.value, "tags").alias("tag")
 
 
 def misconceptions(session: Session, assignment: Assignment) -> list[MisconceptionTable]:
     """Per exercise: wrong graded answers and, per misconception tag, how many carry it and a few examples."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        # json_each has no row estimate, so the planner guesses 100 rows per call and JIT-compiles these queries:
-        # compiling takes about a second, running them tens of milliseconds. Off for this transaction only.
-        session.execute(text("SET LOCAL jit = off"))
+    dialect = sql_dialects.dialect_of(session)
+    sql_dialects.plan_json_expansion_without_jit(session)
     wrong_counts: dict[str, int] = {}
     tagged_answers: dict[str, int] = {}
     counts: list[tuple[str, str, int, int]] = []
@@ -260,11 +246,11 @@ def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect
     parts, tags = _tagged_parts(dialect, answers.c.parts)
     # Each (answer, tag) once, shown by its lowest-scoring tagged part (ties: the first field by name).
     choice = func.row_number().over(partition_by=(answers.c.id, tags.c.value), order_by=(
-        cast(_json_text(dialect, parts.c.value, "score"), Float), parts.c.key))
+        cast(_json_text(parts.c.value, "score"), Float), parts.c.key))
     expanded = (
         select(answers.c.id.label("submission_id"), answers.c.user_id, answers.c.exercise_id,
                tags.c.value.label("tag"), parts.c.key.label("field"),
-               _json_text(dialect, parts.c.value, "read").label("read"), choice.label("choice"))
+               _json_text(parts.c.value, "read").label("read"), choice.label("choice"))
         .select_from(answers).join(parts, true()).join(tags, true())
         .subquery("expanded")
     )
@@ -288,7 +274,7 @@ def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect
 
 def student_progress(session: Session, course_id: int, assignments: Sequence[Assignment]) -> list[StudentProgress]:
     """Every enrolled student (none left out) with exercises attempted, full marks, score and last activity."""
-    per = counted_scores(assignments, course_id, session.get_bind().dialect.name)
+    per = counted_scores(assignments, course_id, sql_dialects.dialect_of(session))
     graded = (
         select(
             per.c.user_id,

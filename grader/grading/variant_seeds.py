@@ -7,13 +7,11 @@ import hmac
 
 from flask import current_app
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from exercises.api import SEED_LIMIT
+from grader import sql_dialects
 from grader.models import VariantAssignment
-
-SEED_LIMIT = 2**63  # the engine accepts seeds in [0, 2**63)
 
 
 def derive_seed(secret: str, user_id: int, exercise_id: str) -> int:
@@ -32,12 +30,9 @@ def seed_for(session: Session, user_id: int, exercise_id: str, secret: str | Non
     if stored is not None:
         return stored
     seed = derive_seed(secret or current_app.config["VARIANT_SECRET"], user_id, exercise_id)
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    session.execute(
-        insert(VariantAssignment)
-        .values(user_id=user_id, exercise_id=exercise_id, seed=seed)
-        .on_conflict_do_nothing(index_elements=["user_id", "exercise_id"])
-    )
+    session.execute(sql_dialects.insert_ignoring_conflict(
+        sql_dialects.dialect_of(session), VariantAssignment, ["user_id", "exercise_id"],
+        user_id=user_id, exercise_id=exercise_id, seed=seed))
     session.commit()
     stored = _stored_seed(session, user_id, exercise_id)
     assert stored is not None, "variant row must exist after insert-or-ignore"

@@ -11,7 +11,7 @@ from grader.models.base import Base, utcnow
 
 
 class VariantAssignment(Base):
-    """Which variant (seed) of an exercise a user works on; created by ``grader.variants.seed_for``."""
+    """Which variant (seed) of an exercise a user works on; created by ``grader.grading.variant_seeds.seed_for``."""
 
     __tablename__ = "variant_assignments"
     __table_args__ = (

@@ -6,15 +6,14 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from exercises.base import ENGINE_VERSION, Variant
+from exercises.base import ENGINE_VERSION, SEED_LIMIT, Variant
 from exercises.checking import check_answer
 from exercises.comparators import equal
-from exercises.errors import BadSeed
+from exercises.engine_errors import BadSeed
 
 if TYPE_CHECKING:
     from exercises.plugin import Exercise
 
-MAX_SEED = 2**63
 MAX_SUBSEEDS = 500
 # Only the major part of the engine version enters the random stream: a minor release may change
 # checking and feedback, but every stored seed keeps its numbers, so old answers can be re-checked.
@@ -30,7 +29,7 @@ def check_seed(seed: object) -> int:
     """Return ``seed`` as an int, or raise BadSeed when it is not an integer in [0, 2**63)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise BadSeed(f"seed must be an integer, got {type(seed).__name__}")
-    if not 0 <= int(seed) < MAX_SEED:
+    if not 0 <= int(seed) < SEED_LIMIT:
         raise BadSeed("seed must be in [0, 2**63)")
     return int(seed)
 

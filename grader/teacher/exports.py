@@ -12,7 +12,8 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader import analytics
+from grader.teacher import analytics
+from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
@@ -62,7 +63,7 @@ def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
 
 def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
     """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total."""
-    per = analytics.counted_scores([assignment], assignment.course_id, session.get_bind().dialect.name)
+    per = analytics.counted_scores([assignment], assignment.course_id, sql_dialects.dialect_of(session))
     scores: dict[tuple[int, str], float] = {
         (user_id, exercise_id): counted
         for user_id, exercise_id, counted in session.execute(select(per.c.user_id, per.c.exercise_id, per.c.counted))

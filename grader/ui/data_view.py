@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from exercises import api as engine
 from exercises.i18n import Text
-from grader.i18n_ui import UI, t
+from grader.i18n import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
 # Data the prompt itself already lays out in full (the concept check's items with their options): shown once.

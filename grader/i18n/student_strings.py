@@ -1,14 +1,9 @@
-"""Every string of the web UI in Chinese and English, and the sticky language choice (a cookie)."""
+"""The student pages' and the API's strings in Chinese and English (part of the one catalogue, grader.i18n)."""
 from __future__ import annotations
 
-from flask import Request
+from exercises.i18n import Text
 
-from exercises.i18n import DEFAULT_LANG, LANGS, Text
-
-LANG_COOKIE = "lang"
-LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
-
-UI: dict[str, Text] = {
+STUDENT_UI: dict[str, Text] = {
     # Layout and navigation
     "app.name": Text("自动批改", "Auto-grader"),
     "nav.courses": Text("我的课程", "My courses"),
@@ -256,20 +251,3 @@ UI: dict[str, Text] = {
     "lab.refresh_note": Text("运行中，本页会自动刷新。", "Running; this page refreshes itself."),
 }
 
-
-def t(key: str, lang: str | None, **values: object) -> str:
-    """The UI string ``key`` in ``lang`` with ``values`` filled in; an unknown key is a programming error."""
-    text = UI[key]
-    return (text.format(**values) if values else text).get(lang)
-
-
-def lang_of(request: Request) -> str:
-    """The language this browser chose (cookie), Chinese by default."""
-    chosen = request.cookies.get(LANG_COOKIE)
-    return chosen if chosen in LANGS else DEFAULT_LANG
-
-
-def js_strings(lang: str) -> dict[str, str]:
-    """The strings the page's JavaScript needs, already in ``lang`` (placeholders left for the script)."""
-    keys = [k for k in UI if k.startswith(("exercise.", "lab.", "attempts.", "assignment.progress_text", "substatus."))]
-    return {key: UI[key].get(lang) for key in keys}

@@ -14,10 +14,6 @@ class SubmissionRejected(Exception):
         self.message = message
 
 
-class SubmissionNotFound(LookupError):
-    """No submission has the requested id."""
-
-
 class LabParametersRejected(ValueError):
     """Capacity-lab parameters outside the allowed ranges."""
 

@@ -9,12 +9,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from exercises import api as engine
-from grader import analytics
+from grader.teacher import analytics
 from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
 from grader.percent import shown_percent
 from grader.teacher import charts
 from grader.teacher.regrade_reasons import shown_reason
-from grader.web.services import exercise_title, field_labels
+from grader.ui.exercise_catalogue import exercise_title, field_labels
 
 REGRADE_CHANGES_PER_PAGE = 200
 

@@ -8,7 +8,7 @@ import pytest
 
 from exercises import api
 from exercises.comparators import DEFAULT_TOLERANCE, Tolerance, canonical_token, equal
-from exercises.errors import ReadError
+from exercises.engine_errors import ReadError
 from exercises.expr import evaluate
 from exercises.readers import (
     read_bool, read_choices, read_enum, read_int, read_kind, read_matrix, read_number, read_optional_int, read_pairs,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from grader import create_app
 from grader.extensions import get_db
-from grader.i18n_ui import LANG_COOKIE
+from grader.i18n import LANG_COOKIE
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User, utcnow
 from grader.security import issue_token
 from tests.factories import BOOK_ANSWER, EXERCISE, TEST_PASSWORD, make_assignment, make_user
