@@ -1,7 +1,8 @@
 """The named share of the hunt's wrong answers (tests/engine/diagnosis_hunt.py), without and with the generic search.
 
-An answer counts as named when its first wrong part carries a diagnosis. Prints one row per exercise and procedure
-kind; asserts nothing. Run from the repository root: ``.venv/bin/python bench/diagnosis_share.py [--seeds 200]``.
+An answer counts as named when its first wrong part carries a diagnosis. Prints one row per exercise (and with
+``--detail`` per procedure), with the median check time of a hunt answer on a fresh variant and again once the
+variant's search table is cached; asserts nothing. Run from the repository root: ``.venv/bin/python bench/diagnosis_share.py [--seeds 200]``.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +58,24 @@ def share(exercise: Exercise, seeds: range) -> tuple[float, dict[str, float]]:
     return hits / total, per
 
 
+def check_times(exercise: Exercise, seeds: range) -> tuple[float, float]:
+    """Median µs of checking the hunt's answers: the first on each variant (the search builds its table) and again
+    (the table cached)."""
+    cold, warm = [], []
+    for seed in seeds:
+        variant = exercise.generate(seed)
+        for procedure in HUNT[exercise.id].values():
+            with np.errstate(all="ignore"):
+                answer = procedure(variant)
+            if not finite(list(answer.values())):
+                continue
+            for times in (cold, warm):
+                start = time.perf_counter()
+                exercise.check(variant, answer, "en")
+                times.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(cold), statistics.median(warm)
+
+
 def main() -> None:
     """Print the named share per exercise before (steps off) and after (steps on)."""
     parser = argparse.ArgumentParser()
@@ -66,7 +87,10 @@ def main() -> None:
         exercise = get_exercise(exercise_id)
         before, _ = share(dataclasses.replace(exercise, steps=None), seeds)
         after, per = share(exercise, seeds)
-        print(f"{exercise_id:32} before {before:6.1%}  after {after:6.1%}")
+        first, again = check_times(exercise, range(1000, 1000 + min(args.seeds, 20)))
+        print(
+            f"{exercise_id:32} before {before:6.1%}  after {after:6.1%}  check {first:8.0f} µs, cached {again:6.0f} µs"
+        )
         if args.detail:
             for label, value in per.items():
                 print(f"    {label:40} {value:6.1%}")
