@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
+from exercises.comparators import equal
 from exercises.diagnosis.search import Stepped, Table, generated, worded
 from exercises.tagging import consistent_tags, solver_tags
 
@@ -43,6 +44,17 @@ def generated_tags(
     return NOTHING
 
 
+def _refuted_elsewhere(exercise: Stepped, changed: Answer, name: str, answer: Answer, key: Answer) -> bool:
+    """Whether a part other than ``name`` that the mistake changes was answered with the key."""
+    return any(
+        f.name != name
+        and f.name in changed
+        and f.name in answer
+        and equal(f.kind, answer[f.name], key[f.name], f.tolerance)
+        for f in exercise.fields
+    )
+
+
 def _best(
     table: Table,
     exercise: Stepped,
@@ -58,6 +70,13 @@ def _best(
     if not matched:
         return None
     kept = consistent_tags(exercise.fields, table, answer_field.name, matched, answer, key, checked=matched)
+    # Stricter than for hand-written solvers, for the search tries hundreds of mistakes and some will fit a part by
+    # chance: any other part the mistake changes (earlier or later, parallel or not) answered with the key rules it
+    # out, since a step done wrong shows in every part worked out through it.
+    solved = {misconception.tag: changed for misconception, changed in table}
+    kept = tuple(
+        found for found in kept if not _refuted_elsewhere(exercise, solved[found], answer_field.name, answer, key)
+    )
     if not kept:
         return None
     best = kept[0]  # ranked by support; among equals the table order puts the earlier step first
