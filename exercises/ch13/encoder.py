@@ -1,13 +1,14 @@
 """Chapter 13's toy encoder: the ReLU recurrence over row vectors, vocabularies in units of a, and rendering."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from exercises.ch13.common import A, BOOK_SOURCE_VOCAB_UNITS, COLOURS, NOUNS
-from exercises.diagnosis.steps import Steps, as_list
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 
 Vector = tuple[float, float]
@@ -200,8 +201,8 @@ def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Map
     state, reads = start, []
     for token in run.order("order", ORDER_LABEL, list(source)):
         from_input = run.product("input", Text("x W_x", "x W_x"), vocab[token], w_x, Text("x", "x"), Text("W_x", "W_x"))
-        carried = run.custom("carry", Text("带入上一步的状态", "carrying the previous state"), lambda: state,
-                             {"reset": lambda: start}, CARRY_WORDS)
+        carried = run.custom("carry", Text("带入上一步的状态", "carrying the previous state"),
+                             functools.partial(np.asarray, state), {"reset": lambda: start}, CARRY_WORDS)
         from_state = run.product("state", Text("h W_h", "h W_h"), carried, w_h, Text("h", "h"), Text("W_h", "W_h"))
         pre = run.total("sum", Text("x W_x + h W_h + b", "x W_x + h W_h + b"), [from_input, from_state, encoder["b"]],
                         [Text("x W_x", "x W_x"), Text("h W_h", "h W_h"), Text("b", "b")])
