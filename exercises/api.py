@@ -18,9 +18,25 @@ from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variant_generation import check_seed
 
-__all__ = ["ENGINE_VERSION", "SEED_LIMIT", "BadSeed", "UnknownExercise", "list_exercises", "exercise_ids", "variant",
-           "prompt_without_data", "validate", "reads_per_variant", "grade", "answer_key", "misconception_name",
-           "misconception_names", "run_capacity_lab", "worked_solution", "first_departure"]
+__all__ = [
+    "ENGINE_VERSION",
+    "SEED_LIMIT",
+    "BadSeed",
+    "UnknownExercise",
+    "answer_key",
+    "exercise_ids",
+    "first_departure",
+    "grade",
+    "list_exercises",
+    "misconception_name",
+    "misconception_names",
+    "prompt_without_data",
+    "reads_per_variant",
+    "run_capacity_lab",
+    "validate",
+    "variant",
+    "worked_solution",
+]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
@@ -66,7 +82,7 @@ def list_exercises() -> list[dict[str, Any]]:
 def exercise_ids(graded_only: bool = True) -> list[str]:
     """The ids of the registered exercises (and the capacity lab unless ``graded_only``)."""
     ids = [e.id for e in EXERCISES]
-    return ids if graded_only else ids + [CAPACITY_LAB_ID]
+    return ids if graded_only else [*ids, CAPACITY_LAB_ID]
 
 
 def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Types shared by the engine: variants, answer fields, misconceptions and the frozen results of checking."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, BinaryIO, TextIO
 
 from exercises import api
 from exercises.capacity_lab import CAPACITY_LAB_ID

@@ -18,7 +18,8 @@ d's were asked for. Vectors are float32: the lab ranks candidates, it needs no m
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -123,7 +124,7 @@ def first_below(accuracies: Sequence[float], lengths: Sequence[int], threshold: 
 
 
 def run_capacity_lab(ds: Sequence[int], t_max: int, trials: int = 200, seed: int = 0, t_min: int = 1,
-                     progress: Callable[[float], None] | None = None) -> dict:
+                     progress: Callable[[float], None] | None = None) -> dict[str, Any]:
     """Read-back accuracy against sentence length T for each d, fixed vector vs attention; JSON-ready.
 
     Raises ValueError naming the parameter for d outside {32, 64, 128, 256}, T outside 1..64 (or

@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from exercises import messages
 from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
-from exercises.comparators import SHAPED_KINDS, coarsely_rounded, compare, element_score, equal, shape_problem
+from exercises.comparators import (
+    SHAPED_KINDS,
+    Tolerance,
+    coarsely_rounded,
+    compare,
+    element_score,
+    equal,
+    shape_problem,
+)
 from exercises.diagnosis.check import generated_tags
 from exercises.engine_errors import ReadError
 from exercises.readers import display, read_kind
@@ -22,7 +31,7 @@ LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", 
 MAX_FIELD_NAME = 64
 
 
-def parse_answer(exercise: "Exercise", raw: object, lang: str = "zh") -> ParsedAnswer:
+def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAnswer:
     """Read every field of ``raw``; a field that can't be read becomes an error, never an exception."""
     raw = _as_object(exercise, raw)
     if isinstance(raw, FieldError):
@@ -62,7 +71,7 @@ SCALAR_KINDS = {"number", "int", "optional_int"}
 NONE_ABLE_KINDS = {"optional_int", "token"}  # kinds whose key is 无 / none where the step asked about never happens
 
 
-def _without_words(exercise: "Exercise", answer_field: AnswerField, raw: object) -> object:
+def _without_words(exercise: Exercise, answer_field: AnswerField, raw: object) -> object:
     """The typed text with the words around the value blanked: ``答：``, ``≈`` / ``约`` on numbers, the field's units
     (and ``≈`` once more after a leading unit, as in ``共约 4 个``); on a scalar part whose exercise has no symbol
     ``x``, an ``x`` between numbers is a multiplication sign."""
@@ -72,7 +81,7 @@ def _without_words(exercise: "Exercise", answer_field: AnswerField, raw: object)
     return blank_noise(text, numeric) if numeric else text
 
 
-def _as_object(exercise: "Exercise", raw: object) -> Mapping[str, Any] | FieldError:
+def _as_object(exercise: Exercise, raw: object) -> Mapping[str, Any] | FieldError:
     """Accept an object, a JSON text of one, or bare text for a one-field exercise."""
     if isinstance(raw, str):
         stripped = raw.strip()
@@ -104,7 +113,7 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def count_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh",
+def count_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
                  reference: Answer | None = None) -> tuple[FieldError, ...]:
     """Errors for ``one_per_item`` parts whose length differs from the key's: such an answer cannot be graded."""
     fields = [f for f in exercise.fields if f.one_per_item and isinstance(answer.get(f.name), (list, tuple))]
@@ -118,7 +127,7 @@ def count_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang: s
     )
 
 
-def shape_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh",
+def shape_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
                  reference: Answer | None = None) -> tuple[FieldError, ...]:
     """Errors for vector and matrix parts whose shape is not the one the variant fixes: such an answer cannot be graded.
 
@@ -149,12 +158,12 @@ def _one_run(rows: Sequence[Any]) -> bool:
     return len(rows) == 1 or all(isinstance(row, (list, tuple)) and len(row) == 1 for row in rows)
 
 
-def needs_variant(exercise: "Exercise") -> bool:
+def needs_variant(exercise: Exercise) -> bool:
     """Whether reading an answer also depends on the variant: a count of items, or a shape the variant fixes."""
     return any(f.one_per_item or f.kind in SHAPED_KINDS for f in exercise.fields)
 
 
-def variant_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh",
+def variant_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
                    reference: Answer | None = None) -> tuple[FieldError, ...]:
     """Why an answer readable as text cannot be graded on this variant: ``count_errors`` and ``shape_errors``."""
     if reference is None and needs_variant(exercise):
@@ -163,7 +172,7 @@ def variant_errors(exercise: "Exercise", variant: Variant, answer: Answer, lang:
                                                                                   reference)
 
 
-def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
+def check_answer(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
     """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions.
 
     A ``one_per_item`` part of the wrong length, or a vector or matrix part of a shape the variant does not give it,
@@ -189,8 +198,8 @@ def check_answer(exercise: "Exercise", variant: Variant, answer: Answer, lang: s
                        parts, (), {name: to_json(value) for name, value in answer.items()})
 
 
-def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerField, student: Any,
-                reference: Any, own_steps: Mapping[str, Any], wrong_answers: list,
+def _check_part(exercise: Exercise, variant: Variant, answer_field: AnswerField, student: Any,
+                reference: Any, own_steps: Mapping[str, Any], wrong_answers: list[Any],
                 lang: str, earlier_right: bool = True, answer: Answer | None = None,
                 key: Answer | None = None) -> PartResult:
     """The verdict on one part, with its feedback in ``lang``.
@@ -214,10 +223,7 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
         if follow_through and score >= 1.0 and earlier_right:
             return PartResult(1.0, True, messages.correct(answer_field).get(lang), None, read=read)
     matched = solver_tags(wrong_answers, answer_field, student, reference)
-    if exercise.tag_part is not None:
-        tags = tuple(exercise.tag_part(variant, answer_field.name, student))
-    else:
-        tags = matched
+    tags = tuple(exercise.tag_part(variant, answer_field.name, student)) if exercise.tag_part is not None else matched
     if answer is not None and key is not None:
         tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
                                follows=follow_through and score >= 1.0, checked=matched)
@@ -237,7 +243,7 @@ def _check_part(exercise: "Exercise", variant: Variant, answer_field: AnswerFiel
                       follow_through, read)
 
 
-def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance) -> float:
+def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance: Tolerance) -> float:
     """Credit for a part judged on the student's own earlier steps: element by element for lists."""
     element_kind = LIST_ELEMENT_KIND.get(kind)
     if element_kind is None or not isinstance(student, (list, tuple)):

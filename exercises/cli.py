@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "selftest" and args.seeds < 0:
         return _fail(LineError("usage", "--seeds must be a non-negative integer"))
     try:
-        return args.handler(args)
+        return int(args.handler(args))
     except BrokenPipeError:  # the reader went away (`| head`); stop quietly, without a traceback at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

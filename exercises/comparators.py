@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any, cast
 
 import numpy as np
 
@@ -152,11 +153,11 @@ def _matrix_shape_problem(student: Sequence[object], reference: Sequence[object]
         read = None
     if read == expected:
         return None
-    rows, cols = (expected + (0, 0))[:2]
+    rows, cols = ((*expected, 0, 0))[:2]
     shape = "×".join(map(str, read)) if read else ""
     found = Text(shape, shape) if read else Text("行长不一的行", "rows of unequal length")
-    return Text("应为 {r}×{c} 的矩阵，读到 {f}".format(r=rows, c=cols, f=found.zh),
-                "expected a {r}×{c} matrix, read {f}".format(r=rows, c=cols, f=found.en))
+    return Text(f"应为 {rows}×{cols} 的矩阵，读到 {found.zh}",
+                f"expected a {rows}×{cols} matrix, read {found.en}")
 
 
 def _compare_vector(student: Sequence[float], reference: Sequence[float], tolerance: Tolerance) -> Comparison:
@@ -217,7 +218,7 @@ def _same_token(student: object, reference: object) -> bool:
 
 def _same_pair(student: object, reference: object) -> bool:
     """(input, output) pairs equal token by token in canonical form."""
-    s_pair, r_pair = tuple(student), tuple(reference)  # type: ignore[call-overload]
+    s_pair, r_pair = tuple(cast(Iterable[Any], student)), tuple(cast(Iterable[Any], reference))
     return len(s_pair) == len(r_pair) and all(_same_token(s, r) for s, r in zip(s_pair, r_pair))
 
 

@@ -1,6 +1,8 @@
 """Errors raised by the engine; each carries a bilingual message for the person who typed the input."""
 from __future__ import annotations
 
+from typing import Any
+
 from exercises.i18n import Text
 
 
@@ -13,7 +15,7 @@ class ReadError(ValueError):
         self.position = position
         self.interpreted = interpreted
 
-    def to_dict(self, lang: str, field: str | None = None) -> dict:
+    def to_dict(self, lang: str, field: str | None = None) -> dict[str, Any]:
         """JSON form used in an ``invalid`` result's ``errors`` list."""
         return {
             "field": field,

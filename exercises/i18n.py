@@ -23,9 +23,9 @@ class Text:
         """The message in ``lang`` (Chinese when the language is unknown)."""
         return self.en if normalise_lang(lang) == "en" else self.zh
 
-    def format(self, **values: object) -> "Text":
+    def format(self, **values: object) -> Text:
         """Both languages with the same placeholders filled in."""
         return Text(self.zh.format(**values), self.en.format(**values))
 
-    def __add__(self, other: "Text") -> "Text":
+    def __add__(self, other: Text) -> Text:
         return Text(self.zh + other.zh, self.en + " " + other.en)

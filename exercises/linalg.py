@@ -1,7 +1,8 @@
 """Small numeric helpers shared by the attention exercises: softmax, cosine, and plain-text arrays for prompts."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -13,7 +14,7 @@ def softmax(values: Sequence[float]) -> Vector:
     """The softmax of one list of scores (shifted by the maximum, so large scores do not overflow)."""
     array = np.asarray(values, dtype=float)
     shifted = np.exp(array - array.max())
-    return (shifted / shifted.sum()).tolist()
+    return cast(Vector, (shifted / shifted.sum()).tolist())
 
 
 def softmax_rows(matrix: Sequence[Sequence[float]]) -> Matrix:
@@ -24,12 +25,12 @@ def softmax_rows(matrix: Sequence[Sequence[float]]) -> Matrix:
 def softmax_columns(matrix: Sequence[Sequence[float]]) -> Matrix:
     """Softmax applied to each column separately (the rows then need not sum to one)."""
     columns = np.asarray(matrix, dtype=float).T
-    return np.asarray([softmax(column) for column in columns]).T.tolist()
+    return cast(Matrix, np.asarray([softmax(column) for column in columns]).T.tolist())
 
 
 def matmul(left: Sequence[Sequence[float]], right: Sequence[Sequence[float]]) -> Matrix:
     """The matrix product as nested lists."""
-    return (np.asarray(left, dtype=float) @ np.asarray(right, dtype=float)).tolist()
+    return cast(Matrix, (np.asarray(left, dtype=float) @ np.asarray(right, dtype=float)).tolist())
 
 
 def norm(vector: Sequence[float]) -> float:

@@ -1,7 +1,7 @@
 """Feedback sentences shared by every exercise, in Chinese and English."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from exercises.base import AnswerField, Misconception
 from exercises.comparators import Comparison

@@ -8,8 +8,23 @@ from exercises.engine_errors import ReadError
 from exercises.expr import evaluate, evaluate_within
 from exercises.i18n import Text
 from exercises.text_input import (
-    CLOSERS, OPENERS, Located, check_brackets, check_count, finite_float, format_numbers, guard, locate, read_error,
-    split_groups, split_top, strip_range, top_level_chars, unwrap, without_final_stop, wrong_type,
+    CLOSERS,
+    OPENERS,
+    Located,
+    check_brackets,
+    check_count,
+    finite_float,
+    format_numbers,
+    guard,
+    locate,
+    read_error,
+    split_groups,
+    split_top,
+    strip_range,
+    top_level_chars,
+    unwrap,
+    without_final_stop,
+    wrong_type,
 )
 from exercises.token_readers import parse_json_list
 
@@ -76,8 +91,10 @@ def _numbers_from_range(located: Located, start: int, end: int, symbols: Symbols
             raise read_error(label + Text("缺少数字", "missing"), located.at(piece_start),
                              format_numbers(values) if values else None)
         try:
-            values.append(evaluate_within(text[piece_start:piece_end], symbols, located.raw,
-                                          lambda index, base=piece_start: located.at(base + index)))
+            def to_full(index: int, base: int = piece_start) -> int:
+                return located.at(base + index)
+
+            values.append(evaluate_within(text[piece_start:piece_end], symbols, located.raw, to_full))
         except ReadError as error:
             raise ReadError(label + error.message, error.position, format_numbers(values) if values else None) from None
     return values

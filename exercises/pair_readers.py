@@ -7,11 +7,29 @@ from collections.abc import Sequence
 from exercises.engine_errors import ReadError
 from exercises.i18n import Text
 from exercises.text_input import (
-    OPENERS, Located, check_brackets, check_count, guard, locate, matching_close, read_error, split_groups,
-    split_top, strip_range, top_level_chars, unwrap, wrong_type,
+    OPENERS,
+    Located,
+    check_brackets,
+    check_count,
+    guard,
+    locate,
+    matching_close,
+    read_error,
+    split_groups,
+    split_top,
+    strip_range,
+    top_level_chars,
+    unwrap,
+    wrong_type,
 )
 from exercises.token_readers import (
-    ARROWS, bad_character, empty_input, is_token_separator, parse_json_list, read_token, split_tokens,
+    ARROWS,
+    bad_character,
+    empty_input,
+    is_token_separator,
+    parse_json_list,
+    read_token,
+    split_tokens,
     without_closing_stop,
 )
 

@@ -1,8 +1,9 @@
 """The exercise plug-in: the pure functions each exercise declares, and generate/parse/check built on them."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 

@@ -11,8 +11,15 @@ from exercises.expr import evaluate
 from exercises.i18n import Text, normalise_lang
 from exercises.number_readers import read_matrix, read_number, read_vector, read_vectors
 from exercises.pair_readers import read_pairs, show_pairs
-from exercises.text_input import (check_count, finite_float, format_number, format_numbers, guard, matching_close,
-                                  wrong_type)
+from exercises.text_input import (
+    check_count,
+    finite_float,
+    format_number,
+    format_numbers,
+    guard,
+    matching_close,
+    wrong_type,
+)
 from exercises.token_readers import parse_json_list, read_token, read_tokens
 from exercises.typed_chars import BRACKETS, without_invisible
 from exercises.word_readers import read_enum, words
@@ -217,7 +224,7 @@ def display(kind: str, value: object, lang: str = "zh") -> str:
     if kind == "tokens":
         return " ".join(str(token) for token in value)  # type: ignore[attr-defined]
     if kind == "pairs":
-        return show_pairs([tuple(pair) for pair in value]) or ""  # type: ignore[attr-defined, misc]
+        return show_pairs([tuple(pair) for pair in value]) or ""  # type: ignore[attr-defined]
     if kind == "vector":
         return format_numbers(value)  # type: ignore[arg-type]
     if kind in ("matrix", "vectors"):

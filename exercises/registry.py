@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 from exercises.ch09 import attention_cost, multihead_shapes, rnn_step, scaled_dot_attention
-from exercises.ch13 import (encoder_collision, encoder_states, exposure_divergence, greedy_decode, loss_average,
-                             shift_pairs)
+from exercises.ch13 import (
+    encoder_collision,
+    encoder_states,
+    exposure_divergence,
+    greedy_decode,
+    loss_average,
+    shift_pairs,
+)
 from exercises.engine_errors import UnknownExercise
 from exercises.l03 import additive_attention, concept_check, superposition_readback
 from exercises.plugin import Exercise

@@ -1,7 +1,8 @@
 """Which misconception tags a wrong part names: the solvers it matches, less those its other parts rule out."""
 from __future__ import annotations
 
-from typing import Any, Collection, NamedTuple, Sequence
+from collections.abc import Collection, Sequence
+from typing import Any, NamedTuple
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
 from exercises.comparators import equal

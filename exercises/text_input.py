@@ -45,8 +45,8 @@ def describe(raw: object) -> Text:
 def wrong_type(expected: Text, raw: object) -> ReadError:
     """The error for a JSON value of the wrong type."""
     got = describe(raw)
-    return ReadError(Text("应填{e}，收到的是{g}".format(e=expected.zh, g=got.zh),
-                          "expected {e}, got {g}".format(e=expected.en, g=got.en)))
+    return ReadError(Text(f"应填{expected.zh}，收到的是{got.zh}",
+                          f"expected {expected.en}, got {got.en}"))
 
 
 def guard(raw: object, expected: Text) -> None:
@@ -167,12 +167,12 @@ def check_brackets(located: Located) -> None:
             stack.append(index)
         elif char in CLOSERS:
             if not stack or located.text[stack[-1]] != CLOSERS[char]:
-                raise read_error(Text("「{c}」没有配对的左括号".format(c=char), f"'{char}' has no matching opening bracket"),
+                raise read_error(Text(f"「{char}」没有配对的左括号", f"'{char}' has no matching opening bracket"),
                                  located.at(index), located.prefix(index))
             stack.pop()
     if stack:
         opened = stack[-1]
-        raise read_error(Text("括号「{c}」没有闭合".format(c=located.text[opened]),
+        raise read_error(Text(f"括号「{located.text[opened]}」没有闭合",
                               f"bracket '{located.text[opened]}' is never closed"),
                          located.at(opened), located.prefix(opened))
 

@@ -1,18 +1,29 @@
 """Readers for token answers: one token and a token sequence (pairs of tokens: ``pair_readers``)."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from exercises.comparators import canonical_token
 from exercises.engine_errors import ReadError
-from exercises.typed_chars import TOKEN_MARKS, is_invisible, without_invisible
 from exercises.i18n import Text
 from exercises.text_input import (
-    Located, check_brackets, check_count, guard, locate, read_error, split_top, strip_range, unwrap,
-    without_final_stop, wrong_type,
+    Located,
+    check_brackets,
+    check_count,
+    guard,
+    locate,
+    read_error,
+    split_top,
+    strip_range,
+    unwrap,
+    without_final_stop,
+    wrong_type,
 )
+from exercises.typed_chars import TOKEN_MARKS, is_invisible, without_invisible
 
 _QUOTES = "'\"`‘’“”「」『』"
 ARROWS = "⇒⟶⟹→➔➜➡➝➞⇨↦"  # arrow characters students type or paste between tokens and in pairs
@@ -30,7 +41,7 @@ def is_token_separator(char: str) -> bool:
     return char.isspace() or char in ",;、" + ARROWS
 
 
-def parse_json_list(text: str) -> list | None:
+def parse_json_list(text: str) -> list[Any] | None:
     """The list in ``text`` when it is JSON text such as ``["blue","door"]``; None otherwise."""
     if not text.startswith("["):
         return None
@@ -123,7 +134,7 @@ NUMBERED = Text("词元像是编了号（1. 2. …）；请只写词元本身，
 
 def _numbered(tokens: list[str]) -> bool:
     """Whether the text was a numbered list, ``1. blue 2. key``: read as tokens, the numbers would be graded."""
-    numbers = [int(token) for token, after in zip(tokens, tokens[1:]) if token.isdigit() and after == "."]
+    numbers = [int(token) for token, after in itertools.pairwise(tokens) if token.isdigit() and after == "."]
     return numbers[:2] == [1, 2]
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,7 +42,7 @@ def rng_for(exercise_id: str, seed: int, subseed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
-def generate_variant(exercise: "Exercise", seed: int) -> Variant:
+def generate_variant(exercise: Exercise, seed: int) -> Variant:
     """The variant of ``exercise`` for ``seed``: the book's numbers for seed 0, else the first acceptable draw."""
     seed = check_seed(seed)
     if seed == 0:
@@ -54,7 +55,7 @@ def generate_variant(exercise: "Exercise", seed: int) -> Variant:
     raise VariantGenerationError(f"{exercise.id}: no acceptable variant for seed {seed}")
 
 
-def rejection_reason(exercise: "Exercise", variant: Variant) -> str | None:
+def rejection_reason(exercise: Exercise, variant: Variant) -> str | None:
     """Why ``variant`` fails the quality rules, or None when it is acceptable."""
     if exercise.quality is not None:
         reason = exercise.quality(variant)
@@ -72,7 +73,7 @@ def rejection_reason(exercise: "Exercise", variant: Variant) -> str | None:
         ):
             return f"misconception {misconception.tag} cannot be told apart from the reference"
         # Follow-through credit could still give the wrong procedure full marks; such a variant can't teach.
-        if check_answer(exercise, variant, {**reference, **wrong}).score >= 1.0:
+        if (check_answer(exercise, variant, {**reference, **wrong}).score or 0.0) >= 1.0:
             return f"misconception {misconception.tag} would score full marks"
     return None
 
@@ -91,7 +92,7 @@ def has_tie_at_max(row: Sequence[float], tolerance: float = 1e-9) -> bool:
 def tenths(rng: np.random.Generator, size: int, nonzero: int | None = None) -> list[float]:
     """A random probability row of multiples of 0.1 summing exactly to 1 (as the nearest floats)."""
     count = size if nonzero is None else nonzero
-    cuts = np.sort(rng.choice(np.arange(1, 10), size=count - 1, replace=False)) if count > 1 else []
+    cuts: Any = np.sort(rng.choice(np.arange(1, 10), size=count - 1, replace=False)) if count > 1 else []
     parts = np.diff(np.concatenate(([0], cuts, [10]))).astype(int)
     positions = rng.choice(size, size=count, replace=False)
     row = [0] * size

@@ -24,7 +24,7 @@ def words(text: str) -> str:
 def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
     """The canonical key whose name or aliases (case-insensitive, NFKC) match the text."""
     accepted = ", ".join(aliases)
-    expected = Text("以下之一：{a}".format(a=accepted), "one of: {a}".format(a=accepted))
+    expected = Text(f"以下之一：{accepted}", f"one of: {accepted}")
     guard(raw, expected)
     if not isinstance(raw, str):
         raise wrong_type(expected, raw)

@@ -12,6 +12,7 @@ from grader import api, health, teacher, web
 from grader.celery_app import celery_init_app
 from grader.config import load_config
 from grader.extensions import init_db
+from grader.lti import blueprint as lti
 from grader.routing import RowIdConverter
 
 
@@ -29,4 +30,5 @@ def build_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.init_app(app)
     web.init_app(app)
     teacher.init_app(app)
+    lti.init_app(app)  # LTI 1.3: /lti/login, /lti/launch, /lti/jwks.json
     return app

@@ -8,8 +8,8 @@ from typing import ParamSpec, TypeVar
 
 from flask import request
 
-from grader.auth_session import current_user
 from grader.api_errors import ApiError
+from grader.auth_session import current_user
 from grader.extensions import get_session, request_scoped
 from grader.models import Role, User
 from grader.security import find_live_token, record_token_use, role_at_least
@@ -83,7 +83,8 @@ def current_principal() -> Principal | None:
     cache = request_scoped()
     if "principal" not in cache:
         cache["principal"] = _resolve()
-    return cache["principal"]
+    principal: Principal | None = cache["principal"]
+    return principal
 
 
 def require_principal() -> Principal:

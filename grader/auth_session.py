@@ -43,4 +43,5 @@ def current_user() -> User | None:
         if user is not None and session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch:
             user = None
         cache["current_user"] = user
-    return cache["current_user"]
+    known: User | None = cache["current_user"]
+    return known

@@ -9,15 +9,19 @@ from celery import Celery, Task
 from flask import Flask
 
 from grader import file_broker
+from grader.config import hard_time_limits
 from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
-GRACE_SECONDS = 10  # between soft and hard time limit: time to record the failure
 BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
+AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
+# One retry (a connection a broker restart broke is reopened), not Celery's default three.
+PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
 
 def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     """Celery settings derived from the app config (broker, reliability, time limits)."""
     broker_url = config["CELERY_BROKER_URL"]
+    hard_limits = hard_time_limits(config)
     settings: dict[str, Any] = {
         "broker_url": broker_url,
         "task_default_queue": config["GRADER_QUEUE"],
@@ -29,11 +33,11 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         "task_annotations": {
             GRADE_TASK: {
                 "soft_time_limit": config["GRADER_GRADE_TIME_LIMIT"],
-                "time_limit": config["GRADER_GRADE_TIME_LIMIT"] + GRACE_SECONDS,
+                "time_limit": hard_limits["GRADER_GRADE_TIME_LIMIT"],
             },
             LAB_TASK: {
                 "soft_time_limit": config["GRADER_LAB_TIME_LIMIT"],
-                "time_limit": config["GRADER_LAB_TIME_LIMIT"] + GRACE_SECONDS,
+                "time_limit": hard_limits["GRADER_LAB_TIME_LIMIT"],
             },
         },
     }
@@ -46,13 +50,28 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
             "socket_timeout": BROKER_SOCKET_TIMEOUT,
             "socket_connect_timeout": BROKER_SOCKET_TIMEOUT,
         }
-        # One retry (a connection a Redis restart broke is reopened), not Celery's default three.
-        settings["task_publish_retry_policy"] = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
-                                                 "interval_max": 0.2}
+        settings["task_publish_retry_policy"] = PUBLISH_RETRY
+    elif broker_url.startswith(AMQP_SCHEMES):
+        settings.update(rabbitmq_settings())
     elif broker_url.startswith("filesystem://"):
         settings["broker_transport"] = file_broker.TRANSPORT  # kombu's file transport, messages renamed into place
         settings["broker_transport_options"] = filesystem_broker_options(Path(config["GRADER_DATA_DIR"]) / "broker")
     return settings
+
+
+def rabbitmq_settings() -> dict[str, Any]:
+    """RabbitMQ as the production broker: durable quorum queues (replicated, kept on disk across restarts),
+    persistent messages, and a publish that returns only once the broker has confirmed the message."""
+    return {
+        "task_default_queue_type": "quorum",  # GRADER_QUEUE, declared by whoever publishes or consumes first
+        "task_create_missing_queue_type": "quorum",  # a queue named on the command line only (--queues)
+        "task_default_delivery_mode": "persistent",
+        "worker_detect_quorum_queues": True,  # quorum queues have no global QoS: prefetch is per consumer
+        # A hung or unreachable broker fails the publish (the row is committed, the sweeper sends it later).
+        "broker_connection_timeout": BROKER_SOCKET_TIMEOUT,
+        "broker_transport_options": {"confirm_publish": True},
+        "task_publish_retry_policy": PUBLISH_RETRY,
+    }
 
 
 def filesystem_broker_options(root: Path) -> dict[str, Any]:
@@ -78,7 +97,7 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    celery = Celery(app.import_name, task_cls=FlaskTask, include=["grader.tasks", "grader.teacher.tasks"])
+    celery = Celery(app.import_name, task_cls=FlaskTask, include=["grader.tasks", "grader.teacher.tasks", "grader.lti.tasks"])
     celery.conf.update(celery_settings(app.config))
     celery.set_default()
     app.extensions["celery"] = celery

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import logging
 import sys
@@ -17,8 +18,11 @@ from sqlalchemy.orm import Session
 
 from exercises import cli as exercises_cli
 from grader import create_app
+from grader.config import ConfigError
 from grader.extensions import get_db
 from grader.grading import sweeper
+from grader.lti.cli import LtiCliError
+from grader.lti.cli import add_commands as add_lti_commands
 from grader.migrate import upgrade
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User
 from grader.models.courses import DEFAULT_TIME_ZONE
@@ -164,10 +168,8 @@ def cmd_sweeper(args: argparse.Namespace, app: Flask) -> str:
         return repr(sweeper.sweep(app))
     # Its re-sends and give-ups are INFO lines: what an operator reads after an outage.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         sweeper.run_forever(app)
-    except KeyboardInterrupt:
-        pass
     return "sweeper stopped"
 
 
@@ -232,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     course_enrol.add_argument("--username", required=True)
     course_enrol.add_argument("--role", choices=[r.value for r in EnrolmentRole], default=EnrolmentRole.STUDENT.value)
     course_enrol.set_defaults(handler=cmd_course_enrol)
+    add_lti_commands(commands)
     commands.add_parser("exercises", help="engine commands (see `grader exercises --help`)", add_help=False)
     return parser
 
@@ -247,11 +250,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["exercises"]:
         return run_exercises_cli(argv[1:])
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        return serve(args.host, args.port)
     try:
+        if args.command == "serve":
+            return serve(args.host, args.port)
         print(args.handler(args, create_app()))
-    except CliError as exc:
+    except ConfigError as exc:
+        # Settings that cannot work: one line naming them, not a traceback.
+        print(f"grader: configuration refused: {exc}", file=sys.stderr)
+        return 2
+    except (CliError, LtiCliError) as exc:
         print(f"grader: {exc}", file=sys.stderr)
         return 1
     return 0

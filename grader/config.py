@@ -6,6 +6,7 @@ import math
 import os
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ ENV_VARS = (
     "GRADER_DATA_DIR",
     "GRADER_QUEUE",
     "GRADER_LEASE_SECONDS",
+    "GRADER_LEASE_RENEW_SECONDS",
     "GRADER_MAX_ATTEMPTS",
     "GRADER_REQUEUE_AFTER",
     "GRADER_SWEEP_INTERVAL",
@@ -36,13 +38,16 @@ ENV_VARS = (
     "GRADER_CHANGE_FEED_SETTLE_SECONDS",
     "GRADER_TRUSTED_PROXIES",
     "GRADER_STATEMENT_TIMEOUT",
+    "GRADER_SESSION_HOURS",
 )
 
 INT_SETTINGS: dict[str, int] = {
-    "GRADER_LEASE_SECONDS": 90,  # longer than GRADER_GRADE_TIME_LIMIT, so a live worker keeps its lease
+    # Short, and renewed every GRADER_LEASE_RENEW_SECONDS while the job runs (grader.grading.heartbeat): a killed
+    # worker's row is free again within seconds, and a live one keeps it however long the job takes.
+    "GRADER_LEASE_SECONDS": 8,
     "GRADER_MAX_ATTEMPTS": 3,
     "GRADER_REQUEUE_AFTER": 20,  # seconds a queued row waits before the sweeper sends it again
-    "GRADER_SWEEP_INTERVAL": 5,
+    "GRADER_SWEEP_INTERVAL": 2,
     "GRADER_GRADE_TIME_LIMIT": 60,
     "GRADER_LAB_TIME_LIMIT": 600,
     "GRADER_VISIBILITY_TIMEOUT": 3600,  # above every hard time limit, or Redis redelivers running tasks
@@ -53,29 +58,86 @@ INT_SETTINGS: dict[str, int] = {
     # PostgreSQL cuts a web or worker statement after this many seconds (0: never); within the change feed's
     # settle margin (CHANGE_FEED_SETTLE_MARGIN), so no grade-log write commits later than the feed assumes.
     "GRADER_STATEMENT_TIMEOUT": 30,
+    # How long a sign-in lasts without use (the cookie is renewed on every request); a shared lab computer wants it
+    # short, a student's own laptop may have it long.
+    "GRADER_SESSION_HOURS": 168,
 }
 
 
 CHANGE_FEED_SETTLE = "GRADER_CHANGE_FEED_SETTLE_SECONDS"
 # Beyond the worker lease: the longest a grade-log write can stay uncommitted, plus clock skew (grader.api.changes).
 CHANGE_FEED_SETTLE_MARGIN = 30
+# The default settle interval never drops below what it was with the old 90 s lease: leases became short and renewed
+# (grader.grading.heartbeat), which makes the feed no less safe, but an LMS syncing it should not see it change.
+CHANGE_FEED_SETTLE_FLOOR = 120.0
 
 
 class ConfigError(RuntimeError):
     """Raised when the configuration is unsafe or inconsistent (e.g. production without a secret)."""
 
 
-def change_feed_settle_seconds(raw: Any, lease_seconds: int) -> float:
-    """The grade-change feed's settle interval: ``raw`` seconds if given, else the worker lease plus a margin."""
-    if raw is None or raw == "":
-        return float(lease_seconds + CHANGE_FEED_SETTLE_MARGIN)
+LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
+# Seconds between the soft and the hard time limit of a task: time to record the failure (grader.celery_app).
+GRACE_SECONDS = 10
+# Settings that count something or measure a time, and mean nothing at zero or below.
+POSITIVE_SETTINGS = ("GRADER_LEASE_SECONDS", "GRADER_MAX_ATTEMPTS", "GRADER_REQUEUE_AFTER", "GRADER_SWEEP_INTERVAL",
+                     "GRADER_GRADE_TIME_LIMIT", "GRADER_LAB_TIME_LIMIT", "GRADER_VISIBILITY_TIMEOUT",
+                     "GRADER_SESSION_HOURS")
+
+
+def seconds_setting(name: str, raw: Any) -> float:
+    """Setting ``name`` given as ``raw``: a finite number of seconds >= 0, or a ConfigError naming it."""
     try:
         value = float(raw)
     except (TypeError, ValueError):
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise ConfigError(f"{CHANGE_FEED_SETTLE} must be a number of seconds >= 0, not {raw!r}")
+        raise ConfigError(f"{name} must be a number of seconds >= 0, not {raw!r}")
     return value
+
+
+def lease_renew_seconds(raw: Any, lease_seconds: int) -> float:
+    """How often a running job renews its lease: ``raw`` seconds if given (0: never), else a quarter of the lease,
+    so that two renewals may fail before the lease runs out."""
+    if raw is None or raw == "":
+        return lease_seconds / 4
+    return seconds_setting(LEASE_RENEW, raw)
+
+
+def hard_time_limits(config: Mapping[str, Any]) -> dict[str, int]:
+    """The hard time limit of each task kind (its soft limit plus the grace to record a failure), by setting."""
+    return {name: config[name] + GRACE_SECONDS for name in ("GRADER_GRADE_TIME_LIMIT", "GRADER_LAB_TIME_LIMIT")}
+
+
+def check_timing(config: Mapping[str, Any]) -> None:
+    """Refuse lease, attempt and time-limit settings that cannot work together, naming the settings.
+
+    A lease that is not renewed must outlast the longest job, or a healthy worker loses its row mid-job and good
+    submissions end as errors; a renewed one must be renewed at least twice per lease. The broker's visibility
+    timeout must exceed every hard limit, or Redis hands a running task to a second worker.
+    """
+    for name in POSITIVE_SETTINGS:
+        if config[name] <= 0:
+            raise ConfigError(f"{name} must be a positive number, not {config[name]}")
+    lease, renew, limits = config["GRADER_LEASE_SECONDS"], config[LEASE_RENEW], hard_time_limits(config)
+    longest_name, longest = max(limits.items(), key=lambda item: item[1])
+    if renew == 0 and lease <= longest:
+        raise ConfigError(f"GRADER_LEASE_SECONDS ({lease} s) must exceed the hard time limit of {longest_name} "
+                          f"plus {GRACE_SECONDS} s ({longest} s) when {LEASE_RENEW} is 0 (leases not renewed)")
+    if renew > lease / 2:
+        raise ConfigError(f"{LEASE_RENEW} ({renew:g} s) must be at most half of GRADER_LEASE_SECONDS ({lease} s), "
+                          "so that one late renewal does not lose a running job's lease")
+    if config["GRADER_VISIBILITY_TIMEOUT"] <= longest:
+        raise ConfigError(f"GRADER_VISIBILITY_TIMEOUT ({config['GRADER_VISIBILITY_TIMEOUT']} s) must exceed every "
+                          f"task's hard time limit ({longest_name} plus {GRACE_SECONDS} s = {longest} s)")
+
+
+def change_feed_settle_seconds(raw: Any, lease_seconds: int) -> float:
+    """The grade-change feed's settle interval: ``raw`` seconds if given, else the worker lease plus a margin (at
+    least CHANGE_FEED_SETTLE_FLOOR)."""
+    if raw is None or raw == "":
+        return max(float(lease_seconds + CHANGE_FEED_SETTLE_MARGIN), CHANGE_FEED_SETTLE_FLOOR)
+    return seconds_setting(CHANGE_FEED_SETTLE, raw)
 
 
 def data_dir(environ: Mapping[str, str]) -> Path:
@@ -129,6 +191,11 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
         # Origins besides our own that may show our pages in a frame (an LMS), space-separated.
         "GRADER_FRAME_ANCESTORS": merged.get("GRADER_FRAME_ANCESTORS") or "",
     }
+    if config["GRADER_FRAME_ANCESTORS"]:
+        # Inside an LMS's iframe the site is third-party: only a SameSite=None; Secure cookie is kept and sent
+        # (browsers count http://127.0.0.1 and localhost as secure). Partitioned (CHIPS): kept per embedding site.
+        # Every form and script post still carries the CSRF token, which Lax was only a second line for.
+        config.update(SESSION_COOKIE_SAMESITE="None", SESSION_COOKIE_SECURE=True, SESSION_COOKIE_PARTITIONED=True)
     for name, default in INT_SETTINGS.items():
         config[name] = int(merged.get(name) or default)
     config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(merged.get(CHANGE_FEED_SETTLE),
@@ -137,8 +204,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     config["GRADER_TEST_GRADE_DELAY"] = float(merged.get("GRADER_TEST_GRADE_DELAY") or 0)
     if grader_env == "production" and config["GRADER_TEST_GRADE_DELAY"]:
         raise ConfigError("GRADER_TEST_GRADE_DELAY is a test hook and must not be set in production")
-    if config["GRADER_VISIBILITY_TIMEOUT"] <= max(config["GRADER_GRADE_TIME_LIMIT"], config["GRADER_LAB_TIME_LIMIT"]):
-        raise ConfigError("GRADER_VISIBILITY_TIMEOUT must exceed the longest task time limit")
+    config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=config["GRADER_SESSION_HOURS"])
+    config[LEASE_RENEW] = lease_renew_seconds(merged.get(LEASE_RENEW), config["GRADER_LEASE_SECONDS"])
+    check_timing(config)
     # Rate-limit settings: read here so every web process of a deployment shares one Redis-backed count.
     for name in ("RATELIMIT_STORAGE_URI", "SUBMISSION_RATE_LIMIT", "PREVIEW_RATE_LIMIT"):
         if merged.get(name):

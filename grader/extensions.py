@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 EXTENSION_KEY = "grader.db"
@@ -119,12 +119,12 @@ def init_db(app: Flask) -> Database:
 
 def get_db(app: Flask | None = None) -> Database:
     """The Database of ``app`` (default: the current app)."""
-    return (app or current_app).extensions[EXTENSION_KEY]
+    return cast(Database, (app or current_app).extensions[EXTENSION_KEY])
 
 
 def request_scoped() -> dict[str, Any]:
     """Values cached for the current request only (who is calling, ...); dropped when the request ends."""
-    return g.setdefault(REQUEST_SCOPE_KEY, {})
+    return cast(dict[str, Any], g.setdefault(REQUEST_SCOPE_KEY, {}))
 
 
 def get_session() -> Session:
@@ -132,7 +132,7 @@ def get_session() -> Session:
     if "db_session" not in g:
         database = get_db()
         g.db_session = (database.autocommit_sessionmaker if g.get(AUTOCOMMIT_FLAG) else database.sessionmaker)()
-    return g.db_session
+    return cast(Session, g.db_session)
 
 
 def autocommit_requests(view: Callable[P, R]) -> Callable[P, R]:
@@ -157,3 +157,8 @@ def _end_request_scope(_exc: BaseException | None) -> None:
     session: Session | None = g.pop("db_session", None)
     if session is not None:
         session.close()
+
+
+def rows_matched(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE matched (``Session.execute`` is typed as returning a plain Result)."""
+    return cast(CursorResult[Any], result).rowcount

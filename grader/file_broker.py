@@ -33,10 +33,10 @@ PARTIAL_SUFFIX = ".part"  # never ends in "<queue>.msg", so readers skip a messa
 class Channel(filesystem.Channel):
     """A file-transport channel whose messages are renamed into the queue folder once fully written."""
 
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]  # kombu: untyped
         """Put ``payload`` on ``queue``: write ``<name>.part``, then rename it to ``<name>`` in one step."""
         # kombu's naming: readers take files in name order, so the millisecond clock keeps the queue roughly FIFO.
-        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         partial = final + PARTIAL_SUFFIX
         try:
@@ -57,7 +57,7 @@ class Channel(filesystem.Channel):
         with open(path, "wb") as file:
             file.write(dumps(payload).encode())
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str) -> Any:  # type: ignore[override]  # kombu: untyped
         """The next message of ``queue``; a file that is not a message (cut short by a crash or a full disk) is
         dropped with a warning instead of stopping the worker: its row stays queued and the sweeper re-sends it.
         A missing queue folder is made again and reads as an empty queue."""

@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse
@@ -32,7 +32,9 @@ PREVIEW_SCOPE = "previews"
 # script cannot ask for more than twice that.
 DEFAULT_PREVIEW_LIMIT = "300/minute"
 LOGIN_SCOPE = "failed-logins"
-FAILED_LOGIN_LIMIT = "10 per 5 minutes"
+FAILED_LOGIN_LIMIT = "10 per 5 minutes"  # per username and address
+FAILED_LOGIN_NAME_LIMIT = "50 per 15 minutes"  # per username, from any address
+FAILED_LOGIN_ADDRESS_LIMIT = "100 per 5 minutes"  # per address, over any usernames
 # After a storage error, count in process memory for this long before trying the shared store again.
 FALLBACK_SECONDS = 5.0
 
@@ -69,7 +71,7 @@ class SubmissionLimiter:
     def _storage(uri: str) -> Storage:
         """The storage behind ``uri`` (``redis://…`` or ``memory://``)."""
         try:
-            return storage_from_string(uri)
+            return cast(Storage, storage_from_string(uri))  # a sync URI gives a sync storage
         except ConfigurationError as exc:
             raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: {exc}") from exc
 
@@ -139,22 +141,32 @@ def _refuse_over(what: str, limit: RateLimitItem, retry_after: int) -> None:
         )
 
 
-def _login_key(username: str) -> str:
-    """Failed sign-ins are counted per username and client address: guessing one password is slowed down, and
-    nobody at another address can lock a user out (behind a reverse proxy, only once GRADER_TRUSTED_PROXIES lets
-    the address be the client's rather than the proxy's; users behind one NAT address still share a count)."""
-    return f"{username.strip().lower()}|{request.remote_addr or '-'}"
+def _login_keys(username: str) -> list[tuple[str, str]]:
+    """The counts a failed sign-in adds to, as (limit, key).
+
+    Per username and client address: guessing one password is slowed down, and nobody at another address can lock
+    a user out quickly (behind a reverse proxy, only once GRADER_TRUSTED_PROXIES lets the address be the client's
+    rather than the proxy's; users behind one NAT address still share a count). Per username from anywhere, with a
+    higher limit: guesses spread over many addresses are capped too; the lock ends with its window, so a user is
+    never locked out for longer than FAILED_LOGIN_NAME_LIMIT's period after the guessing stops. Per address over
+    any names: one client trying made-up names is stopped before it costs the server anything.
+    """
+    name, address = username.strip().lower(), request.remote_addr or "-"
+    return [(FAILED_LOGIN_LIMIT, f"{name}|{address}"), (FAILED_LOGIN_NAME_LIMIT, f"name:{name}"),
+            (FAILED_LOGIN_ADDRESS_LIMIT, f"address:{address}")]
 
 
 def login_retry_after(username: str) -> int:
     """Seconds before another password may be tried for ``username`` from this address; 0 if it may be now."""
-    return current_app.extensions[EXTENSION_KEY].blocked_for(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username),
-                                                             LOGIN_SCOPE)
+    limiter: SubmissionLimiter = current_app.extensions[EXTENSION_KEY]
+    return max(limiter.blocked_for(parsed_limit(limit), key, LOGIN_SCOPE) for limit, key in _login_keys(username))
 
 
 def count_failed_login(username: str) -> None:
     """Count a wrong password (or unknown username) for ``username`` from this address."""
-    current_app.extensions[EXTENSION_KEY].hit(parsed_limit(FAILED_LOGIN_LIMIT), _login_key(username), LOGIN_SCOPE)
+    limiter = current_app.extensions[EXTENSION_KEY]
+    for limit, key in _login_keys(username):
+        limiter.hit(parsed_limit(limit), key, LOGIN_SCOPE)
 
 
 def init_app(app: Flask) -> SubmissionLimiter:

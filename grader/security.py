@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Select, bindparam, or_, select, update
+from sqlalchemy import Select, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from grader.models import ApiToken, Role, User, utcnow
@@ -48,7 +51,7 @@ def _live_token_query() -> Select[Any]:
 # Built once: every API request runs them, and building a statement costs more than SQLAlchemy's cached compile.
 _LIVE_TOKEN_QUERY = _live_token_query()
 _TOKEN_USED = (
-    update(ApiToken.__table__)
+    update(cast(Table, ApiToken.__table__))
     .where(ApiToken.__table__.c.id == bindparam("token_id"))
     .values(last_used_at=bindparam("used_at", type_=ApiToken.__table__.c.last_used_at.type))
 )
@@ -69,14 +72,48 @@ def verify_password(password_hash: str | None, password: str) -> bool:
         return False
 
 
+class PasswordChecksBusy(RuntimeError):
+    """Every slot for checking a password in this process is taken: ask the client to try again in a second."""
+
+
+# At most this many password checks (argon2, or the equal wait for an unknown name) run at once per web process: a
+# flood of sign-ins then holds two threads, not every thread the other users' requests need.
+CONCURRENT_PASSWORD_CHECKS = 2
+_password_checks = threading.BoundedSemaphore(CONCURRENT_PASSWORD_CHECKS)
+
+
 def authenticate_password(session: Session, username: str, password: str) -> User | None:
-    """The user with this username and password, or None."""
+    """The user with this username and password, or None; raises PasswordChecksBusy (nothing checked) while
+    CONCURRENT_PASSWORD_CHECKS other checks run in this process."""
+    if not _password_checks.acquire(blocking=False):
+        raise PasswordChecksBusy()
+    try:
+        return _check_password(session, username, password)
+    finally:
+        _password_checks.release()
+
+
+def _check_password(session: Session, username: str, password: str) -> User | None:
+    """``authenticate_password`` once a slot is held."""
     user = session.scalar(select(User).where(User.username == username))
     if user is None:
-        # Hash anyway so that unknown usernames take as long as wrong passwords.
-        _hasher.hash(password)
+        # Take as long as a wrong password would, so that unknown usernames cannot be told apart, but by waiting
+        # rather than hashing: a flood of made-up names then costs threads, not the CPU every other user needs.
+        time.sleep(_verify_seconds())
         return None
     return user if verify_password(user.password_hash, password) else None
+
+
+@functools.cache
+def _verify_seconds() -> float:
+    """How long checking one password takes here (the fastest of a few checks against a throw-away hash)."""
+    sample = _hasher.hash(secrets.token_urlsafe(16))
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        verify_password(sample, "not-the-password")
+        timings.append(time.perf_counter() - started)
+    return min(timings)
 
 
 class RoleMismatch(ValueError):

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, any_, case, cast, func, literal, select, text
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.dml import Insert
 
 POSTGRESQL = "postgresql"
@@ -44,7 +44,9 @@ def single_statement_autocommit(dialect: str) -> bool:
     return dialect == POSTGRESQL
 
 
-def equals_keeping_index_order(column: ColumnElement[Any], value: int, dialect: str) -> ColumnElement[bool]:
+def equals_keeping_index_order(
+    column: ColumnElement[Any] | InstrumentedAttribute[Any], value: int, dialect: str
+) -> ColumnElement[bool]:
     """SQL ``column = value``, said so that only the index (column, id) gives the rows' id order.
 
     PostgreSQL folds ``column = value`` into a constant and may then walk the primary key instead (its estimate

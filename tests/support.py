@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+import kombu
 import redis
 from flask import Flask
 from sqlalchemy import create_engine, event, text
@@ -25,6 +26,7 @@ from grader.serve import terminate_with_parent, worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+RABBITMQ_URL = os.environ.get("GRADER_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672//")
 REDIS_TEST_DATABASES = range(1, 16)  # database 0 holds only the claims below
 REDIS_CLAIM_SECONDS = 6 * 3600  # a claim left by a killed run lapses at the latest after this
 WAIT_SECONDS = 60.0  # generous upper bound for anything a worker does; tests never assert durations
@@ -82,12 +84,12 @@ def own_redis_url() -> str:
     raise RuntimeError("every Redis test database (1-15) is claimed by a live test process")
 
 
-def _took_over_dead_claim(client: redis.Redis, key: str, me: str) -> bool:
+def _took_over_dead_claim(client: redis.Redis[bytes], key: str, me: str) -> bool:
     """Claim ``key`` if the process holding it is dead; atomic against another process doing the same."""
     with client.pipeline() as pipe:
         try:
             pipe.watch(key)
-            holder = pipe.get(key)
+            holder = cast(bytes | None, pipe.get(key))  # a watching pipeline runs commands at once
             if holder is None or not holder.isdigit() or _process_alive(int(holder)):
                 return False
             pipe.multi()
@@ -144,7 +146,12 @@ class Backend:
         return {**os.environ, **{k: str(v) for k, v in self.config(**overrides).items()}}
 
     def lose_messages(self, queue: str) -> None:
-        """Make the broker forget every message: FLUSHDB on Redis, delete the queue's files on the file broker."""
+        """Make the broker forget every message: FLUSHDB on Redis, purge the queue on RabbitMQ, delete the queue's
+        files on the file broker."""
+        if self.broker_url.startswith("amqp://"):
+            with kombu.Connection(self.broker_url) as connection:
+                _amqp_queue(connection, queue, lambda q: q.purge())
+            return
         if self.broker_url.startswith("redis://"):
             redis.Redis.from_url(self.broker_url).flushdb()
             return
@@ -153,6 +160,10 @@ class Backend:
 
     def drop_queue(self, queue: str) -> None:
         """Delete ``queue`` and the messages in it (a queue only one test used)."""
+        if self.broker_url.startswith("amqp://"):
+            with kombu.Connection(self.broker_url) as connection:
+                _amqp_queue(connection, queue, lambda q: q.delete())
+            return
         if self.broker_url.startswith("redis://"):
             redis.Redis.from_url(self.broker_url).delete(queue)
             return
@@ -161,9 +172,20 @@ class Backend:
 
     def pending_messages(self, queue: str) -> int:
         """How many messages wait in ``queue``."""
+        if self.broker_url.startswith("amqp://"):
+            with kombu.Connection(self.broker_url) as connection:
+                return _amqp_queue(connection, queue, lambda q: q.queue_declare(passive=True).message_count)
         if self.broker_url.startswith("redis://"):
             return int(redis.Redis.from_url(self.broker_url).llen(queue))
         return len(list((self.data_dir / "broker" / "queue").glob(f"*.{queue}.msg")))
+
+
+def _amqp_queue(connection: kombu.Connection, name: str, action: Callable[[Any], Any]) -> int:
+    """Run ``action`` on RabbitMQ queue ``name`` bound to ``connection``; 0 if the queue does not exist."""
+    try:
+        return int(action(kombu.Queue(name, channel=connection.channel())) or 0)
+    except connection.channel_errors:
+        return 0
 
 
 class WorkerProcess:

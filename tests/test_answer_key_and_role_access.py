@@ -11,16 +11,16 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from sqlalchemy import update
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
 from exercises import api as engine
 from grader.extensions import get_db
+from grader.grading.variant_seeds import seed_for
 from grader.i18n import t
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.ratelimit import EXTENSION_KEY as LIMITER_KEY
 from grader.security import hash_password
-from grader.grading.variant_seeds import seed_for
 from tests.api.support import Api, School, build_school, set_exercises
 
 SHIFT = "ch13.shift-pairs"

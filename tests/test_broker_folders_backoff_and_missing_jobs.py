@@ -17,10 +17,9 @@ from grader import create_app
 from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.grading.dispatch import REGRADE_TASK, celery_app
-from tests.pipeline_helpers import get_result, submit
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, unique
-from tests.pipeline_helpers import log_entries, wait_final
+from tests.pipeline_helpers import get_result, log_entries, submit, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
 
 

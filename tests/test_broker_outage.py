@@ -22,9 +22,9 @@ from sqlalchemy import select, update
 
 from grader.extensions import get_db
 from grader.grading import sweeper
-from tests.pipeline_helpers import submit
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
+from tests.pipeline_helpers import submit
 from tests.support import wait_for
 from tests.web.conftest import make_app
 

@@ -147,8 +147,8 @@ def start_serve(data_dir: Path, log_path: Path, *, ignoring_sigint: bool = False
     try:
         wait_for(
             lambda: (
-                process.poll() is None
-                and "ready." in log_path.read_text(errors="replace")
+                (process.poll() is None
+                and "ready." in log_path.read_text(errors="replace"))
                 or (process.poll() is not None and pytest.fail(log_path.read_text()))
             ),
             "grader serve to start",

@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from exercises.comparators import (
-    DEFAULT_TOLERANCE, Comparison, Tolerance, canonical_token, compare, element_score, equal, shape_of,
+    DEFAULT_TOLERANCE,
+    Comparison,
+    Tolerance,
+    canonical_token,
+    compare,
+    element_score,
+    equal,
+    shape_of,
 )
 
 A = math.log(2)

@@ -64,6 +64,7 @@ def test_every_documented_variable_is_read() -> None:
         "PREVIEW_RATE_LIMIT": "9/minute",
         "GRADER_FRAME_ANCESTORS": "https://moodle.example.edu",
         "GRADER_CHANGE_FEED_SETTLE_SECONDS": "42.5",
+        "GRADER_LEASE_RENEW_SECONDS": "2.5",
     }
     env.update({name: str(default + 7000) for name, default in INT_SETTINGS.items()})
     config = load_config(environ=env)

@@ -2,7 +2,7 @@
 statements under a timeout."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
@@ -12,7 +12,7 @@ from grader import create_app
 from grader.extensions import get_db, make_engine
 from tests.support import Backend
 
-EDGE_OF_THE_CALENDAR = datetime(9999, 12, 31, 23, 59, tzinfo=timezone.utc)
+EDGE_OF_THE_CALENDAR = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
 
 
 def _in_shanghai(url: str) -> str:

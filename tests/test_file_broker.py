@@ -1,6 +1,7 @@
 """The embedded broker's messages appear whole or not at all, even while another process is writing them."""
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from pathlib import Path
@@ -37,10 +38,8 @@ def test_a_reader_never_sees_a_message_half_written(tmp_path: Path) -> None:
     channel, received = _channel(tmp_path), []
     deadline = time.monotonic() + 60
     while len(received) < MESSAGES and time.monotonic() < deadline:
-        try:
+        with contextlib.suppress(Empty):
             received.append(channel._get(QUEUE))
-        except Empty:
-            pass
     producer.join(30)
     assert producer.exitcode == 0
     assert sorted(message["number"] for message in received) == list(range(MESSAGES))

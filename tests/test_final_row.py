@@ -12,10 +12,9 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
 from grader.grading import final_row, notify
-from tests.pipeline_helpers import submit
 from grader.models import Submission, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER
-from tests.pipeline_helpers import wait_final
+from tests.pipeline_helpers import submit, wait_final
 from tests.support import WorkerProcess, wait_for
 
 

@@ -5,7 +5,6 @@ deleted (with its submission or student); migration 0008 rebuilds the table with
 """
 from __future__ import annotations
 
-
 from sqlalchemy import Engine, text
 
 from grader.extensions import make_engine

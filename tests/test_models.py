@@ -3,7 +3,7 @@ server-side variant seeds, passwords and API tokens."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from flask import Flask
@@ -11,6 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from exercises.api import SEED_LIMIT
+from grader.grading.variant_seeds import derive_seed, seed_for
 from grader.models import ApiToken, AppendOnlyError, GradeLogEntry, Role, Submission, User, VariantAssignment
 from grader.security import (
     authenticate_password,
@@ -21,8 +23,6 @@ from grader.security import (
     role_at_least,
     verify_password,
 )
-from exercises.api import SEED_LIMIT
-from grader.grading.variant_seeds import derive_seed, seed_for
 from tests.factories import BOOK_ANSWER, EXERCISE, TEST_PASSWORD, make_user, unique
 
 
@@ -149,7 +149,7 @@ def test_revoked_token_no_longer_authenticates(session: Session, student: User) 
     assert live is not None
     token = session.get(ApiToken, live.token_id)
     assert token is not None
-    token.revoked_at = datetime.now(timezone.utc)
+    token.revoked_at = datetime.now(UTC)
     session.commit()
     assert find_live_token(session, raw) is None
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import timedelta
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +19,9 @@ from sqlalchemy import func, select
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
+from grader.grading.variant_seeds import seed_for
 from grader.i18n import LANG_COOKIE, t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User, utcnow
-from grader.grading.variant_seeds import seed_for
 from tests.browser_support import BROWSER_MARKS, signed_in_page
 from tests.web.conftest import LiveServer, log_in, make_app, serving
 

@@ -15,8 +15,8 @@ from grader.grading import pipeline
 from grader.grading.refusals import SubmissionRejected
 from grader.grading.submissions import serialise_submission
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, User
-from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user
 from tests.conftest import clean_database
+from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER, make_user
 from tests.pipeline_helpers import get_result, log_entries, send_duplicate, submit, submit_book_answer, wait_final
 from tests.support import Backend, WorkerProcess
 

@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.grading.refusals import LabParametersRejected
 from grader.grading.labs import request_lab_run
+from grader.grading.refusals import LabParametersRejected
 from grader.models import LabRun, LabStatus
 from tests.support import WorkerProcess, wait_for
 

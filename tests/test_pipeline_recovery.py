@@ -13,10 +13,9 @@ from sqlalchemy.orm import Session
 from grader import create_app
 from grader.extensions import get_db
 from grader.grading import leases, pipeline, sweeper
-from tests.pipeline_helpers import get_result, submit
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, unique
-from tests.pipeline_helpers import log_entries, send_duplicate, wait_final
+from tests.pipeline_helpers import get_result, log_entries, send_duplicate, submit, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
 
 

@@ -10,9 +10,9 @@ from sqlalchemy.orm import Session
 
 from grader.grading import policy
 from grader.grading.refusals import SubmissionRejected
-from tests.pipeline_helpers import submit
 from grader.models import AnswerKeyPolicy, Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
+from tests.pipeline_helpers import submit
 
 
 def record(session: Session, user: User, assignment_id: int, status: str, score: float | None = None) -> None:

@@ -9,8 +9,22 @@ from hypothesis import strategies as st
 
 from exercises.engine_errors import ReadError
 from exercises.readers import (
-    READERS, display, read_bool, read_choice, read_choices, read_enum, read_int, read_kind, read_matrix,
-    read_number, read_optional_int, read_pairs, read_token, read_tokens, read_vector, read_vectors,
+    READERS,
+    display,
+    read_bool,
+    read_choice,
+    read_choices,
+    read_enum,
+    read_int,
+    read_kind,
+    read_matrix,
+    read_number,
+    read_optional_int,
+    read_pairs,
+    read_token,
+    read_tokens,
+    read_vector,
+    read_vectors,
 )
 
 A = math.log(2)

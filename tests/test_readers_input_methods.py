@@ -11,8 +11,19 @@ from exercises.comparators import DEFAULT_TOLERANCE, Tolerance, canonical_token,
 from exercises.engine_errors import ReadError
 from exercises.expr import evaluate
 from exercises.readers import (
-    read_bool, read_choices, read_enum, read_int, read_kind, read_matrix, read_number, read_optional_int, read_pairs,
-    read_token, read_tokens, read_vector, read_vectors,
+    read_bool,
+    read_choices,
+    read_enum,
+    read_int,
+    read_kind,
+    read_matrix,
+    read_number,
+    read_optional_int,
+    read_pairs,
+    read_token,
+    read_tokens,
+    read_vector,
+    read_vectors,
 )
 
 A = math.log(2)

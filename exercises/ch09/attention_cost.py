@@ -137,7 +137,7 @@ FIELDS = (
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's length and growth factor."""
     n, factor = variant.data["n"], variant.data["factor"]
-    longer = int(round(n * factor))
+    longer = round(n * factor)
     return Text(
         f"一段序列有 n = {n} 个 token，做一层单头自注意力，每个 query 与 key 的一次点积记为一个“对”。\n"
         "1. 不加掩码时，一共要算多少个 query–key 点积？\n"

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 
@@ -10,8 +11,8 @@ from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
-from exercises.units import Units
 from exercises.plugin import Exercise
+from exercises.units import Units
 
 ID = "ch09.rnn-step"
 WEIGHT_TENTHS = np.arange(-10, 11)  # weights are one-decimal numbers in [-1, 1]
@@ -26,9 +27,9 @@ def book_data() -> Data:
             "h_prev": [0.5, -0.5], "x": [1.0, -1.0]}
 
 
-def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, high: int = 10) -> list:
+def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, high: int = 10) -> list[Any]:
     """Random one-decimal numbers in [low/10, high/10] as nested lists."""
-    return (rng.integers(low, high + 1, size=shape) / 10).tolist()
+    return cast(list[Any], (rng.integers(low, high + 1, size=shape) / 10).tolist())
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:

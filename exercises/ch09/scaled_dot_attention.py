@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
 
 def _scores(q: Matrix, k: Matrix, divisor: float) -> Matrix:
     """Q Kᵀ divided by ``divisor``."""
-    return (np.asarray(matmul(q, np.asarray(k).T.tolist())) / divisor).tolist()
+    return cast(Matrix, (np.asarray(matmul(q, np.asarray(k).T.tolist())) / divisor).tolist())
 
 
 def _diagonal_dominant(weights: Matrix) -> bool | None:
@@ -66,7 +67,7 @@ def _chain(variant: Variant, scores: Matrix) -> Answer:
 def solve(variant: Variant) -> Answer:
     """softmax(QKᵀ/√d_k) V, and whether each query weighs its own token most."""
     data = variant.data
-    answer = _chain(variant, _scores(data["q"], data["k"], math.sqrt(D_K)))
+    answer = dict(_chain(variant, _scores(data["q"], data["k"], math.sqrt(D_K))))
     answer["diagonal_dominant"] = bool(_diagonal_dominant(answer["weights"]))
     return answer
 
@@ -205,7 +206,8 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     product overflows.
     """
     own: dict[str, object] = {}
-    scores, weights = answer.get("scores"), answer.get("weights")
+    scores: Any = answer.get("scores")
+    weights: Any = answer.get("weights")
     if is_square(scores, TOKENS):
         with np.errstate(over="ignore", invalid="ignore"):
             softened = softmax_rows(scores)

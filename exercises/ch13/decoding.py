@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from exercises.base import Variant
-from exercises.ch13.common import (BOS, COLOURS, EOS, MAX_STEPS, NOUNS, PERIOD, STOPPED_BY_CAP,
-                                   STOPPED_BY_EOS)
+from exercises.ch13.common import BOS, COLOURS, EOS, MAX_STEPS, NOUNS, PERIOD, STOPPED_BY_CAP, STOPPED_BY_EOS
 from exercises.i18n import Text
 from exercises.variant_generation import has_tie_at_max
 

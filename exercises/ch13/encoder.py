@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from exercises.ch13.common import A, BOOK_SOURCE_VOCAB_UNITS, COLOURS, NOUNS
+from exercises.ch13.common import BOOK_SOURCE_VOCAB_UNITS, COLOURS, NOUNS, A
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 
@@ -47,13 +48,13 @@ class EncoderStep:
     state: Vector
 
 
-def book_encoder() -> dict[str, list]:
+def book_encoder() -> dict[str, list[Any]]:
     """The chapter's weights: W_x = W_h = I, b = 0, h_0 = 0."""
     return {"W_x": [row[:] for row in IDENTITY], "W_h": [row[:] for row in IDENTITY],
             "b": [0.0, 0.0], "h_0": [0.0, 0.0]}
 
 
-def random_encoder(rng: np.random.Generator) -> dict[str, list]:
+def random_encoder(rng: np.random.Generator) -> dict[str, list[Any]]:
     """Identity or another small integer matrix for W_x and W_h; b and h_0 stay zero as in the book."""
     return {"W_x": _pick_matrix(rng), "W_h": _pick_matrix(rng), "b": [0.0, 0.0], "h_0": [0.0, 0.0]}
 
@@ -102,7 +103,7 @@ def _row_times(vector: Sequence[float], matrix: Sequence[Sequence[float]]) -> li
     return [sum(vector[i] * matrix[i][j] for i in range(len(vector))) for j in range(len(matrix[0]))]
 
 
-def encoder_step(x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[str, list],
+def encoder_step(x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[str, list[Any]],
                  activation: str = "relu") -> tuple[Vector, Vector]:
     """(pre, state) for one read: pre = x W_x + h_prev W_h + b, state = activation(pre) entry by entry."""
     from_input = _row_times(x, encoder["W_x"])
@@ -112,7 +113,7 @@ def encoder_step(x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[s
     return (pre[0], pre[1]), (squash(pre[0]), squash(pre[1]))
 
 
-def run_encoder(vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list], source: Sequence[str],
+def run_encoder(vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]], source: Sequence[str],
                 activation: str = "relu") -> list[EncoderStep]:
     """Every read of ``source`` from h_0, with the given activation."""
     state: Sequence[float] = encoder["h_0"]
@@ -135,7 +136,7 @@ def clips(step: EncoderStep) -> bool:
 
 def units_text(value: float) -> str:
     """A multiple of a written with the symbol: 0, a, -a, 2a, -2a."""
-    k = int(round(value / A))
+    k = round(value / A)
     if k == 0:
         return "0"
     if abs(k) == 1:
@@ -166,10 +167,10 @@ def states_list(steps: Sequence[EncoderStep]) -> list[list[float]]:
 def magnitude_in_a(steps: Sequence[EncoderStep]) -> int:
     """The largest |coefficient of a| in any pre-activation or state of a run."""
     values = [abs(v) for step in steps for v in (*step.pre, *step.state)]
-    return int(round(max(values, default=0.0) / A))
+    return round(max(values, default=0.0) / A)
 
 
-def setup_text(data: Mapping[str, object], lang: str) -> str:
+def setup_text(data: Mapping[str, Any], lang: str) -> str:
     """The shared first paragraph of encoder prompts: a, embeddings, weights and the recurrence."""
     encoder = data["encoder"]
     vocab = vocab_text(data["source_vocab"], "；" if lang == "zh" else "; ")

@@ -1,17 +1,32 @@
 """ch13.encoder-collision: find where two source paths through the ReLU encoder become the same state."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import A, SYMBOLS, tokens_text
-from exercises.ch13.encoder import (SOURCE_END, EncoderStep, book_encoder, book_vocab_units, clips,
-                                    colour_tokens, encoder_chain, magnitude_in_a, noun_tokens, random_encoder,
-                                    random_vocab_units, relu, run_encoder, same_state, setup_text,
-                                    vocab_from_units)
+from exercises.ch13.common import SYMBOLS, A, tokens_text
+from exercises.ch13.encoder import (
+    SOURCE_END,
+    EncoderStep,
+    book_encoder,
+    book_vocab_units,
+    clips,
+    colour_tokens,
+    encoder_chain,
+    magnitude_in_a,
+    noun_tokens,
+    random_encoder,
+    random_vocab_units,
+    relu,
+    run_encoder,
+    same_state,
+    setup_text,
+    vocab_from_units,
+)
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text

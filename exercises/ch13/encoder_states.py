@@ -1,16 +1,30 @@
 """ch13.encoder-states: run the chapter's ReLU encoder by hand and list the state after every read."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
-from exercises.ch13.common import A, SYMBOLS, tokens_text
-from exercises.ch13.encoder import (SOURCE_END, book_encoder, book_vocab_units, clips, colour_tokens,
-                                    encoder_chain, encoder_step, magnitude_in_a, noun_tokens, random_encoder,
-                                    random_vocab_units, run_encoder, setup_text, states_list,
-                                    vocab_from_units)
+from exercises.ch13.common import SYMBOLS, A, tokens_text
+from exercises.ch13.encoder import (
+    SOURCE_END,
+    book_encoder,
+    book_vocab_units,
+    clips,
+    colour_tokens,
+    encoder_chain,
+    encoder_step,
+    magnitude_in_a,
+    noun_tokens,
+    random_encoder,
+    random_vocab_units,
+    run_encoder,
+    setup_text,
+    states_list,
+    vocab_from_units,
+)
 from exercises.comparators import DEFAULT_TOLERANCE, equal
 from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
@@ -21,7 +35,7 @@ ID = "ch13.encoder-states"
 MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
 
 
-def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list], source: list[str]) -> Data:
+def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list[Any]], source: list[str]) -> Data:
     """The JSON data of a variant: embeddings as numbers and, for display, as coefficients of a."""
     return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": dict(units),
             "encoder": encoder, "source": source}
@@ -40,7 +54,7 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
     return _variant_data(units, random_encoder(rng), [colour, *nouns, SOURCE_END])
 
 
-def _run(variant: Variant, activation: str = "relu") -> list:
+def _run(variant: Variant, activation: str = "relu") -> list[Any]:
     """The encoder run over the variant's source."""
     data = variant.data
     return run_encoder(data["source_vocab"], data["encoder"], data["source"], activation)

@@ -1,15 +1,25 @@
 """ch13.exposure-divergence: the first wrong prediction versus the first step where the decoder's inputs differ."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, EOS, MAX_STEPS, NO_TOKEN, tokens_text
-from exercises.ch13.decoding import (Decode, fill_table, greedy_decode, random_candidates, random_target,
-                                     sentence_successors, table_block, teacher_forced_probabilities, tied_rows)
+from exercises.ch13.decoding import (
+    Decode,
+    fill_table,
+    greedy_decode,
+    random_candidates,
+    random_target,
+    sentence_successors,
+    table_block,
+    teacher_forced_probabilities,
+    tied_rows,
+)
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
@@ -199,7 +209,7 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     """The divergence step from the student's wrong step, and the two inputs at the student's divergence step."""
     generated, target = _decode(variant).tokens, variant.data["target"]
     implied: dict[str, Any] = {}
-    wrong_step = answer.get("first_wrong_step")
+    wrong_step: Any = answer.get("first_wrong_step")
     # Step 0 only exists for a student counting from 0: their step k is step k + 1, and the divergence they imply is
     # one more than k in their own count (the same "next step" rule, applied consistently).
     zero_based = wrong_step == 0 and not isinstance(wrong_step, bool)

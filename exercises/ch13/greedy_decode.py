@@ -1,7 +1,8 @@
 """ch13.greedy-decode: decode greedily from a probability table, and say whether EOS or the step cap stopped it."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -247,7 +248,7 @@ def _runs_past_cap(variant: Variant, name: str, student: Any) -> bool:
     if reference.stopped_by != STOPPED_BY_CAP:
         return False
     if name == "stopped_by":
-        return student == STOPPED_BY_EOS
+        return bool(student == STOPPED_BY_EOS)
     steps = int(variant.data["max_steps"])
     return len(student) > steps and equal("tokens", list(student[:steps]), list(reference.tokens))
 

@@ -3,15 +3,24 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, BOS, CANDIDATES, tokens_text
-from exercises.ch13.decoding import (fill_table, random_candidates, random_target, sentence_successors,
-                                     table_block, teacher_forced_probabilities, tenths_row, tied_rows)
+from exercises.ch13.decoding import (
+    fill_table,
+    random_candidates,
+    random_target,
+    sentence_successors,
+    table_block,
+    teacher_forced_probabilities,
+    tenths_row,
+    tied_rows,
+)
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
@@ -234,7 +243,8 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     final_loss = -math.log(_probabilities(variant)[-1])
     count = len(variant.data["target"])
     implied: dict[str, Any] = {}
-    probability, total = answer.get("sequence_probability"), answer.get("total_loss")
+    probability: Any = answer.get("sequence_probability")
+    total: Any = answer.get("total_loss")
     natural_totals = [solve(variant)["total_loss"]]
     # A probability of 1 gives a total of 0: "1, 0" is a blank answer, not a logarithm taken.
     if _is_number(probability) and probability > 0 and not DEFAULT_TOLERANCE.close(-math.log(probability), 0.0):

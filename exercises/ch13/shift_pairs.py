@@ -1,6 +1,8 @@
 """ch13.shift-pairs: shift a target right under teacher forcing and say which positions are scored."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from exercises import units
@@ -28,13 +30,13 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
         words = [str(rng.choice(colours)), str(rng.choice(nouns))]
     else:
         words = [str(rng.choice(colours)), str(rng.choice(nouns)), str(rng.choice(nouns))]
-    return {"target": words + [PERIOD, EOS]}
+    return {"target": [*words, PERIOD, EOS]}
 
 
 def solve(variant: Variant) -> Answer:
     """Inputs are BOS then the target without its last token; every target token, EOS included, is scored."""
     target = list(variant.data["target"])
-    inputs = [BOS] + target[:-1]
+    inputs = [BOS, *target[:-1]]
     return {"pairs": list(zip(inputs, target)), "bos_scored": False, "eos_scored": True,
             "scored_count": len(target)}
 
@@ -80,7 +82,7 @@ def _unshifted(variant: Variant) -> Answer:
     pairing diagnosis first on a count-only mistake whose pairs were right.
     """
     target = list(variant.data["target"])
-    return {"pairs": list(zip(target[:-1], target[1:]))}
+    return {"pairs": list(itertools.pairwise(target))}
 
 
 def _identity_pairs(variant: Variant) -> Answer:
@@ -92,7 +94,7 @@ def _identity_pairs(variant: Variant) -> Answer:
 def _eos_as_input(variant: Variant) -> Answer:
     """Starts the decoder with EOS instead of BOS."""
     target = list(variant.data["target"])
-    return {"pairs": list(zip([EOS] + target[:-1], target))}
+    return {"pairs": list(zip([EOS, *target[:-1]], target))}
 
 
 def _bos_scored(variant: Variant) -> Answer:

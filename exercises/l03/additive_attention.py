@@ -1,6 +1,8 @@
 """l03.additive-attention: one decoder step of Bahdanau (additive) attention over T encoder states."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
@@ -27,8 +29,8 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
     """T = 3 or 4 encoder states and the decoder state, weights in halves, v in small integers."""
     count = int(rng.integers(3, 5))
 
-    def draw(*shape: int) -> list:
-        return rng.choice(STATE_VALUES, size=shape).tolist()
+    def draw(*shape: int) -> list[Any]:
+        return cast(list[Any], rng.choice(STATE_VALUES, size=shape).tolist())
 
     return {"s_prev": draw(2), "hs": draw(count, 2), "w": draw(2, 2), "u": draw(2, 2),
             "v": rng.choice(V_VALUES, size=2).tolist()}
@@ -36,7 +38,7 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
 
 def _context(weights: Vector, hs: list[list[float]]) -> Vector:
     """Σ_j weight_j · h_j."""
-    return (np.asarray(weights, dtype=float) @ np.asarray(hs, dtype=float)).tolist()
+    return cast(Vector, (np.asarray(weights, dtype=float) @ np.asarray(hs, dtype=float)).tolist())
 
 
 def _scores(data: Data, squash: bool = True) -> Vector:
@@ -45,7 +47,7 @@ def _scores(data: Data, squash: bool = True) -> Vector:
     query = np.asarray(data["w"], dtype=float) @ np.asarray(data["s_prev"], dtype=float)
     keys = hs @ np.asarray(data["u"], dtype=float).T
     hidden = np.tanh(query + keys) if squash else query + keys
-    return (hidden @ np.asarray(data["v"], dtype=float)).tolist()
+    return cast(Vector, (hidden @ np.asarray(data["v"], dtype=float)).tolist())
 
 
 def _chain(data: Data, scores: Vector) -> Answer:

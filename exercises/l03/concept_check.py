@@ -1,8 +1,9 @@
 """l03.concept-check: multiple-choice items on the bottleneck lesson, items and options shuffled per seed."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -1,6 +1,8 @@
 """l03.superposition-readback: bind words to ±1 keys, add them into one vector, and read one back."""
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from exercises import units
@@ -32,12 +34,12 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
 
 def _memory(data: Data) -> Vector:
     """c = Σ_t k_t ⊙ e_t."""
-    return (np.asarray(data["keys"], dtype=float) * np.asarray(data["words"], dtype=float)).sum(axis=0).tolist()
+    return cast(Vector, (np.asarray(data["keys"], dtype=float) * np.asarray(data["words"], dtype=float)).sum(axis=0).tolist())
 
 
 def _unbind(data: Data, memory: Vector) -> Vector:
     """k_probe ⊙ memory."""
-    return (np.asarray(data["keys"][data["probe"]], dtype=float) * np.asarray(memory, dtype=float)).tolist()
+    return cast(Vector, (np.asarray(data["keys"][data["probe"]], dtype=float) * np.asarray(memory, dtype=float)).tolist())
 
 
 def _cosines(data: Data, readback: Vector) -> list[float] | None:

@@ -10,12 +10,14 @@ from typing import Any, ParamSpec, TypeVar
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from grader.api_errors import ApiError
 from exercises.api import SEED_LIMIT
+from grader.api_errors import ApiError
 from grader.routing import ROW_ID_MAX
 
 P = ParamSpec("P")
 R = TypeVar("R")
+# Beyond this a JSON number read as a float may not be the integer its sender wrote: such floats are refused.
+FLOAT_EXACT_LIMIT = 2**53
 LANGS = ("zh", "en")
 
 
@@ -157,10 +159,13 @@ def _string(value: Any, name: str, max_length: int) -> str:
 
 
 def optional_int(body: Mapping[str, Any], name: str, minimum: int = 0, limit: int = 2**63) -> int | None:
-    """An optional integer field in [minimum, limit); booleans, floats and strings are refused."""
+    """An optional integer field in [minimum, limit); null is absent. A number with no fraction (``1.0``) is an
+    integer, as JSON Schema says, if a float holds it exactly; booleans, other floats and strings are refused."""
     value = body.get(name)
     if value is None:
         return None
+    if isinstance(value, float) and value.is_integer() and abs(value) <= FLOAT_EXACT_LIMIT:
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(422, "invalid_type", f"Field '{name}' must be an integer.", field=name)
     if not minimum <= value < limit:
@@ -174,7 +179,8 @@ def required_object(body: Mapping[str, Any], name: str) -> dict[str, Any]:
         raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
     if not isinstance(body[name], dict):
         raise ApiError(422, "invalid_type", f"Field '{name}' must be a JSON object {{field: value}}.", field=name)
-    return body[name]
+    value: dict[str, Any] = body[name]
+    return value
 
 
 def language(value: Any, name: str = "lang", default: str = "zh") -> str:

@@ -22,9 +22,9 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from grader.api import queries
+from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.config import CHANGE_FEED_SETTLE
-from grader.api_errors import ApiError
 from grader.grading import policy
 from grader.models import Assignment, Course, GradeLogEntry, Submission
 

@@ -5,17 +5,21 @@ many students the course has.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.api import queries
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.overrides import overrides_of
+from grader.grading.points import Total, points_of, total_of
+from grader.grading.terms import StudentTerms, terms_of_students
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, Submission, User
+from grader.models.overrides import TOTAL, ScoreOverride
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,9 @@ class GradebookRow:
     student: Student
     results: list[tuple[str, policy.ExerciseResult]]
     scores_changed_at: datetime | None  # the latest grade-log entry of theirs in the assignment
+    terms: StudentTerms  # their own due date and attempt limit
+    total_override: ScoreOverride | None = None  # a teacher's correction of the assignment total
+    points: dict[str, float] = field(default_factory=dict)  # each exercise's points (grader.grading.points)
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,8 @@ def student_page(session: Session, course_id: int, after_id: int, limit: int) ->
 
 
 def gradebook_page(session: Session, assignment: Assignment, after_id: int, limit: int) -> GradebookPage:
-    """A page of the assignment's gradebook: three statements (students, change times, results) per page.
+    """A page of the assignment's gradebook: a fixed number of statements (students, change times, results,
+    extensions, overrides) per page.
 
     The change times are read before the results, so a grade that lands in between is in the scores shown, or
     later than the time shown: a client that keeps the time misses no change.
@@ -101,8 +109,12 @@ def gradebook_page(session: Session, assignment: Assignment, after_id: int, limi
     user_ids = [student.id for student in page.students]
     changed = scores_changed_at(session, assignment, user_ids)
     results = policy.assignment_results(session, assignment, user_ids)
+    own_terms = terms_of_students(session, assignment, user_ids)
+    corrected = overrides_of(session, assignment, user_ids)
+    worth = points_of(assignment)
     rows = [GradebookRow(student, [(exercise_id, results.get((student.id, exercise_id), NO_RESULT))
-                                   for exercise_id in assignment.exercise_ids], changed.get(student.id))
+                                   for exercise_id in assignment.exercise_ids], changed.get(student.id),
+                         own_terms[student.id], corrected.get((student.id, TOTAL)), worth)
             for student in page.students]
     return GradebookPage(rows, page.next_after_id)
 
@@ -121,8 +133,9 @@ def scores_changed_at(session: Session, assignment: Assignment, user_ids: list[i
     return {user_id: moment for user_id, moment in rows if moment is not None}
 
 
-def total_score(results: list[tuple[str, policy.ExerciseResult]]) -> tuple[float | None, float, int]:
-    """The assignment total: the mean counted score over its exercises (ungraded ones 0; None without exercises),
-    the sum of the counted scores (the grades CSV's "total"), and how many exercises have a counted score."""
-    scores = [result.score for _, result in results if result.score is not None]
-    return (sum(scores) / len(results) if results else None), sum(scores), len(scores)
+def total_score(row: GradebookRow) -> tuple[Total, int]:
+    """The row's assignment total in points (a total override replacing the sum; unattempted exercises 0) and how
+    many exercises have a counted score."""
+    scores = [(exercise_id, result.score) for exercise_id, result in row.results]
+    override = None if row.total_override is None else row.total_override.score
+    return total_of(row.points, scores, override), sum(1 for _, score in scores if score is not None)

@@ -3,8 +3,22 @@ from __future__ import annotations
 
 from exercises import api as engine
 from grader.api.openapi_common import (
-    BILINGUAL, ID, LANG, SEED, SEED_TEXT, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
+    BILINGUAL,
+    ID,
+    IDEMPOTENCY_KEY,
+    LANG,
+    NULLABLE,
+    SEED,
+    SEED_TEXT,
+    TIME,
+    JSONObject,
+    json_reply,
+    operation,
+    path_param,
+    query_param,
+    ref,
 )
+from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
@@ -18,6 +32,8 @@ ERROR_MEANINGS = {
     404: "No such resource, or not visible to the caller.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
     413: "Request body larger than MAX_CONTENT_LENGTH.",
+    414: "Request line (path and query string) over the web server's limit of 4094 bytes (code uri_too_long, field "
+         "query): answered by the server before the operation runs; send long inputs in a POST body.",
     415: "Body is not application/json (field: Content-Type).",
     422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer, a key given "
          "twice in one JSON object (field names it, e.g. answer.pairs).",
@@ -55,6 +71,11 @@ SCHEMAS: JSONObject = {
         "exercise_ids": {"type": "array", "items": {"type": "string"}}, "opens_at": TIME, "due_at": TIME,
         "attempts_allowed": {"type": ["integer", "null"]}, "score_policy": {"type": "string", "enum": ["best", "last"]},
         "answer_key_policy": {"type": "string", "enum": ["after_due", "after_attempts", "never", "always"]},
+        "late_until": {**TIME, "description": "Late work is taken until then (null: nothing after the due date)."},
+        "late_penalty_per_day": {"type": "number", "minimum": 0, "maximum": 100,
+                                 "description": "Percent off the counted score per started day late."},
+        "late_cap": {"type": ["number", "null"], "minimum": 0, "maximum": 100,
+                     "description": "Percent: a late answer counts at most this much."},
         "updated_at": {"type": "string", "format": "date-time", "description": "When a setting last changed. A new "
                        "score policy or exercise list changes students' counted totals without a grade-change "
                        "entry: re-read the assignment's gradebook when this moves."}}},
@@ -114,8 +135,8 @@ SCHEMAS: JSONObject = {
                           "properties": {
                               "exercise_id": {"type": "string"}, "answer": {"type": "object"},
                               "lang": {"type": "string", "enum": ["zh", "en"]},
-                              "assignment_id": {**ID, "description": "Required for students (422 without it)."},
-                              "seed": {**SEED, "description": "Admins; teachers outside any assignment or with an "
+                              "assignment_id": {**ID, **NULLABLE, "description": "Required for students (422 without it)."},
+                              "seed": {**SEED, **NULLABLE, "description": "Admins; teachers outside any assignment or with an "
                                        "assignment of a course they teach (anyone else: 403 seed_not_allowed). A "
                                        "teacher enrolled as a student in a course that sets the exercise must send "
                                        "one there (422 without it), or submit to that course as a student."}}},
@@ -123,9 +144,9 @@ SCHEMAS: JSONObject = {
                         "description": "A submission's body also reads: assignment_id and seed are allowed.",
                         "properties": {"exercise_id": {"type": "string"}, "answer": {"type": "object"},
                                        "lang": {"type": "string", "enum": ["zh", "en"]},
-                                       "assignment_id": {**ID, "description": "Checked; a teacher who does not "
+                                       "assignment_id": {**ID, **NULLABLE, "description": "Checked; a teacher who does not "
                                                          "teach its course reads as its students do."},
-                                       "seed": {**SEED, "description": "Teachers and admins: the variant to read "
+                                       "seed": {**SEED, **NULLABLE, "description": "Teachers and admins: the variant to read "
                                                 "the answer on. Ignored for students (their own variant)."}}},
     "Progress": {"type": "object", "properties": {
         "assignment": ref("Assignment"), "student": {"type": "object"},
@@ -133,8 +154,12 @@ SCHEMAS: JSONObject = {
             "exercise_id": {"type": "string"}, "attempts_used": {"type": "integer"},
             "attempts_left": {"type": ["integer", "null"]}, "score": {"type": ["number", "null"]},
             "best_score": {"type": ["number", "null"]}, "last_score": {"type": ["number", "null"]},
-            "last_status": {"type": ["string", "null"]}}}}}},
+            "last_status": {"type": ["string", "null"]},
+            "late": {"type": ["object", "null"], "description": "The counted attempt came late (its penalty is in "
+                     "score; best_score and last_score are the engine's)."}}}},
+        "terms": ref("Terms")}},
     **SYNC_SCHEMAS,
+    **COURSE_SCHEMAS,
 }
 
 
@@ -195,7 +220,7 @@ PATHS: JSONObject = {
                           (*SUBMITTED, "Idempotent-Replayed"))},
             (400, 401, 403, 404, 409, 413, 415, 422, 429), requestBody=JSON_BODY,
             parameters=[{"name": "Idempotency-Key", "in": "header", "required": False,
-                         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                         "schema": IDEMPOTENCY_KEY,
                          "description": "Scoped per user: a key repeated by the same user returns that user's "
                                         "earlier submission (200, or 409 for another body); another user's same "
                                         "key is unrelated."},
@@ -220,7 +245,7 @@ PATHS: JSONObject = {
             (400, 401),
             parameters=[query_param("course", ID, "Course id."), query_param("assignment", ID, "Assignment id."),
                         query_param("student", ID, "Student user id."),
-                        query_param("exercise", {"type": "string"}, "Exercise id."),
+                        query_param("exercise", {"type": "string", "minLength": 1, "maxLength": 64}, "Exercise id."),
                         query_param("status",
                                     {"type": "string", "enum": ["queued", "grading", "graded", "invalid", "error"]},
                                     "Status."),
@@ -250,6 +275,7 @@ PATHS: JSONObject = {
         {"200": json_reply(ref("Progress"), "Progress")}, (400, 401, 403, 404),
         parameters=[path_param("assignment_id", ID), query_param("student", ID, "Student user id (teachers)."), LANG])},
     **SYNC_PATHS,
+    **COURSE_PATHS,
 }
 
 

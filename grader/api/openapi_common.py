@@ -40,7 +40,7 @@ def path_param(name: str, schema: JSONObject) -> JSONObject:
 def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
     """One operation (its id is the view function's name) with its success and shared error responses."""
     return {"operationId": operation_id, "summary": summary, **extra,
-            "responses": {**ok, **error_refs(*errors, 500, 503)}}
+            "responses": {**ok, **error_refs(*errors, 414, 500, 503)}}  # 414: grader.gunicorn_worker, any route
 
 
 LANG = query_param("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"},
@@ -52,4 +52,8 @@ SEED_TEXT = {"type": "string", "pattern": "^[0-9]{1,19}$",
              "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
                             "where a JavaScript number stops being exact (JSON.parse would change the seed)."}
 TIME = {"type": ["string", "null"], "format": "date-time"}
+# Optional body fields read null as absent ("no seed"); merged after ID or SEED.
+NULLABLE = {"type": ["integer", "null"]}
+# Printable ASCII, no space at either end (HTTP strips those, so a key must not depend on them).
+IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[!-~]([ -~]*[!-~])?$"}
 BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}

@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from grader.api.openapi_common import (
-    CURSOR, ID, LANG, TIME, JSONObject, json_reply, operation, path_param, query_param, ref,
+    CURSOR,
+    ID,
+    LANG,
+    TIME,
+    JSONObject,
+    json_reply,
+    operation,
+    path_param,
+    query_param,
+    ref,
 )
 
 SCORE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
@@ -27,9 +36,11 @@ SYNC_SCHEMAS: JSONObject = {
         "username": {"type": "string"}, "display_name": {"type": "string"},
         "enrolled_at": {**TIME, "description": "When the student was enrolled in the course."}}},
     "GradebookRow": {
-        "type": "object", "required": ["id", "username", "display_name", "exercises", "total", "scores_changed_at"],
+        "type": "object", "required": ["id", "username", "display_name", "exercises", "total", "scores_changed_at",
+                                       "terms"],
         "properties": {
             "id": {"type": "integer"}, "username": {"type": "string"}, "display_name": {"type": "string"},
+            "terms": ref("Terms"),
             "exercises": {"type": "array", "description": "Every exercise of the assignment, in its order.",
                           "items": {"type": "object", "required": ["exercise_id", "attempts_used", "score"],
                                     "properties": {
@@ -41,11 +52,14 @@ SYNC_SCHEMAS: JSONObject = {
                                                   "Progress and the teacher dashboards count it; null before any "
                                                   "graded attempt."}}}},
             "total": {"type": "object", "required": ["score", "points", "graded", "exercises"], "properties": {
-                "score": {**SCORE, "description": "Mean of the counted scores over all the assignment's exercises, "
-                          "an exercise without one counting 0; null if the assignment sets none. The fraction an LMS "
-                          "grade item out of 1 (or 100 %) wants."},
-                "points": {"type": "number", "minimum": 0, "description": "Sum of the counted scores, each exercise "
-                           "worth 1: what the teacher's grades CSV calls total (score = points / exercises)."},
+                "score": {**SCORE, "description": "Points earned over points possible (each exercise's counted "
+                          "score times its points, an exercise without one counting 0), or a teacher's override of "
+                          "the total; null if the assignment sets none. The fraction an LMS grade item out of 1 (or "
+                          "100 %) wants."},
+                "points": {"type": "number", "minimum": 0, "description": "Points earned: what the teacher's grades "
+                           "CSV calls total (score = points / max_points)."},
+                "max_points": {"type": "number", "description": "Points possible (each exercise 1 unless set)."},
+                "override": {"type": ["object", "null"], "description": "A teacher's override of the total."},
                 "graded": {"type": "integer", "description": "Exercises with a counted score."},
                 "exercises": {"type": "integer", "description": "Exercises the assignment sets."}}},
             "scores_changed_at": {**TIME, "description": "When a score of the student's in this assignment last "

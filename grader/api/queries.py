@@ -8,8 +8,8 @@ from sqlalchemy import Select, bindparam, func, or_, select, true, union_all
 from sqlalchemy.orm import Session, selectinload
 
 from grader import sql_dialects
-from grader.auth import Principal
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 
@@ -49,7 +49,7 @@ class SubmissionPage:
 MERGE_ASSIGNMENTS_MAX = 64
 
 
-def taught_course_ids(principal: Principal) -> Select[tuple[int]]:
+def taught_course_ids(principal: Principal) -> Select[int]:
     """SQL: the ids of the courses the caller teaches."""
     return select(Enrolment.course_id).where(
         Enrolment.user_id == principal.user_id, Enrolment.role == EnrolmentRole.TEACHER
@@ -138,7 +138,7 @@ def visible_condition(principal: Principal) -> Any:
     return or_(own, Submission.assignment_id.in_(taught))
 
 
-def _submission_by_id(*conditions: Any) -> Select[tuple[Submission]]:
+def _submission_by_id(*conditions: Any) -> Select[Submission]:
     """SQL: the submission with the bound ``submission_id`` under ``conditions``, re-read even if already loaded."""
     return (select(Submission).where(Submission.id == bindparam("submission_id"), *conditions)
             .execution_options(populate_existing=True))
@@ -195,8 +195,8 @@ def list_submissions(
     wanted = page.limit + 1  # one row more than the page tells whether more follow
     if assignment_ids is not None and len(assignment_ids) <= MERGE_ASSIGNMENTS_MAX:
         dialect = sql_dialects.dialect_of(session)
-        ids = _merged_by_assignment(assignment_ids, conditions, newest_first, page.offset + wanted, dialect)
-        ids = ids.limit(wanted).offset(page.offset).subquery()
+        merged = _merged_by_assignment(assignment_ids, conditions, newest_first, page.offset + wanted, dialect)
+        ids = merged.limit(wanted).offset(page.offset).subquery()
         query = select(Submission).join(ids, Submission.id == ids.c.id).order_by(_in_order(ids.c.id, newest_first))
     else:
         query = (select(Submission).where(*conditions, *in_assignments).order_by(_in_order(Submission.id, newest_first))
@@ -238,7 +238,7 @@ def _listed_assignments(session: Session, filters: SubmissionFilters) -> list[in
 
 
 def _merged_by_assignment(assignment_ids: list[int], conditions: list[Any], newest_first: bool, first: int,
-                          dialect: str) -> Select[tuple[int]]:
+                          dialect: str) -> Select[int]:
     """SQL: ids of the assignments' submissions under ``conditions``, merged from each one's first rows in order.
 
     With one ``ORDER BY id`` over a course PostgreSQL walks the primary key past every newer (or older) row of every

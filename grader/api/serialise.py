@@ -13,11 +13,13 @@ from grader.api.changes import Change
 from grader.api.gradebook import GradebookRow, Student, total_score
 from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.overrides import overrides_of
 from grader.grading.submissions import serialise_submission
+from grader.grading.terms import StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n import t
-from grader.models import Assignment, Course, Submission, SubmissionStatus, User, iso_timestamp
-
+from grader.models import Assignment, Course, ScoreOverride, Submission, SubmissionStatus, User, iso_timestamp
+from grader.models.overrides import TOTAL
 
 
 def answer_key_allowed(session: Session, principal: Principal, submission: Submission, now: datetime,
@@ -96,7 +98,8 @@ def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
             "exercise_ids": list(assignment.exercise_ids), "opens_at": iso_timestamp(assignment.opens_at),
             "due_at": iso_timestamp(assignment.due_at), "attempts_allowed": assignment.attempts_allowed,
             "score_policy": assignment.score_policy, "answer_key_policy": assignment.answer_key_policy,
-            "updated_at": iso_timestamp(assignment.updated_at)}
+            "late_until": iso_timestamp(assignment.late_until), "late_penalty_per_day": assignment.late_penalty_per_day,
+            "late_cap": assignment.late_cap, "updated_at": iso_timestamp(assignment.updated_at)}
 
 
 def progress_json(session: Session, student: User, assignment: Assignment, lang: str) -> dict[str, Any]:
@@ -113,9 +116,32 @@ def progress_json(session: Session, student: User, assignment: Assignment, lang:
         exercises.append({"exercise_id": item.exercise_id, "attempts_used": item.attempts_used,
                           "attempts_left": item.attempts_left, "score": item.score,
                           "best_score": policy.counted_score(scores, "best"),
-                          "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status})
+                          "last_score": policy.counted_score(scores, "last"), "last_status": item.last_status,
+                          "override": None if item.override is None else override_json(item.override),
+                          "late": None if item.late is None else {"days": item.late.days,
+                                                                  "penalty_percent": item.late.penalty_percent,
+                                                                  "cap": item.late.cap}})
     return {"assignment": assignment_json(assignment, lang), "student": {"id": student.id, "username": student.username},
-            "exercises": exercises}
+            "exercises": exercises, "terms": terms_json(student_terms(session, assignment, student.id)),
+            "total_override": _total_override(session, assignment, student.id)}
+
+
+def _total_override(session: Session, assignment: Assignment, student_id: int) -> dict[str, Any] | None:
+    """The teacher's override of the student's assignment total, if any."""
+    found = overrides_of(session, assignment, [student_id]).get((student_id, TOTAL))
+    return None if found is None else override_json(found)
+
+
+def override_json(override: ScoreOverride) -> dict[str, Any]:
+    """A teacher's override as the API shows it (``exercise_id`` "" is the assignment's total)."""
+    return {"student_id": override.user_id, "exercise_id": override.exercise_id, "score": override.score,
+            "reason": override.reason, "set_by": override.set_by, "updated_at": iso_timestamp(override.updated_at)}
+
+
+def terms_json(terms: StudentTerms) -> dict[str, Any]:
+    """A student's own due date and attempt limit on an assignment (an extension applied)."""
+    return {"due_at": iso_timestamp(terms.due_at), "attempts_allowed": terms.attempts_allowed,
+            "extended_due": terms.extended_due, "extra_attempts": terms.extra_attempts}
 
 
 def variant_json(variant: dict[str, Any], with_seed: bool) -> dict[str, Any]:
@@ -133,12 +159,18 @@ def student_json(student: Student) -> dict[str, Any]:
 
 def gradebook_row_json(row: GradebookRow) -> dict[str, Any]:
     """A student's gradebook row: per exercise attempts used and counted score, the total, and when it changed."""
-    score, points, graded = total_score(row.results)
+    counted, graded = total_score(row)
+    total: dict[str, Any] = {"score": counted.fraction, "points": counted.points, "max_points": counted.max_points,
+                             "graded": graded, "exercises": len(row.results),
+                             "override": None if row.total_override is None else override_json(row.total_override)}
     return {"id": row.student.id, "username": row.student.username, "display_name": row.student.display_name,
-            "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score}
+            "exercises": [{"exercise_id": exercise_id, "attempts_used": result.attempts_used, "score": result.score,
+                           "points": None if result.score is None else result.score * row.points[exercise_id],
+                           "max_points": row.points[exercise_id], "late": result.late,
+                           "overridden": result.overridden}
                           for exercise_id, result in row.results],
-            "total": {"score": score, "points": points, "graded": graded, "exercises": len(row.results)},
-            "scores_changed_at": iso_timestamp(row.scores_changed_at)}
+            "total": total,
+            "scores_changed_at": iso_timestamp(row.scores_changed_at), "terms": terms_json(row.terms)}
 
 
 def change_json(change: Change) -> dict[str, Any]:

@@ -15,14 +15,14 @@ from exercises import api as engine
 from exercises.i18n import Text
 from grader import ratelimit
 from grader.api import body as parse
-from grader.api import queries
-from grader.auth import Principal
+from grader.api import queries, wait_slots
 from grader.api_errors import ApiError
+from grader.auth import Principal
 from grader.grading import final_row, notify, policy, submissions
 from grader.grading.refusals import SubmissionRejected
+from grader.grading.variant_seeds import seed_for
 from grader.models import Assignment, EnrolmentRole, Submission, utcnow
 from grader.routing import ROW_ID_MAX
-from grader.grading.variant_seeds import seed_for
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
 # A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an
@@ -179,12 +179,13 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
 
 
 def idempotency_key(raw: str | None) -> str | None:
-    """The Idempotency-Key header: 1 to 128 printable ASCII characters."""
+    """The Idempotency-Key header: 1 to 128 printable ASCII characters, no space at either end (the document's
+    pattern: HTTP strips those on the way, so a key depending on them would not repeat)."""
     if raw is None:
         return None
-    if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable():
-        raise ApiError(400, "invalid_header", "Idempotency-Key must be 1 to 128 printable ASCII characters.",
-                       field="Idempotency-Key")
+    if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable() or raw != raw.strip(" "):
+        raise ApiError(400, "invalid_header", "Idempotency-Key must be 1 to 128 printable ASCII characters, with no "
+                       "space at either end.", field="Idempotency-Key")
     return raw
 
 
@@ -256,7 +257,7 @@ def wait_for_own(
     try:
         return wait_until_final(
             session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
-            pending=(submission, mark),
+            pending=(submission, mark), user_id=principal.user_id,
         )
     except OperationalError:
         # The row is committed: a connection lost while waiting must not answer 503, which says nothing was
@@ -268,9 +269,10 @@ def wait_for_own(
 
 def wait_until_final(
     session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
-    pending: tuple[Submission, int | None] | None = None,
+    pending: tuple[Submission, int | None] | None = None, user_id: int | None = None,
 ) -> Submission:
-    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass.
+    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass; at once if ``user_id``
+    already holds its share of waits (``wait_slots``).
 
     The worker's notice (Redis) says when to look again, and after a grading carries the columns the committed
     write returned: those are set on the row already held instead of reading it again (``final_row``); without
@@ -279,6 +281,19 @@ def wait_until_final(
     its task was sent; if every notice since has reached this process, that row stands in for the first read (its
     notice, if already in, has set the event).
     """
+    if seconds <= 0:
+        return load()
+    if user_id is None:
+        return _wait_until_final(session, load, submission_id, seconds, pending)
+    with wait_slots.SLOTS.hold(user_id) as granted:
+        return _wait_until_final(session, load, submission_id, seconds if granted else 0, pending)
+
+
+def _wait_until_final(
+    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
+    pending: tuple[Submission, int | None] | None,
+) -> Submission:
+    """``wait_until_final`` once a slot is held (or, with ``seconds`` 0, without one)."""
     if seconds <= 0:
         return load()
     deadline = time.monotonic() + seconds

@@ -126,6 +126,7 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     session = get_session()
     submission = services.wait_until_final(
         session, lambda: queries.visible_submission(session, principal, submission_id), submission_id, wait,
+        user_id=principal.user_id,
     )
     return jsonify(serialise.submission_json(session, principal, submission, utcnow(), feedback_lang))
 

@@ -8,12 +8,14 @@ from celery import Celery
 from flask import current_app
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from grader.models import LabRun, RegradeJob, Submission
+from grader.models import LabRun, LtiScoreOutbox, RegradeJob, Submission
 
 GRADE_TASK = "grader.grade_submission"
 LAB_TASK = "grader.run_lab"
 REGRADE_TASK = "grader.regrade_assignment"
-TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK}
+LTI_SCORE_TASK = "grader.lti_send_score"
+TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK,
+                                   LtiScoreOutbox: LTI_SCORE_TASK}
 
 log = logging.getLogger(__name__)
 
@@ -32,3 +34,16 @@ def send(model: type, row_id: int) -> bool:
         log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
         return False
     return True
+
+
+def waiting_messages(queue: str) -> int | None:
+    """How many messages wait in ``queue`` on the broker, not yet taken by a worker; 0 if the queue does not exist
+    (a broker wiped or restarted without it), None if the broker cannot be asked now."""
+    with celery_app().connection_for_write() as connection:
+        try:
+            return int(connection.default_channel.queue_declare(queue=queue, passive=True).message_count)
+        except connection.channel_errors:  # the queue does not exist (RabbitMQ: 404; Redis: no list)
+            return 0
+        except (BrokerUnavailable, OSError, *connection.connection_errors) as exc:
+            log.warning("broker unavailable, cannot count the messages of %s: %s", queue, exc)
+            return None

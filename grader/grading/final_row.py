@@ -11,7 +11,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime
+from sqlalchemy import ColumnElement, DateTime
 from sqlalchemy.orm import attributes
 
 from grader.models import Submission
@@ -33,7 +33,7 @@ _TIMESTAMPS = frozenset(name for name in GRADING_COLUMNS if _is_timestamp(Submis
 PAYLOAD_VERSION = 1
 
 
-def returned_columns() -> list[Column[Any]]:
+def returned_columns() -> list[ColumnElement[Any]]:
     """The table columns a graded write returns: the id, then ``GRADING_COLUMNS``."""
     table = Submission.__table__.c
     return [table.id, *(table[name] for name in GRADING_COLUMNS)]

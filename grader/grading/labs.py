@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from exercises.i18n import Text
 from grader.extensions import Database
-from grader.grading import dispatch, leases
+from grader.grading import dispatch, heartbeat, leases
 from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.models import LabRun, LabStatus, User, utcnow
 
@@ -125,8 +125,9 @@ class ProgressWriter:
         self.written = fraction
 
 
-def run_lab(database: Database, lab_id: int, *, worker: str, lease_seconds: float) -> str:
-    """Run one lab under a lease, writing progress (which also extends it); returns its status ("missing": no row)."""
+def run_lab(database: Database, lab_id: int, *, worker: str, lease_seconds: float, renew_every: float = 0.0) -> str:
+    """Run one lab under a lease, writing progress (which also extends it) and renewing it every ``renew_every``
+    seconds (0: only on progress); returns its status ("missing": no row)."""
     with database.session() as session:
         lease = leases.claim(session, LabRun, lab_id, worker, lease_seconds)
         if lease is None:
@@ -136,9 +137,10 @@ def run_lab(database: Database, lab_id: int, *, worker: str, lease_seconds: floa
         params = dict(session.get_one(LabRun, lab_id).params)
     report = ProgressWriter(database, lease, lease_seconds)
     try:
-        result = engine.run_capacity_lab(
-            params["ds"], params["t_max"], trials=params["trials"], seed=params["seed"], progress=report
-        )
+        with heartbeat.renewing(database, LabRun, lease, lease_seconds, renew_every):
+            result = engine.run_capacity_lab(
+                params["ds"], params["t_max"], trials=params["trials"], seed=params["seed"], progress=report
+            )
     except LeaseLost:
         return LabStatus.RUNNING
     except ValueError as exc:

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import functools
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import logging
-
-from sqlalchemy import BindParameter, ColumnElement, Row, String, Update, and_, bindparam, case, cast, func, literal, or_, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Row,
+    String,
+    Update,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal,
+    or_,
+    update,
+)
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from grader.extensions import Database
+from grader.extensions import Database, rows_matched
 from grader.models import utcnow
 
 JobModel = type[Any]  # a mapped class that mixes in LeasedJob (Submission, LabRun)
@@ -46,12 +59,12 @@ def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seco
 
 def claim_reading(
     session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, *columns: str
-) -> tuple[Lease, Row[Any]] | None:
+) -> tuple[Lease, Row[*tuple[Any, ...]]] | None:
     """``claim``, also returning the named ``columns`` of the claimed row from the same UPDATE; commits."""
     now = utcnow()
     until = now + timedelta(seconds=lease_seconds)
     row = session.execute(
-        _claim_statement(model, columns),
+        _claim_statement(model, columns),  # type: ignore[arg-type]  # a model class is hashable
         {"claim_row_id": row_id, "claim_owner": owner, "claim_now": now, "claim_until": until},
     ).one_or_none()
     session.commit()
@@ -105,12 +118,12 @@ def finish(session: Session, model: JobModel, lease: Lease, status: str, **value
     An earlier attempt's failure message is cleared unless ``values`` sets one: a job that ended well carries none.
     """
     values.setdefault("error_message", None)
-    return session.execute(
+    return rows_matched(session.execute(
         update(model)
         .where(holds(model, lease))
         .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
         .execution_options(synchronize_session=False)
-    ).rowcount == 1
+    )) == 1
 
 
 def fail(session: Session, model: JobModel, lease: Lease, error_status: str, message: str) -> bool:
@@ -134,7 +147,7 @@ def extend(session: Session, model: JobModel, lease: Lease, lease_seconds: float
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return result.rowcount == 1
+    return rows_matched(result) == 1
 
 
 def release_after_failure(session: Session, model: JobModel, lease: Lease, message: str, error_status: str) -> bool:
@@ -155,7 +168,7 @@ def release_after_failure(session: Session, model: JobModel, lease: Lease, messa
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return result.rowcount == 1
+    return rows_matched(result) == 1
 
 
 def give_back(database: Database, model: JobModel, lease: Lease, exc: OperationalError, error_status: str) -> None:

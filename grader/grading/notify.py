@@ -34,9 +34,13 @@ log = logging.getLogger(__name__)
 
 
 def redis_url(config: Mapping[str, Any]) -> str | None:
-    """The broker URL if the broker is Redis (notices travel there), else None."""
-    url = str(config.get("CELERY_BROKER_URL") or "")
-    return url if url.startswith(("redis://", "rediss://")) else None
+    """The Redis notices travel through: the broker if it is Redis, else the rate limits' Redis (a RabbitMQ
+    deployment keeps one for those), else None (waiting requests poll)."""
+    for name in ("CELERY_BROKER_URL", "RATELIMIT_STORAGE_URI"):
+        url = str(config.get(name) or "")
+        if url.startswith(("redis://", "rediss://")):
+            return url
+    return None
 
 
 def channel_prefix(config: Mapping[str, Any]) -> str:
@@ -45,7 +49,7 @@ def channel_prefix(config: Mapping[str, Any]) -> str:
 
 
 @functools.cache
-def _client(url: str) -> redis.Redis:
+def _client(url: str) -> redis.Redis[bytes]:
     """One client per URL and process (redis-py pools notice a fork and reconnect)."""
     return redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
 
@@ -93,7 +97,7 @@ class FinalListener:
             pubsub = redis.Redis.from_url(self.url, socket_connect_timeout=2.0).pubsub()
             try:
                 pubsub.psubscribe(self.prefix + "*")
-                for message in pubsub.listen():
+                for message in pubsub.listen():  # type: ignore[no-untyped-call]  # untyped in types-redis
                     if message["type"] == "psubscribe":
                         # Also after redis-py reconnects by itself: notices sent meanwhile are lost, so wake all.
                         self._new_subscription(connected=True)

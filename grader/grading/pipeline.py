@@ -5,17 +5,18 @@ from __future__ import annotations
 import functools
 import time
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, Row, Select, Update, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Row, Select, Table, Update, bindparam, insert, literal, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
-from grader.grading import final_row, leases, notify
+from grader.grading import final_row, heartbeat, leases, notify
+from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
 
@@ -33,11 +34,13 @@ FINAL_OUTCOMES = frozenset({Outcome.GRADED, Outcome.INVALID, Outcome.ERROR})
 
 
 def grade_submission(
-    database: Database, submission_id: int, *, worker: str, lease_seconds: float, test_delay: float = 0.0
+    database: Database, submission_id: int, *, worker: str, lease_seconds: float, renew_every: float = 0.0,
+    test_delay: float = 0.0,
 ) -> Outcome:
-    """Grade one submission exactly once however often its task is delivered."""
+    """Grade one submission exactly once however often its task is delivered; the lease is renewed every
+    ``renew_every`` seconds while the engine runs (0: never)."""
     try:
-        outcome, written = _grade(database, submission_id, worker, lease_seconds, test_delay)
+        outcome, written = _grade(database, submission_id, worker, (lease_seconds, renew_every), test_delay)
     except Exception:
         _announce(submission_id)  # the failed attempt may have been the last one (row now final as error)
         raise
@@ -54,10 +57,12 @@ def _announce(submission_id: int, payload: bytes | None = None) -> None:
 
 
 def _grade(
-    database: Database, submission_id: int, worker: str, lease_seconds: float, test_delay: float
+    database: Database, submission_id: int, worker: str, lease_terms: tuple[float, float], test_delay: float
 ) -> tuple[Outcome, Row[Any] | None]:
     """Claim, grade and write in one session on one connection (a job is a handful of round trips); the outcome,
-    and the row's grading columns as a graded or invalid write returned them."""
+    and the row's grading columns as a graded or invalid write returned them. ``lease_terms``: the lease's length
+    and how often it is renewed while the engine runs."""
+    lease_seconds, renew_every = lease_terms
     # On PostgreSQL every write below is one statement, so autocommit saves a BEGIN and a COMMIT per write.
     single_statements = sql_dialects.single_statement_autocommit(database.dialect)
     with database.pinned_session(autocommit=single_statements) as session:
@@ -70,7 +75,10 @@ def _grade(
             return (Outcome.ERROR if given_up else Outcome.SKIPPED), None
         lease, (_, exercise_id, seed, answer, lang) = claimed
         try:
-            result = engine.grade(exercise_id, seed, answer, lang)
+            with heartbeat.renewing(database, Submission, lease, lease_seconds, renew_every):
+                result = engine.grade(exercise_id, seed, answer, lang)
+                if test_delay:
+                    time.sleep(test_delay)  # test-only window in which the worker holds the lease
         except (engine.UnknownExercise, engine.BadSeed) as exc:
             # Retrying cannot help: the submission itself names something the engine does not have.
             failed = leases.fail(session, Submission, lease, SubmissionStatus.ERROR, leases.failure_message(exc))
@@ -81,8 +89,6 @@ def _grade(
                 session, Submission, lease, leases.failure_message(exc), SubmissionStatus.ERROR
             )
             raise
-        if test_delay:
-            time.sleep(test_delay)  # test-only window in which the worker holds the lease (GRADER_TEST_GRADE_DELAY)
         try:
             written = _write_result(session, lease, result, single_statement=single_statements)
         except OperationalError as exc:
@@ -115,6 +121,7 @@ def _write_result(
         written = session.execute(_finish_statement(), parameters).first()
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
+            session.execute(_outbox_statement(), parameters)
     if written is not None:
         session.commit()
     else:
@@ -131,7 +138,7 @@ def _finish_statement() -> Update:
     """
     row = Submission.__table__.c
     return (
-        update(Submission.__table__)
+        update(cast(Table, Submission.__table__))
         .where(leases.holds_bound(Submission))
         .values(status=bindparam("new_status", type_=row.status.type), lease_owner=None, lease_until=None,
                 finished_at=bindparam("now", type_=row.finished_at.type),
@@ -155,7 +162,13 @@ def _log_columns() -> dict[str, Any]:
 @functools.cache
 def _log_statement() -> Insert:
     """The grade-log INSERT for the submission named by the lease parameters."""
-    return insert(GradeLogEntry.__table__).values(submission_id=bindparam("held_row_id"), **_log_columns())
+    return insert(cast(Table, GradeLogEntry.__table__)).values(submission_id=bindparam("held_row_id"), **_log_columns())
+
+
+@functools.cache
+def _outbox_statement() -> Insert:
+    """The LMS outbox INSERT for the submission named by the lease parameters (SQLite's second statement)."""
+    return submission_score_changed()
 
 
 @functools.cache
@@ -164,7 +177,10 @@ def _graded_write_statement() -> Select[Any]:
     matched), returning the written row's grading columns."""
     finished = _finish_statement().cte("finished")
     columns = _log_columns()
-    logged = (insert(GradeLogEntry.__table__)
+    logged = (insert(cast(Table, GradeLogEntry.__table__))
               .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
+    # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
+    # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
+    outboxed = submission_score_changed(finished).cte("outboxed")
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
-    return select(finished).add_cte(logged)
+    return select(finished).add_cte(logged).add_cte(outboxed)

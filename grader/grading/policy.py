@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
+from grader.grading.overrides import overrides_of
 from grader.grading.refusals import SubmissionRejected
-from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, ScorePolicy, Submission, SubmissionStatus,
-                           User)
+from grader.grading.terms import Lateness, StudentTerms, student_terms, terms_of_students
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    ScoreOverride,
+    ScorePolicy,
+    Submission,
+    SubmissionStatus,
+    User,
+)
 
 NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
 COURSE_ARCHIVED = Text(zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",
@@ -71,9 +82,11 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
         )
     if assignment.opens_at is not None and now < assignment.opens_at:
         raise SubmissionRejected("not_open", Text(zh="作业尚未开放。", en="This assignment is not open yet."))
-    if assignment.due_at is not None and now > assignment.due_at:
+    # The student's own terms: an extension moves the due date and adds attempts.
+    terms = student_terms(session, assignment, user_id)
+    if terms.closed(now):
         raise SubmissionRejected("past_due", Text(zh="作业已过截止时间。", en="This assignment is past its due date."))
-    allowed = assignment.attempts_allowed
+    allowed = terms.attempts_allowed
     if allowed is not None and attempts_used(session, user_id, assignment.id, exercise_id) >= allowed:
         raise SubmissionRejected(
             "attempts_exhausted",
@@ -130,25 +143,27 @@ def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exe
 
 def _key_rule_allows(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
     """The assignment's own key rule for this student: always, never, after the due date, or after every attempt
-    has been graded."""
+    has been graded (their own due date and attempts, with an extension)."""
     policy = assignment.answer_key_policy
     if policy == AnswerKeyPolicy.ALWAYS:
         return True
     if policy == AnswerKeyPolicy.AFTER_DUE:
-        return assignment.due_at is not None and now > assignment.due_at
+        # After the close, not the due date: late work may still be taken until then.
+        return student_terms(session, assignment, user_id).closed(now)
     if policy == AnswerKeyPolicy.AFTER_ATTEMPTS:
-        allowed = assignment.attempts_allowed
+        allowed = student_terms(session, assignment, user_id).attempts_allowed
         return allowed is not None and _graded_attempts(session, user_id, assignment, exercise_id) >= allowed
     return False
 
 
 def _may_take_answers(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
     """True if the assignment is open or will open, and the student may still have an attempt there."""
-    if assignment.due_at is not None and now > assignment.due_at:
+    terms = student_terms(session, assignment, user_id)
+    if terms.closed(now):
         return False
     if course_archived(session, assignment.course_id):  # takes no answers any more, so it holds no key back
         return False
-    allowed = assignment.attempts_allowed
+    allowed = terms.attempts_allowed
     return allowed is None or _graded_attempts(session, user_id, assignment, exercise_id) < allowed
 
 
@@ -161,6 +176,8 @@ class ExerciseProgress:
     attempts_left: int | None  # None: unlimited
     score: float | None  # the counted score (best or last graded); None before any graded attempt
     last_status: str | None
+    late: Lateness | None = None  # how late the counted attempt was (its penalty is in ``score``)
+    override: ScoreOverride | None = None  # a teacher's correction: ``score`` is its score
 
 
 def assignment_progress(session: Session, user: User, assignment: Assignment) -> list[ExerciseProgress]:
@@ -171,22 +188,40 @@ def assignment_progress(session: Session, user: User, assignment: Assignment) ->
         .order_by(Submission.id)
     ).all()
     progress = []
+    terms = student_terms(session, assignment, user.id)
+    allowed = terms.attempts_allowed
+    corrected = overrides_of(session, assignment, [user.id])
     for exercise_id in assignment.exercise_ids:
         mine = [s for s in rows if s.exercise_id == exercise_id]
         used = sum(1 for s in mine if s.status in COUNTED_STATUSES)
-        left = None if assignment.attempts_allowed is None else max(assignment.attempts_allowed - used, 0)
-        progress.append(
-            ExerciseProgress(
-                exercise_id=exercise_id,
-                attempts_used=used,
-                attempts_left=left,
-                score=counted_score(
-                    [s.score for s in mine if s.status == SubmissionStatus.GRADED], assignment.score_policy
-                ),
-                last_status=mine[-1].status if mine else None,
-            )
-        )
+        left = None if allowed is None else max(allowed - used, 0)
+        counted = counted_attempt([(s.score, s.created_at) for s in mine if s.status == SubmissionStatus.GRADED],
+                                  terms, assignment.score_policy)
+        override = corrected.get((user.id, exercise_id))
+        progress.append(ExerciseProgress(exercise_id=exercise_id, attempts_used=used, attempts_left=left,
+                                         score=counted.score if override is None else override.score,
+                                         last_status=mine[-1].status if mine else None, late=counted.late,
+                                         override=override))
     return progress
+
+
+@dataclass(frozen=True)
+class CountedAttempt:
+    """The attempt that counts on one exercise: its counted score (a late penalty applied) and how late it was."""
+
+    score: float | None
+    late: Lateness | None
+
+
+def counted_attempt(graded: Sequence[tuple[float | None, datetime]], terms: StudentTerms,
+                    score_policy: str) -> CountedAttempt:
+    """Of graded attempts (engine score, submitted at) in submission order, the one that counts under the score
+    policy, compared by their counted values: a late penalty lowers what counts, never the engine's verdict."""
+    values = [(terms.counted(score, at), terms.lateness(at)) for score, at in graded if score is not None]
+    if not values:
+        return CountedAttempt(None, None)
+    chosen = max(values, key=lambda value: value[0] or 0.0) if score_policy == ScorePolicy.BEST else values[-1]
+    return CountedAttempt(*chosen)
 
 
 def counted_score(graded_scores: list[float | None], policy: str) -> float | None:
@@ -203,10 +238,24 @@ class ExerciseResult:
 
     attempts_used: int
     score: float | None  # the counted score (best or last graded); None before any graded attempt
+    late: bool = False  # the counted attempt was late (its penalty is in ``score``)
+    overridden: bool = False  # a teacher's override is the score
 
 
 def assignment_results(session: Session, assignment: Assignment,
                        user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+    """``assignment_progress``'s attempts and counted scores for many students at once, teachers' overrides applied
+    (an overridden pair without a submission is present, with no attempts). Keyed by (user id, exercise id)."""
+    results = _counted_results(session, assignment, user_ids)
+    for (user_id, exercise_id), override in overrides_of(session, assignment, user_ids).items():
+        if exercise_id in assignment.exercise_ids:
+            found = results.get((user_id, exercise_id), ExerciseResult(0, None))
+            results[(user_id, exercise_id)] = replace(found, score=override.score, overridden=True)
+    return results
+
+
+def _counted_results(session: Session, assignment: Assignment,
+                     user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
     """``assignment_progress``'s attempts and counted scores for many students at once, in one statement.
 
     Keyed by (user id, exercise id); pairs without a submission are absent. Per pair the statement returns the
@@ -215,6 +264,8 @@ def assignment_results(session: Session, assignment: Assignment,
     """
     if not user_ids or not assignment.exercise_ids:
         return {}
+    if assignment.late_until is not None:
+        return _results_with_late_work(session, assignment, user_ids)
     scored = and_(Submission.status == SubmissionStatus.GRADED, Submission.score.is_not(None))
     grouped = (
         select(Submission.user_id, Submission.exercise_id,
@@ -234,3 +285,26 @@ def assignment_results(session: Session, assignment: Assignment,
     return {(user_id, exercise_id): ExerciseResult(int(used or 0), counted_score([best, last_score],
                                                                                  assignment.score_policy))
             for user_id, exercise_id, used, best, last_score in rows}
+
+
+def _results_with_late_work(session: Session, assignment: Assignment,
+                            user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+    """``assignment_results`` where late work is taken: each attempt's penalty depends on when it came and on the
+    student's own due date, so the attempts are read (one statement) and counted by ``counted_attempt``."""
+    rows = session.execute(
+        select(Submission.user_id, Submission.exercise_id, Submission.status, Submission.score, Submission.created_at)
+        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(list(user_ids)),
+               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        .order_by(Submission.id)
+    ).all()
+    own_terms = terms_of_students(session, assignment, user_ids)
+    grouped: dict[tuple[int, str], list[tuple[str, float | None, datetime]]] = {}
+    for user_id, exercise_id, status, score, created_at in rows:
+        grouped.setdefault((user_id, exercise_id), []).append((status, score, created_at))
+    results = {}
+    for (user_id, exercise_id), attempts in grouped.items():
+        graded = [(score, at) for status, score, at in attempts if status == SubmissionStatus.GRADED]
+        counted = counted_attempt(graded, own_terms[user_id], assignment.score_policy)
+        results[(user_id, exercise_id)] = ExerciseResult(
+            sum(1 for status, _, _ in attempts if status in COUNTED_STATUSES), counted.score, counted.late is not None)
+    return results

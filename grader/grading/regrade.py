@@ -15,8 +15,10 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.extensions import Database
+from grader.extensions import Database, rows_matched
 from grader.grading import dispatch, leases, policy
+from grader.grading.score_changes import counted_scores_changed
+from grader.grading.terms import student_terms
 from grader.models import (
     ACTIVE_REGRADE_STATUSES,
     Assignment,
@@ -156,7 +158,7 @@ def _write_result(session: Session, submission: Submission, check: Recheck) -> b
                 engine_version=check.new_engine_version)
         .execution_options(synchronize_session=False)
     )
-    return written.rowcount == 1
+    return rows_matched(written) == 1
 
 
 def _over_attempt_limit(session: Session, submission: Submission, check: Recheck, allowed: int | None) -> bool:
@@ -191,10 +193,11 @@ def _lowers_counted_score(session: Session, submission: Submission, check: Reche
 
 
 def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,
-           rules: tuple[int | None, str]) -> tuple[int, int]:
-    """Record one re-check under the assignment's (attempts allowed, score policy): (changes applied, changes
-    kept back) — 0/1 each."""
-    allowed, score_policy = rules
+           assignment: Assignment) -> tuple[int, int]:
+    """Record one re-check under the assignment's rules (the student's own attempt limit, the score policy):
+    (changes applied, changes kept back) — 0/1 each."""
+    allowed = student_terms(session, assignment, submission.user_id).attempts_allowed
+    score_policy = assignment.score_policy
     lowers = check.lowered or _lowers_counted_score(session, submission, check, score_policy)
     if check.changed and lowers and job.never_lower:
         session.add(_change_row(job, submission, check, applied=False, why=KEPT_NEVER_LOWER))
@@ -208,6 +211,8 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
     if not check.changed:
         return 0, 0  # same verdict, newer engine stamp and wording: nothing to report or log
     session.add(_change_row(job, submission, check, applied=True))
+    if submission.assignment_id is not None:
+        counted_scores_changed(session, submission.assignment_id, [submission.user_id], utcnow())
     session.add(GradeLogEntry(
         submission_id=submission.id, old_score=check.old_score, new_score=check.new_score,
         old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version,
@@ -254,12 +259,11 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
     if not batch:
         return False
     applied = kept = 0
-    allowed, score_policy = session.execute(
-        select(Assignment.attempts_allowed, Assignment.score_policy).where(Assignment.id == job.assignment_id)).one()
+    assignment = session.get_one(Assignment, job.assignment_id)
     for submission in batch:
         check = recheck(submission)
         if check is not None:
-            a, k = _apply(session, job, submission, check, (allowed, score_policy))
+            a, k = _apply(session, job, submission, check, assignment)
             applied, kept = applied + a, kept + k
     # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
     moved = session.execute(
@@ -268,7 +272,7 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
                 kept=RegradeJob.kept + kept, lease_until=utcnow() + timedelta(seconds=lease_seconds))
         .execution_options(synchronize_session=False)
     )
-    if moved.rowcount != 1:
+    if rows_matched(moved) != 1:
         session.rollback()
         return None
     session.commit()

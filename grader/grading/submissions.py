@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
@@ -72,7 +72,7 @@ def accept(
 
 
 # One Core INSERT, built once: the ORM unit of work for a single new row cost more CPU than the statement itself.
-_INSERT_RETURNING_ID = insert(Submission.__table__).returning(Submission.__table__.c.id)
+_INSERT_RETURNING_ID = insert(cast(Table, Submission.__table__)).returning(Submission.__table__.c.id)
 
 
 def _insert_within_the_rules(database: Database, user_id: int, assignment: Assignment, exercise_id: str,

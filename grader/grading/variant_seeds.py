@@ -16,7 +16,7 @@ from grader.models import VariantAssignment
 
 def derive_seed(secret: str, user_id: int, exercise_id: str) -> int:
     """HMAC-SHA256 of (user id, exercise id) under ``secret``, reduced to a seed; unguessable without the secret."""
-    digest = hmac.new(secret.encode("utf-8"), f"variant:{user_id}:{exercise_id}".encode("utf-8"), hashlib.sha256)
+    digest = hmac.new(secret.encode("utf-8"), f"variant:{user_id}:{exercise_id}".encode(), hashlib.sha256)
     return int.from_bytes(digest.digest()[:8], "big") % SEED_LIMIT
 
 

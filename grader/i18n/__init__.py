@@ -1,7 +1,8 @@
 """The one string catalogue of the service (student pages, API, teacher pages), in Chinese and English, its lookup
 helper ``t``, and the sticky language choice (a cookie).
 
-The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``) only
+The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``,
+``course_strings``) only
 to keep each file readable; the keys form one namespace, and a key defined twice is refused when this module loads.
 """
 
@@ -13,13 +14,15 @@ from flask import Request
 
 from exercises.i18n import DEFAULT_LANG, LANGS, Text
 from grader.i18n.assignment_strings import ASSIGNMENT_UI
+from grader.i18n.course_strings import COURSE_UI
+from grader.i18n.lti_strings import LTI_UI
 from grader.i18n.student_strings import STUDENT_UI
 from grader.i18n.teacher_strings import TEACHER_UI
 
 LANG_COOKIE = "lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
 
-PARTS: tuple[Mapping[str, Text], ...] = (STUDENT_UI, TEACHER_UI, ASSIGNMENT_UI)
+PARTS: tuple[Mapping[str, Text], ...] = (STUDENT_UI, TEACHER_UI, ASSIGNMENT_UI, COURSE_UI, LTI_UI)
 
 
 def _merged(parts: tuple[Mapping[str, Text], ...]) -> dict[str, Text]:

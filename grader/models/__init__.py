@@ -1,8 +1,24 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
+from grader.models.lti import (
+    KeyState,
+    LtiAccessToken,
+    LtiContext,
+    LtiDeployment,
+    LtiIdentity,
+    LtiKey,
+    LtiLaunchState,
+    LtiLineItem,
+    LtiPlatform,
+    LtiResourceLink,
+    LtiScoreOutbox,
+    OutboxStatus,
+)
+from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.submissions import (
     FINAL_STATUSES,
@@ -13,8 +29,11 @@ from grader.models.submissions import (
 )
 from grader.models.users import ApiToken, Role, User
 from grader.models.variant_assignments import VariantAssignment
+from grader.models.workers import WorkerBeat
 
 __all__ = [
+    "ACTIVE_REGRADE_STATUSES",
+    "FINAL_STATUSES",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
@@ -23,21 +42,35 @@ __all__ = [
     "Course",
     "Enrolment",
     "EnrolmentRole",
-    "FINAL_STATUSES",
+    "Extension",
     "GradeLogEntry",
+    "KeyState",
     "LabRun",
     "LabStatus",
     "LeasedJob",
-    "ACTIVE_REGRADE_STATUSES",
+    "LtiAccessToken",
+    "LtiContext",
+    "LtiDeployment",
+    "LtiIdentity",
+    "LtiKey",
+    "LtiLaunchState",
+    "LtiLineItem",
+    "LtiPlatform",
+    "LtiResourceLink",
+    "LtiScoreOutbox",
+    "OutboxStatus",
+    "OverrideLogEntry",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
     "Role",
+    "ScoreOverride",
     "ScorePolicy",
     "Submission",
     "SubmissionStatus",
     "User",
     "VariantAssignment",
+    "WorkerBeat",
     "iso_timestamp",
     "utcnow",
 ]

@@ -124,6 +124,8 @@ class Assignment(Base):
         CheckConstraint(one_of("score_policy", tuple(p.value for p in ScorePolicy)), name="score_policy"),
         CheckConstraint(one_of("answer_key_policy", tuple(p.value for p in AnswerKeyPolicy)), name="answer_key_policy"),
         CheckConstraint("attempts_allowed IS NULL OR attempts_allowed > 0", name="attempts_allowed_positive"),
+        CheckConstraint("late_penalty_per_day >= 0 AND late_penalty_per_day <= 100", name="late_penalty_percent"),
+        CheckConstraint("late_cap IS NULL OR (late_cap >= 0 AND late_cap <= 100)", name="late_cap_percent"),
         # AUTOINCREMENT: an assignment can be deleted; SQLite must never give its id (an LMS's link) to another one.
         {"sqlite_autoincrement": True},
     )
@@ -138,6 +140,13 @@ class Assignment(Base):
     attempts_allowed: Mapped[int | None]  # None: unlimited
     score_policy: Mapped[str] = mapped_column(String(16), default=ScorePolicy.BEST)
     answer_key_policy: Mapped[str] = mapped_column(String(16), default=AnswerKeyPolicy.AFTER_DUE)
+    # Late work (grader.grading.terms.LatePolicy): taken until late_until (None: none after the due date, as before
+    # late policies), its counted score lowered by a percent per started day late and/or capped at a percent.
+    late_until: Mapped[datetime | None]
+    late_penalty_per_day: Mapped[float] = mapped_column(default=0.0, server_default="0")
+    late_cap: Mapped[float | None]
+    # Points per exercise id (grader.grading.points); an exercise not named here is worth 1, as before points.
+    exercise_points: Mapped[dict[str, float]] = mapped_column(JSON, default=dict, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Any change of its settings: an LMS re-reads the gradebook when it moves, since a new score policy or exercise
     # list changes every student's counted total without a grade-log entry.

@@ -12,8 +12,26 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON, ColumnElement, CompoundSelect, Float, Integer, Select, String, Subquery, and_, case, cast, false, func, literal, null,
-    or_, select, true, type_coerce, union_all,
+    JSON,
+    ColumnElement,
+    CompoundSelect,
+    Float,
+    Integer,
+    Select,
+    String,
+    Subquery,
+    and_,
+    case,
+    cast,
+    false,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    true,
+    type_coerce,
+    union_all,
 )
 from sqlalchemy.orm import Session, aliased
 
@@ -72,7 +90,7 @@ class StudentProgress:
     last_activity: datetime | None
 
 
-def course_students(course_id: int) -> Select[tuple[int]]:
+def course_students(course_id: int) -> Select[int]:
     """SELECT of the user ids enrolled as students in the course."""
     return select(Enrolment.user_id).where(Enrolment.course_id == course_id, Enrolment.role == EnrolmentRole.STUDENT)
 
@@ -105,12 +123,12 @@ def counted_scores(assignments: Sequence[Assignment], course_id: int, dialect: s
         rows = select(*keys, Submission.score, Submission.created_at, position.label("position"),
                       func.count().over(partition_by=keys).label("of")).where(
             graded_of_students(assignments, course_id)).subquery("ranked")
-        first_score = func.max(case((rows.c.position == 1, rows.c.score)))
+        first_score: ColumnElement[Any] = func.max(case((rows.c.position == 1, rows.c.score)))
         last_score: ColumnElement[Any] = func.max(case((rows.c.position == rows.c.of, rows.c.score)))
-        grouped = select(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id, func.count().label("attempts"),
+        per_key = select(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id, func.count().label("attempts"),
                          func.max(rows.c.created_at).label("last_at"), first_score.label("first_score"),
                          last_score.label("last_score"), func.max(rows.c.score).label("best"))
-        grouped = grouped.group_by(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id).subquery("grouped")
+        grouped = per_key.group_by(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id).subquery("grouped")
         first_score, last_score = grouped.c.first_score, grouped.c.last_score
     else:
         grouped = select(*keys, func.count().label("attempts"), func.max(Submission.created_at).label("last_at"),
@@ -191,7 +209,8 @@ def assignment_stats(session: Session, course_id: int, assignments: Sequence[Ass
 
 def _json_text(document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
     """SQL: the text of ``document[key]`` (a JSON object), by the JSON type's portable accessor."""
-    return type_coerce(document, JSON)[key].as_string()
+    text: ColumnElement[Any] = type_coerce(document, JSON)[key].as_string()
+    return text
 
 
 def _tagged_parts(dialect: str, document: ColumnElement[Any]) -> tuple[Any, Any]:
@@ -230,7 +249,7 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
     ]
 
 
-def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect:
+def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect[*tuple[Any, ...]]:
     """One statement for the whole misconception table: (kind, exercise, tag, n, students, field, read) rows.
 
     Kinds: "wrong" (wrong answers per exercise), "tagged" (wrong answers with any tag), "tag" (answers and students

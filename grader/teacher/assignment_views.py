@@ -6,14 +6,14 @@ from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
 from grader.extensions import get_session
+from grader.i18n import t
 from grader.models import Assignment, Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import assignments
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
-from grader.i18n import t
 from grader.teacher.zones import offset_now
-from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.exercise_catalogue import exercise_title
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 

@@ -4,7 +4,8 @@ Opening and due times are typed in the course's time zone and stored as UTC inst
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+import copy
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,8 +14,23 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
-from grader.models import AnswerKeyPolicy, Assignment, Enrolment, EnrolmentRole, Role, ScorePolicy, Submission, User
+from grader.grading.points import points_of
+from grader.grading.score_changes import counted_scores_changed
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Enrolment,
+    EnrolmentRole,
+    Role,
+    ScorePolicy,
+    Submission,
+    User,
+    utcnow,
+)
 from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.teacher.late_form import LateSettings, check_late
+from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
+from grader.teacher.points_form import check_points
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.ui.data_view import data_blocks, page_prompt
 
@@ -40,6 +56,10 @@ class AssignmentForm:
     attempts: str = ""
     score_policy: str = ScorePolicy.BEST.value
     answer_key_policy: str = AnswerKeyPolicy.AFTER_DUE.value
+    late_until: str = ""  # empty: no late work
+    late_per_day: str = ""
+    late_cap: str = ""
+    points: dict[str, str] = field(default_factory=dict)  # exercise id -> points as typed
     errors: dict[str, str] = field(default_factory=dict)  # form field -> teacher-page string key
 
 
@@ -55,6 +75,10 @@ class AssignmentSettings:
     attempts_allowed: int | None
     score_policy: str
     answer_key_policy: str
+    late_until: datetime | None = None
+    late_penalty_per_day: float = 0.0
+    late_cap: float | None = None
+    exercise_points: dict[str, float] = field(default_factory=dict)
 
 
 def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
@@ -64,6 +88,10 @@ def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
         exercise_ids=tuple(form.getlist("exercise_ids")), opens_at=form.get("opens_at", "").strip(),
         due_at=form.get("due_at", "").strip(), attempts=form.get("attempts", "").strip(),
         score_policy=form.get("score_policy", ""), answer_key_policy=form.get("answer_key_policy", ""),
+        late_until=form.get("late_until", "").strip(), late_per_day=form.get("late_per_day", "").strip(),
+        late_cap=form.get("late_cap", "").strip(),
+        points={name.removeprefix(POINTS_PREFIX): value.strip() for name, value in form.items()
+                if name.startswith(POINTS_PREFIX)},
     )
 
 
@@ -75,6 +103,10 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
         opens_at=form_time(assignment.opens_at, zone), due_at=form_time(assignment.due_at, zone),
         attempts="" if assignment.attempts_allowed is None else str(assignment.attempts_allowed),
         score_policy=assignment.score_policy, answer_key_policy=assignment.answer_key_policy,
+        late_until=form_time(assignment.late_until, zone),
+        late_per_day="" if not assignment.late_penalty_per_day else f"{assignment.late_penalty_per_day:g}",
+        late_cap="" if assignment.late_cap is None else f"{assignment.late_cap:g}",
+        points={exercise_id: f"{value:g}" for exercise_id, value in points_of(assignment).items()},
     )
 
 
@@ -115,6 +147,7 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
     chosen = [e for e in graded if e in form.exercise_ids]  # catalogue order; unknown ids are dropped
     if not chosen:
         errors["exercise_ids"] = "asg.err_exercises"
+    points = check_points(form.points, chosen, errors)
     times: dict[str, datetime | None] = {}
     for name in ("opens_at", "due_at"):
         try:
@@ -125,7 +158,8 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
             errors[name] = TIME_ERRORS[exc.kind] + name
         except ValueError:
             errors[name] = "asg.err_date"
-    if times.get("opens_at") and times.get("due_at") and times["due_at"] <= times["opens_at"]:
+    opens, due = times.get("opens_at"), times.get("due_at")
+    if opens and due and due <= opens:
         errors["due_at"] = "asg.err_window"
     attempts: int | None = None
     if form.attempts:
@@ -137,18 +171,40 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
         errors["score_policy"] = "asg.err_choice"
     if form.answer_key_policy not in KEY_POLICIES:
         errors["answer_key_policy"] = "asg.err_choice"
+    late = LateSettings()
+    if "due_at" not in errors:  # the close is checked against the due date, which must be readable first
+        stored_close = assignment.late_until if assignment else None
+        late = check_late({"late_until": form.late_until, "late_per_day": form.late_per_day,
+                           "late_cap": form.late_cap}, times.get("due_at"),
+                          lambda text: _time_field(text, zone, stored_close), errors)
     if errors:
         return None, replace(form, errors=errors)
     return AssignmentSettings(form.title_zh, form.title_en, chosen, times["opens_at"], times["due_at"], attempts,
-                              form.score_policy, form.answer_key_policy), form
+                              form.score_policy, form.answer_key_policy, late.late_until, late.late_penalty_per_day,
+                              late.late_cap, points), form
+
+
+# Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook.
+_NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy"})
+
+
+def _counted_settings(target: Assignment) -> dict[str, object]:
+    """A copy of the assignment's settings that a counted score depends on (policy, exercises, points, times)."""
+    return {item.name: copy.copy(getattr(target, item.name)) for item in fields(AssignmentSettings)
+            if item.name not in _NOT_COUNTED}
 
 
 def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
-    """Create an assignment in the course, or update ``assignment``; commits."""
+    """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
+    counted score: the late policy, the score policy, the exercise list)."""
     target = assignment or Assignment(course_id=course_id)
+    counted_before = _counted_settings(target) if assignment is not None else None
     for name, value in asdict(settings).items():
         setattr(target, name, value)
     session.add(target)
+    if counted_before is not None and counted_before != _counted_settings(target):
+        session.flush()
+        counted_scores_changed(session, target.id, None, utcnow())  # every student's counted total may move
     session.commit()
     return target
 

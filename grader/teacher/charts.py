@@ -1,6 +1,7 @@
 """Geometry for the dashboard's inline SVG charts; readable without colour (patterns, labels, numbers on bars)."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,7 +69,7 @@ class ShareChart:
 def bin_labels() -> tuple[str, ...]:
     """Labels of the score histogram's bins: 0–19%, 20–39%, …, 80–99%, 100%."""
     edges = (0.0, *BIN_EDGES, 1.0)
-    ranges = [f"{round(lo * 100)}–{round(hi * 100) - 1}%" for lo, hi in zip(edges, edges[1:])]
+    ranges = [f"{round(lo * 100)}–{round(hi * 100) - 1}%" for lo, hi in itertools.pairwise(edges)]
     return (*ranges, "100%")
 
 

@@ -5,11 +5,11 @@ from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
+from grader.i18n import t
 from grader.models import Course
 from grader.models.courses import utc_offset_label
 from grader.teacher import course_settings
 from grader.teacher.access import course_or_404, teacher_required
-from grader.i18n import t
 from grader.teacher.zones import COMMON_TIME_ZONES, known_zone, offset_now
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes

@@ -9,10 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from exercises import api as engine
-from grader.teacher import analytics
 from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
 from grader.percent import shown_percent
-from grader.teacher import charts
+from grader.teacher import analytics, charts
 from grader.teacher.regrade_reasons import shown_reason
 from grader.ui.exercise_catalogue import exercise_title, field_labels
 
@@ -113,7 +112,7 @@ def assignment_page(session: Session, assignment: Assignment, lang: str) -> Assi
     labels = charts.bin_labels()
     names = [_tag_names(table, lang) for table in tables]
     exercises = tuple(
-        ExerciseRow(s.key, exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
+        ExerciseRow(str(s.key), exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
                     table, _tag_chart(f"m{index}", table, tag_names), table.untagged, tag_names)
         for index, (s, table, tag_names) in enumerate(zip(stats, tables, names))
     )

@@ -9,7 +9,6 @@ from grader.teacher.dashboard_data import assignment_page, student_page
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
-
 routes = Routes()
 
 

@@ -7,9 +7,9 @@ from typing import Any
 from flask import Response, abort, stream_with_context
 from sqlalchemy.orm import Session
 
-from grader.teacher import exports
 from grader.extensions import get_db, get_session
 from grader.models import Assignment
+from grader.teacher import exports
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.ui.page_helpers import signed_in
 from grader.ui.routes import Routes

@@ -11,7 +11,6 @@ from grader.teacher.dashboard_data import regrade_context
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
-
 routes = Routes()
 
 

@@ -5,11 +5,11 @@ from flask import abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
+from grader.i18n import t
 from grader.models import Course, EnrolmentRole
 from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
-from grader.i18n import t
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 

@@ -9,10 +9,10 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from grader.extensions import get_session
+from grader.i18n import t
 from grader.models import ApiToken, Role, utcnow
 from grader.security import issue_token, revoke_token, tokens_of
 from grader.teacher.access import teacher_required
-from grader.i18n import t
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 

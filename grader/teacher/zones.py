@@ -5,7 +5,7 @@ an error naming the field, rather than guessed: a deadline an hour off is worse 
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import available_timezones
 
@@ -50,9 +50,9 @@ def to_utc(local: datetime, zone_name: str) -> datetime:
     first, second = local.replace(tzinfo=zone, fold=0), local.replace(tzinfo=zone, fold=1)
     if first.utcoffset() != second.utcoffset():
         # Either a gap (the wall clock never shows it) or a repeat (it shows it twice): a round trip tells which.
-        skipped = first.astimezone(timezone.utc).astimezone(zone).replace(tzinfo=None) != local
+        skipped = first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != local
         raise LocalTimeError("gap" if skipped else "repeated")
-    return first.astimezone(timezone.utc)
+    return first.astimezone(UTC)
 
 
 def form_time(moment: datetime | None, zone_name: str) -> str:
@@ -62,4 +62,4 @@ def form_time(moment: datetime | None, zone_name: str) -> str:
 
 def offset_now(zone_name: str, now: datetime | None = None) -> timedelta:
     """The zone's offset from UTC at ``now`` (default: the current time)."""
-    return (now or datetime.now(timezone.utc)).astimezone(zone_info(zone_name)).utcoffset() or timedelta()
+    return (now or datetime.now(UTC)).astimezone(zone_info(zone_name)).utcoffset() or timedelta()

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from exercises import api as engine
 from exercises.i18n import Text
@@ -42,7 +43,7 @@ class Block:
     table: Table | None = None
     chips: tuple[str, ...] = ()
     value: str = ""
-    children: tuple["Block", ...] = ()
+    children: tuple[Block, ...] = ()
 
 
 def key_label(key: str, lang: str) -> str:
@@ -52,10 +53,10 @@ def key_label(key: str, lang: str) -> str:
 
 def format_number(value: float | int, unit_a: float | None = None) -> str:
     """Compact display: integers as such, multiples of a = ln 2 as ``2a``, else up to four decimals."""
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, (bool, int)):
         return str(value)
     if unit_a and value != 0 and math.isclose(value / unit_a, round(value / unit_a), abs_tol=1e-9):
-        multiple = int(round(value / unit_a))
+        multiple = round(value / unit_a)
         return {1: "a", -1: "-a"}.get(multiple, f"{multiple}a")
     if float(value).is_integer():
         return str(int(value))

@@ -5,14 +5,14 @@ from flask import Flask, Response, current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from grader.auth_session import SESSION_USER_KEY
 from grader.api_errors import http_exception_response, is_api_request
+from grader.auth_session import SESSION_USER_KEY
+from grader.percent import shown_percent
+from grader.ui.csrf import protect
+from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 from grader.web import auth_views, course_views, exercise_views, lab_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
-from grader.ui.csrf import protect
-from grader.percent import shown_percent
-from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 
 # Every page view module; its routes are added to the blueprint in init_app, not by importing it.
 VIEW_MODULES = (auth_views, course_views, exercise_views, lab_views)
@@ -65,7 +65,12 @@ def _no_store_for_signed_in(response: Response) -> Response:
 
 # Every script of the pages is a file of ours (the UI strings ride in a JSON data block, which is never run), so a
 # script injected into a page through some field we failed to escape would not run either.
-PAGE_SCRIPT_POLICY = "script-src 'self'; object-src 'none'; base-uri 'self'"
+# Everything else (styles, images, fetches) comes from our own origin too.
+PAGE_SCRIPT_POLICY = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'"
+# Links to other sites carry no path of ours (an assignment or submission id) in their Referer.
+REFERRER_POLICY = "same-origin"
+# Production is served over HTTPS only (SESSION_COOKIE_SECURE): browsers are told to never try plain HTTP for a year.
+STRICT_TRANSPORT = "max-age=31536000"
 
 
 def _frame_policy(response: Response) -> Response:
@@ -80,6 +85,14 @@ def _frame_policy(response: Response) -> Response:
 def _no_sniff(response: Response) -> Response:
     """Browsers take every answer as the type it says it is (a JSON error or an export is never run as a page)."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
+
+
+def _transport_and_referrer(response: Response) -> Response:
+    """Every answer: the Referrer-Policy; in production also Strict-Transport-Security."""
+    response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+    if current_app.config["GRADER_ENV"] == "production":
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT)
     return response
 
 
@@ -98,3 +111,4 @@ def init_app(app: Flask) -> None:
     app.after_request(_no_store_for_signed_in)
     app.after_request(_frame_policy)
     app.after_request(_no_sniff)
+    app.after_request(_transport_and_referrer)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask import request, session
 
-from grader.auth_session import SESSION_USER_KEY
 from grader.api_errors import ApiError, is_api_request
+from grader.auth_session import SESSION_USER_KEY
 from grader.ui.csrf import CSRF_HEADER, SAFE_METHODS, token_is_valid
 
 

@@ -7,9 +7,8 @@ from flask.typing import ResponseReturnValue
 from grader.extensions import get_session
 from grader.models import utcnow
 from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
-from grader.web.services import assignment_view, my_courses, visible_assignment
 from grader.ui.routes import Routes
-
+from grader.web.services import assignment_view, my_courses, visible_assignment
 
 routes = Routes()
 

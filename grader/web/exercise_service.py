@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader.grading import policy, submissions
 from grader.grading.refusals import SubmissionRejected
-from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
+from grader.grading.terms import StudentTerms
 from grader.grading.variant_seeds import seed_for
+from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible
-from grader.web.services import AssignmentView, assignment_view, locked_for, teaches_course, window_state
+from grader.web.services import AssignmentView, assignment_view, locked_for, teaches_course
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -83,24 +84,25 @@ def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...
                  for f in fields)
 
 
-def _refusal(assignment: Assignment, attempts_left: int | None, now: datetime) -> str | None:
-    """Why the student cannot submit right now, or None."""
-    state = window_state(assignment, now)
-    if state != "open":
+def _refusal(state: str, attempts_left: int | None) -> str | None:
+    """Why the student cannot submit right now (the assignment's ``state`` for them), or None."""
+    if state not in ("open", "late"):
         return state
     return "no_attempts" if attempts_left == 0 else None
 
 
-def key_note(assignment: Assignment, attempts_left: int | None, last_status: str | None, state: str) -> str:
-    """The UI string that says when a hidden answer key will show (or that it never will), by the key rule."""
+def key_note(assignment: Assignment, terms: StudentTerms, attempts_left: int | None, last_status: str | None,
+             state: str) -> str:
+    """The UI string that says when a hidden answer key will show (or that it never will), by the key rule and the
+    student's own ``terms``."""
     policy = assignment.answer_key_policy
     if policy == AnswerKeyPolicy.NEVER:
         return "exercise.key_never"
-    if policy == AnswerKeyPolicy.AFTER_DUE and assignment.due_at is None:
+    if policy == AnswerKeyPolicy.AFTER_DUE and terms.due_at is None:
         return "exercise.key_no_due"
     if policy == AnswerKeyPolicy.AFTER_DUE and state != "closed":
         return "exercise.key_after_due"
-    if policy == AnswerKeyPolicy.AFTER_ATTEMPTS and assignment.attempts_allowed is None:
+    if policy == AnswerKeyPolicy.AFTER_ATTEMPTS and terms.attempts_allowed is None:
         return "exercise.key_unlimited"
     # An attempt still queued or grading counts as used, but the key waits for its grade (an error gives it back).
     if policy == AnswerKeyPolicy.AFTER_ATTEMPTS and (attempts_left != 0 or last_status in PENDING_STATUSES):
@@ -129,9 +131,9 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         exercise_id=exercise_id, title=entry["title"][lang], prompt=prompt,
         blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
         progress=progress, attempts_used=row.attempts_used, attempts_left=row.attempts_left,
-        refusal=_refusal(assignment, row.attempts_left, now), key_policy=assignment.answer_key_policy,
+        refusal=_refusal(progress.state, row.attempts_left), key_policy=assignment.answer_key_policy,
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
-        key_note=key_note(assignment, row.attempts_left, row.last_status, progress.state),
+        key_note=key_note(assignment, progress.terms, row.attempts_left, row.last_status, progress.state),
         latest=history[0] if history else None, misconception_names=engine.misconception_names(exercise_id, lang),
     )
 

@@ -11,12 +11,17 @@ from grader.extensions import get_session
 from grader.grading import policy
 from grader.i18n import t
 from grader.models import utcnow
-from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
-from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
 from grader.ui.exercise_catalogue import exercise_title, field_labels
-from grader.web.services import (first_feedback, refresh_seconds, submission_history, visible_assignment,
-                                  visible_submission)
+from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
 from grader.ui.routes import Routes
+from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
+from grader.web.services import (
+    first_feedback,
+    refresh_seconds,
+    submission_history,
+    visible_assignment,
+    visible_submission,
+)
 
 EXERCISE_PATH = "/assignments/<int:assignment_id>/exercises/<exercise_id>"
 

@@ -1,14 +1,15 @@
 """The capacity lab for the web page: read the form, start (or reuse) a run, report progress and the plot."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.grading.labs import request_lab_run
+from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.i18n import t
 from grader.models import LabRun, LabStatus, User
 from grader.web.plot import by_d, render_plot

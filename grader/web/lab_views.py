@@ -11,10 +11,21 @@ from grader.grading.labs import MAX_OPEN_RUNS_PER_USER
 from grader.i18n import t
 from grader.models import LabRun
 from grader.routing import ROW_ID_MAX
-from grader.web.lab_service import (DEFAULT_DS, DEFAULT_T_RANGE, LAB_DS, LabFormError, first_below_rows, get_run,
-                                    plot_for, read_lab_form, restrict, run_status, start_run)
 from grader.ui.page_helpers import login_required, page_lang, render, signed_in
 from grader.ui.routes import Routes
+from grader.web.lab_service import (
+    DEFAULT_DS,
+    DEFAULT_T_RANGE,
+    LAB_DS,
+    LabFormError,
+    first_below_rows,
+    get_run,
+    plot_for,
+    read_lab_form,
+    restrict,
+    run_status,
+    start_run,
+)
 
 
 def _t_min() -> int:
@@ -52,10 +63,8 @@ LAB_FIELDS = ("ds", "t_min", "t_max")
 def lab_start() -> ResponseReturnValue:
     """Start (or reuse) a run: JSON in, JSON out for the script; a form post redirects to the page."""
     wants_json = request.is_json
-    if wants_json:  # malformed JSON, another shape or an unknown key: the API's own 400/422 naming it
-        values = read_json_object(LAB_FIELDS)
-    else:
-        values = {**request.form, "ds": request.form.getlist("ds")}
+    # Malformed JSON, another shape or an unknown key: the API's own 400/422 naming it.
+    values = read_json_object(LAB_FIELDS) if wants_json else {**request.form, "ds": request.form.getlist("ds")}
     try:
         ds, t_min, t_max = read_lab_form(values)
         run = start_run(get_session(), signed_in(), ds, t_max)

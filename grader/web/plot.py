@@ -1,8 +1,9 @@
 """The capacity-lab plot: read-back accuracy against T, one line per d, drawn as inline SVG on the server."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from markupsafe import Markup, escape
 

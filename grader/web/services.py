@@ -1,7 +1,7 @@
 """Page services for courses, assignments and submissions: who may see what, shaped for the templates."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
@@ -9,13 +9,26 @@ from sqlalchemy.orm import Session
 
 from exercises.i18n import Text
 from grader.grading import policy
+from grader.grading.overrides import overrides_of
+from grader.grading.points import Total, points_of, total_of
+from grader.grading.terms import Lateness, StudentTerms, student_terms
 from grader.grading.translate import feedback_in
 from grader.i18n import t
+from grader.models import (
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    Role,
+    ScoreOverride,
+    Submission,
+    SubmissionStatus,
+    User,
+)
+from grader.models.overrides import TOTAL
+from grader.percent import shown_percent
 from grader.ui.exercise_catalogue import exercise_entry, exercise_title
 from grader.ui.page_helpers import NotVisible
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
-from grader.percent import shown_percent
-
 
 ARCHIVED_BADGE = Text("已归档", "Archived")
 ARCHIVED_SECTION = Text("已归档的课程", "Archived courses")
@@ -48,6 +61,8 @@ class ExerciseRow:
     attempts_used: int
     attempts_left: int | None
     last_status: str | None
+    late: Lateness | None = None  # the counted attempt was late: its penalty is in ``score``
+    override: ScoreOverride | None = None  # a teacher set the score (with a reason the student sees)
 
 
 @dataclass(frozen=True)
@@ -62,9 +77,13 @@ class AssignmentView:
     total: int
     attempts_left: int | None
     attempts_allowed_total: int | None
-    state: str  # "open", "closed", "not_open" or "archived"
+    state: str  # "open", "late" (past due, late work taken), "closed", "not_open" or "archived"
+    terms: StudentTerms  # the user's own due date and attempt limit (an extension applied)
     locked: bool = False  # not open yet and the user does not teach the course: exercises stay hidden
     archived: ArchivedNote | None = None  # the course is archived: results only, no submitting
+    total_override: ScoreOverride | None = None  # a teacher set the assignment's total (``percent`` is it)
+    points_total: Total | None = None  # the total in points
+    points: dict[str, float] = field(default_factory=dict)  # each graded exercise's points
 
 
 @dataclass(frozen=True)
@@ -77,16 +96,21 @@ class CourseView:
     archived: ArchivedNote | None = None
 
 
-def window_state(assignment: Assignment, now: datetime) -> str:
-    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), or past its
-    due date."""
-    if assignment.opens_at is not None and now < assignment.opens_at:
+def not_open(assignment: Assignment, now: datetime) -> bool:
+    """True before the assignment opens (the same for every student)."""
+    return assignment.opens_at is not None and now < assignment.opens_at
+
+
+def window_state(assignment: Assignment, terms: StudentTerms, now: datetime) -> str:
+    """Whether the assignment is open, not yet open, in an archived course (nothing can be submitted), past the
+    student's own due date but taking late work, or closed for them (``terms``)."""
+    if not_open(assignment, now):
         return "not_open"
     if assignment.course.archived:
         return "archived"
-    if assignment.due_at is not None and now > assignment.due_at:
+    if terms.closed(now):
         return "closed"
-    return "open"
+    return "late" if terms.past_due(now) else "open"
 
 
 def teaches_course(session: Session, user: User, course_id: int) -> bool:
@@ -101,7 +125,7 @@ def teaches_course(session: Session, user: User, course_id: int) -> bool:
 def locked_for(session: Session, user: User, assignment: Assignment, now: datetime, staff: bool | None = None) -> bool:
     """True while the assignment is not open and the user does not teach its course (``staff``, if known)."""
     # As an LMS hides an assignment before its "available from" date: its exercises stay hidden from students.
-    if window_state(assignment, now) != "not_open":
+    if not not_open(assignment, now):
         return False
     return not (teaches_course(session, user, assignment.course_id) if staff is None else staff)
 
@@ -112,18 +136,24 @@ def assignment_view(session: Session, user: User, assignment: Assignment, lang: 
     progress = policy.assignment_progress(session, user, assignment)
     rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
                              bool((exercise_entry(p.exercise_id) or {}).get("graded")),
-                             p.score, p.attempts_used, p.attempts_left, p.last_status) for p in progress)
+                             p.score, p.attempts_used, p.attempts_left, p.last_status, p.late, p.override)
+                 for p in progress)
     graded = [row for row in rows if row.graded]
-    total_score = sum(row.score or 0.0 for row in graded)
-    percent = shown_percent(total_score / len(graded)) if graded else 0
-    allowed = assignment.attempts_allowed
+    total_override = overrides_of(session, assignment, [user.id]).get((user.id, TOTAL))
+    worth = {row.exercise_id: points for row in graded
+             if (points := points_of(assignment).get(row.exercise_id)) is not None}
+    total = total_of(worth, [(row.exercise_id, row.score) for row in graded],
+                     None if total_override is None else total_override.score)
+    percent = shown_percent(total.fraction or 0.0)
+    terms = student_terms(session, assignment, user.id)
+    allowed = terms.attempts_allowed
     return AssignmentView(
         assignment=assignment, title=assignment.title(lang), rows=rows, percent=percent,
         done=sum(1 for row in graded if row.score is not None), total=len(graded),
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
-        state=window_state(assignment, now), locked=locked_for(session, user, assignment, now, staff),
-        archived=archived_note(assignment.course, lang),
+        state=window_state(assignment, terms, now), terms=terms, locked=locked_for(session, user, assignment, now, staff),
+        archived=archived_note(assignment.course, lang), total_override=total_override, points_total=total, points=worth,
     )
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask
@@ -91,7 +91,7 @@ def _assignment(course: Course, title: str, **settings: Any) -> Assignment:
 
 def build_school(app: Flask) -> School:
     """Users: admin, teacher (course A), teacher_b (course B), alice and bob (students of A), carol (student of B)."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with get_db(app).session() as session:
         people = {name: _user(session, name, role) for name, role in [
             ("admin", Role.ADMIN), ("teacher", Role.TEACHER), ("teacher_b", Role.TEACHER),

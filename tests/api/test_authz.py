@@ -1,7 +1,7 @@
 """Who sees what: students their own work, teachers their courses, admins everything; tokens never exceed owners."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from exercises import api as engine
@@ -119,7 +119,8 @@ def test_progress_own_and_by_teacher(api: Api, worker: Any) -> None:
     assert own["student"]["username"] == "alice"
     assert own["exercises"][0] == {
         "exercise_id": SHIFT, "attempts_used": 1, "attempts_left": 1, "score": graded["score"],
-        "best_score": graded["score"], "last_score": graded["score"], "last_status": "graded"}
+        "best_score": graded["score"], "last_score": graded["score"], "last_status": "graded",
+        "override": None, "late": None}
     alice_id = api.school.user_ids["alice"]
     by_teacher = api.get(f"/assignments/{assignment}/progress?student={alice_id}", "teacher").get_json()
     assert by_teacher["exercises"] == own["exercises"]
@@ -144,7 +145,7 @@ def test_revoked_token_is_refused(api: Api) -> None:
         assert live is not None
         token = session.get(ApiToken, live.token_id)
         assert token is not None
-        token.revoked_at = datetime.now(timezone.utc)
+        token.revoked_at = datetime.now(UTC)
         session.commit()
     assert_error(api.get("/me", "alice"), 401, "invalid_token")
 

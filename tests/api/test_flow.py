@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from exercises import api as engine
+
 from .support import CH13_IDS, Api, assert_error, set_exercises
 
 pytestmark = pytest.mark.integration

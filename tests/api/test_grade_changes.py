@@ -18,8 +18,8 @@ from sqlalchemy import insert
 from grader.api.changes import SETTLE_SETTING
 from grader.config import ConfigError, load_config
 from grader.extensions import get_db
-from grader.models import GradeLogEntry, RegradeJob, RegradeStatus, Submission, utcnow
 from grader.grading.regrade import run_regrade
+from grader.models import GradeLogEntry, RegradeJob, RegradeStatus, Submission, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED
 from tests.support import Backend
 
@@ -69,7 +69,7 @@ def _world(api: Api) -> dict[str, int]:
 
 def test_entries_come_oldest_first_with_what_they_changed(api: Api) -> None:
     world = _world(api)
-    page = _feed(api, "teacher", "course=%d" % api.school.course_a)
+    page = _feed(api, "teacher", f"course={api.school.course_a}")
     assert _ids(page) == [world["alice"], world["bob"], world["regrade"]]
     regrade = page["changes"][-1]
     assert regrade == {
@@ -115,7 +115,7 @@ def test_each_caller_sees_what_the_submission_listing_shows_them(api: Api) -> No
     assert _ids(_feed(api, "carol")) == [world["carol"]]
     as_student = _feed(api, "teacher_as_student")  # a teacher's student-role token: their own rows, as a student
     assert _ids(as_student) == [world["own"]] and as_student["changes"][0]["actor"] is None
-    assert _ids(_feed(api, "admin", "after_id=%d" % world["own"])) == [world["regrade"]]
+    assert _ids(_feed(api, "admin", f"after_id={world['own']}")) == [world["regrade"]]
 
 
 def test_filters_by_course_and_assignment(api: Api) -> None:

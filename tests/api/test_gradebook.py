@@ -7,17 +7,17 @@ students as for 3.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 from sqlalchemy import insert, select, update
 
-from grader.teacher import analytics
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Enrolment, GradeLogEntry, Role, Submission, User, utcnow
 from grader.security import issue_token
+from grader.teacher import analytics
 from grader.teacher.assignments import AssignmentSettings, save
 from tests.support import sql_sent
 
@@ -75,9 +75,11 @@ def test_counted_scores_attempts_and_total(api: Api, score_policy: str, alice_sh
     assert cells == {SHIFT: (alice_shift, 2), EXPOSURE: (1.0, 2), GREEDY: (None, 0),
                      **{exercise: (None, 0) for exercise in CH13_IDS[3:]}}
     assert alice["total"] == {"score": pytest.approx((alice_shift + 1.0) / 6), "points": pytest.approx(alice_shift + 1.0),
-                              "graded": 2, "exercises": 6}
-    assert bob["exercises"][0] == {"exercise_id": SHIFT, "attempts_used": 1, "score": 0.0}
-    assert bob["total"] == {"score": 0.0, "points": 0.0, "graded": 1, "exercises": 6}
+                              "max_points": 6.0, "graded": 2, "exercises": 6, "override": None}
+    assert bob["exercises"][0] == {"exercise_id": SHIFT, "attempts_used": 1, "score": 0.0, "points": 0.0,
+                                   "max_points": 1.0, "late": False, "overridden": False}
+    assert bob["total"] == {"score": 0.0, "points": 0.0, "max_points": 6.0, "graded": 1, "exercises": 6,
+                            "override": None}
 
 
 @pytest.mark.parametrize("score_policy", ["best", "last"])
@@ -248,11 +250,13 @@ def test_the_gradebook_reports_grades_as_the_worker_writes_them(api: Api, worker
     submitted = api.post("/submissions", "alice", body, headers={"Prefer": "wait=10"}).get_json()
     assert submitted["status"] == "graded", submitted
     row = next(r for r in _grades(api, api.school.open_assignment)["students"] if r["username"] == "alice")
-    assert row["exercises"] == [{"exercise_id": SHIFT, "attempts_used": 1, "score": submitted["score"]}]
-    assert row["total"] == {"score": submitted["score"], "points": submitted["score"], "graded": 1, "exercises": 1}
+    assert row["exercises"] == [{"exercise_id": SHIFT, "attempts_used": 1, "score": submitted["score"],
+                                 "points": submitted["score"], "max_points": 1.0, "late": False, "overridden": False}]
+    assert row["total"] == {"score": submitted["score"], "points": submitted["score"], "max_points": 1.0, "graded": 1,
+                            "exercises": 1, "override": None}
     changed = datetime.fromisoformat(row["scores_changed_at"])
     assert abs(changed - datetime.fromisoformat(submitted["finished_at"])) < timedelta(seconds=1)
-    assert changed.tzinfo is not None and changed.utcoffset() == timezone.utc.utcoffset(None)
+    assert changed.tzinfo is not None and changed.utcoffset() == UTC.utcoffset(None)
 
 
 def test_a_settings_change_moves_the_assignments_updated_at(api: Api) -> None:

@@ -119,11 +119,11 @@ def test_the_post_routes_refuse_query_parameters(api: Api, path: str, query: str
 def test_a_json_key_given_twice_is_refused_naming_it(api: Api) -> None:
     # Parsers disagree on which of two values wins; the last one won here, silently.
     practice = api.school.practice_assignment
-    raw = ('{"exercise_id": "%s", "assignment_id": 999999, "assignment_id": %d, "answer": {"pairs": "BOS→red", '
-           '"pairs": "BOS→blue"}}' % (SHIFT, practice))
+    raw = (f'{{"exercise_id": "{SHIFT}", "assignment_id": 999999, "assignment_id": {practice}, "answer": '
+           '{"pairs": "BOS→red", "pairs": "BOS→blue"}}')
     error = assert_error(api.post("/submissions", "alice", raw=raw), 422, "invalid_value", "assignment_id")
     assert "more than once" in error["message"]
-    nested = '{"exercise_id": "%s", "assignment_id": %d, "answer": {"pairs": "a", "pairs": "b"}}' % (SHIFT, practice)
+    nested = f'{{"exercise_id": "{SHIFT}", "assignment_id": {practice}, "answer": {{"pairs": "a", "pairs": "b"}}}}'
     assert_error(api.post("/validate", "alice", raw=nested), 422, "invalid_value", "answer.pairs")
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask
@@ -36,7 +36,7 @@ def test_a_whole_second_keeps_its_microseconds(api_app: Flask, api: Api) -> None
     # a fixed-format parser (PHP's createFromFormat with .u) fails on one of the two.
     with api_app.app_context(), get_db().session() as session:
         assignment = session.get_one(Assignment, api.school.practice_assignment)
-        assignment.opens_at = datetime(2026, 11, 1, 8, 0, tzinfo=timezone.utc)
+        assignment.opens_at = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)
         session.commit()
     body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
     created = api.post("/submissions", "alice", body)

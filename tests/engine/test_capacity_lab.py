@@ -2,6 +2,7 @@
 attention reads everything back)."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -47,7 +48,7 @@ def test_fixed_vector_accuracy_falls_with_length(full_grid: dict) -> None:
         for length in (2, 4, 8, 16, 32):
             assert accuracy[2 * length - 1] < accuracy[length - 1] + 0.01, (d, length)
         assert accuracy[-1] < 0.5
-        rises = sum(later > earlier + 0.02 for earlier, later in zip(accuracy, accuracy[1:]))
+        rises = sum(later > earlier + 0.02 for earlier, later in itertools.pairwise(accuracy))
         assert rises <= 3, (d, accuracy)
 
 

@@ -14,8 +14,7 @@ import pytest
 
 from exercises import api
 from exercises.registry import get_exercise
-from tests.engine.verdict_support import (ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN,
-                                          SCALED)
+from tests.engine.verdict_support import ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN, SCALED
 
 COST = "ch09.attention-cost"
 HEADS = "ch09.multihead-shapes"

@@ -11,10 +11,7 @@ import pytest
 
 from exercises import api
 from exercises.registry import get_exercise
-from tests.engine.verdict_support import (ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN,
-                                          SCALED)
-
-
+from tests.engine.verdict_support import ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN, SCALED
 
 
 def _part(exercise_id: str, answer: dict, name: str, seed: int = 0) -> dict:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -11,14 +11,14 @@ from exercises import api
 from exercises.base import Variant
 from exercises.ch13 import exposure_divergence, greedy_decode, loss_average
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, CANDIDATES, EOS, STOPPED_BY_CAP, STOPPED_BY_EOS
-from exercises.ch13.decoding import (greedy_decode as decode, pick, teacher_forced_probabilities, tenths_row,
-                                     tied_rows)
+from exercises.ch13.decoding import greedy_decode as decode
+from exercises.ch13.decoding import pick, teacher_forced_probabilities, tenths_row, tied_rows
 from exercises.variant_generation import has_tie_at_max
 
 SEEDS = range(1, 201)
 
 
-@lru_cache(maxsize=None)
+@cache
 def variants(exercise_id: str) -> tuple[Variant, ...]:
     """Random variants of one exercise (seed 0, the book, excluded)."""
     exercise = api.get_exercise(exercise_id)

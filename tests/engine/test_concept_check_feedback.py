@@ -92,11 +92,11 @@ def test_any_wrong_items_get_one_line_each_in_item_order(seed: int, lang: str) -
 def test_one_right_and_one_wrong_read_in_the_singular(lang: str) -> None:
     exercise = get_exercise(CONCEPT)
     variant = exercise.generate(0)
-    letters, tags = _answer(0, {index: 0 for index in range(1, 8)})
+    letters, _tags = _answer(0, {index: 0 for index in range(1, 8)})
     feedback = exercise.check(variant, {"choices": letters}, lang).parts["choices"].feedback
     assert feedback.split("\n")[0] == ("第 1 题对了；第 2、3、4、5、6、7、8 题还不对。" if lang == "zh"
                                        else "Item 1 is right; items 2, 3, 4, 5, 6, 7 and 8 are not.")
-    letters, tags = _answer(0, {4: 2})
+    letters, _tags = _answer(0, {4: 2})
     feedback = exercise.check(variant, {"choices": letters}, lang).parts["choices"].feedback
     assert feedback.split("\n")[0] == ("第 1、2、3、4、6、7、8 题对了；第 5 题还不对。" if lang == "zh"
                                        else "Items 1, 2, 3, 4, 6, 7 and 8 are right; item 5 is not.")

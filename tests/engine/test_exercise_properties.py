@@ -21,8 +21,8 @@ from exercises.comparators import equal
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
-from tests.engine.verdict_support import variants
 from exercises.variant_generation import rejection_reason
+from tests.engine.verdict_support import variants
 
 SEED_COUNT = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
 SEEDS = range(0, SEED_COUNT + 1)

@@ -8,8 +8,8 @@ import pytest
 from exercises import api
 from exercises.ch13.common import STOP_ALIASES
 from exercises.readers import display
-from exercises.word_readers import squeeze, words
 from exercises.registry import EXERCISES, get_exercise
+from exercises.word_readers import squeeze, words
 from tests.engine.verdict_support import variants
 
 EXPOSURE, LOSS, GREEDY = "ch13.exposure-divergence", "ch13.loss-average", "ch13.greedy-decode"

@@ -8,7 +8,8 @@ read and grade exactly as before; a list's own length (how many encoder states) 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

@@ -68,10 +68,10 @@ def test_every_tag_named_on_a_solver_answer_fits_the_other_parts(exercise_id: st
                     if bad:
                         problems.append((variant.seed, misconception.tag, name, tag, bad))
                 # The student's own mistake is never ruled out, and leads wherever it got the part wrong.
-                if name in wrong and not equal(exercise.answer_field(name).kind, wrong[name], reference[name],
-                                               exercise.answer_field(name).tolerance):
-                    if part.misconception != misconception.tag:
-                        problems.append((variant.seed, misconception.tag, name, part.tags, "not named first"))
+                field = exercise.answer_field(name)
+                wrong_here = name in wrong and not equal(field.kind, wrong[name], reference[name], field.tolerance)
+                if wrong_here and part.misconception != misconception.tag:
+                    problems.append((variant.seed, misconception.tag, name, part.tags, "not named first"))
     assert not problems, problems[:10]
 
 

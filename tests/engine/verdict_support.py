@@ -1,7 +1,7 @@
 """Helpers and typed book answers shared by the verdict regression tests of the engine audits."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 
 from exercises import api
@@ -20,7 +20,7 @@ BOOK_ADDITIVE = {"scores": "0.9640, 1.5232, 0", "weights": "0.3194, 0.5588, 0.12
 BOOK_READBACK = {"memory": "-1, 1, 3, -1", "readback": "-1, -1, 3, -1", "cosine": "1/sqrt(2)", "nearest": "1"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def variants(exercise_id: str, count: int) -> tuple[Variant, ...]:
     """The book variant and random variants 1..count-1 of one exercise."""
     exercise = get_exercise(exercise_id)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.orm import Session
 
+from grader.models import Assignment
 from grader.teacher import analytics
 from grader.teacher.roster import remove_student
-from grader.models import Assignment
 from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse, add_submission, at, build
 
 

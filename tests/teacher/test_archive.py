@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from werkzeug.test import TestResponse
 
 from grader.grading import policy
 from grader.grading.refusals import SubmissionRejected

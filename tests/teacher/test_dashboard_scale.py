@@ -21,7 +21,15 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from grader.models import (
-    Assignment, Course, Enrolment, RegradeChange, RegradeJob, Role, Submission, User, utcnow,
+    Assignment,
+    Course,
+    Enrolment,
+    RegradeChange,
+    RegradeJob,
+    Role,
+    Submission,
+    User,
+    utcnow,
 )
 from grader.security import issue_token
 from tests.factories import make_user, unique

@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from grader.teacher import exports
 from grader.extensions import get_db
 from grader.models import Enrolment, Submission
+from grader.teacher import exports
 from grader.teacher.export_views import EXPORTS
 from tests.teacher.course_data import COST, LOSS, SHIFT, FixtureCourse, build
 
@@ -42,7 +42,9 @@ def download(login: Login, fixture: FixtureCourse, kind: str) -> list[dict[str, 
 def test_grades_csv(login: Login, fixture_course: FixtureCourse) -> None:
     """One row per enrolled student, one column per exercise (counted score, blank if never graded), and the total."""
     rows = download(login, fixture_course, "grades")
-    assert list(rows[0]) == ["username", "display_name", LOSS, COST, "total"]
+    # Each student's own due date and extra attempts follow the total (extensions).
+    assert list(rows[0]) == ["username", "display_name", LOSS, COST, "total", "due_at", "extra_attempts", "overridden",
+                             "late", "max_points", "percent"]
     by_name = {row["display_name"]: row for row in rows}
     assert set(by_name) == {"Alice", "Bob", "Carol", "Dave"}  # not the teacher, not the outsider
     assert (by_name["Alice"][LOSS], by_name["Alice"][COST], by_name["Alice"]["total"]) == ("1", "0", "1")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from flask.testing import FlaskClient
@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from exercises.registry import get_exercise
-from grader.ui.data_view import format_number
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, User
+from grader.ui.data_view import format_number
 from tests.factories import make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -111,7 +111,7 @@ def test_create_and_edit_assignment(login: Login, session: Session) -> None:
     assert response.status_code == 302
     assignment = session.scalars(select(Assignment).where(Assignment.course_id == course.id)).one()
     assert assignment.exercise_ids == ["ch13.greedy-decode", "ch09.attention-cost"]  # catalogue order
-    assert assignment.opens_at == datetime(2030, 1, 1, 8, 0, tzinfo=timezone.utc)
+    assert assignment.opens_at == datetime(2030, 1, 1, 8, 0, tzinfo=UTC)
     assert (assignment.attempts_allowed, assignment.score_policy, assignment.answer_key_policy) == (3, "last", "after_attempts")
     edit = client.post(f"/teach/assignments/{assignment.id}/edit", data=assignment_form(token, attempts="", due_at=""))
     assert edit.status_code == 302

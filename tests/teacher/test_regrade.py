@@ -12,10 +12,20 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import (Assignment, Course, Enrolment, EnrolmentRole, GradeLogEntry, RegradeChange, RegradeJob,
-                           RegradeStatus, Role, Submission)
 from grader.grading import leases
 from grader.grading.regrade import explain, run_regrade
+from grader.models import (
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    GradeLogEntry,
+    RegradeChange,
+    RegradeJob,
+    RegradeStatus,
+    Role,
+    Submission,
+)
 from grader.teacher import dashboard_data
 from grader.teacher.roster import remove_student
 from tests.factories import make_user, unique

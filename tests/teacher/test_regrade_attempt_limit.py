@@ -11,11 +11,21 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
-from grader.models import (
-    Assignment, Course, Enrolment, EnrolmentRole, RegradeChange, RegradeJob, RegradeStatus, Role, ScorePolicy,
-    Submission, SubmissionStatus, User,
-)
 from grader.grading.regrade import run_regrade
+from grader.models import (
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    RegradeChange,
+    RegradeJob,
+    RegradeStatus,
+    Role,
+    ScorePolicy,
+    Submission,
+    SubmissionStatus,
+    User,
+)
 from tests.factories import make_user, unique
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT
 

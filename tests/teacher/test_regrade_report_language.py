@@ -12,8 +12,8 @@ from markupsafe import escape
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
-from grader.models import RegradeChange, RegradeJob, RegradeStatus
 from grader.grading.regrade import run_regrade
+from grader.models import RegradeChange, RegradeJob, RegradeStatus
 from grader.teacher.regrade_reasons import shown_reason
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, RegradeFixture, build
 

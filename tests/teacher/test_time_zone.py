@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask import Flask
@@ -19,7 +19,7 @@ from tests.factories import make_user, unique
 from tests.support import Backend
 
 Login = Callable[[str], tuple[FlaskClient, str]]
-UTC = timezone.utc
+UTC = UTC
 
 
 def _form(token: str, **overrides: object) -> dict[str, object]:

@@ -3,7 +3,7 @@ last activity, a student's submissions, earlier regrades and the regrade report;
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
@@ -12,8 +12,8 @@ from grader.models import Course, Enrolment, EnrolmentRole, RegradeJob, RegradeS
 from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
-SUBMITTED = datetime(2026, 11, 30, 11, 45, tzinfo=timezone.utc)  # 19:45 in Beijing
-REGRADED = datetime(2026, 12, 1, 2, 5, tzinfo=timezone.utc)  # 10:05 in Beijing
+SUBMITTED = datetime(2026, 11, 30, 11, 45, tzinfo=UTC)  # 19:45 in Beijing
+REGRADED = datetime(2026, 12, 1, 2, 5, tzinfo=UTC)  # 10:05 in Beijing
 SHOWN_SUBMITTED = "2026-11-30 19:45 (Asia/Shanghai, UTC+8)"
 SHOWN_REGRADED = "2026-12-01 10:05 (Asia/Shanghai, UTC+8)"
 

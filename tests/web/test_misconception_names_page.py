@@ -11,8 +11,8 @@ from sqlalchemy import select
 from exercises import api as engine
 from grader.extensions import get_db
 from grader.grading import pipeline
-from grader.models import Assignment, Submission, SubmissionStatus, User
 from grader.grading.variant_seeds import seed_for
+from grader.models import Assignment, Submission, SubmissionStatus, User
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]

@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import Assignment, Submission, User, VariantAssignment, utcnow
 from grader.grading.variant_seeds import seed_for
+from grader.models import Assignment, Submission, User, VariantAssignment, utcnow
 
 ATTENTION = "ch09.scaled-dot-attention"
 Login = Callable[[FlaskClient, str], str]

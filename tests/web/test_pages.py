@@ -11,10 +11,19 @@ from sqlalchemy import func, select, update
 
 from exercises import api as engine
 from grader.extensions import get_db
-from grader.models import (AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionStatus,
-                           User, utcnow)
-from grader.security import issue_token
 from grader.grading.variant_seeds import seed_for
+from grader.models import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
+from grader.security import issue_token
 
 SHIFT = "ch13.shift-pairs"
 Login = Callable[[FlaskClient, str], str]
@@ -283,7 +292,7 @@ def test_signing_in_lands_teachers_on_their_dashboard_and_students_on_their_cour
 
 
 def test_pages_may_be_framed_only_by_us_and_the_lms_origins_configured(app: Flask, client: FlaskClient) -> None:
-    scripts = "script-src 'self'; object-src 'none'; base-uri 'self'"
+    scripts = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'"
     assert client.get("/login").headers["Content-Security-Policy"] == f"frame-ancestors 'self'; {scripts}"
     assert "Content-Security-Policy" not in client.get("/api/v1/openapi.json").headers  # JSON is not framed
     app.config["GRADER_FRAME_ANCESTORS"] = "https://moodle.example.edu https://canvas.example.edu"

@@ -14,8 +14,8 @@ from sqlalchemy import select
 from exercises import api as engine
 from exercises.registry import get_exercise
 from grader.extensions import get_db
-from grader.models import Assignment, User
 from grader.grading.variant_seeds import seed_for
+from grader.models import Assignment, User
 from grader.ui.data_view import format_number
 
 TABLE_EXERCISES = ("ch13.greedy-decode", "ch13.loss-average", "ch13.exposure-divergence")

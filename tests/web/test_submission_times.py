@@ -3,7 +3,7 @@ assignment stays in UTC. The machine-readable <time datetime> is always the UTC 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -14,7 +14,7 @@ from grader.models import Assignment, Course, Submission, User
 
 Login = Callable[[FlaskClient, str], str]
 ATTENTION = "ch09.scaled-dot-attention"
-SUBMITTED = datetime(2026, 11, 30, 11, 45, tzinfo=timezone.utc)  # 19:45 in Beijing, a minute before the due time
+SUBMITTED = datetime(2026, 11, 30, 11, 45, tzinfo=UTC)  # 19:45 in Beijing, a minute before the due time
 DUE = SUBMITTED + timedelta(minutes=1)
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -14,8 +14,8 @@ from grader.models import Assignment, Course, utcnow
 
 Login = Callable[[FlaskClient, str], str]
 ATTENTION = "ch09.scaled-dot-attention"
-OPENS = datetime(2999, 3, 1, 0, 30, tzinfo=timezone.utc)  # far ahead: the assignment is not open yet
-DUE = datetime(2999, 12, 1, 15, 59, tzinfo=timezone.utc)
+OPENS = datetime(2999, 3, 1, 0, 30, tzinfo=UTC)  # far ahead: the assignment is not open yet
+DUE = datetime(2999, 12, 1, 15, 59, tzinfo=UTC)
 
 
 def _set(app: Flask, zone: str, archived: bool = False) -> int:
@@ -49,7 +49,7 @@ def test_a_dst_zone_shows_the_offset_of_the_day(app: Flask, client: FlaskClient,
     html = client.get(f"/assignments/{ch09}").get_data(as_text=True)
     assert "2999-12-01 16:59 (Europe/Berlin, UTC+1)" in html  # winter time
     with app.app_context(), get_db(app).session() as session:
-        session.get_one(Assignment, ch09).opens_at = datetime(2999, 7, 1, 6, 0, tzinfo=timezone.utc)
+        session.get_one(Assignment, ch09).opens_at = datetime(2999, 7, 1, 6, 0, tzinfo=UTC)
         session.commit()
     html = client.get(f"/assignments/{ch09}").get_data(as_text=True)
     assert "2999-07-01 08:00 (Europe/Berlin, UTC+2)" in html  # summer time

@@ -1,0 +1,48 @@
+"""The LTI 1.3 claim names we read and write."""
+
+from __future__ import annotations
+
+LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+MESSAGE_TYPE = LTI + "message_type"
+VERSION = LTI + "version"
+DEPLOYMENT_ID = LTI + "deployment_id"
+TARGET_LINK_URI = LTI + "target_link_uri"
+ROLES = LTI + "roles"
+RESOURCE_LINK = LTI + "resource_link"
+CONTEXT = LTI + "context"
+CUSTOM = LTI + "custom"
+DEEP_LINKING_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+DL_CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
+DL_DATA = "https://purl.imsglobal.org/spec/lti-dl/claim/data"
+AGS_ENDPOINT = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+
+RESOURCE_LINK_REQUEST = "LtiResourceLinkRequest"
+DEEP_LINKING_REQUEST = "LtiDeepLinkingRequest"
+DEEP_LINKING_RESPONSE = "LtiDeepLinkingResponse"
+MESSAGE_TYPES = (RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST)
+LTI_VERSION = "1.3.0"
+
+ROLE_PREFIXES = (
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#",
+    "http://purl.imsglobal.org/vocab/lis/v2/membership/",
+)
+STAFF_ROLES = ("Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator")
+LEARNER_ROLES = ("Learner",)
+
+
+def role_names(roles: list[str]) -> set[str]:
+    """The short context-role names (Instructor, Learner, ...) of a roles claim; sub-roles count as their role."""
+    names = set()
+    for role in roles:
+        for prefix in ROLE_PREFIXES:
+            if role.startswith(prefix):
+                names.add(role[len(prefix) :].split("#")[0].split("/")[0])
+        if "/" not in role and "#" not in role:  # a simple name, allowed for context roles
+            names.add(role)
+    return names
+
+
+def is_staff(roles: list[str]) -> bool:
+    """True if the roles make this person staff of the context (Instructor, TeachingAssistant, ...)."""
+    return bool(role_names(roles) & set(STAFF_ROLES))

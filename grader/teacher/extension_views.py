@@ -1,0 +1,138 @@
+"""The extensions page of an assignment: give a student a later due date or extra attempts, or remove them.
+
+The rules are ``grader.grading.terms``'s; this module reads the form (times typed in the course's zone) and shows
+the page, with the refusal's message next to the field it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.datastructures import MultiDict
+
+from grader.extensions import get_session
+from grader.grading import terms
+from grader.grading.refusals import FieldRefused
+from grader.i18n import t
+from grader.models import Assignment, Enrolment, EnrolmentRole, User, utcnow
+from grader.teacher.access import assignment_or_404, teacher_required
+from grader.teacher.assignments import FORM_YEARS
+from grader.teacher.zones import FORM_TIME, LocalTimeError, to_utc
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
+
+
+@dataclass(frozen=True)
+class ExtensionForm:
+    """The form as typed, so that it can be shown again with its error."""
+
+    student: str = ""
+    due_at: str = ""
+    extra_attempts: str = ""
+    reason: str = ""
+    errors: dict[str, str] = field(default_factory=dict)  # field -> teacher-page string key
+
+
+class FormRefused(FieldRefused):
+    """A field that cannot even be read."""
+
+
+def _local_time(text: str, zone: str) -> datetime | None:
+    """A datetime-local value typed in ``zone`` as a UTC instant (empty: None)."""
+    if not text:
+        return None
+    try:
+        local = datetime.strptime(text, FORM_TIME)
+        if not FORM_YEARS[0] <= local.year <= FORM_YEARS[1]:
+            raise FormRefused("due_at", "ext.err_date")
+        return to_utc(local, zone)
+    except (LocalTimeError, ValueError) as exc:
+        raise FormRefused("due_at", "ext.err_date") from exc
+
+
+def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRequest]:
+    """The student id and what is asked for them; FormRefused for a field that cannot be read."""
+    if not (form.student.isascii() and form.student.isdigit() and len(form.student) <= 10):
+        raise FormRefused("student", "ext.err_student")
+    text = form.extra_attempts or "0"
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise FormRefused("extra_attempts", "ext.err_attempts")
+    return int(form.student), terms.ExtensionRequest(_local_time(form.due_at, zone), int(text), form.reason)
+
+
+def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
+    """The posted form's values, trimmed."""
+
+    def typed(name: str) -> str:
+        return posted.get(name, "").strip()
+
+    return ExtensionForm(typed("student"), typed("due_at"), typed("extra_attempts"), typed("reason"))
+
+
+def course_students(session: Session, assignment: Assignment) -> list[User]:
+    """The course's students, by username."""
+    return list(
+        session.scalars(
+            select(User)
+            .join(Enrolment, Enrolment.user_id == User.id)
+            .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
+            .order_by(User.username)
+        )
+    )
+
+
+def _page(assignment: Assignment, form: ExtensionForm, status: int = 200) -> ResponseReturnValue:
+    """The extensions page: the assignment's terms, the current extensions and the form."""
+    session = get_session()
+    students = course_students(session, assignment)
+    return render(
+        "teach/extensions.html",
+        status,
+        assignment=assignment,
+        course=assignment.course,
+        form=form,
+        students=students,
+        names={s.id: s for s in students},
+        extensions=terms.extensions_of(session, assignment),
+        title=assignment.title(page_lang()),
+    )
+
+
+routes = Routes()
+
+
+@routes.route("/assignments/<int:assignment_id>/extensions", methods=["GET", "POST"])
+@teacher_required
+def extensions_page(assignment_id: int) -> ResponseReturnValue:
+    """The assignment's extensions, or give (replace) one from the form."""
+    session = get_session()
+    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    if request.method == "GET":
+        return _page(assignment, ExtensionForm())
+    form = form_from(request.form)
+    try:
+        student_id, wanted = request_from(form, assignment.course.time_zone)
+        terms.grant_extension(session, assignment, student_id, wanted, signed_in().id, utcnow())
+    except FieldRefused as exc:
+        session.rollback()
+        return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
+    name = session.get_one(User, student_id).display_name
+    flash(t("ext.saved", page_lang(), name=name))
+    return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))
+
+
+@routes.post("/assignments/<int:assignment_id>/extensions/<int:student_id>/clear")
+@teacher_required
+def clear_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
+    """Remove a student's extension: the assignment's own terms hold for them again."""
+    session = get_session()
+    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    if terms.clear_extension(session, assignment, student_id, utcnow()):
+        student = session.get(User, student_id)
+        flash(t("ext.cleared", page_lang(), name=student.display_name if student else student_id))
+    return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))

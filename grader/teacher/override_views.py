@@ -1,0 +1,107 @@
+"""The overrides page of an assignment: set the score that counts for a student (an exercise or the total), with a
+reason, or clear it; with the log of every change.
+
+The rules are ``grader.grading.overrides``'s; this module reads the form (the score as a percent) and shows the page,
+with the refusal's message next to the field it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from flask import flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
+
+from grader.extensions import get_session
+from grader.grading import overrides
+from grader.i18n import t
+from grader.models import Assignment, User, utcnow
+from grader.models.overrides import TOTAL
+from grader.teacher.access import assignment_or_404, teacher_required
+from grader.teacher.extension_views import course_students
+from grader.teacher.late_form import percent
+from grader.ui.exercise_catalogue import exercise_title
+from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.routes import Routes
+
+FIELDS = ("student", "exercise_id", "score", "reason")
+
+
+@dataclass(frozen=True)
+class OverrideForm:
+    """The form as typed, so that it can be shown again with its error."""
+
+    student: str = ""
+    exercise_id: str = TOTAL
+    score: str = ""
+    reason: str = ""
+    errors: dict[str, str] = field(default_factory=dict)  # field -> string key
+
+
+def _read(form: OverrideForm) -> tuple[int, overrides.OverrideRequest]:
+    """The student id and the override asked for; OverrideRefused for a field that cannot be read."""
+    if not (form.student.isascii() and form.student.isdigit() and len(form.student) <= 10):
+        raise overrides.OverrideRefused("student", "ovr.err_student")
+    value = percent(form.score)
+    if value is None:
+        raise overrides.OverrideRefused("score", "ovr.err_percent")
+    return int(form.student), overrides.OverrideRequest(form.exercise_id, value / 100.0, form.reason)
+
+
+def _page(assignment: Assignment, form: OverrideForm, status: int = 200) -> ResponseReturnValue:
+    """The overrides page: the current overrides, the form and the log."""
+    session = get_session()
+    students = course_students(session, assignment)
+    lang = page_lang()
+    titles = {e: exercise_title(e, lang) for e in assignment.exercise_ids} | {TOTAL: t("ovr.total", lang)}
+    return render(
+        "teach/overrides.html",
+        status,
+        assignment=assignment,
+        course=assignment.course,
+        form=form,
+        students=students,
+        names={s.id: s for s in students},
+        titles=titles,
+        overrides=list(overrides.overrides_of(session, assignment).values()),
+        log=overrides.override_log(session, assignment),
+        title=assignment.title(lang),
+    )
+
+
+routes = Routes()
+
+
+@routes.route("/assignments/<int:assignment_id>/overrides", methods=["GET", "POST"])
+@teacher_required
+def overrides_page(assignment_id: int) -> ResponseReturnValue:
+    """The assignment's overrides, or set (replace) one from the form."""
+    session = get_session()
+    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    if request.method == "GET":
+        return _page(assignment, OverrideForm())
+    posted: MultiDict[str, str] = request.form
+    student, exercise_id, score, reason = (posted.get(name, "").strip() for name in FIELDS)
+    form = OverrideForm(student, exercise_id, score, reason)
+    try:
+        student_id, wanted = _read(form)
+        overrides.set_override(session, assignment, student_id, wanted, f"user:{signed_in().username}", utcnow())
+    except overrides.OverrideRefused as exc:
+        session.rollback()
+        return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
+    flash(t("ovr.saved", page_lang(), name=session.get_one(User, student_id).display_name))
+    return redirect(url_for("teacher.overrides_page", assignment_id=assignment.id))
+
+
+@routes.post("/assignments/<int:assignment_id>/overrides/<int:student_id>/clear")
+@teacher_required
+def clear_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
+    """Clear one override (``exercise_id`` in the form; empty: the total's)."""
+    session = get_session()
+    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    exercise_id = request.form.get("exercise_id", TOTAL)
+    if overrides.clear_override(session, assignment, student_id, exercise_id, f"user:{signed_in().username}", utcnow()):
+        student = session.get(User, student_id)
+        flash(t("ovr.cleared", page_lang(), name=student.display_name if student else student_id))
+    return redirect(url_for("teacher.overrides_page", assignment_id=assignment.id))

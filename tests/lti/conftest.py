@@ -1,0 +1,140 @@
+"""LTI fixtures: the test LMS on 127.0.0.2, registered with the grader, and a browser-like client of the grader
+(the Flask test client at http://127.0.0.1:5000) that runs the OIDC login and launch through it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+import pytest
+import requests
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+from werkzeug.serving import make_server
+from werkzeug.test import TestResponse
+
+from grader.lti.registration import PlatformInput, add_platform
+from grader.models import Assignment, LtiIdentity
+from tests.factories import make_taught_assignment
+from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LmsPlatform, PlannedLaunch, read_launch_form
+
+TOOL_URL = "http://127.0.0.1:5000"
+
+
+@pytest.fixture
+def lms() -> Iterator[LmsPlatform]:
+    """The test LMS, serving on 127.0.0.2, launching the tool at TOOL_URL."""
+    platform = LmsPlatform().start(TOOL_URL)
+    yield platform
+    platform.stop()
+
+
+def register(session: Session, lms: LmsPlatform) -> LmsPlatform:
+    """Register ``lms`` with the grader (one known deployment); committed."""
+    add_platform(
+        session,
+        PlatformInput(lms.url, CLIENT_ID, lms.url + "/auth", lms.url + "/token", lms.url + "/jwks", (DEPLOYMENT_ID,)),
+    )
+    session.commit()
+    return lms
+
+
+@pytest.fixture
+def registered(session: Session, lms: LmsPlatform) -> LmsPlatform:
+    """The test LMS registered with the grader."""
+    return register(session, lms)
+
+
+@pytest.fixture
+def live_grader(app: Flask) -> Iterator[str]:
+    """The grader served over HTTP on 127.0.0.1 (the LMS fetches our key set from it); its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@dataclass
+class Login:
+    """A login the tool started: its state, nonce, and the platform's launch form fields for it."""
+
+    state: str
+    nonce: str
+    auth_url: str
+
+
+class ToolBrowser:
+    """A browser of the grader site (cookies kept) that goes through the LMS's login and launch."""
+
+    def __init__(self, client: FlaskClient, lms: LmsPlatform) -> None:
+        self.client, self.lms = client, lms
+
+    def start_login(self, hint: str) -> Login:
+        """Send the LMS's login initiation to the tool; the state and nonce it hands the platform."""
+        response = self.client.get("/lti/login", query_string=self.lms.login_params(hint), base_url=self.lms.tool_url)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        query = parse_qs(urlsplit(response.location).query)
+        return Login(query["state"][0], query["nonce"][0], response.location)
+
+    def platform_form(self, login: Login) -> dict[str, str]:
+        """The platform's signed launch form for ``login`` (over HTTP from the test LMS)."""
+        answer = requests.get(login.auth_url, timeout=10)
+        assert answer.status_code == 200, answer.text
+        _action, fields = read_launch_form(answer.text)
+        return fields
+
+    def post_launch(self, fields: dict[str, str]) -> TestResponse:
+        """Post the launch form to the tool, as the browser would."""
+        return self.client.post("/lti/launch", data=fields, base_url=self.lms.tool_url)
+
+    def launch(self, plan: PlannedLaunch, tamper: Callable[[dict[str, Any]], str] | None = None) -> TestResponse:
+        """A whole launch of ``plan``; ``tamper`` gets the platform's claims and returns the id_token to post."""
+        login = self.start_login(self.lms.plan(plan))
+        fields = self.platform_form(login)
+        if tamper is not None:
+            fields["id_token"] = tamper(jwt.decode(fields["id_token"], options={"verify_signature": False}))
+        return self.post_launch(fields)
+
+    def has_session(self) -> bool:
+        """True if the grader set a session cookie in this browser."""
+        return self.client.get_cookie("session", domain="127.0.0.1") is not None
+
+    def drop_state_cookies(self) -> None:
+        """Forget every LTI state cookie (a browser blocking third-party cookies)."""
+        for cookie in list(self.client._cookies.values()):
+            if cookie.key.startswith("lti1p3-state-"):
+                self.client.delete_cookie(cookie.key, domain=cookie.domain, path=cookie.path)
+
+
+@pytest.fixture
+def browser_of(app: Flask) -> Callable[[LmsPlatform], ToolBrowser]:
+    """A new browser (its own cookies) of the grader for an LMS."""
+    return lambda lms: ToolBrowser(app.test_client(), lms)
+
+
+@dataclass
+class BoundCourse:
+    """A taught assignment whose LMS context (ctx-1) its teacher bound by launching a link to it."""
+
+    assignment: Assignment
+    custom: dict[str, str]  # the link's custom parameters
+    staff: ToolBrowser  # the teacher's browser, signed in
+    first_launch: TestResponse
+
+
+def bind_course(app: Flask, session: Session, lms: LmsPlatform) -> BoundCourse:
+    """A taught assignment whose teacher is the LMS instructor "prof" (linked by an administrator), who has
+    launched a link to it, binding ctx-1 to its course."""
+    assignment, teacher, _student = make_taught_assignment(session)
+    session.add(LtiIdentity(issuer=lms.url, sub="prof", user_id=teacher.id))
+    session.commit()
+    custom = {"assignment_id": str(assignment.id)}
+    staff = ToolBrowser(app.test_client(), lms)
+    response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
+    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    return BoundCourse(assignment, custom, staff, response)
