@@ -191,7 +191,7 @@ CARRY_WORDS = {"reset": Text("{step}每读一个词都从 h_0 重新开始，没
 ORDER_LABEL = Text("按源句顺序逐词读入", "reading the source in order")
 
 
-def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list],
+def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]],
                   source: Sequence[str]) -> list[tuple[Any, Any]]:
     """The encoder as named steps, (pre-activation, state) per read: the reading order, x W_x, h W_h (row vectors),
     their sum with b, ReLU, and the state carried to the next read. Both paths of a comparison use the same names,

@@ -35,9 +35,14 @@ TABLE_CACHE_SIZE = 256
 class Stepped(Protocol):
     """What the search needs of an exercise: its id, fields, a chain of named steps and its book variant."""
 
-    id: str
-    fields: tuple[AnswerField, ...]
-    steps: Chain | None
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def fields(self) -> tuple[AnswerField, ...]: ...
+
+    @property
+    def steps(self) -> Chain | None: ...
 
     def generate(self, seed: int) -> Variant: ...
 
