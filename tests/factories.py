@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, User, utcnow
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, User, utcnow
 from grader.security import hash_password
 
 TEST_PASSWORD = "correct horse battery staple"
@@ -75,3 +75,12 @@ def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
     session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
     session.commit()
     return assignment, teacher, student
+
+
+def make_graded(session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0) -> Submission:
+    """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``."""
+    submission = Submission(user_id=user_id, assignment_id=assignment_id, exercise_id=exercise_id, seed=0, lang="en",
+                            raw_answer={"x": "1"}, status="graded", score=score, engine_version="1")
+    session.add(submission)
+    session.commit()
+    return submission

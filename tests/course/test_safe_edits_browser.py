@@ -8,9 +8,10 @@ from playwright.sync_api import Browser, BrowserContext, expect
 from sqlalchemy import select
 
 from grader.extensions import get_db
-from grader.models import Assignment, Submission, User
+from grader.models import Assignment, User
 from tests.browser_support import BROWSER_MARKS, shot
 from tests.course.test_extensions_browser import PHONE, Live, _chapter13, _signed_in, live
+from tests.factories import make_graded
 
 pytestmark = BROWSER_MARKS
 __all__ = ["live"]  # the served demo app, shared with the extensions browser test
@@ -22,20 +23,7 @@ def _grade_one(live: Live) -> tuple[int, str]:
         assignment = _chapter13(live)
         student = session.scalars(select(User).where(User.username == "student1")).one()
         first = assignment.exercise_ids[0]
-        session.add(
-            Submission(
-                user_id=student.id,
-                assignment_id=assignment.id,
-                exercise_id=first,
-                seed=0,
-                lang="zh",
-                raw_answer={"x": "1"},
-                status="graded",
-                score=1.0,
-                engine_version="1",
-            )
-        )
-        session.commit()
+        make_graded(session, assignment.id, student.id, first)
         return assignment.id, first
 
 

@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
-from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
-from tests.factories import make_taught_assignment, make_user
+from grader.models import Assignment, Enrolment, EnrolmentRole, User
+from tests.factories import make_graded, make_taught_assignment, make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 SHIFT, LOSS = "ch13.shift-pairs", "ch13.loss-average"
@@ -19,20 +19,7 @@ SHIFT, LOSS = "ch13.shift-pairs", "ch13.loss-average"
 
 def _graded(session: Session, assignment: Assignment, user: User, exercise_id: str, attempts: int = 1) -> None:
     for _ in range(attempts):
-        session.add(
-            Submission(
-                user_id=user.id,
-                assignment_id=assignment.id,
-                exercise_id=exercise_id,
-                seed=0,
-                lang="en",
-                raw_answer={"x": "1"},
-                status="graded",
-                score=1.0,
-                engine_version="1",
-            )
-        )
-    session.commit()
+        make_graded(session, assignment.id, user.id, exercise_id)
 
 
 def _edit(client: FlaskClient, csrf: str, assignment: Assignment, exercises: list[str], **extra: str) -> TestResponse:
