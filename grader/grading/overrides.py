@@ -12,20 +12,17 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.grading.refusals import FieldRefused
 from grader.grading.score_changes import counted_scores_changed
-from grader.models import Assignment, Enrolment, EnrolmentRole, OverrideLogEntry, ScoreOverride
+from grader.grading.terms import is_student_of
+from grader.models import Assignment, OverrideLogEntry, ScoreOverride
 from grader.models.overrides import OVERRIDE_REASON_MAX, TOTAL
 
 CLEARED_REASON = "cleared"
 
 
-class OverrideRefused(ValueError):
-    """An override that cannot be set: ``field`` names the input, ``key`` the string saying why."""
-
-    def __init__(self, field: str, key: str) -> None:
-        super().__init__(key)
-        self.field = field
-        self.key = key
+class OverrideRefused(FieldRefused):
+    """An override that cannot be set."""
 
 
 @dataclass(frozen=True)
@@ -52,14 +49,7 @@ def overrides_of(
 
 def _check(session: Session, assignment: Assignment, user_id: int, wanted: OverrideRequest) -> None:
     """Raise OverrideRefused unless ``wanted`` can be set for student ``user_id``."""
-    enrolled = session.scalar(
-        select(Enrolment.id).where(
-            Enrolment.course_id == assignment.course_id,
-            Enrolment.user_id == user_id,
-            Enrolment.role == EnrolmentRole.STUDENT,
-        )
-    )
-    if enrolled is None:
+    if not is_student_of(session, assignment, user_id):
         raise OverrideRefused("student", "ovr.err_student")
     if wanted.exercise_id != TOTAL and wanted.exercise_id not in assignment.exercise_ids:
         raise OverrideRefused("exercise_id", "ovr.err_exercise")

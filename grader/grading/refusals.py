@@ -24,3 +24,13 @@ class LabParametersRejected(ValueError):
 
 class LabRunsBusy(RuntimeError):
     """The user already has as many capacity-lab runs waiting or running as one person may."""
+
+
+class FieldRefused(ValueError):
+    """A teacher's request (an extension, an override, a form field) that the rules refuse: ``field`` names the
+    input, ``key`` the catalogue string saying why. Nothing was changed."""
+
+    def __init__(self, field: str, key: str) -> None:
+        super().__init__(key)
+        self.field = field
+        self.key = key

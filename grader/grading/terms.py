@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.grading.refusals import FieldRefused
 from grader.grading.score_changes import counted_scores_changed
 from grader.models import Assignment, Enrolment, EnrolmentRole, Extension
 from grader.models.extensions import REASON_MAX
@@ -106,8 +107,9 @@ def late_policy(assignment: Assignment) -> LatePolicy:
     """The assignment's late policy as stored (none unless a late close is set and the due date is)."""
     if assignment.late_until is None or assignment.due_at is None:
         return LatePolicy()
-    return LatePolicy(assignment.late_until - assignment.due_at, assignment.late_penalty_per_day or 0.0,
-                      assignment.late_cap)
+    return LatePolicy(
+        assignment.late_until - assignment.due_at, assignment.late_penalty_per_day or 0.0, assignment.late_cap
+    )
 
 
 def terms_from(assignment: Assignment, extension: Extension | None) -> StudentTerms:
@@ -155,13 +157,22 @@ def extensions_of(session: Session, assignment: Assignment) -> list[Extension]:
     )
 
 
-class ExtensionRefused(ValueError):
-    """An extension that cannot be given: ``field`` names the input, ``key`` the teacher-page string saying why."""
+class ExtensionRefused(FieldRefused):
+    """An extension that cannot be given."""
 
-    def __init__(self, field: str, key: str) -> None:
-        super().__init__(key)
-        self.field = field
-        self.key = key
+
+def is_student_of(session: Session, assignment: Assignment, user_id: int) -> bool:
+    """True if user ``user_id`` is enrolled as a student in the assignment's course."""
+    return (
+        session.scalar(
+            select(Enrolment.id).where(
+                Enrolment.course_id == assignment.course_id,
+                Enrolment.user_id == user_id,
+                Enrolment.role == EnrolmentRole.STUDENT,
+            )
+        )
+        is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -175,14 +186,7 @@ class ExtensionRequest:
 
 def _check(session: Session, assignment: Assignment, user_id: int, wanted: ExtensionRequest) -> None:
     """Raise ExtensionRefused unless ``wanted`` can be given to user ``user_id`` on ``assignment``."""
-    enrolled = session.scalar(
-        select(Enrolment.id).where(
-            Enrolment.course_id == assignment.course_id,
-            Enrolment.user_id == user_id,
-            Enrolment.role == EnrolmentRole.STUDENT,
-        )
-    )
-    if enrolled is None:
+    if not is_student_of(session, assignment, user_id):
         raise ExtensionRefused("student", "ext.err_student")
     if wanted.due_at is not None:
         if assignment.due_at is None:

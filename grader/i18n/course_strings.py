@@ -55,7 +55,7 @@ COURSE_UI: dict[str, Text] = {
         "截止时间格式不对，请用日期时间选择器。", "The due date is not a date and time; use the picker."
     ),
     "ext.mark": Text("已延期", "extended"),
-    "points.col": Text("得分", "Points"),
+    "points.col": Text("得分 / 分值", "Points"),
     "points.total": Text("共 {points} / {max} 分", "{points} of {max} points"),
     "points.label": Text("分值", "Points"),
     "points.err": Text("分值须是大于 0、至多 1000 的数，最多两位小数。",

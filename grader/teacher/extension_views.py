@@ -17,6 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import terms
+from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Assignment, Enrolment, EnrolmentRole, User, utcnow
 from grader.teacher.access import assignment_or_404, teacher_required
@@ -37,13 +38,8 @@ class ExtensionForm:
     errors: dict[str, str] = field(default_factory=dict)  # field -> teacher-page string key
 
 
-class FormRefused(ValueError):
-    """A field that cannot even be read (``key`` says why)."""
-
-    def __init__(self, field_name: str, key: str) -> None:
-        super().__init__(key)
-        self.field = field_name
-        self.key = key
+class FormRefused(FieldRefused):
+    """A field that cannot even be read."""
 
 
 def _local_time(text: str, zone: str) -> datetime | None:
@@ -71,6 +67,7 @@ def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRe
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
     """The posted form's values, trimmed."""
+
     def typed(name: str) -> str:
         return posted.get(name, "").strip()
 
@@ -121,7 +118,7 @@ def extensions_page(assignment_id: int) -> ResponseReturnValue:
     try:
         student_id, wanted = request_from(form, assignment.course.time_zone)
         terms.grant_extension(session, assignment, student_id, wanted, signed_in().id, utcnow())
-    except (FormRefused, terms.ExtensionRefused) as exc:
+    except FieldRefused as exc:
         session.rollback()
         return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
     name = session.get_one(User, student_id).display_name

@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from grader import create_app
 from grader.extensions import get_db
-from grader.models import Assignment, Extension
+from grader.models import Assignment, Extension, utcnow
 from grader.serve import prepare
 from grader.teacher.zones import form_time
 from tests.browser_support import BROWSER_MARKS, shot
@@ -105,3 +105,41 @@ def test_teacher_gives_an_extension_and_the_student_sees_it(
     expect(student.locator("dl.facts")).to_contain_text(later.strftime("%Y-%m-%d %H:%M"))
     expect(student.locator("table.exercises")).to_contain_text("剩余 7/7 次")
     shot(student, "extension-student-zh-phone")
+
+
+def test_teacher_sets_late_work_and_an_override_and_the_student_sees_both(
+    browser: Browser, contexts: list[BrowserContext], live: Live
+) -> None:
+    with live.app.app_context(), get_db(live.app).session() as session:
+        chapter9 = session.scalars(select(Assignment).where(Assignment.title_en.startswith("Chapter 9"))).one()
+        assert chapter9.due_at is not None
+        chapter9.due_at = utcnow() - timedelta(hours=2)  # just past due: the late window is what is tested
+        session.commit()
+        assignment_id, due = chapter9.id, chapter9.due_at
+    teacher = _signed_in(browser, contexts, live, "teacher", "en", {"width": 1100, "height": 900}).pages[0]
+    teacher.goto(f"{live.url}/teach/assignments/{assignment_id}/edit")
+    teacher.fill("#late_until", form_time(due + timedelta(days=3), "UTC"))
+    teacher.fill("#late_per_day", "150")
+    teacher.click("form.assignment-form button[type=submit]")
+    expect(teacher.locator("#err-late_per_day")).to_contain_text("from 0 to 100")
+    teacher.fill("#late_per_day", "10")
+    teacher.click("form.assignment-form button[type=submit]")
+    expect(teacher.locator("#overrides-link")).to_be_visible()
+    teacher.click("#overrides-link")
+    teacher.select_option("#student", index=1)
+    teacher.select_option("#exercise_id", index=0)  # the first exercise (the total is last)
+    teacher.fill("#score", "85")
+    teacher.fill("#reason", "graded by hand: the scan was unreadable")
+    teacher.click("#save-override")
+    expect(teacher.locator("table.overrides tbody tr")).to_have_count(1)
+    shot(teacher, "override-saved-en")
+    student_name = teacher.locator("table.overrides tbody tr").get_attribute("data-student")
+    assert student_name
+
+    student = _signed_in(browser, contexts, live, student_name, "zh", PHONE).pages[0]
+    student.goto(f"{live.url}/assignments/{assignment_id}")
+    expect(student.locator("#late-badge")).to_have_text("迟交期")
+    expect(student.locator("#late-policy")).to_contain_text("扣 10%")
+    expect(student.locator("table.exercises")).to_contain_text("教师已改分")
+    expect(student.locator("table.exercises")).to_contain_text("graded by hand: the scan was unreadable")
+    shot(student, "late-and-override-student-zh-phone")

@@ -197,3 +197,13 @@ def test_a_late_policy_is_saved_and_shown_again_on_the_form(login: Login, sessio
     assert saved.late_until is not None and saved.late_until.year == 2099
     form = client.get(f"/teach/assignments/{assignment.id}/edit").get_data(as_text=True)
     assert 'value="12.5"' in form and 'value="80"' in form and 'value="2099-01-01T00:00"' in form
+
+
+def test_after_the_close_attempts_say_closed_never_how_many_are_left(login: Login, session: Session) -> None:
+    assignment, _, student = _late_assignment(session, attempts_allowed=2)
+    assignment.late_until = utcnow() - timedelta(hours=1)
+    session.commit()
+    client, _ = login(student.username)
+    for url in (f"/assignments/{assignment.id}", f"/assignments/{assignment.id}/exercises/{EXERCISE}", "/courses"):
+        page = client.get(url).get_data(as_text=True)
+        assert 'class="attempts-closed"' in page and "2 of 2 attempts left" not in page, url
