@@ -11,10 +11,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.grading import policy, submissions
-from grader.grading.refusals import SubmissionRejected
+from grader.grading import policy
+from grader.grading.submit_use_case import (
+    Accepted,
+    Caller,
+    RateLimited,
+    Refused,
+    Replay,
+    SubmitRequest,
+    Unreadable,
+    submit_answer,
+)
 from grader.grading.terms import StudentTerms
 from grader.grading.variant_seeds import seed_for
+from grader.i18n import t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
@@ -172,22 +182,22 @@ class FormOutcome:
 
 def submit_form(session: Session, user: User, assignment: Assignment, exercise_id: str, form: Mapping[str, str],
                 lang: str, now: datetime) -> FormOutcome:
-    """Validate first (an unreadable answer costs no attempt and stores nothing), then submit under the rules."""
+    """Submit the posted form through ``submit_answer`` (an unreadable answer costs no attempt and stores nothing)
+    and say what the page shows instead of the submission if it was not accepted."""
     entry = graded_exercise(assignment, exercise_id)
     if locked_for(session, user, assignment, now):
         # Refused before reading: reading on the student's variant could tell what the opening date holds back.
         return FormOutcome(None, status=403)
-    answer = answer_from_form(form, field_views(entry["fields"], lang))
-    seed = seed_for(session, user.id, exercise_id)
-    report = engine.validate(exercise_id, answer, lang, seed)
-    if report["status"] != "valid":
-        return FormOutcome(None, validation=report)
     key = form.get("idempotency_key") or None
-    try:
-        submission, _ = submissions.accept(
-            session, user_id=user.id, exercise_id=exercise_id, seed=seed,
-            raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
-            idempotency_key=key[:128] if key else None)
-    except SubmissionRejected as exc:
-        return FormOutcome(None, refusal=exc.message.get(lang))
-    return FormOutcome(submission.id)
+    request = SubmitRequest(exercise_id, answer_from_form(form, field_views(entry["fields"], lang)), lang,
+                            assignment_id=assignment.id, idempotency_key=key[:128] if key else None)
+    match submit_answer(session, Caller(user.id), request, now):
+        case Accepted(submission) | Replay(submission):
+            return FormOutcome(submission.id)
+        case Refused(code, message):
+            # Archived is read-only, as the API answers it; the other rules refuse this answer, now.
+            return FormOutcome(None, refusal=message.get(lang), status=403 if code == "course_archived" else 422)
+        case RateLimited(retry_after):
+            return FormOutcome(None, refusal=t("exercise.rate_limited", lang, seconds=retry_after), status=429)
+        case Unreadable(reading):
+            return FormOutcome(None, validation=reading)
