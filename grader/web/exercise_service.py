@@ -66,6 +66,8 @@ class ExercisePage:
     latest: Submission | None
     misconception_names: Mapping[str, str]  # tag -> short name, for results the page's script renders
     locked: bool = False
+    worked: tuple[Mapping[str, Any], ...] = ()  # the key's solution as the engine's named steps (shown with the key)
+    departed_at: int | None = None  # the step where the latest graded, not fully right answer leaves that solution
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,8 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now,
                                             staff=teaches_course(session, user, assignment.course_id))
     history = submissions_for(session, user, assignment.id, exercise_id)
+    latest = history[0] if history else None
+    worked, departed_at = worked_solution(exercise_id, seed, lang, latest) if key_visible else ((), None)
     return ExercisePage(
         exercise_id=exercise_id, title=entry["title"][lang], prompt=prompt,
         blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
@@ -144,8 +148,21 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         refusal=_refusal(progress.state, row.attempts_left), key_policy=assignment.answer_key_policy,
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, progress.terms, row.attempts_left, row.last_status, progress.state),
-        latest=history[0] if history else None, misconception_names=engine.misconception_names(exercise_id, lang),
+        latest=latest, misconception_names=engine.misconception_names(exercise_id, lang),
+        worked=worked, departed_at=departed_at,
     )
+
+
+def worked_solution(exercise_id: str, seed: int, lang: str,
+                    latest: Submission | None) -> tuple[tuple[Mapping[str, Any], ...], int | None]:
+    """The variant's worked solution (for a key the rules let the student see), and the number of the step where
+    ``latest``, when it is a graded answer to this variant that is not fully right, first leaves it."""
+    steps = tuple(engine.worked_solution(exercise_id, seed, lang))
+    if (not steps or latest is None or latest.status != SubmissionStatus.GRADED or latest.seed != seed
+            or (latest.score or 0.0) >= 1.0):
+        return steps, None
+    departure = engine.first_departure(exercise_id, seed, latest.raw_answer, lang)
+    return steps, None if departure is None else int(departure["number"])
 
 
 def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
