@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from typing import Any
 
 from gunicorn import util
@@ -67,3 +68,21 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             util.write_nonblock(client, response)
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+def command(bind: str, workers: int = 2, threads: int = 8) -> list[str]:
+    """The gunicorn command line of the web app with this worker class, run with this interpreter."""
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        bind,
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--worker-class",
+        f"{__name__}.ThreadWorker",
+        "grader:create_app()",
+    ]

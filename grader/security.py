@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -71,8 +72,29 @@ def verify_password(password_hash: str | None, password: str) -> bool:
         return False
 
 
+class PasswordChecksBusy(RuntimeError):
+    """Every slot for checking a password in this process is taken: ask the client to try again in a second."""
+
+
+# At most this many password checks (argon2, or the equal wait for an unknown name) run at once per web process: a
+# flood of sign-ins then holds two threads, not every thread the other users' requests need.
+CONCURRENT_PASSWORD_CHECKS = 2
+_password_checks = threading.BoundedSemaphore(CONCURRENT_PASSWORD_CHECKS)
+
+
 def authenticate_password(session: Session, username: str, password: str) -> User | None:
-    """The user with this username and password, or None."""
+    """The user with this username and password, or None; raises PasswordChecksBusy (nothing checked) while
+    CONCURRENT_PASSWORD_CHECKS other checks run in this process."""
+    if not _password_checks.acquire(blocking=False):
+        raise PasswordChecksBusy()
+    try:
+        return _check_password(session, username, password)
+    finally:
+        _password_checks.release()
+
+
+def _check_password(session: Session, username: str, password: str) -> User | None:
+    """``authenticate_password`` once a slot is held."""
     user = session.scalar(select(User).where(User.username == username))
     if user is None:
         # Take as long as a wrong password would, so that unknown usernames cannot be told apart, but by waiting

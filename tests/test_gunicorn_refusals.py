@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
+from grader import gunicorn_worker
+from grader.api.openapi import document
 from tests.support import wait_for
 
 HOST = "127.0.0.2"  # a loopback address of its own, away from anything else listening
@@ -53,20 +54,7 @@ def gunicorn_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     data_dir = tmp_path_factory.mktemp("gunicorn")
     port = _free_port()
     env = {"GRADER_ENV": "testing", "SECRET_KEY": "s" * 40, "GRADER_DATA_DIR": str(data_dir), "PATH": "/usr/bin:/bin"}
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--bind",
-        f"{HOST}:{port}",
-        "--workers",
-        "1",
-        "--threads",
-        "2",
-        "--worker-class",
-        "grader.gunicorn_worker.ThreadWorker",
-        "grader:create_app()",
-    ]
+    command = gunicorn_worker.command(f"{HOST}:{port}", workers=1, threads=2)
     log = (data_dir / "gunicorn.log").open("wb")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -100,3 +88,11 @@ def test_ordinary_requests_still_reach_the_app(gunicorn_port: int) -> None:
 def test_a_malformed_request_line_is_still_gunicorns_400(gunicorn_port: int) -> None:
     status, _, _ = _exchange(gunicorn_port, b"NOT A REQUEST\r\n\r\n")
     assert status == 400
+
+
+def test_the_document_lists_the_414_on_every_operation() -> None:
+    spec = document()
+    assert "uri_too_long" in spec["components"]["responses"]["E414"]["description"]
+    for item in spec["paths"].values():
+        for operation in item.values():
+            assert operation["responses"]["414"] == {"$ref": "#/components/responses/E414"}

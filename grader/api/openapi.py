@@ -32,6 +32,8 @@ ERROR_MEANINGS = {
     404: "No such resource, or not visible to the caller.",
     409: "Conflict: Idempotency-Key reused for another body, or attempts exhausted.",
     413: "Request body larger than MAX_CONTENT_LENGTH.",
+    414: "Request line (path and query string) over the web server's limit of 4094 bytes (code uri_too_long, field "
+         "query): answered by the server before the operation runs; send long inputs in a POST body.",
     415: "Body is not application/json (field: Content-Type).",
     422: "Well-formed but unacceptable: wrong types, unknown fields or exercises, an unreadable answer, a key given "
          "twice in one JSON object (field names it, e.g. answer.pairs).",

@@ -40,7 +40,7 @@ def path_param(name: str, schema: JSONObject) -> JSONObject:
 def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
     """One operation (its id is the view function's name) with its success and shared error responses."""
     return {"operationId": operation_id, "summary": summary, **extra,
-            "responses": {**ok, **error_refs(*errors, 500, 503)}}
+            "responses": {**ok, **error_refs(*errors, 414, 500, 503)}}  # 414: grader.gunicorn_worker, any route
 
 
 LANG = query_param("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"},

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import Database, rows_matched
-from grader.grading import dispatch, leases, policy
+from grader.grading import dispatch, heartbeat, leases, policy
 from grader.grading.score_changes import counted_scores_changed
 from grader.grading.terms import student_terms
 from grader.models import (
@@ -279,8 +279,9 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
     return True
 
 
-def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: float) -> str:
-    """Run one regrade job under a lease, batch by batch; returns the job's status when this delivery stops."""
+def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: float, renew_every: float = 0.0) -> str:
+    """Run one regrade job under a lease, batch by batch, renewing the lease every ``renew_every`` seconds (0:
+    only each batch's commit extends it); returns the job's status when this delivery stops."""
     with database.session() as session:
         lease = leases.claim(session, RegradeJob, job_id, worker, lease_seconds)
         if lease is None:
@@ -291,8 +292,10 @@ def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: 
         try:
             _start(session, lease)
             more: bool | None = True
-            while more:
-                more = _run_batch(session, lease, lease_seconds)
+            # A batch may take longer than the short lease: the heartbeat keeps it while this worker lives.
+            with heartbeat.renewing(database, RegradeJob, lease, lease_seconds, renew_every):
+                while more:
+                    more = _run_batch(session, lease, lease_seconds)
         except Exception as exc:
             # Keep the message on the job for the teacher's page, then let Celery record the failure.
             session.rollback()

@@ -26,6 +26,7 @@ STUDENT_UI: dict[str, Text] = {
     "login.failed": Text("用户名或密码不正确。", "The username or password is not correct."),
     "login.too_many": Text("密码错误次数过多，请 {seconds} 秒后再试。",
                            "Too many wrong passwords; try again in {seconds} s."),
+    "login.busy": Text("登录的人太多，请一秒后再试。", "Too many people are signing in at once; try again in a second."),
     "login.required": Text("请先登录。", "Please log in first."),
     "login.logged_out": Text("你已退出登录。", "You have logged out."),
     "logout.submit": Text("退出登录", "Log out"),

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from grader.grading.points import points_of
 from grader.lti import claims as c
 from grader.lti.ags import LINE_ITEM_TAG
 from grader.lti.keys import sign
@@ -55,7 +56,7 @@ def content_item(assignment: Assignment, base_url: str) -> dict[str, Any]:
         "url": base_url.rstrip("/") + "/lti/launch",
         "custom": {"assignment_id": str(assignment.id)},
         "lineItem": {
-            "scoreMaximum": float(len(assignment.exercise_ids)),
+            "scoreMaximum": sum(points_of(assignment).values()),
             "label": title,
             "resourceId": str(assignment.id),
             "tag": LINE_ITEM_TAG,

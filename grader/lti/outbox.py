@@ -12,6 +12,8 @@ from enum import StrEnum
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
+from grader.grading.overrides import overrides_of
+from grader.grading.points import points_of, total_of
 from grader.grading.policy import assignment_results
 from grader.lti.ags import LmsAnswer, LmsClient, line_item_url, post_score
 from grader.lti.tokens import TokenRefused
@@ -25,6 +27,7 @@ from grader.models import (
     Submission,
     SubmissionStatus,
 )
+from grader.models.overrides import TOTAL
 
 SEND_LEASE = timedelta(minutes=2)  # longer than the HTTP time-outs of one send (token, line item, score)
 DISPATCH_AGAIN_AFTER = timedelta(seconds=30)  # a task sent but not yet run is not sent again before this
@@ -70,12 +73,15 @@ def _same_score(row: LtiScoreOutbox) -> list[ColumnElement[bool]]:
 
 
 def _score(session: Session, row: LtiScoreOutbox, assignment: Assignment, sub: str) -> dict[str, object]:
-    """The AGS score of the student's counted result as it stands, stamped with the time of the change."""
+    """The AGS score of the student's total as the gradebook shows it (points, teachers' overrides), as it stands,
+    stamped with the time of the change."""
     results = assignment_results(session, assignment, [row.user_id])
-    counted = [
-        r.score for (_, exercise), r in results.items() if exercise in assignment.exercise_ids and r.score is not None
+    scores = [
+        (e, results[(row.user_id, e)].score if (row.user_id, e) in results else None) for e in assignment.exercise_ids
     ]
-    maximum = float(len(assignment.exercise_ids))
+    total_override = overrides_of(session, assignment, [row.user_id]).get((row.user_id, TOTAL))
+    total = total_of(points_of(assignment), scores, None if total_override is None else total_override.score)
+    counted = sum(1 for _, score in scores if score is not None)
     submitted = session.scalar(
         select(func.max(Submission.created_at)).where(
             Submission.user_id == row.user_id,
@@ -83,17 +89,16 @@ def _score(session: Session, row: LtiScoreOutbox, assignment: Assignment, sub: s
             Submission.status == SubmissionStatus.GRADED,
         )
     )
+    graded = counted > 0 or total_override is not None
     score: dict[str, object] = {
         "userId": sub,
         "timestamp": row.changed_at.isoformat(timespec="milliseconds"),
-        "activityProgress": "Completed"
-        if len(counted) == len(assignment.exercise_ids)
-        else ("InProgress" if results else "Initialized"),
-        "gradingProgress": "FullyGraded" if counted else "NotReady",
-        "scoreMaximum": maximum,
+        "activityProgress": "Completed" if counted == len(scores) else ("InProgress" if results else "Initialized"),
+        "gradingProgress": "FullyGraded" if graded else "NotReady",
+        "scoreMaximum": total.max_points,
     }
-    if counted:
-        score["scoreGiven"] = round(sum(c for c in counted if c is not None), 6)
+    if graded:
+        score["scoreGiven"] = round(total.points, 6)
     if submitted is not None:
         score["submittedAt"] = submitted.isoformat(timespec="milliseconds")
     return score

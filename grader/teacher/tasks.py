@@ -13,4 +13,6 @@ from grader.tasks import RETRY_OPTIONS, worker_id
 @shared_task(name=REGRADE_TASK, **RETRY_OPTIONS)
 def regrade_assignment(self: Task, job_id: int) -> str:
     """Run regrade job ``job_id`` unless it is already done or taken by a live worker."""
-    return run_regrade(get_db(), job_id, worker=worker_id(self), lease_seconds=current_app.config["GRADER_LEASE_SECONDS"])
+    config = current_app.config
+    return run_regrade(get_db(), job_id, worker=worker_id(self), lease_seconds=config["GRADER_LEASE_SECONDS"],
+                       renew_every=config["GRADER_LEASE_RENEW_SECONDS"])

@@ -10,7 +10,7 @@ from grader.auth_session import current_user, login_user, logout_user
 from grader.extensions import get_session
 from grader.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, t
 from grader.models import User
-from grader.security import authenticate_password
+from grader.security import PasswordChecksBusy, authenticate_password
 from grader.ui.page_helpers import gettable_next, page_lang, render, safe_next
 from grader.ui.routes import Routes
 
@@ -40,7 +40,12 @@ def login_submit() -> ResponseReturnValue:
     if wait:  # refused before the password is even checked, so guessing gets no faster by trying harder
         return render("login.html", 429, error=t("login.too_many", page_lang(), seconds=wait), username=username,
                       next=request.form.get("next", ""))
-    user = authenticate_password(get_session(), username, request.form.get("password", ""))
+    try:
+        user = authenticate_password(get_session(), username, request.form.get("password", ""))
+    except PasswordChecksBusy:  # a sign-in flood: answered at once, counted as nothing, the thread kept free
+        html, status = render("login.html", 429, error=t("login.busy", page_lang()), username=username,
+                              next=request.form.get("next", ""))
+        return html, status, {"Retry-After": "1"}
     if user is None:
         ratelimit.count_failed_login(username)
         return render("login.html", 401, error=t("login.failed", page_lang()), username=username,

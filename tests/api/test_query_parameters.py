@@ -32,6 +32,8 @@ def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
         "assignment_grades": (f"/assignments/{api.school.open_assignment}/grades", "limit"),
         "course_students": (f"/courses/{api.school.course_a}/students", "limit"),
         "grade_changes": ("/grade-changes", "limit"),
+        "list_extensions": (f"/assignments/{api.school.open_assignment}/extensions", ""),
+        "list_overrides": (f"/assignments/{api.school.open_assignment}/overrides", ""),
     }
 
 

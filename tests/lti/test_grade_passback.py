@@ -19,11 +19,10 @@ from grader.extensions import get_db
 from grader.grading.sweeper import sweep
 from grader.models import Assignment, LtiIdentity, LtiLineItem, LtiScoreOutbox, OutboxStatus, User
 from tests.conftest import clean_database
-from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.lti.conftest import ToolBrowser, bind_course, register
 from tests.lti.platform import LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_ags import Gradebook, add_gradebook
-from tests.pipeline_helpers import submit, wait_final
+from tests.pipeline_helpers import submit_book_answer, wait_final
 from tests.support import Backend, WorkerProcess, wait_for
 
 STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
@@ -82,18 +81,9 @@ def course_in_lms(
 
 
 def _grade(app: Flask, alice: User, assignment: Assignment) -> float:
-
+    """Alice submits the book's answer to the assignment; the score the worker gave it."""
     with app.app_context(), get_db(app).session() as session:
-        stored = submit(
-            session,
-            user_id=alice.id,
-            exercise_id=EXERCISE,
-            seed=BOOK_SEED,
-            raw_answer=BOOK_ANSWER,
-            parsed_answer={"scored_count": 4},
-            lang="en",
-            assignment_id=assignment.id,
-        )
+        stored = submit_book_answer(session, alice, assignment_id=assignment.id)
         graded = wait_final(session, stored.id)
         assert graded.score is not None
         return graded.score

@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from grader import ratelimit
+from grader import ratelimit, security
 from grader.ratelimit import parsed_limit
 from tests.web.conftest import make_app
 
@@ -74,3 +74,23 @@ def test_an_unknown_name_costs_no_password_hashing(tmp_path: Path) -> None:
         assert _attempt(client, f"made-up-{n}", "wrong", "-")[0] == 401
     unknown = time.process_time() - started
     assert unknown < known  # five made-up names cost less CPU than one real password check
+
+
+def test_a_sign_in_beyond_the_concurrent_password_checks_is_answered_at_once(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    client = app.test_client()
+    slots = security._password_checks
+    taken = 0
+    while slots.acquire(blocking=False):  # as if that many sign-ins were being checked in other threads
+        taken += 1
+    try:
+        assert taken == security.CONCURRENT_PASSWORD_CHECKS
+        token = client.get("/login").get_data(as_text=True).split('name="csrf-token" content="')[1].split('"')[0]
+        busy = client.post("/login", data={"username": "student3", "password": RIGHT_PASSWORD, "csrf_token": token})
+        assert busy.status_code == 429 and busy.headers["Retry-After"] == "1"
+        assert "try again in a second" in busy.get_data(as_text=True) or "一秒后再试" in busy.get_data(as_text=True)
+    finally:
+        for _ in range(taken):
+            slots.release()
+    assert _attempt(client, "student3", RIGHT_PASSWORD, "-")[0] == 302  # the slots are back: signs in
+    assert _attempt(app.test_client(), "made-up", "wrong", "-")[0] == 401  # a check runs again
