@@ -247,12 +247,17 @@ def test_links_download_for_new_accounts_keeps_only_hashes(session: Session, log
     assert not raw & {link.token_hash for link in stored}  # the tokens themselves are nowhere in the database
 
 
-def test_a_link_sets_the_password_once_and_signs_the_student_in(app: Flask, session: Session, login: Login) -> None:
+def new_student_s41(session: Session, login: Login) -> tuple[FlaskClient, str, Course, str]:
+    """A course whose roster upload created s41: the teacher's client, its CSRF token, the course and s41's link."""
     teacher = make_user(session, Role.TEACHER)
     course = course_of(session, teacher)
     client, token = login(teacher.username)
     enrol_new(session, client, token, course, "s41")
-    link = token_of(download_links(client, token, course)[0]["sign_in_link"])
+    return client, token, course, token_of(download_links(client, token, course)[0]["sign_in_link"])
+
+
+def test_a_link_sets_the_password_once_and_signs_the_student_in(app: Flask, session: Session, login: Login) -> None:
+    client, token, course, link = new_student_s41(session, login)
     student = app.test_client()
     student.set_cookie(LANG_COOKIE, "en")
     form = student.get(f"/welcome/{link}")
@@ -311,11 +316,7 @@ def test_an_expired_or_replaced_link_does_not_work(app: Flask, session: Session,
 def test_the_welcome_page_speaks_the_students_language(
     app: Flask, session: Session, login: Login, lang: str, text: str
 ) -> None:
-    teacher = make_user(session, Role.TEACHER)
-    course = course_of(session, teacher)
-    client, token = login(teacher.username)
-    enrol_new(session, client, token, course, "s41")
-    link = token_of(download_links(client, token, course)[0]["sign_in_link"])
+    *_teacher, link = new_student_s41(session, login)
     student = app.test_client()
     student.set_cookie(LANG_COOKIE, lang)
     assert text in student.get(f"/welcome/{link}").get_data(as_text=True)

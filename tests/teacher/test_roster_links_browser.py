@@ -6,50 +6,31 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
-from grader import create_app
 from grader.demo import COURSE_CODE
 from grader.extensions import get_db
 from grader.models import Course
-from grader.serve import prepare
-from tests.browser_support import BROWSER_MARKS, shot
+from tests.browser_support import BROWSER_MARKS, LiveApp, served_demo, shot
 
 pytestmark = BROWSER_MARKS
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "my own password 2026"
 
 
-@dataclass(frozen=True)
-class Live:
-    """The demo app served over HTTP."""
-
-    url: str
-    app: Flask
+Live = LiveApp
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     """The demo course on SQLite, served on a free port of 127.0.0.1."""
-    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path_factory.mktemp("roster-links-live"))})
-    prepare(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="roster-links-live", daemon=True)
-    thread.start()
-    try:
-        yield Live(f"http://127.0.0.1:{server.server_port}", app)
-    finally:
-        server.shutdown()
-        thread.join(10)
+    with served_demo(tmp_path_factory.mktemp("roster-links-live"), "roster-links-live") as served:
+        yield served
 
 
 def _page(browser: Browser, opened: list[BrowserContext], live: Live, lang: str, viewport: dict[str, int]) -> Page:
