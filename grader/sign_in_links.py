@@ -30,8 +30,9 @@ class IssuedLink:
 def issue_links(session: Session, users: list[User], issued_by: User) -> list[IssuedLink]:
     """A new link for each student in ``users``; their earlier unused links stop working. Commits.
 
-    Only student accounts get links: a teacher must never be able to take over a colleague's or an admin's account."""
-    students = [user for user in users if user.role == Role.STUDENT]
+    Only active student accounts get links: a teacher must never be able to take over a colleague's or an admin's
+    account, nor bring back one an administrator deactivated."""
+    students = [user for user in users if user.role == Role.STUDENT and user.deactivated_at is None]
     if not students:
         return []
     now = utcnow()
@@ -89,7 +90,7 @@ def redeem(session: Session, token: str, password: str) -> User | None:
         session.rollback()
         return None
     user = session.get(User, link.user_id)
-    if user is None:
+    if user is None or user.deactivated_at is not None:
         session.rollback()
         return None
     user.password_hash = hash_password(password)

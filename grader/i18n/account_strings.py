@@ -65,4 +65,32 @@ ACCOUNT_UI: dict[str, Text] = {
     ),
     "link.err_long": Text("密码太长（最多 256 个字符）。", "The password is too long (at most 256 characters)."),
     "link.err_mismatch": Text("两次输入的密码不一致。", "The two passwords differ."),
+    "admin.nav": Text("用户管理", "Users"),
+    "admin.title": Text("用户管理", "Users"),
+    "admin.search": Text("按用户名或姓名查找", "Find by username or name"),
+    "admin.find": Text("查找", "Find"),
+    "admin.role": Text("角色", "Role"),
+    "admin.state": Text("账号状态", "Account"),
+    "admin.role_student": Text("学生", "student"),
+    "admin.role_teacher": Text("教师", "teacher"),
+    "admin.role_admin": Text("管理员", "administrator"),
+    "admin.save_role": Text("保存角色", "Save role"),
+    "admin.deactivate": Text("停用账号", "Deactivate"),
+    "admin.activate": Text("重新启用", "Activate again"),
+    "admin.inactive": Text("已停用", "deactivated"),
+    "admin.none": Text("没有找到用户。", "No user found."),
+    "admin.more": Text(
+        "只显示前 {n} 个结果，请输入更具体的查找内容。", "Only the first {n} are shown: search more precisely."
+    ),
+    "admin.role_changed": Text("{name} 现在的角色是{role}。", "{name} is now a {role}."),
+    "admin.deactivated": Text(
+        "已停用 {name}：其登录会话、API 令牌和登录链接已全部失效。",
+        "Deactivated {name}: their sessions, API tokens and sign-in links have ended.",
+    ),
+    "admin.activated": Text("已重新启用 {name}。", "{name} can sign in again."),
+    "admin.err_no_user": Text("没有这个用户。", "There is no such user."),
+    "admin.err_self": Text(
+        "不能修改自己的角色或停用自己的账号。", "You cannot change your own role or deactivate yourself."
+    ),
+    "admin.err_role": Text("请选择学生、教师或管理员。", "Choose student, teacher or administrator."),
 }

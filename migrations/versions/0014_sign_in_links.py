@@ -1,4 +1,4 @@
-"""One-time sign-in links for roster accounts (only the token's hash is stored).
+"""One-time sign-in links for roster accounts (only the token's hash is stored), and deactivated accounts.
 
 Revision ID: 0014
 Revises: 0011
@@ -20,6 +20,8 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     """Apply this revision."""
+    with op.batch_alter_table('users') as batch:
+        batch.add_column(sa.Column('deactivated_at', sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "sign_in_links",
         sa.Column("id", sa.Integer(), nullable=False),
