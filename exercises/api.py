@@ -8,9 +8,12 @@ from typing import Any
 from exercises.base import ENGINE_VERSION, SEED_LIMIT, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
 from exercises.checking import needs_variant, to_json, variant_errors
+from exercises.diagnosis import worked
+from exercises.diagnosis.search import generated_name
 from exercises.engine_errors import BadSeed, UnknownExercise
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
+from exercises.precision import precision_warnings
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variant_generation import check_seed
@@ -22,6 +25,7 @@ __all__ = [
     "UnknownExercise",
     "answer_key",
     "exercise_ids",
+    "first_departure",
     "grade",
     "list_exercises",
     "misconception_name",
@@ -31,16 +35,20 @@ __all__ = [
     "run_capacity_lab",
     "validate",
     "variant",
+    "worked_solution",
 ]
 
 
 VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
-# (exercise id, tag) -> short name. Every tag the engine emits is one of the exercise's misconceptions (tag_part
-# functions only add tags from that list), so this table names them all.
+# (exercise id, tag) -> short name of every hand-written misconception (tag_part functions only add tags from that
+# list); a generated tag (gen:<step>:<mistake>) is worded from the exercise's steps instead.
 _MISCONCEPTION_NAMES: dict[tuple[str, str], Text] = {
     (exercise.id, misconception.tag): misconception.name for exercise in EXERCISES
     for misconception in exercise.misconceptions
 }
+
+
+_IDS = frozenset(exercise.id for exercise in EXERCISES)
 
 
 @functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
@@ -100,6 +108,7 @@ def prompt_without_data(exercise_id: str, seed: int, lang: str = "zh", placehold
 def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | None = None) -> dict[str, Any]:
     """Read an answer without grading it: what was understood, or where and why it could not be read.
 
+    ``warnings`` name parts whose numbers carry fewer decimals than the hint asks (they do not make it invalid).
     With ``seed`` it also checks what only the variant can tell, e.g. one letter per item of this variant, or the
     shape of a vector or matrix (the errors ``grade`` would give, so that such an answer uses no attempt).
     """
@@ -112,9 +121,11 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
         # On the parts read so far, not only once all are: a matrix of the wrong shape must not show "read as"
         # while the student has yet to fill another part. The cached key: the preview runs this as they type.
         errors += variant_errors(exercise, generated, parsed.values, lang, _cached_answer_key(exercise.id, generated.seed))
+    # Warnings never block: a number with fewer decimals than the hint asks may be exact (0.5), so it stays valid.
     return {"status": "invalid" if errors else "valid",
             "parsed": {name: to_json(value) for name, value in parsed.values.items()},
-            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors]}
+            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors],
+            "warnings": precision_warnings(exercise.fields, dict(parsed.values), lang)}
 
 
 def reads_per_variant(exercise_id: str) -> bool:
@@ -157,10 +168,36 @@ def _cached_answer_key(exercise_id: str, seed: int) -> dict[str, Any]:
     return {name: to_json(value) for name, value in exercise.solve(_generate(exercise, seed)).items()}
 
 
+def worked_solution(exercise_id: str, seed: int, lang: str = "zh") -> list[dict[str, Any]]:
+    """This variant's solution as the engine's named steps, in ``lang`` (for the key view, once its rule allows);
+    empty for an exercise without steps."""
+    exercise = get_exercise(exercise_id)
+    return worked.worked_solution(exercise, _generate(exercise, seed), normalise_lang(lang))
+
+
+def first_departure(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any] | None:
+    """For an answer (typed or JSON), the first step of the worked solution where its numbers leave it: the step's
+    number and label, the part it shows in, and the mistake when the diagnosis knows it; None for an answer that is
+    right, unreadable, or of an exercise without steps."""
+    exercise = get_exercise(exercise_id)
+    lang = normalise_lang(lang)
+    generated = _generate(exercise, seed)
+    parsed = exercise.parse(answer, lang)
+    if not parsed.valid:
+        return None
+    result = exercise.check(generated, parsed.values, lang)
+    if result.status != "graded":
+        return None
+    tags = {name: part.tags for name, part in result.parts.items()}
+    return worked.first_departure(exercise, generated, parsed.values, tags, lang)
+
+
 def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | None:
     """The short human name of ``tag`` on ``exercise_id`` in ``lang``; None for a tag (or exercise) it does not know."""
     # None rather than UnknownExercise: stored results may carry tags of an older engine, shown then as the bare tag.
     name = _MISCONCEPTION_NAMES.get((exercise_id, tag))
+    if name is None and exercise_id in _IDS:
+        name = generated_name(get_exercise(exercise_id), tag)
     return None if name is None else name.get(normalise_lang(lang))
 
 

@@ -9,7 +9,7 @@ from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text
 from exercises.units import Units
 
-ENGINE_VERSION = "1.9.0"
+ENGINE_VERSION = "1.10.0"
 # Seeds are integers in [0, SEED_LIMIT): what a signed 64-bit column stores; the one definition of the bound.
 SEED_LIMIT = 2**63
 

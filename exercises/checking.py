@@ -16,10 +16,11 @@ from exercises.comparators import (
     equal,
     shape_problem,
 )
+from exercises.diagnosis.check import generated_tags
 from exercises.engine_errors import ReadError
 from exercises.readers import display, read_kind
 from exercises.tagging import consistent_tags, solver_tags
-from exercises.text_input import MAX_TEXT_CHARS
+from exercises.text_input import MAX_TEXT_CHARS, refuse_unreadable
 from exercises.unit_text import blank_noise
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
             typed = raw[answer_field.name]
             # Text over the length limit is refused by the reader before any work: no words are looked for in it.
             too_long = isinstance(typed, str) and len(typed) > MAX_TEXT_CHARS
+            if not too_long:
+                refuse_unreadable(typed)
             bare = typed if too_long else _without_words(exercise, answer_field, typed)
             value = read_kind(answer_field.kind, bare, symbols=exercise.symbols, aliases=answer_field.aliases,
                               options=answer_field.options)
@@ -224,10 +227,18 @@ def _check_part(exercise: Exercise, variant: Variant, answer_field: AnswerField,
     if answer is not None and key is not None:
         tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
                                follows=follow_through and score >= 1.0, checked=matched)
+    too_coarse = coarsely_rounded(kind, student, reference, tolerance)
+    named = exercise.misconceptions
+    whole_follow_through = follow_through and score >= 1.0
+    if not tags and not too_coarse and not whole_follow_through and answer is not None and key is not None:
+        # Hand-written solvers win where both apply: the generic search is asked only about a part none names, and
+        # not about one wholly consistent with the student's earlier steps (the mistake is named where it shows).
+        found = generated_tags(exercise, variant, answer_field, student, reference, answer, key)
+        tags, named = found.tags, found.misconceptions
     # A part that is 无 / none in some variants (never said only where it is: that would give the answer away).
     may_be_none = kind in NONE_ABLE_KINDS
-    feedback = messages.wrong(answer_field, exercise.misconceptions, tags, comparison, score if follow_through else 0.0,
-                              may_be_none, too_coarse=coarsely_rounded(kind, student, reference))
+    feedback = messages.wrong(answer_field, named, tags, comparison, score if follow_through else 0.0,
+                              may_be_none, too_coarse=too_coarse)
     return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
                       follow_through, read)
 

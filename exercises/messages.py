@@ -32,6 +32,11 @@ TOO_COARSE = Text("这个数是正确结果按你写的小数位四舍五入（�
                   "提示多保留几位小数。",
                   "This number is the right result rounded (or cut) to the decimals you wrote: the method is right, but "
                   "the number is too coarse for the check. Keep more decimal places, as this part's hint asks.")
+TOO_COARSE_ENTRIES = Text("这些数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。"
+                          "请按本题提示多保留几位小数。",
+                          "These numbers are the right result rounded (or cut) to the decimals you wrote: the method is "
+                          "right, but the numbers are too coarse for the check. Keep more decimal places, as this "
+                          "part's hint asks.")
 PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
               "Partly right: {matched} position(s) match; position(s) {positions} do not.")
 PARTLY_ENTRIES = Text("部分正确：{matched} 个元素对了，{zh_cells}还不对。", "Partly right: {matched} entries match; {en_cells} "
@@ -93,7 +98,7 @@ def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], ta
     if credit is not None:
         return credit
     if too_coarse:
-        return NOT_YET + TOO_COARSE
+        return NOT_YET + (TOO_COARSE if answer_field.kind == "number" else TOO_COARSE_ENTRIES)
     text = NOT_YET
     if comparison.elements:
         mismatched = [i for i, ok in enumerate(comparison.elements) if not ok]

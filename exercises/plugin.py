@@ -9,6 +9,7 @@ import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
 from exercises.checking import check_answer, parse_answer
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.variant_generation import generate_variant
 
@@ -41,6 +42,9 @@ class Exercise:
     tag_part: Callable[[Variant, str, Any], tuple[str, ...]] | None = None
     symbols: Mapping[str, float] = field(default_factory=dict)
     data_text: Callable[[Variant, str], str] | None = None
+    # The solve as a chain of named steps (exercises.diagnosis): the generic search does its steps wrong one or two
+    # at a time to name mistakes no hand-written solver foresaw, and the worked solution shows them.
+    steps: Callable[[Variant, Steps], Answer] | None = None
 
     def answer_field(self, name: str) -> AnswerField:
         """The answer field called ``name``."""

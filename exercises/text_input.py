@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -57,6 +59,41 @@ def guard(raw: object, expected: Text) -> None:
     if isinstance(raw, (list, tuple)) and len(raw) > MAX_LIST_ITEMS:
         raise ReadError(Text("列表过长：{n} 项，最多 {m} 项", "list too long: {n} items, at most {m}")
                         .format(n=len(raw), m=MAX_LIST_ITEMS))
+
+
+BIDI_CONTROLS = frozenset(chr(code) for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+ALLOWED_CONTROLS = frozenset("\t\n\r")
+MAX_WORD_CHARS = 64  # far longer than any vocabulary word, unit or number anyone types
+WORD_RUN = re.compile(r"\w+")
+UNREADABLE_CHARACTER = Text("有一个无法读取的字符（{code}，{kind}），答案不会被保存；请删掉它后重新输入",
+                            "there is an unreadable character ({code}, {kind}); the answer is not kept: delete it and "
+                            "type the answer again")
+CONTROL_KIND = Text("控制字符", "a control character")
+BIDI_KIND = Text("改变文字方向的字符", "a text-direction override")
+WORD_TOO_LONG = Text("有一个 {n} 个字符长的词，比任何可能的答案词都长得多，无法读取（最多 {m} 个字符）",
+                     "one word is {n} characters long, far longer than any answer word, so it cannot be read (at most "
+                     "{m} characters)")
+
+
+def refuse_unreadable(raw: object) -> None:
+    """Refuse typed text holding a control character (NUL and the like, which nothing can store or show), a
+    text-direction override (which makes what is shown differ from what was typed) or one word far longer than any
+    answer word: such text is never read, stored or echoed. Strings inside lists are checked the same way."""
+    if isinstance(raw, (list, tuple)):
+        for item in raw[:MAX_LIST_ITEMS + 1]:
+            refuse_unreadable(item)
+        return
+    if not isinstance(raw, str):
+        return
+    for index, char in enumerate(raw):
+        bidi = char in BIDI_CONTROLS
+        if bidi or (unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS):
+            kind = BIDI_KIND if bidi else CONTROL_KIND
+            raise read_error(Text(UNREADABLE_CHARACTER.zh.format(code=f"U+{ord(char):04X}", kind=kind.zh),
+                                  UNREADABLE_CHARACTER.en.format(code=f"U+{ord(char):04X}", kind=kind.en)), index)
+    for run in WORD_RUN.finditer(raw):
+        if len(run.group()) > MAX_WORD_CHARS:
+            raise read_error(WORD_TOO_LONG.format(n=len(run.group()), m=MAX_WORD_CHARS), run.start())
 
 
 def check_count(count: int) -> None:

@@ -7,6 +7,7 @@ import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
@@ -36,6 +37,33 @@ def solve(variant: Variant) -> Answer:
     """n² pairs, n(n+1)/2 with a causal mask (each token sees itself and earlier ones), growth factor²."""
     n, factor = variant.data["n"], variant.data["factor"]
     return {"pairs": n * n, "causal_pairs": n * (n + 1) // 2, "growth": float(factor) ** 2}
+
+
+PAIR_WORDS = {"no-self": Text("{step}没有算每个 token 与自己的那一对", "in {step} you left out each token's pair with "
+                              "itself"),
+              "causal": Text("{step}只数了因果掩码下的一半", "in {step} you counted only the causal half"),
+              "linear": Text("{step}只数了 2n，而不是 n × n", "in {step} you counted 2n, not n × n")}
+CAUSAL_WORDS = {"no-diagonal": Text("{step}漏了对角线（每个 token 也看自己）", "in {step} you left out the diagonal (each "
+                                    "token also sees itself)"),
+                "no-mask": Text("{step}没有用掩码，数了全部 n × n", "in {step} you ignored the mask and counted all n × n"),
+                "not-halved": Text("{step}忘了除以 2", "in {step} you forgot to halve")}
+GROWTH_WORDS = {"cubic": Text("{step}按立方增长算了", "in {step} you let the cost grow with the cube"),
+                "doubled": Text("{step}算成了倍数的两倍", "in {step} you doubled the factor instead of squaring it")}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the length, all n × n pairs, the causal triangle, the growth as the factor²."""
+    n = run.index("n", Text("序列长度 n", "the length n"), int(variant.data["n"]), 1)
+    factor = float(variant.data["factor"])
+    pairs = run.custom("pairs", Text("全部配对 n × n", "all pairs n × n"), lambda: n * n,
+                       {"no-self": lambda: n * (n - 1), "causal": lambda: n * (n + 1) // 2, "linear": lambda: 2 * n},
+                       PAIR_WORDS)
+    causal = run.custom("causal", Text("因果配对 n(n+1)/2", "causal pairs n(n+1)/2"), lambda: n * (n + 1) // 2,
+                        {"no-diagonal": lambda: n * (n - 1) // 2, "no-mask": lambda: n * n,
+                         "not-halved": lambda: n * (n + 1)}, CAUSAL_WORDS)
+    growth = run.custom("growth", Text("代价增长为倍数的平方", "the growth as the factor squared"), lambda: factor**2,
+                        {"cubic": lambda: factor**3, "doubled": lambda: 2 * factor}, GROWTH_WORDS)
+    return {"pairs": pairs, "causal_pairs": causal, "growth": growth}
 
 
 def _linear_growth(variant: Variant) -> Answer:
@@ -134,4 +162,5 @@ EXERCISE = Exercise(
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
     tag_part=tag_part,
+    steps=steps,
 )

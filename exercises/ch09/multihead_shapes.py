@@ -5,6 +5,7 @@ import numpy as np
 
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -35,6 +36,32 @@ def solve(variant: Variant) -> Answer:
     """head_dim = d_model / heads; Q, K, V and output projections are each d_model × d_model."""
     d_model, heads = variant.data["d_model"], variant.data["heads"]
     return {"head_dim": d_model // heads, "projection_params": 4 * d_model * d_model}
+
+
+SPLIT_WORDS = {"multiply": Text("{step}乘以了头数，而不是除以", "in {step} you multiplied by the heads instead of dividing")}
+PARAM_WORDS = {
+    "with-bias": Text("{step}把偏置也算进去了（本题只数矩阵）", "in {step} you counted the biases too (only the matrices "
+                      "count here)"),
+    "times-heads": Text("{step}又乘了一次头数", "in {step} you multiplied by the number of heads once more"),
+    "per-head-squares": Text("{step}按每个头一个 head_dim × head_dim 的方阵来数", "in {step} you counted one head_dim × "
+                             "head_dim square per head"),
+    "two": Text("{step}只数了 Q 和 K 两个投影", "in {step} you counted only the Q and K projections"),
+    "one": Text("{step}只数了一个投影", "in {step} you counted only one projection"),
+}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: head_dim = d_model / heads, then four d_model × d_model projections."""
+    d_model, heads = int(variant.data["d_model"]), int(variant.data["heads"])
+    head_dim = run.custom("split", Text("head_dim = d_model / 头数", "head_dim = d_model / heads"),
+                          lambda: d_model // heads, {"multiply": lambda: d_model * heads}, SPLIT_WORDS)
+    square = d_model * d_model
+    params = run.custom("params", Text("4 个 d_model × d_model 的投影", "four d_model × d_model projections"),
+                        lambda: 4 * square, {"with-bias": lambda: 4 * square + 4 * d_model,
+                                             "times-heads": lambda: 4 * square * heads,
+                                             "per-head-squares": lambda: 4 * (d_model // heads) ** 2 * heads,
+                                             "two": lambda: 2 * square, "one": lambda: square}, PARAM_WORDS)
+    return {"head_dim": head_dim, "projection_params": params}
 
 
 def _not_split(variant: Variant) -> Answer:
@@ -113,4 +140,5 @@ EXERCISE = Exercise(
     solve=solve,
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
+    steps=steps,
 )

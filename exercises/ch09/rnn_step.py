@@ -9,6 +9,7 @@ import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.units import Units
@@ -122,6 +123,23 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
     return {"h": squashed}
 
 
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: read the matrices and vectors, the two products, their sum with b, the tanh."""
+    data = variant.data
+    w_h = run.operand("w_h", Text("W_h", "W_h"), data["w_h"], {"w_x": (data["w_x"], Text("W_x", "W_x"))})
+    w_x = run.operand("w_x", Text("W_x", "W_x"), data["w_x"], {"w_h": (data["w_h"], Text("W_h", "W_h"))})
+    h_prev = run.operand("h_prev", Text("h_prev", "h_prev"), data["h_prev"],
+                         {"x": (data["x"], Text("x", "x"))})
+    x = run.operand("x", Text("x", "x"), data["x"], {"h_prev": (data["h_prev"], Text("h_prev", "h_prev"))})
+    recurrent = run.product("recurrent", Text("W_h h_prev", "W_h h_prev"), w_h, h_prev, Text("W_h", "W_h"),
+                            Text("h_prev", "h_prev"))
+    incoming = run.product("input", Text("W_x x", "W_x x"), w_x, x, Text("W_x", "W_x"), Text("x", "x"))
+    pre = run.total("sum", Text("W_h h_prev + W_x x + b", "W_h h_prev + W_x x + b"), [recurrent, incoming, data["b"]],
+                    [Text("W_h h_prev", "W_h h_prev"), Text("W_x x", "W_x x"), Text("b", "b")])
+    h = run.activation("tanh", Text("h = tanh(激活前)", "h = tanh(pre-activation)"), pre, "tanh")
+    return {"pre_activation": as_list(pre), "h": as_list(h)}
+
+
 MISCONCEPTIONS = (
     Misconception("no-tanh", _no_tanh, Text(
         "把加权和直接当成了新状态，没有再过 tanh。规则：h = tanh(W_h h_prev + W_x x + b)，每个坐标都要压进 (-1, 1)。",
@@ -204,4 +222,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    steps=steps,
 )

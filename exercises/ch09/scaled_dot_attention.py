@@ -8,6 +8,7 @@ import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.linalg import Matrix, is_square, matmul, matrix_text, softmax_columns, softmax_rows, unique_argmax
 from exercises.plugin import Exercise
@@ -111,6 +112,23 @@ def _scaled_by_tokens(variant: Variant) -> Answer | None:
     if tokens == D_K:
         return None
     return _chain(variant, _scores(variant.data["q"], variant.data["k"], math.sqrt(tokens)))
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: read Q, K, V; Q Kᵀ; divide by √d_k; the row softmax; weights × V."""
+    data = variant.data
+    named = {key: Text(key.upper(), key.upper()) for key in ("q", "k", "v")}
+    q, k, v = (run.operand(key, named[key], data[key], {other: (data[other], named[other]) for other in named
+                                                          if other != key}) for key in ("q", "k", "v"))
+    raw = run.product("qk", Text("QKᵀ", "QKᵀ"), q, k.T, Text("Q", "Q"), Text("Kᵀ", "Kᵀ"))
+    scores = run.scale("scale", Text("除以 √d_k", "dividing by √d_k"), raw, math.sqrt(D_K), Text("√d_k", "√d_k"),
+                       {"d_k": (float(D_K), Text("d_k", "d_k")),
+                        "tokens": (math.sqrt(len(data["q"])), Text("√(token 数)", "√(number of tokens)"))})
+    weights = run.softmax("softmax", Text("按行 softmax", "the row softmax"), scores, axis=1)
+    output = run.product("output", Text("权重 × V", "weights × V"), weights, v, Text("权重矩阵", "the weights"),
+                         Text("V", "V"))
+    return {"scores": as_list(scores), "weights": as_list(weights), "output": as_list(output),
+            "diagonal_dominant": bool(_diagonal_dominant(as_list(weights)))}
 
 
 MISCONCEPTIONS = (
@@ -258,4 +276,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    steps=steps,
 )

@@ -1,6 +1,7 @@
 """Chapter 13's toy encoder: the ReLU recurrence over row vectors, vocabularies in units of a, and rendering."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -8,6 +9,8 @@ from typing import Any
 import numpy as np
 
 from exercises.ch13.common import BOOK_SOURCE_VOCAB_UNITS, COLOURS, NOUNS, A
+from exercises.diagnosis.steps import Steps
+from exercises.i18n import Text
 
 Vector = tuple[float, float]
 Matrix = list[list[int]]
@@ -181,3 +184,29 @@ def setup_text(data: Mapping[str, Any], lang: str) -> str:
             f"(2-dimensional row vectors): {vocab}.\nThe encoder works on row vectors: "
             f"h_j = ReLU(x_j W_x + h_(j-1) W_h + b) with W_x = {w_x}, W_h = {w_h}, b = {b} and initial "
             f"state h_0 = {h_0}; ReLU turns every negative coordinate into 0.")
+
+
+CARRY_WORDS = {"reset": Text("{step}每读一个词都从 h_0 重新开始，没有带上上一步的状态",
+                             "in {step} you started every read from h_0 instead of the previous state")}
+ORDER_LABEL = Text("按源句顺序逐词读入", "reading the source in order")
+
+
+def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]],
+                  source: Sequence[str]) -> list[tuple[Any, Any]]:
+    """The encoder as named steps, (pre-activation, state) per read: the reading order, x W_x, h W_h (row vectors),
+    their sum with b, ReLU, and the state carried to the next read. Both paths of a comparison use the same names,
+    so a mistake is made the same way on each."""
+    w_x = run.operand("w_x", Text("W_x", "W_x"), encoder["W_x"], {"w_h": (encoder["W_h"], Text("W_h", "W_h"))})
+    w_h = run.operand("w_h", Text("W_h", "W_h"), encoder["W_h"], {"w_x": (encoder["W_x"], Text("W_x", "W_x"))})
+    start = np.asarray(encoder["h_0"], dtype=float)
+    state, reads = start, []
+    for token in run.order("order", ORDER_LABEL, list(source)):
+        from_input = run.product("input", Text("x W_x", "x W_x"), vocab[token], w_x, Text("x", "x"), Text("W_x", "W_x"))
+        carried = run.custom("carry", Text("带入上一步的状态", "carrying the previous state"),
+                             functools.partial(np.asarray, state), {"reset": lambda: start}, CARRY_WORDS)
+        from_state = run.product("state", Text("h W_h", "h W_h"), carried, w_h, Text("h", "h"), Text("W_h", "W_h"))
+        pre = run.total("sum", Text("x W_x + h W_h + b", "x W_x + h W_h + b"), [from_input, from_state, encoder["b"]],
+                        [Text("x W_x", "x W_x"), Text("h W_h", "h W_h"), Text("b", "b")])
+        state = run.activation("relu", Text("ReLU", "ReLU"), pre, "relu")
+        reads.append((pre, state))
+    return reads

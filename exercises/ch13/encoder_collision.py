@@ -16,6 +16,7 @@ from exercises.ch13.encoder import (
     book_vocab_units,
     clips,
     colour_tokens,
+    encoder_chain,
     magnitude_in_a,
     noun_tokens,
     random_encoder,
@@ -27,6 +28,7 @@ from exercises.ch13.encoder import (
     vocab_from_units,
 )
 from exercises.comparators import DEFAULT_TOLERANCE, equal
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
@@ -97,6 +99,55 @@ def solve(variant: Variant) -> Answer:
     """Path B at the probe, the first equal read, whether the contexts match, and teacher forcing: no."""
     steps_a, steps_b = _runs(variant.data)
     return {**_answer(steps_a, steps_b, variant.data["probe_step"]), "teacher_forcing_separates": False}
+
+
+COLLISION_WORDS = {
+    "pre-equal": Text("{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, not the states"),
+    "from-zero": Text("{step}从 0 开始数读入", "in {step} you counted the reads from 0"),
+    "last-differ": Text("{step}报的是两条路径最后一次不同的那一步", "in {step} you gave the last read where the paths "
+                        "still differ"),
+}
+PATH_WORDS = {"a": Text("{step}用的是路径 A", "in {step} you used path A")}
+FINAL_WORDS = {"pre-equal": Text("{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, "
+                                 "not the states")}
+TEACHER_WORDS = {"flip": Text("{step}答反了", "you answered {step} the other way")}
+
+
+def _first_equal(reads_a: Sequence[tuple[Any, Any]], reads_b: Sequence[tuple[Any, Any]], part: int) -> int | None:
+    """The first read (1-based) after which both paths' ``part`` (0: pre-activation, 1: state) agree, or None."""
+    for index, (read_a, read_b) in enumerate(zip(reads_a, reads_b), start=1):
+        if same_state(as_list(read_a[part]), as_list(read_b[part])):
+            return index
+    return None
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: both encoder runs (``encoder_chain``), the probed read and path, the first equal
+    read, whether the final states are equal, and whether teacher forcing separates them."""
+    data = variant.data
+    vocab, encoder = data["source_vocab"], data["encoder"]
+    reads_a = encoder_chain(run, vocab, encoder, data["source_a"])
+    reads_b = encoder_chain(run, vocab, encoder, data["source_b"])
+    probe = run.index("probe", Text("所问的那一步", "the read asked about"), int(data["probe_step"]), 1, len(reads_b))
+    probed = run.custom("path", Text("所问的路径 B", "path B, as asked"), lambda: reads_b[probe - 1],
+                        {"a": lambda: reads_a[probe - 1]}, PATH_WORDS)
+    first = _first_equal(reads_a, reads_b, 1)
+    last_differ = None if first is None or first == 1 else first - 1
+    collision = run.custom("collision", Text("第一次相等的读入", "the first read where the states are equal"),
+                           lambda: first, {"pre-equal": lambda: _first_equal(reads_a, reads_b, 0),
+                                           "from-zero": lambda: None if first is None else first - 1,
+                                           "last-differ": lambda: last_differ}, COLLISION_WORDS)
+    final = run.custom("final", Text("最终状态是否相等", "whether the final states are equal"),
+                       lambda: same_state(as_list(reads_a[-1][1]), as_list(reads_b[-1][1])),
+                       {"pre-equal": lambda: same_state(as_list(reads_a[-1][0]), as_list(reads_b[-1][0]))},
+                       FINAL_WORDS)
+    teacher = run.custom("teacher", Text("“教师强制能否区分”", "whether teacher forcing separates them"),
+                         lambda: False, {"flip": lambda: True}, TEACHER_WORDS)
+    # Written down as steps of their own (no mistakes of their own), so that the worked solution shows them.
+    pre = run.custom("pre", Text("该步的激活前", "the pre-activation there"), lambda: as_list(probed[0]), {})
+    post = run.custom("post", Text("该步的新状态", "the new state there"), lambda: as_list(probed[1]), {})
+    return {"pre_activation": pre, "post_activation": post, "collision_step": collision,
+            "final_equal": bool(final), "teacher_forcing_separates": teacher}
 
 
 def _no_relu(variant: Variant) -> Answer:
@@ -272,4 +323,5 @@ EXERCISE = Exercise(
     follow_through=follow_through,
     tag_part=tag_part,
     symbols=SYMBOLS,
+    steps=steps,
 )

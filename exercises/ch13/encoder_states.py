@@ -14,6 +14,7 @@ from exercises.ch13.encoder import (
     book_vocab_units,
     clips,
     colour_tokens,
+    encoder_chain,
     encoder_step,
     magnitude_in_a,
     noun_tokens,
@@ -25,6 +26,7 @@ from exercises.ch13.encoder import (
     vocab_from_units,
 )
 from exercises.comparators import DEFAULT_TOLERANCE, equal
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
@@ -61,6 +63,22 @@ def _run(variant: Variant, activation: str = "relu") -> list[Any]:
 def solve(variant: Variant) -> Answer:
     """h_1 … h_n, one state per read, h_0 not listed."""
     return {"states": states_list(_run(variant))}
+
+
+LIST_WORDS = {"with-h0": Text("{step}把 h_0 也列了进去", "in {step} you listed h_0 too"),
+              "pre-activations": Text("{step}列的是激活前的值，不是状态", "in {step} you listed the pre-activations, not "
+                                      "the states")}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the encoder's reads (``encoder_chain``), then the states listed from h_1."""
+    data = variant.data
+    reads = encoder_chain(run, data["source_vocab"], data["encoder"], data["source"])
+    states = [as_list(state) for _, state in reads]
+    listed = run.custom("list", Text("列出 h_1 … h_n", "listing h_1 … h_n"), lambda: states,
+                        {"with-h0": lambda: [list(map(float, data["encoder"]["h_0"])), *states],
+                         "pre-activations": lambda: [as_list(pre) for pre, _ in reads]}, LIST_WORDS)
+    return {"states": listed}
 
 
 def _no_relu(variant: Variant) -> Answer | None:
@@ -236,5 +254,6 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     tag_part=tag_part,
+    steps=steps,
     symbols=SYMBOLS,
 )

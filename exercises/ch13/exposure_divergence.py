@@ -20,6 +20,7 @@ from exercises.ch13.decoding import (
     teacher_forced_probabilities,
     tied_rows,
 )
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.variant_generation import rows_not_summing_to_one
@@ -104,6 +105,49 @@ def quality(variant: Variant) -> str | None:
     if wrong_step is None or wrong_step >= len(data["target"]):
         return "no wrong step before the last target step"
     return None
+
+
+DIVERGENCE_WORDS = {
+    "two-later": Text("{step}记晚了一步", "in {step} you put it one step too late"),
+    "past-eos": Text("{step}没有注意到出错的预测是 EOS，生成已经停了", "in {step} you missed that the wrong prediction was "
+                     "EOS, which ends generation"),
+    "never": Text("{step}说输入从不分歧", "in {step} you said the inputs never differ"),
+}
+INPUT_WORDS = {"earlier": Text("{step}取了早一步的 token", "in {step} you took the token one step earlier"),
+               "later": Text("{step}取了晚一步的 token", "in {step} you took the token one step later")}
+
+
+def _token_at(tokens: tuple[str, ...] | list[str], index: int) -> str:
+    """The token at ``index`` (0-based), or none outside the list."""
+    return tokens[index] if 0 <= index < len(tokens) else NO_TOKEN
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the first wrong prediction, the step the inputs first differ, and the input each
+    regime feeds there."""
+    generated, target = _decode(variant).tokens, list(variant.data["target"])
+    first = _first_wrong_step(variant)
+    if first is None:
+        raise ValueError("greedy decoding reproduces the target: quality() rejects such variants")
+    wrong = run.index("wrong", Text("第一次预测出错的步", "the first wrong prediction"), first, 1)
+    stopped = _token_at(generated, wrong - 1) == EOS
+    divergence = run.custom("divergence", Text("输入第一次不同的步", "the step where the inputs first differ"),
+                            lambda: None if stopped else wrong + 1,
+                            {"two-later": lambda: None if stopped else wrong + 2, "past-eos": lambda: wrong + 1,
+                             "never": lambda: None}, DIVERGENCE_WORDS)
+    if divergence is None:
+        return {"first_wrong_step": wrong, "first_input_divergence_step": None, "teacher_forced_input": NO_TOKEN,
+                "generated_input": NO_TOKEN}
+    at = divergence - 1  # the input at step s: BOS at step 1, then the token of step s − 1
+    taught, fed_back = [BOS, *target], [BOS, *generated]
+    teacher = run.custom("teacher", Text("教师强制送入的 token", "the token teacher forcing feeds"),
+                         lambda: _token_at(taught, at), {"earlier": lambda: _token_at(taught, at - 1),
+                                                         "later": lambda: _token_at(taught, at + 1)}, INPUT_WORDS)
+    fed = run.custom("generated", Text("自由生成送入的 token", "the token free generation feeds"),
+                     lambda: _token_at(fed_back, at), {"earlier": lambda: _token_at(fed_back, at - 1),
+                                                       "later": lambda: _token_at(fed_back, at + 1)}, INPUT_WORDS)
+    return {"first_wrong_step": wrong, "first_input_divergence_step": divergence, "teacher_forced_input": teacher,
+            "generated_input": fed}
 
 
 def _same_step(variant: Variant) -> Answer | None:
@@ -252,4 +296,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     data_text=table_block,
+    steps=steps,
 )

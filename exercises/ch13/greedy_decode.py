@@ -29,6 +29,7 @@ from exercises.ch13.decoding import (
     tied_rows,
 )
 from exercises.comparators import canonical_token, equal
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
@@ -113,6 +114,47 @@ def quality(variant: Variant) -> str | None:
     return None
 
 
+PICK_WORDS = {"runner-up": Text("{step}取了每行第二大的候选", "in {step} you took each row's second most probable "
+                                "candidate")}
+FEED_WORDS = {
+    "bos-always": Text("{step}每一步都用 BOS 那一行，没有把选出的词喂回去", "in {step} you read the BOS row at every step "
+                       "instead of feeding the chosen word back in"),
+    "two-back": Text("{step}用的是再前一个词的那一行", "in {step} you read the row of the word before the last one"),
+}
+REASON_WORDS = {"other": Text("{step}把停止原因说反了", "in {step} you gave the other stop reason")}
+
+
+def _next_token(candidates: list[str], table: Mapping[str, list[float]], previous: str, rule: str) -> str:
+    """The next token by ``rule``: the most probable (ties to the earlier), or the runner-up."""
+    if rule == "max" or previous not in table:
+        return pick(candidates, table.get(previous, table[BOS]))
+    order = np.argsort(-np.asarray(table[previous], dtype=float), kind="stable")
+    return candidates[int(order[1])]
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the predictions allowed, the choice rule, the input fed back, the decode, the order
+    written and the stop reason."""
+    data = variant.data
+    candidates, table = list(data["candidates"]), data["table"]
+    cap = run.index("cap", Text("最多预测的次数", "the number of predictions allowed"), int(data["max_steps"]), 1)
+    rule = run.custom("pick", Text("每步取概率最大的候选", "taking the most probable candidate"), lambda: "max",
+                      {"runner-up": lambda: "runner-up"}, PICK_WORDS)
+    feed = run.custom("feed", Text("把选出的词作为下一步的输入", "feeding the chosen word back in"), lambda: "last",
+                      {"bos-always": lambda: "bos", "two-back": lambda: "two-back"}, FEED_WORDS)
+    tokens: list[str] = []
+    while len(tokens) < cap and (not tokens or tokens[-1] != EOS):
+        back = {"last": 1, "two-back": 2}.get(feed, 0)
+        previous = tokens[-back] if back and len(tokens) >= back else BOS
+        tokens.append(_next_token(candidates, table, previous, rule))
+    written = run.order("order", Text("按预测的先后写出", "writing the predictions in order"), tokens)
+    stopped = STOPPED_BY_EOS if tokens[-1] == EOS else STOPPED_BY_CAP
+    other = STOPPED_BY_CAP if stopped == STOPPED_BY_EOS else STOPPED_BY_EOS
+    reason = run.custom("reason", Text("停止原因", "the stop reason"), lambda: stopped, {"other": lambda: other},
+                        REASON_WORDS)
+    return {"tokens": written, "stopped_by": reason}
+
+
 def _tie_to_later(variant: Variant) -> Answer | None:
     """Breaks a tie toward the later candidate."""
     reference, wrong = solve(variant), _decode(variant, prefer_later=True)
@@ -166,10 +208,11 @@ MISCONCEPTIONS = (
         "listed first, and every later input follows from that choice."),
         name=Text("并列时取了靠后者", "Tie went to the later one")),
     Misconception("ignores-cap", _ignores_cap, Text(
-        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。规则：最多预测 max_steps 次；"
-        "若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
+        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。"
+        f"规则：最多预测 {MAX_STEPS} 次（题目给的步数上限）；若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
         "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
-        "Rule: make at most max_steps predictions; if EOS never comes, stop there and report the cap, not EOS."),
+        f"Rule: make at most {MAX_STEPS} predictions (the question's step cap); if EOS never comes, stop there and "
+        "report the cap, not EOS."),
         name=Text("忽略了步数上限", "Ignored the step cap")),
     Misconception("eos-omitted", _eos_omitted, Text(
         "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",
@@ -279,5 +322,6 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     tag_part=tag_part,
+    steps=steps,
     data_text=table_block,
 )

@@ -22,6 +22,7 @@ from exercises.ch13.decoding import (
     tied_rows,
 )
 from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
@@ -117,6 +118,70 @@ def _mean_of_probabilities(variant: Variant) -> Answer:
     probabilities = _probabilities(variant)
     return {"mean_loss_with_eos": sum(probabilities) / len(probabilities),
             "mean_loss_without_eos": sum(probabilities[:-1]) / (len(probabilities) - 1)}
+
+
+LOOKUP_MISTAKES = {
+    "row-max": Text("{step}取的是每行最大的概率，而不是目标 token 的概率", "in {step} you took each row's largest "
+                    "probability, not the target token's"),
+    "own-row": Text("{step}按当前 token 而不是前一个 token 选了行", "in {step} you picked the row by the current token, "
+                    "not the previous one"),
+}
+PRODUCT_MISTAKES = {
+    "sum": Text("{step}把概率相加了，而不是相乘", "in {step} you added the probabilities instead of multiplying them"),
+    "mean": Text("{step}求了概率的平均，而不是乘积", "in {step} you averaged the probabilities instead of multiplying"),
+    "drop-eos": Text("{step}漏乘了 EOS 那一步的概率", "in {step} you left out the probability of EOS"),
+}
+LOSS_MISTAKES = {
+    "log2": Text("{step}用了以 2 为底的对数", "in {step} you used log base 2"),
+    "log10": Text("{step}用了以 10 为底的对数", "in {step} you used log base 10"),
+    "no-negate": Text("{step}漏了负号", "in {step} you dropped the minus sign"),
+    "one-minus": Text("{step}算成了 1 − p，而不是 −ln p", "in {step} you took 1 − p instead of −ln p"),
+}
+REPORT_MISTAKES = {"exp": Text("{step}报的是困惑度 exp(平均损失)，而不是平均损失本身", "in {step} you gave the perplexity "
+                               "exp(mean loss) instead of the mean loss")}
+WITHOUT_MISTAKES = {"keep-eos": Text("{step}没有去掉 EOS 那一项", "in {step} you kept the EOS term"),
+                    "drop-first": Text("{step}去掉的是第一项，而不是 EOS 那一项", "in {step} you removed the first term, "
+                                       "not the EOS one")}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: look up each target probability, multiply, −ln each, sum, average with EOS, drop
+    the EOS term, average without it."""
+    data = variant.data
+    candidates, table, target = data["candidates"], data["table"], data["target"]
+    rows = [table[previous] for previous in [BOS, *target[:-1]]]
+    own_rows = [table.get(token, row) for token, row in zip(target, rows)]
+    probabilities = run.custom("lookup", Text("查出每个目标 token 的概率", "looking up each target token's probability"),
+                               lambda: _probabilities(variant),
+                               {"row-max": lambda: [float(max(row)) for row in rows],
+                                "own-row": lambda: [float(row[candidates.index(token)])
+                                                    for token, row in zip(target, own_rows)]}, LOOKUP_MISTAKES)
+    n = len(probabilities)
+    product = run.custom("product", Text("序列概率 = 各概率之积", "sequence probability = the product"),
+                         lambda: math.prod(probabilities), {"sum": lambda: sum(probabilities),
+                                                            "mean": lambda: sum(probabilities) / n,
+                                                            "drop-eos": lambda: math.prod(probabilities[:-1])},
+                         PRODUCT_MISTAKES)
+    losses = run.custom("losses", Text("每步损失 −ln p", "each step's loss −ln p"),
+                        lambda: [-math.log(p) for p in probabilities],
+                        {"log2": lambda: [-math.log2(p) for p in probabilities],
+                         "log10": lambda: [-math.log10(p) for p in probabilities],
+                         "no-negate": lambda: [math.log(p) for p in probabilities],
+                         "one-minus": lambda: [1 - p for p in probabilities]}, LOSS_MISTAKES)
+    total = float(run.total("total", Text("总损失 = 各步损失之和", "total loss = the sum of the losses"), losses,
+                            [Text(f"第 {i + 1} 步的损失", f"the loss of step {i + 1}") for i in range(n)]))
+    mean_with = run.mean("mean_with", Text("除以目标 token 数 n", "dividing by the n target tokens"), [total], n)
+    kept = run.custom("without", Text("去掉 EOS 那一项", "removing the EOS term"), lambda: losses[:-1],
+                      {"keep-eos": lambda: losses, "drop-first": lambda: losses[1:]}, WITHOUT_MISTAKES)
+    mean_without = run.mean("mean_without", Text("除以 n − 1", "dividing by n − 1"), [sum(kept)], n - 1,
+                            {"n": (float(n), Text("n", "n"))})
+    report = Text("报告平均损失", "reporting the mean loss")
+    with_eos = run.custom("report_with", report, lambda: mean_with, {"exp": lambda: math.exp(mean_with)},
+                          REPORT_MISTAKES)
+    without_eos = run.custom("report_without", report, lambda: mean_without,
+                             {"exp": lambda: math.exp(mean_without)}, REPORT_MISTAKES)
+    return {"sequence_probability": float(product), "total_loss": total, "mean_loss_with_eos": float(with_eos),
+            "mean_loss_without_eos": float(without_eos)}
 
 
 MISCONCEPTIONS = (
@@ -265,4 +330,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     data_text=table_block,
+    steps=steps,
 )

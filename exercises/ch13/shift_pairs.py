@@ -8,6 +8,7 @@ import numpy as np
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.ch13.common import BOS, COLOURS, EOS, NOUNS, PERIOD, tokens_text
+from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 
@@ -38,6 +39,40 @@ def solve(variant: Variant) -> Answer:
     inputs = [BOS, *target[:-1]]
     return {"pairs": list(zip(inputs, target)), "bos_scored": False, "eos_scored": True,
             "scored_count": len(target)}
+
+
+START_WORDS = {"eos": Text("{step}用了 EOS", "in {step} you started from EOS"),
+               "first-word": Text("{step}用了目标的第一个词，而不是 BOS", "in {step} you started from the first target "
+                                  "word, not BOS")}
+PAIR_WORDS = {
+    "extra-eos": Text("{step}在最后多配了一对 EOS→EOS", "in {step} you added an extra pair EOS→EOS at the end"),
+    "drop-last": Text("{step}在 .→EOS 之前就停了", "in {step} you stopped before the pair .→EOS"),
+    "drop-first": Text("{step}漏了第一对 BOS→…", "in {step} you left out the first pair, from BOS"),
+    "direction": Text("{step}把每对写成了（目标→输入）", "in {step} you wrote each pair as (target → input)"),
+    "no-period": Text("{step}把句号当成不是 token，跳过了它", "in {step} you skipped the period as if it were no token"),
+}
+FLIP_WORDS = {"flip": Text("{step}答反了", "you answered {step} the other way")}
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: the first input, the shifted pairs, their order, which ends are scored, the count."""
+    target = list(variant.data["target"])
+    start = run.custom("start", Text("第一个输入", "the first input"), lambda: BOS,
+                       {"eos": lambda: EOS, "first-word": lambda: target[0]}, START_WORDS)
+    shifted = list(zip([start, *target[:-1]], target))
+    words = [token for token in target if token != PERIOD]
+    pairs = run.custom("pairs", Text("右移一位配成（输入→目标）", "shifting right into (input → target) pairs"),
+                       lambda: shifted, {"extra-eos": lambda: [*shifted, (EOS, EOS)], "drop-last": lambda: shifted[:-1],
+                                         "drop-first": lambda: shifted[1:],
+                                         "direction": lambda: [(out, into) for into, out in shifted],
+                                         "no-period": lambda: list(zip([start, *words[:-1]], words))}, PAIR_WORDS)
+    written = run.order("order", Text("按位置先后写出", "writing the pairs in order"), pairs)
+    bos = run.custom("bos_scored", Text("“BOS 是否计分”", "whether BOS is scored"), lambda: False,
+                     {"flip": lambda: True}, FLIP_WORDS)
+    eos = run.custom("eos_scored", Text("“EOS 是否计分”", "whether EOS is scored"), lambda: True,
+                     {"flip": lambda: False}, FLIP_WORDS)
+    count = run.index("count", Text("计分位置的个数", "the number of scored positions"), len(pairs), 0)
+    return {"pairs": written, "bos_scored": bos, "eos_scored": eos, "scored_count": count}
 
 
 def _unshifted(variant: Variant) -> Answer:
@@ -188,4 +223,5 @@ EXERCISE = Exercise(
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
     follow_through=follow_through,
+    steps=steps,
 )

@@ -7,6 +7,7 @@ import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.linalg import Vector, matrix_text, softmax, vector_text
 from exercises.plugin import Exercise
@@ -83,6 +84,33 @@ def _uniform_average(variant: Variant) -> Answer:
 def _no_tanh(variant: Variant) -> Answer:
     """Leaves out the tanh: e_j = v · (W s + U h_j)."""
     return _chain(variant.data, _scores(variant.data, squash=False))
+
+
+SQUASH_AFTER = Text("{step}先与 v 做点积、再过 tanh，顺序反了", "in {step} you applied tanh after the dot product with v, "
+                    "not before")
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: W s, U h_j (rows of H times Uᵀ), their sum, tanh, the dot with v, the softmax and
+    the weighted sum of the states."""
+    data = variant.data
+    s_word, h_word = Text("s", "s"), Text("h_j", "h_j")
+    s_prev = run.operand("s", s_word, data["s_prev"], {})
+    hs = np.asarray(data["hs"], dtype=float)
+    w = run.operand("w", Text("W", "W"), data["w"], {"u": (data["u"], Text("U", "U"))})
+    u = run.operand("u", Text("U", "U"), data["u"], {"w": (data["w"], Text("W", "W"))})
+    query = run.product("query", Text("W s", "W s"), w, s_prev, Text("W", "W"), s_word)
+    keys = run.product("keys", Text("U h_j", "U h_j"), hs, u.T, h_word, Text("Uᵀ", "Uᵀ"))
+    pre = run.total("hidden", Text("W s + U h_j", "W s + U h_j"), [query, keys],
+                    [Text("W s", "W s"), Text("U h_j", "U h_j")])
+    hidden = run.activation("tanh", Text("tanh", "tanh"), pre, "tanh")
+    v = np.asarray(data["v"], dtype=float)
+    scores = run.custom("score", Text("与 v 点积", "the dot product with v"), lambda: hidden @ v,
+                        {"squash-after": lambda: np.tanh(pre @ v)}, {"squash-after": SQUASH_AFTER})
+    weights = run.softmax("softmax", Text("softmax", "the softmax"), scores)
+    context = run.product("context", Text("Σ_j α_j h_j", "Σ_j α_j h_j"), weights, hs, Text("α", "α"),
+                          Text("H", "H"))
+    return {"scores": as_list(scores), "weights": as_list(weights), "context": as_list(context)}
 
 
 MISCONCEPTIONS = (
@@ -206,4 +234,5 @@ EXERCISE = Exercise(
     misconceptions=MISCONCEPTIONS,
     quality=quality,
     follow_through=follow_through,
+    steps=steps,
 )

@@ -8,6 +8,7 @@ import numpy as np
 from exercises import units
 from exercises.base import Answer, AnswerField, Data, Misconception, Variant
 from exercises.comparators import DEFAULT_TOLERANCE
+from exercises.diagnosis.steps import Steps, as_list
 from exercises.i18n import Text
 from exercises.linalg import Vector, cosine, unique_argmax, vector_text
 from exercises.plugin import Exercise
@@ -96,6 +97,58 @@ def tag_part(variant: Variant, name: str, student: object) -> tuple[str, ...]:
     if name == "nearest" and student != reference and student == _nearest_by_dot(variant.data):
         tags.append("dot-for-cosine")
     return tuple(tags)
+
+
+ADDED = Text("{step}把 k_t 和 e_t 相加了，而不是逐元素相乘", "in {step} you added k_t and e_t instead of multiplying them "
+             "entry by entry")
+COSINE_MISTAKES = {
+    "dot": Text("{step}报的是点积，没有除以两个长度", "in {step} you gave the dot product, not divided by the two lengths"),
+    "one-length": Text("{step}只除以了读回向量的长度", "in {step} you divided by the readback's length only"),
+    "word-length": Text("{step}只除以了原词的长度", "in {step} you divided by the word's length only"),
+    "memory": Text("{step}算的是记忆向量 c 与原词的余弦，而不是读回向量", "in {step} you took the cosine of the memory c "
+                   "with the word, not of the readback"),
+    "key": Text("{step}算的是读回与键 k_p 的余弦，而不是与原词", "in {step} you took the cosine of the readback with the "
+                "key k_p, not with the word"),
+}
+NEAREST_MISTAKES = {
+    "argmin": Text("{step}选了余弦最小的词", "in {step} you picked the word with the smallest cosine"),
+    "from-one": Text("{step}从 1 开始数了，本题从 0 数", "in {step} you counted from 1; here words count from 0"),
+}
+
+
+def _cos(first: np.ndarray, second: np.ndarray) -> float:
+    """The cosine, 0 where either vector is zero (as ``_read`` reports it)."""
+    value = cosine(first.tolist(), second.tolist())
+    return 0.0 if value is None else value
+
+
+def steps(variant: Variant, run: Steps) -> Answer:
+    """The solve as named steps: bind each word to its key, superpose, pick the probe, unbind, the cosine, the
+    nearest word."""
+    data = variant.data
+    words = np.asarray(data["words"], dtype=float)
+    keys = np.asarray(data["keys"], dtype=float)
+    bound = run.custom("bind", Text("k_t ⊙ e_t", "k_t ⊙ e_t"), lambda: keys * words, {"add": lambda: keys + words},
+                       {"add": ADDED})
+    memory = run.total("superpose", Text("c = Σ_t k_t ⊙ e_t", "c = Σ_t k_t ⊙ e_t"), list(bound),
+                       [Text(f"k_{t} ⊙ e_{t}", f"k_{t} ⊙ e_{t}") for t in range(len(words))])
+    probe = run.index("probe", Text("要读回的词的编号 p", "the probed word's index p"), int(data["probe"]), 0,
+                      len(words) - 1)
+    readback = run.custom("unbind", Text("k_p ⊙ c", "k_p ⊙ c"), lambda: keys[probe] * memory,
+                          {"skip": lambda: memory})
+    values = [_cos(readback, word) for word in words]
+    dots = words @ readback
+    length, word_length = float(np.linalg.norm(readback)), float(np.linalg.norm(words[probe]))
+    cosine_value = run.custom("cosine", Text("cos(读回, e_p)", "cos(readback, e_p)"), lambda: values[probe], {
+        "dot": lambda: float(dots[probe]), "one-length": lambda: float(dots[probe]) / length if length else 0.0,
+        "word-length": lambda: float(dots[probe]) / word_length if word_length else 0.0,
+        "memory": lambda: _cos(memory, words[probe]), "key": lambda: _cos(readback, keys[probe])}, COSINE_MISTAKES)
+    nearest = run.custom("nearest", Text("余弦最大的词", "the word with the largest cosine"),
+                         lambda: int(np.argmax(values)),
+                         {"argmin": lambda: int(np.argmin(values)), "from-one": lambda: int(np.argmax(values)) + 1},
+                         NEAREST_MISTAKES)
+    return {"memory": as_list(memory), "readback": as_list(readback), "cosine": float(cosine_value),
+            "nearest": int(nearest)}
 
 
 MISCONCEPTIONS = (
@@ -215,4 +268,5 @@ EXERCISE = Exercise(
     quality=quality,
     follow_through=follow_through,
     tag_part=tag_part,
+    steps=steps,
 )

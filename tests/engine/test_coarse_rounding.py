@@ -66,7 +66,7 @@ def test_a_number_that_is_not_the_key_rounded_is_not_called_coarse(exercise_id: 
     ("number", 0.0, 0.004, False),
     ("number", 1 / 3, 0.3334, False),  # a value of its own, not a rounding
     ("number", True, 1.2, False),
-    ("vector", [0.21], [0.2108], False),
+    ("vector", [0.21], [0.2108], True),  # vectors too since engine 1.10.0 (issue 20; was False)
     ("number", 0.00012, 0.000123456, True),
     ("number", -0.56, -0.556406, True),
 ])

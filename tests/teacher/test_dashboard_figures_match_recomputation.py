@@ -308,7 +308,10 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
 
         # Grades CSV: one row per enrolled student, counted score per exercise, total.
         grades = download(client, token, assignment.id, "grades")
-        assert grades[0] == ["username", "display_name", *assignment.exercise_ids, "total"]
+        # Each student's own terms, override and late marks and the points follow the total (course operations).
+        assert grades[0] == ["username", "display_name", *assignment.exercise_ids, "total", "due_at", "extra_attempts",
+                             "overridden", "late", "max_points", "percent"]
+        total_column = grades[0].index("total")
         by_user = {row[0]: row for row in grades[1:]}
         assert set(by_user) == {s.username for s in world.students}
         for student in world.students:
@@ -319,7 +322,7 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
                 want = exp.counted.get((student.id, exercise_id))
                 assert (row[index] == "") if want is None else float(row[index]) == pytest.approx(want, abs=1e-6)
             total = sum(v for (u, _e), v in exp.counted.items() if u == student.id)
-            assert float(row[-1]) == pytest.approx(total, abs=1e-6)
+            assert float(row[total_column]) == pytest.approx(total, abs=1e-6)
 
         # Misconception CSV: the same table as the page.
         table = download(client, token, assignment.id, "misconceptions")
@@ -409,6 +412,8 @@ def _post_routes(world: World, token_id: int) -> list[str]:
             f"/teach/assignments/{a}/regrade", f"/teach/courses/{c}/roster/add", f"/teach/courses/{c}/roster/upload",
             f"/teach/courses/{c}/roster/confirm", f"/teach/courses/{c}/roster/{s}/remove",
             f"/teach/courses/{c}/settings", f"/teach/courses/{c}/archive", f"/teach/courses/{c}/unarchive",
+            f"/teach/assignments/{a}/extensions", f"/teach/assignments/{a}/extensions/{s}/clear",
+            f"/teach/assignments/{a}/overrides", f"/teach/assignments/{a}/overrides/{s}/clear",
             f"/teach/assignments/{a}/delete", "/teach/tokens", f"/teach/tokens/{token_id}/revoke"]
 
 

@@ -1,0 +1,227 @@
+"""The generic search: every single mistake and every pair on two different steps of an exercise's chain, run on one
+variant, kept where the answer differs from the key and from every simpler candidate, as a generated diagnosis.
+
+Generated diagnoses are ``Misconception``s with ``draws_variants=False`` and a stable tag ``gen:<step>:<mistake>``
+(a pair joins two with ``+``), so the checker names them like any hand-written one (only where no hand-written solver
+names the part, and only where the student's other parts do not rule them out) and the teacher's histogram groups
+them by step and mistake. The table is built once per variant, on the first wrong part that needs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from exercises.base import Answer, AnswerField, Misconception, Variant
+from exercises.comparators import coarsely_rounded, equal
+from exercises.diagnosis.mistakes import describe, sentence
+from exercises.diagnosis.steps import StepInfo, Steps
+from exercises.i18n import Text
+
+Chain = Callable[[Variant, Steps], Answer]
+Perturbation = tuple[tuple[str, str], ...]
+TAG_PREFIX = "gen:"
+UNWORDED = Text("", "")
+TABLE_CACHE_SIZE = 256
+
+
+class Stepped(Protocol):
+    """What the search needs of an exercise: its id, fields, a chain of named steps and its book variant."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def fields(self) -> tuple[AnswerField, ...]: ...
+
+    @property
+    def steps(self) -> Chain | None: ...
+
+    def generate(self, seed: int) -> Variant: ...
+
+
+def run(chain: Chain, variant: Variant, wrong: Perturbation = ()) -> tuple[Answer, Steps]:
+    """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run's record."""
+    steps = Steps(dict(wrong))
+    return chain(variant, steps), steps
+
+
+def tag(perturbation: Perturbation) -> str:
+    """The stable tag of a perturbation: ``gen:softmax:other-axis`` or ``gen:a:x+b:y``."""
+    return TAG_PREFIX + "+".join(f"{step}:{mistake}" for step, mistake in perturbation)
+
+
+def parse_tag(text: str) -> Perturbation | None:
+    """The perturbation a generated tag names, or None for any other tag."""
+    if not text.startswith(TAG_PREFIX):
+        return None
+    parts = [part.partition(":") for part in text[len(TAG_PREFIX) :].split("+")]
+    if not all(step and mistake for step, _, mistake in parts):
+        return None
+    return tuple((step, mistake) for step, _, mistake in parts)
+
+
+def _wording(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:
+    """The diagnosis sentence: each mistake named with its step."""
+    return sentence([describe(info[step], mistake) for step, mistake in perturbation])
+
+
+def _finite(value: Any) -> bool:
+    """Whether every number in ``value`` is finite (an overflow is nobody's answer)."""
+    if isinstance(value, (list, tuple)):
+        return all(_finite(item) for item in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def _changed(fields: Sequence[AnswerField], answer: Answer, key: Answer) -> dict[str, Any]:
+    """The parts of ``answer`` that differ from the key beyond the check's tolerance."""
+    return {f.name: answer[f.name] for f in fields if f.name in answer and not _same(f, answer[f.name], key[f.name])}
+
+
+NUMERIC = frozenset({"number", "vector", "matrix", "vectors"})
+
+
+def _same(answer_field: AnswerField, value: Any, key: Any) -> bool:
+    """Whether a part equals the key within its tolerance: numbers of one shape at once (the search compares
+    hundreds of runs), anything else through the comparator."""
+    if answer_field.kind in NUMERIC and not isinstance(value, bool):
+        given, wanted = np.asarray(value, dtype=float), np.asarray(key, dtype=float)
+        if given.shape == wanted.shape:
+            tolerance = answer_field.tolerance
+            return bool(np.all(np.abs(given - wanted) <= tolerance.atol + tolerance.rtol * np.abs(wanted)))
+    return equal(answer_field.kind, value, key, answer_field.tolerance)
+
+
+def _like_rounding(fields: Sequence[AnswerField], changed: Answer, key: Answer) -> bool:
+    """Whether a changed part reads as the key rounded too coarsely (1.3 for 1.2974): not told apart from rounding."""
+    return any(coarsely_rounded(f.kind, changed[f.name], key[f.name]) for f in fields if f.name in changed)
+
+
+def _fingerprint(changed: Answer) -> str:
+    """A canonical text of changed parts, coarse enough that two runs giving one answer share it."""
+
+    def coarse(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return [coarse(item) for item in value]
+        return round(value, 6) if isinstance(value, float) else value
+
+    return json.dumps({name: coarse(value) for name, value in sorted(changed.items())})
+
+
+def _candidates(info: dict[str, StepInfo], pairs: bool) -> list[Perturbation]:
+    """Every single mistake in chain order, or (``pairs``) every pair of mistakes on two different steps."""
+    singles: list[Perturbation] = [((step.name, mistake),) for step in info.values() for mistake in step.mistakes]
+    if not pairs:
+        return singles
+    return [first + second for first, second in itertools.combinations(singles, 2) if first[0][0] != second[0][0]]
+
+
+def _perturbed(
+    chain: Chain, fields: tuple[AnswerField, ...], perturbation: Perturbation, variant: Variant
+) -> Answer | None:
+    """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none)."""
+    key, _ = run(chain, variant)
+    answer, _ = run(chain, variant, perturbation)
+    return _changed(fields, answer, key) or None
+
+
+Table = tuple[tuple[Misconception, Answer], ...]
+_TABLES: dict[tuple[str, bool], tuple[Table, frozenset[str]]] = {}
+
+
+def generated(exercise: Stepped, variant: Variant, pairs: bool = False) -> Table:
+    """The generated diagnoses that apply on ``variant``, each with the parts it changes: single mistakes, or
+    (``pairs``) pairs of mistakes whose answer no single one gives. Built on first use and cached per variant, the
+    pairs only when asked: most wrong answers a single mistake explains, and the pairs cost ten times as much."""
+    if exercise.steps is None:
+        return ()
+    key = json.dumps(
+        [variant.exercise_id, variant.seed, variant.subseed, variant.engine_version, variant.data], sort_keys=True
+    )
+    return _table(exercise, variant, key, pairs)[0]
+
+
+def _table(exercise: Stepped, variant: Variant, key: str, pairs: bool) -> tuple[Table, frozenset[str]]:
+    """The table (and the fingerprints of its answers, with those of the simpler tier) from the cache or built."""
+    found = _TABLES.get((key, pairs))
+    if found is None:
+        simpler = _table(exercise, variant, key, False)[1] if pairs else frozenset()
+        found = _build(exercise, variant, pairs, simpler)
+        if len(_TABLES) >= TABLE_CACHE_SIZE:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[(key, pairs)] = found
+    return found
+
+
+def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[str]) -> tuple[Table, frozenset[str]]:
+    """Run every candidate of the tier; keep one per distinct changed answer that no simpler candidate gives."""
+    assert exercise.steps is not None
+    chain = exercise.steps
+    key, record = run(chain, variant)
+    seen = set(simpler)
+    table: list[tuple[Misconception, Answer]] = []
+    for perturbation in _candidates(record.info, pairs):
+        try:
+            answer, _ = run(chain, variant, perturbation)
+        except (ValueError, IndexError):
+            continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
+        changed = _changed(exercise.fields, answer, key)
+        if not changed or not _finite(list(changed.values())) or _like_rounding(exercise.fields, changed, key):
+            continue
+        fingerprint = _fingerprint(changed)
+        if fingerprint in seen:
+            continue
+        seen.add(fingerprint)
+        misconception = Misconception(
+            tag(perturbation),
+            functools.partial(_perturbed, chain, exercise.fields, perturbation),
+            UNWORDED,  # worded only for the diagnosis a part names (``worded``): the table holds hundreds
+            name=UNWORDED,
+            draws_variants=False,
+        )
+        table.append((misconception, changed))
+    return tuple(table), frozenset(seen)
+
+
+def worded(exercise: Stepped, variant: Variant, misconception: Misconception) -> Misconception:
+    """A generated diagnosis with its sentence and short name, worded from the steps of its own run."""
+    perturbation = parse_tag(misconception.tag)
+    if perturbation is None or exercise.steps is None:
+        return misconception
+    info = run(exercise.steps, variant, perturbation)[1].info
+    return dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
+
+
+def _name(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:
+    """A short label for the histogram: the sentence without its full stop."""
+    said = _wording(info, perturbation)
+    return Text(said.zh.removeprefix("你").rstrip("。"), said.en.rstrip("."))
+
+
+def generated_name(exercise: Stepped, text: str) -> Text | None:
+    """The short name of a generated tag on ``exercise`` (worded from its book variant's steps), or None."""
+    perturbation = parse_tag(text)
+    if perturbation is None or exercise.steps is None:
+        return None
+    info = _book_steps(exercise)
+    if not all(step in info for step, _ in perturbation):
+        return None
+    return _name(info, perturbation)
+
+
+_BOOK_STEPS: dict[str, dict[str, StepInfo]] = {}
+
+
+def _book_steps(exercise: Stepped) -> dict[str, StepInfo]:
+    """The steps of an exercise's book variant, for naming tags (kept per exercise)."""
+    if exercise.id not in _BOOK_STEPS:
+        assert exercise.steps is not None
+        _BOOK_STEPS[exercise.id] = run(exercise.steps, exercise.generate(0))[1].info
+    return _BOOK_STEPS[exercise.id]
