@@ -35,12 +35,13 @@ def logout_user() -> None:
 
 def current_user() -> User | None:
     """The signed-in user of this request, or None; loaded once per request. A cookie from before the user's
-    last sign-out counts as nobody."""
+    last sign-out, or of a deactivated account, counts as nobody."""
     cache = request_scoped()
     if "current_user" not in cache:
         user_id = session.get(SESSION_USER_KEY)
         user = get_session().get(User, user_id) if isinstance(user_id, int) else None
-        if user is not None and session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch:
+        if user is not None and (session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch
+                                 or user.deactivated_at is not None):
             user = None
         cache["current_user"] = user
     known: User | None = cache["current_user"]

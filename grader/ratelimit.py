@@ -120,9 +120,9 @@ def submission_retry_after(user_id: int) -> int:
     return 0 if allowed else retry_after
 
 
-def check_submission(user_id: int) -> None:
-    """``submission_retry_after`` for the API: a 429 error with Retry-After when over the limit."""
-    _refuse_over("submissions", submission_limit(), submission_retry_after(user_id))
+def submission_limit_error(retry_after: int) -> ApiError:
+    """The API's 429 for a submission over the limit (``retry_after`` from ``submission_retry_after``)."""
+    return _over("submissions", submission_limit(), retry_after)
 
 
 def check_preview(user_id: int) -> None:
@@ -133,12 +133,17 @@ def check_preview(user_id: int) -> None:
 
 
 def _refuse_over(what: str, limit: RateLimitItem, retry_after: int) -> None:
-    """The API's 429, naming ``what`` was counted and when to retry, unless ``retry_after`` is 0."""
+    """Raise the API's 429 (``_over``) unless ``retry_after`` is 0."""
     if retry_after:
-        raise ApiError(
-            429, "rate_limited", f"Too many {what} (limit {limit}); retry in {retry_after} s.",
-            details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
-        )
+        raise _over(what, limit, retry_after)
+
+
+def _over(what: str, limit: RateLimitItem, retry_after: int) -> ApiError:
+    """The API's 429, naming ``what`` was counted and when to retry."""
+    return ApiError(
+        429, "rate_limited", f"Too many {what} (limit {limit}); retry in {retry_after} s.",
+        details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
+    )
 
 
 def _login_keys(username: str) -> list[tuple[str, str]]:

@@ -43,7 +43,7 @@ def _live_token_query() -> Select[Any]:
     return (
         select(tokens.id, tokens.role, tokens.last_used_at, users.id, users.username, users.role)
         .select_from(ApiToken.__table__.join(User.__table__, users.id == tokens.user_id))
-        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None),
+        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None), users.deactivated_at.is_(None),
                or_(tokens.expires_at.is_(None), tokens.expires_at > bindparam("now", type_=tokens.expires_at.type)))
     )
 
@@ -101,7 +101,8 @@ def _check_password(session: Session, username: str, password: str) -> User | No
         # rather than hashing: a flood of made-up names then costs threads, not the CPU every other user needs.
         time.sleep(_verify_seconds())
         return None
-    return user if verify_password(user.password_hash, password) else None
+    # A deactivated account is checked like any other (the same time taken), then refused as a wrong password is.
+    return user if verify_password(user.password_hash, password) and user.deactivated_at is None else None
 
 
 @functools.cache

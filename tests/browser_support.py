@@ -2,11 +2,19 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from werkzeug.serving import make_server
+
+from grader import create_app
+from grader.serve import prepare
 
 CHROMIUM = Path("/usr/bin/chromium")
 # The flags keep Chromium off the network this machine does not have (background fetches, updates, sync).
@@ -29,6 +37,29 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@dataclass(frozen=True)
+class LiveApp:
+    """The demo app served over HTTP (no worker: nothing a test using it grades)."""
+
+    url: str
+    app: Flask
+
+
+@contextmanager
+def served_demo(data_dir: Path, name: str) -> Iterator[LiveApp]:
+    """The demo course on SQLite in ``data_dir``, served on a free port of 127.0.0.1 by a thread called ``name``."""
+    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(data_dir)})
+    prepare(app)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield LiveApp(f"http://127.0.0.1:{server.server_port}", app)
+    finally:
+        server.shutdown()
+        thread.join(10)
 
 
 def shot(page: Page, name: str) -> None:

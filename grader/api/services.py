@@ -18,10 +18,20 @@ from grader.api import body as parse
 from grader.api import queries, wait_slots
 from grader.api_errors import ApiError
 from grader.auth import Principal
-from grader.grading import final_row, notify, policy, submissions
-from grader.grading.refusals import SubmissionRejected
-from grader.grading.variant_seeds import seed_for
-from grader.models import Assignment, EnrolmentRole, Submission, utcnow
+from grader.grading import final_row, notify, validate_use_case
+from grader.grading.submit_use_case import (
+    Accepted,
+    Caller,
+    RateLimited,
+    Refused,
+    Replay,
+    SubmitRequest,
+    Unreadable,
+    submit_answer,
+    variant_assignment,
+)
+from grader.grading.validate_use_case import OwnVariant, ValidateRequest, studied_assignments, validate_answer
+from grader.models import Assignment, Submission, utcnow
 from grader.routing import ROW_ID_MAX
 
 SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
@@ -69,65 +79,21 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     return exercise_id
 
 
-@dataclass(frozen=True)
-class OwnVariant:
-    """The seed of the caller's own variant of an exercise, and whether they see it as a student (seed hidden)."""
-
-    seed: int
-    as_student: bool
-
-
 def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime,
                 assignment: Assignment | None = None) -> OwnVariant:
-    """The caller's own variant (in ``assignment``, one of the caller's that sets the exercise, if given: its own
-    with fresh variants); 403 ``not_open`` for a student whose assignments that set the exercise are all still to
-    open (the variant would show what the opening date holds back), 404 if none of them sets it.
-
-    The shared variant belongs to the user and the exercise, whatever the course: a teacher enrolled as a student
-    in a course that sets the exercise sees it as a student there (no seed, the opening dates of those assignments
-    apply).
-    """
-    if principal.is_admin:
-        as_student, opens_at = False, None
-    elif not principal.is_staff:
-        setting = [assignment] if assignment is not None else \
-            policy.assignments_setting(session, principal.user_id, exercise_id)
-        if not setting:
-            # Seeds belong to the user and the exercise: shown before any assignment sets it, the variant a
-            # teacher assigns later (to open on a date) would have been seen long before.
-            raise ApiError(404, "not_found", Text(
-                zh=f"你的作业里没有练习 {exercise_id}，所以还没有你的题目。",
-                en=f"Exercise {exercise_id} is in none of your assignments, so there is no variant of it for you yet.",
-            ).get(lang), field="exercise_id")
-        as_student, opens_at = True, policy.first_opening(setting, now)
-    else:
-        # Only the courses they study count: one they teach opening would show what a student course holds back.
-        studied = [a for a in _studied(session, principal, exercise_id) if assignment in (None, a)]
-        as_student, opens_at = bool(studied), policy.first_opening(studied, now)
-    if opens_at is not None:
-        when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
-        message = Text(zh=f"练习 {exercise_id} 所在的作业尚未开放，{when} 开放后才能查看你的题目。",
-                       en=f"Exercise {exercise_id} is only in assignments that are not open yet; your variant can "
-                          f"be seen once one opens, at {when}.")
-        raise ApiError(403, "not_open", message.get(lang), field="exercise_id")
-    return OwnVariant(seed_for(session, principal.user_id, exercise_id, assignment), as_student)
-
-
-def variant_assignment(session: Session, principal: Principal, exercise_id: str,
-                       assignment_id: int | None) -> Assignment | None:
-    """Assignment ``assignment_id`` if it sets ``exercise_id`` in a course of the caller's (any course for an
-    admin): the one whose variant the caller works on there; else None."""
-    found = session.get(Assignment, assignment_id) if assignment_id is not None else None
-    if found is None or exercise_id not in found.exercise_ids:
-        return None
-    return found if principal.is_admin or policy.is_enrolled(session, principal.user_id, found.course_id) else None
+    """The caller's own variant (``validate_use_case.own_variant``, in ``assignment`` if given); 404 or 403
+    ``not_open`` when it is refused."""
+    own = validate_use_case.own_variant(session, _caller(principal), exercise_id, now, assignment)
+    if isinstance(own, Refused):
+        raise _variant_refusal(own, lang)
+    return own
 
 
 def named_assignment(session: Session, principal: Principal, exercise_id: str, assignment_id: int | None,
                      lang: str) -> Assignment | None:
-    """``variant_assignment`` for an assignment the caller names (None if none is named); 404 naming
-    ``assignment`` if it is not one of theirs that sets the exercise (worded alike whether it exists or not)."""
-    found = variant_assignment(session, principal, exercise_id, assignment_id)
+    """The assignment whose variant the caller asks for (None if none is named); 404 naming ``assignment`` if it is
+    not one of theirs that sets the exercise (worded alike whether it exists or not)."""
+    found = variant_assignment(session, _caller(principal), exercise_id, assignment_id)
     if assignment_id is not None and found is None:
         raise ApiError(404, "not_found", Text(
             zh=f"你的课程里没有编号为 {assignment_id} 且包含练习 {exercise_id} 的作业。",
@@ -136,9 +102,15 @@ def named_assignment(session: Session, principal: Principal, exercise_id: str, a
     return found
 
 
-def _studied(session: Session, principal: Principal, exercise_id: str) -> list[Assignment]:
-    """The assignments setting ``exercise_id`` in the courses where the caller is enrolled as a student."""
-    return policy.assignments_setting(session, principal.user_id, exercise_id, (EnrolmentRole.STUDENT,))
+def _caller(principal: Principal, staff_here: bool = False) -> Caller:
+    """The use cases' caller for ``principal``."""
+    return Caller(principal.user_id, principal.is_admin, principal.is_staff, staff_here)
+
+
+def _variant_refusal(refused: Refused, lang: str) -> ApiError:
+    """The API error for a refusal to show the caller's own variant: 404 if there is none for them, else 403."""
+    status = 404 if refused.code == "not_found" else 403
+    return ApiError(status, refused.code, refused.message.get(lang), field="exercise_id")
 
 
 def parse_submission(session: Session, principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
@@ -166,7 +138,7 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
         raise ApiError(422, "missing_field", "Students submit to an assignment: give its id in 'assignment_id'.",
                        field="assignment_id")
     if parsed.seed is None and staff and not principal.is_admin \
-            and _studied(session, principal, parsed.exercise_id):
+            and studied_assignments(session, principal.user_id, parsed.exercise_id):
         # Without a seed a teacher's try is graded on their own variant, a student's where they study the exercise:
         # as a teacher's row it would show that variant's seed and key.
         raise ApiError(422, "missing_field", f"You are enrolled as a student in a course that sets "
@@ -175,35 +147,28 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
     return parsed
 
 
-def readable_answer(exercise_id: str, answer: dict[str, Any], lang: str, seed: int | None = None) -> dict[str, Any]:
-    """The engine's reading of ``answer`` (for variant ``seed`` if given); an unreadable one is a 422 carrying the
-    engine's errors."""
-    reading = engine.validate(exercise_id, answer, lang, seed)
-    if reading["status"] != "valid":
-        first = reading["errors"][0] if reading["errors"] else {}
-        field = f"answer.{first['field']}" if first.get("field") else "answer"
-        raise ApiError(422, "invalid_answer", first.get("message") or "The answer cannot be read.", field=field,
-                       details={"errors": reading["errors"], "interpreted": reading["interpreted"]})
-    return reading
+def invalid_answer_error(reading: dict[str, Any]) -> ApiError:
+    """The 422 for an answer the engine cannot read, carrying the engine's errors."""
+    first = reading["errors"][0] if reading["errors"] else {}
+    field = f"answer.{first['field']}" if first.get("field") else "answer"
+    return ApiError(422, "invalid_answer", first.get("message") or "The answer cannot be read.", field=field,
+                    details={"errors": reading["errors"], "interpreted": reading["interpreted"]})
 
 
 def reading_for_preview(session: Session, principal: Principal, payload: dict[str, Any]) -> dict[str, Any]:
-    """The engine's reading for the live preview, on the variant the caller would submit to: a student's own,
-    or the ``seed`` a teacher names (none named: only what the text alone can tell). With an ``assignment_id`` of a
-    course the caller does not teach, a teacher reads as its students do."""
+    """The engine's reading for the live preview (``validate_answer``). With an ``assignment_id`` of a course the
+    caller does not teach, a teacher reads as its students do."""
     exercise_id = known_exercise(parse.required_string(payload, "exercise_id", 64))
     answer = parse.required_object(payload, "answer")
     # Well-formed as in a submission, so that a body valid for one is valid for the other.
     assignment_id = parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
     seed = parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT)
     lang = parse.language(payload.get("lang"))
-    if not queries.acts_as_staff_in(session, principal, assignment_id):
-        # A student's own variant, whatever was sent; looked up only when the reading needs it (this runs as
-        # the student types), and not before an assignment that sets it opens.
-        seed = own_variant(session, principal, exercise_id, lang, utcnow(),
-                           variant_assignment(session, principal, exercise_id, assignment_id)).seed \
-            if engine.reads_per_variant(exercise_id) else None
-    return engine.validate(exercise_id, answer, lang, seed)
+    caller = _caller(principal, queries.acts_as_staff_in(session, principal, assignment_id))
+    outcome = validate_answer(session, caller, ValidateRequest(exercise_id, answer, lang, seed, assignment_id), utcnow())
+    if isinstance(outcome, Refused):
+        raise _variant_refusal(outcome, lang)
+    return outcome.reading
 
 
 def idempotency_key(raw: str | None) -> str | None:
@@ -220,63 +185,26 @@ def idempotency_key(raw: str | None) -> str | None:
 def create_submission(
     session: Session, principal: Principal, request: SubmissionRequest, key: str | None
 ) -> tuple[Submission, bool]:
-    """Validate, then store and dispatch a submission; returns it and whether it is a replay of an earlier key.
-
-    A replay is answered before the rate limit counts: a client retrying after a lost reply must get its
-    submission back, not a 429 for an attempt that was already stored.
-    """
-    seed = request.seed if request.seed is not None else seed_for(
-        session, principal.user_id, request.exercise_id,
-        variant_assignment(session, principal, request.exercise_id, request.assignment_id))
-    if key is not None:
-        try:
-            earlier = submissions.replay_of(
-                session, user_id=principal.user_id, idempotency_key=key, exercise_id=request.exercise_id, seed=seed,
-                lang=request.lang, raw_answer=request.answer, assignment_id=request.assignment_id)
-        except SubmissionRejected as exc:
-            raise _rejection_error(exc, request.lang) from None
-        if earlier is not None:
-            return earlier, True
-    ratelimit.check_submission(principal.user_id)
-    try:
-        reading = readable_answer(request.exercise_id, request.answer, request.lang, seed)
-    except ApiError:
-        # An answer the assignment would refuse anyway gets that refusal instead: the reading's errors, made on
-        # the student's variant, could tell what an assignment not open yet holds back (how many items it has).
-        if request.assignment_id is not None:
-            _refuse_if_the_rules_would(session, principal, request)
-        raise
-    try:
-        submission, replay = submissions.accept(
-            session, user_id=principal.user_id, exercise_id=request.exercise_id, seed=seed, raw_answer=request.answer,
-            parsed_answer=reading["parsed"], lang=request.lang, assignment_id=request.assignment_id,
-            idempotency_key=key,
-        )
-    except SubmissionRejected as exc:
-        raise _rejection_error(exc, request.lang) from None
-    return submission, replay
+    """Submit through ``submit_answer``; returns the submission and whether it is a replay of an earlier key, or
+    raises the API error for a refusal, the rate limit or an unreadable answer."""
+    outcome = submit_answer(session, _caller(principal), SubmitRequest(
+        exercise_id=request.exercise_id, answer=request.answer, lang=request.lang,
+        assignment_id=request.assignment_id, seed=request.seed, idempotency_key=key), utcnow())
+    match outcome:
+        case Accepted(submission) | Replay(submission):
+            return submission, isinstance(outcome, Replay)
+        case Refused(code, message):
+            raise ApiError(REJECTION_STATUS.get(code, 409), code, message.get(request.lang),
+                           field=REJECTION_FIELD.get(code))
+        case RateLimited(retry_after):
+            raise ratelimit.submission_limit_error(retry_after)
+        case Unreadable(reading):
+            raise invalid_answer_error(reading)
 
 
 def notice_mark() -> int | None:
     """Taken before a submission is sent: lets ``wait_for_own`` skip its first read when no notice can be missed."""
     return notify.subscription_mark(current_app.config)
-
-
-def _rejection_error(exc: SubmissionRejected, lang: str) -> ApiError:
-    """The API error for a refusal of the submission service, in ``lang``."""
-    return ApiError(REJECTION_STATUS.get(exc.code, 409), exc.code, exc.message.get(lang),
-                    field=REJECTION_FIELD.get(exc.code))
-
-
-def _refuse_if_the_rules_would(session: Session, principal: Principal, request: SubmissionRequest) -> None:
-    """Raise the ApiError of the assignment's rule that refuses this submission, if one does."""
-    assignment = session.get(Assignment, request.assignment_id)
-    try:
-        if assignment is None:
-            raise SubmissionRejected("no_such_assignment", policy.NO_SUCH_ASSIGNMENT)
-        policy.check_can_submit(session, principal.user_id, assignment, request.exercise_id, utcnow())
-    except SubmissionRejected as exc:
-        raise _rejection_error(exc, request.lang) from None
 
 
 def wait_for_own(

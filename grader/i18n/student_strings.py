@@ -135,6 +135,9 @@ STUDENT_UI: dict[str, Text] = {
     "exercise.misconception_named": Text("可能的误区：{name}", "Likely misconception: {name}"),
     "exercise.you_wrote": Text("你的答案读作：{text}", "Your answer was read as: {text}"),
     "exercise.answer_key": Text("参考答案", "Answer key"),
+    # The key's solution step by step (the engine's named steps), and where the latest answer first leaves it.
+    "exercise.worked_heading": Text("逐步解答", "Worked solution"),
+    "exercise.departed_here": Text("你最近一次的答案从这一步开始偏离", "your latest answer leaves the solution here"),
     "exercise.key_after_due": Text("参考答案将在截止后显示。", "The answer key appears after the due date."),
     "exercise.key_no_due": Text("本作业没有截止时间，因此不会显示参考答案。",
                                 "This assignment has no due date, so its answer key is not shown."),

@@ -158,14 +158,16 @@ TEACHER_UI: dict[str, Text] = {
                                "{name} teaches this course and cannot be enrolled as a student."),
     "roster.one_enrolled": Text("{name} 已在课程中。", "{name} is already enrolled."),
     "roster.one_refused": Text("无法添加 {name}：{reason}。", "Cannot enrol {name}: {reason}."),
-    "roster.upload": Text("上传 CSV 批量添加", "Enrol from a CSV file"),
-    "roster.upload_hint": Text("每行一个用户名，列之间用逗号、分号或制表符分隔。用户名取表头为 username、用户名或学号的那一列"
-                               "（如 Moodle 导出的名单），没有这样的表头时取第一列；空行会被跳过。账号须已存在。",
-                               "One username per line; commas, semicolons or tabs separate columns. The usernames are "
-                               "read from the column headed username, login or 学号 (as in a Moodle export), or from "
-                               "the first column when no header names one; blank lines are skipped. Accounts must "
-                               "exist."),
-    "roster.file": Text("CSV 文件", "CSV file"),
+    "roster.upload": Text("上传名单批量添加（CSV 或 Excel）", "Enrol from a roster file (CSV or Excel)"),
+    "roster.upload_hint": Text("CSV（UTF-8 或 GBK，逗号、分号或制表符分隔）或 .xlsx 文件，如 Moodle、Canvas 或教务系统导出的名单。"
+                               "用户名取表头为 username、用户名或学号的那一列，没有这样的表头时取第一列；姓名取表头为姓名或 "
+                               "Name 的那一列；空行会被跳过。还没有账号的学生会按文件中的姓名新建账号。",
+                               "A CSV (UTF-8 or GBK; commas, semicolons or tabs) or .xlsx file, as Moodle, Canvas or "
+                               "教务系统 export it. The usernames are read from the column headed username, login or "
+                               "学号, or from the first column when no header names one; the names from the column "
+                               "headed Name or 姓名; blank lines are skipped. Students without an account get one, "
+                               "with the name in the file."),
+    "roster.file": Text("名单文件", "Roster file"),
     "roster.preview": Text("预览", "Preview"),
     "roster.preview_title": Text("导入预览", "Import preview"),
     "roster.row": Text("行", "Row"),
@@ -190,8 +192,9 @@ TEACHER_UI: dict[str, Text] = {
     "roster.err_enrolled": Text("已在课程中", "already enrolled"),
     "roster.err_busy": Text("另一个请求正在修改名单，请重试", "the roster was being changed by another request; try again"),
     "roster.err_teacher": Text("是本课程的教师", "teaches this course"),
-    "roster.err_file": Text("无法读取文件：请上传 UTF-8、UTF-16 或 GBK（GB18030）编码的 CSV 文本文件。",
-                            "Cannot read the file: upload a CSV text file in UTF-8, UTF-16 or GBK (GB18030)."),
+    "roster.err_file": Text("无法读取文件：请上传 .xlsx 文件，或 UTF-8、UTF-16 或 GBK（GB18030）编码的 CSV 文本文件。",
+                            "Cannot read the file: upload an .xlsx file, or a CSV text file in UTF-8, UTF-16 or GBK "
+                            "(GB18030)."),
     "roster.err_too_large": Text("文件过大（最多 {size}）。请只保留用户名一列，或分成几个文件上传。",
                                  "The file is too large (at most {size}). Keep only the username column, or split it "
                                  "into several files."),

@@ -20,6 +20,7 @@ from grader.models.lti import (
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
+from grader.models.sign_in_links import SignInLink
 from grader.models.submissions import (
     FINAL_STATUSES,
     AppendOnlyError,
@@ -66,6 +67,7 @@ __all__ = [
     "Role",
     "ScoreOverride",
     "ScorePolicy",
+    "SignInLink",
     "Submission",
     "SubmissionStatus",
     "User",

@@ -38,6 +38,8 @@ class User(Base):
     # Signed-in browsers carry the epoch they signed in under; signing out moves it on, so a copied or replayed
     # session cookie stops working (the cookie itself lives in the browser and cannot be recalled).
     session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Set by an administrator: the account cannot sign in, and its sessions, tokens and sign-in links have ended.
+    deactivated_at: Mapped[datetime | None]
 
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
 

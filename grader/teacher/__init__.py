@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Flask
 
 from grader.teacher import (
+    admin_views,
     assignment_views,
     course_admin_views,
     course_views,
@@ -12,6 +13,7 @@ from grader.teacher import (
     extension_views,
     override_views,
     regrade_views,
+    roster_link_views,
     roster_views,
     token_views,
 )
@@ -19,8 +21,8 @@ from grader.teacher.blueprint import teacher
 
 # Every teacher view module; its routes are added to the blueprint here, not by importing it. (The regrade task,
 # grader.teacher.tasks, is listed in the Celery app's include, grader.celery_app.)
-VIEW_MODULES = (assignment_views, course_admin_views, course_views, dashboard_views, export_views, extension_views,
-                override_views, regrade_views, roster_views, token_views)
+VIEW_MODULES = (admin_views, assignment_views, course_admin_views, course_views, dashboard_views, export_views, extension_views,
+                override_views, regrade_views, roster_link_views, roster_views, token_views)
 
 
 def init_app(app: Flask) -> None:

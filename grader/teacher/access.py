@@ -29,6 +29,18 @@ def teacher_required(view: Callable[P, R]) -> Callable[P, R | Response]:
     return login_required(wrapper)
 
 
+def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """Signed in (else to the login page) and an administrator (else 404: the page's existence is not shown)."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        if signed_in().role != Role.ADMIN:
+            abort(404)
+        return view(*args, **kwargs)
+
+    return login_required(wrapper)
+
+
 def teaches(session: Session, user: User, course_id: int) -> bool:
     """True if ``user`` is an admin or enrolled as a teacher of the course."""
     if user.role == Role.ADMIN:

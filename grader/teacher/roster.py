@@ -1,9 +1,6 @@
 """Course membership for teachers: create a course, enrol students one by one or from a CSV, remove them."""
 from __future__ import annotations
 
-import codecs
-import csv
-import io
 import re
 from dataclasses import dataclass, replace
 
@@ -13,31 +10,16 @@ from sqlalchemy.orm import Session
 
 from grader.models import Course, Enrolment, EnrolmentRole, User
 from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.teacher.roster_files import MAX_ROSTER_ROWS
 
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
-MAX_ROSTER_ROWS = 2000
 # The roster file (and the confirm form listing its rows) may be this large: 2,000 rows with a display name and an
 # e-mail address take about 150 KB, twice that in UTF-16. Every other request keeps the app's cap (the API's).
 MAX_ROSTER_BYTES = 1024 * 1024
 MAX_LINE_DIGITS = 7  # of a line number in the confirm form (a 1 MiB file has fewer than 10**7 lines)
-# First cells of a header row, compared case-insensitively with '_' and runs of spaces read as one space.
-HEADER_NAMES = frozenset({"username", "user", "user name", "userid", "user id", "login", "login name", "account",
-                          "student id", "用户名", "用户", "学号", "账号", "帐号", "登录名"})
-SEPARATORS = (",", ";", "\t")  # in order of preference when two are as likely
-SNIFF_LINES = 20  # the separator is guessed from the first non-blank lines
-UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # Checks and inserts of one enrolment request: a race lost to a concurrent request is checked again this often.
 ENROL_TRIES = 3
-
-
-class RosterFileError(ValueError):
-    """The uploaded roster cannot be read; ``key`` names the teacher-page string that says why."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
 
 
 @dataclass(frozen=True)
@@ -47,6 +29,8 @@ class RosterRow:
     line: int
     username: str
     error: str | None
+    display_name: str = ""  # the name the file gives (kept for an account it creates)
+    creates: bool = False  # no account has this username yet: confirming creates it
 
 
 def course_form_errors(session: Session, code: str, title: str) -> list[str]:
@@ -94,65 +78,6 @@ def members(session: Session, course: Course, role: str) -> list[User]:
     return list(session.scalars(
         select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.role == role).order_by(User.username)
     ))
-
-
-def _decode(data: bytes) -> str:
-    """The file's text: UTF-16 when it starts with that BOM, else UTF-8 (with or without BOM), else GB18030."""
-    # Excel writes "CSV UTF-8" with a BOM, "Unicode text" as UTF-16 with a BOM, and a plain CSV on Chinese Windows in
-    # GBK, which GB18030 extends. Any ASCII or UTF-8 file is read as UTF-8 first; GB18030 would misread it.
-    encodings = ("utf-16",) if data.startswith(UTF16_BOMS) else ("utf-8-sig", "gb18030")
-    for encoding in encodings:
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise RosterFileError("roster.err_file")
-
-
-def _separator(lines: list[str]) -> str:
-    """The column separator of the first lines: the candidate found on every line, then most often; a comma if none
-    is found (a file of usernames alone)."""
-    def score(separator: str) -> tuple[int, int]:
-        counts = [line.count(separator) for line in lines]
-        return min(counts, default=0), sum(counts)
-
-    best = max(SEPARATORS, key=score)  # max keeps the first of equals: the comma
-    return best if score(best)[1] else ","
-
-
-def _is_header(cell: str) -> bool:
-    """True if ``cell`` (a first row's first cell) names the username column, e.g. 'User_Name', 'Login', '学号'."""
-    return " ".join(cell.replace("_", " ").split()).casefold() in HEADER_NAMES
-
-
-def read_usernames(data: bytes) -> list[tuple[int, str]]:
-    """(line number, username) from a roster CSV: the column a header row names (username, 学号, …; an LMS export
-    such as Moodle's puts it third), else the first; the header row and blank lines are skipped."""
-    text = _decode(data)
-    if "\x00" in text:  # no username holds a NUL, and PostgreSQL refuses one in a query parameter
-        raise RosterFileError("roster.err_file")
-    # Old Mac files end lines with a CR alone, which the csv module refuses inside a line (it is handed lines split
-    # at LF): every line end becomes one LF, so line numbers stay those an editor shows.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    separator = _separator([line for line in text.split("\n") if line.strip()][:SNIFF_LINES])
-    reader = csv.reader(io.StringIO(text), delimiter=separator)
-    table: list[tuple[int, list[str]]] = []
-    start = 1
-    try:
-        for cells in reader:
-            # A quoted cell may span lines: a row is numbered by the line it starts on.
-            line, start = start, reader.line_num + 1
-            if any(cell.strip() for cell in cells):  # a blank line (or only separators) is no row
-                table.append((line, cells))
-    except csv.Error as exc:
-        raise RosterFileError("roster.err_file") from exc
-    column = next((i for i, cell in enumerate(table[0][1]) if _is_header(cell)), None) if table else None
-    if column is not None:
-        table = table[1:]
-    rows = [(line, cells[column or 0].strip() if len(cells) > (column or 0) else "") for line, cells in table]
-    if len(rows) > MAX_ROSTER_ROWS:
-        raise RosterFileError("roster.err_too_many", n=MAX_ROSTER_ROWS)
-    return rows
 
 
 def confirmed_rows(values: list[str]) -> list[tuple[int, str]] | None:

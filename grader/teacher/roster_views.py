@@ -1,4 +1,5 @@
-"""The roster: enrol one student, enrol many from a CSV (preview first), remove a student (after a confirmation)."""
+"""The roster: enrol one student, enrol many from a CSV or .xlsx file (preview first; accounts that do not exist yet
+are created), remove a student (after a confirmation)."""
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
@@ -7,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
-from grader.teacher import roster
+from grader.teacher import roster, roster_accounts, roster_files
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
 from grader.ui.page_helpers import page_lang, render, signed_in
@@ -26,7 +27,8 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
     """The roster page with the current members (and any preview or errors passed in)."""
     session = get_session()
     return render("teach/roster.html", status, course=course, students=roster.members(session, course, EnrolmentRole.STUDENT),
-                  teachers=roster.members(session, course, EnrolmentRole.TEACHER), **extra)
+                  teachers=roster.members(session, course, EnrolmentRole.TEACHER),
+                  waiting=len(roster_accounts.without_password(session, course)), **extra)
 
 
 routes = Routes()
@@ -61,27 +63,30 @@ def roster_add(course_id: int) -> ResponseReturnValue:
 @body_limit(roster.MAX_ROSTER_BYTES, "roster.err_too_large", "teacher.roster_page")
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
-    """Read an uploaded CSV and show each row's check; nothing is enrolled yet."""
+    """Read an uploaded CSV or workbook and show what each row would do; nothing is created or enrolled yet."""
     course = course_or_404(get_session(), signed_in(), course_id)
     upload = request.files.get("file")
     try:
-        rows = roster.read_usernames(upload.read() if upload else b"")
-    except roster.RosterFileError as exc:
+        entries = roster_files.read_entries(upload.read() if upload else b"")
+    except roster_files.RosterFileError as exc:
         return _roster_page(course, 422, file_error=t(exc.key, page_lang(), **exc.values))
-    return _roster_page(course, preview=roster.check_rows(get_session(), course, rows))
+    return _roster_page(course, preview=roster_accounts.check_entries(get_session(), course, entries))
 
 
 @routes.post("/courses/<int:course_id>/roster/confirm")
 @body_limit(roster.MAX_ROSTER_BYTES, "error.too_large", "teacher.roster_page")
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
-    """Enrol the rows the preview accepted (checked again now); refused rows keep their line in the file."""
+    """Create and enrol the rows the preview accepted (checked again now); refused rows keep their line in the file."""
     course = course_or_404(get_session(), signed_in(), course_id)
     rows = roster.confirmed_rows(request.form.getlist("row"))
-    if rows is None:  # only a hand-made form sends anything but the preview's "line:username" values
+    entries = roster_accounts.confirmed_entries(rows, request.form.getlist("name")) if rows is not None else None
+    if entries is None:  # only a hand-made form sends anything but the preview's "line:username" values and names
         abort(400)
-    count, refused = roster.enrol(get_session(), course, rows)
+    created, count, refused = roster_accounts.enrol_entries(get_session(), course, entries)
     flash(t("roster.enrolled", page_lang(), n=count))
+    if created:
+        flash(t("roster.created", page_lang(), n=len(created)))
     if refused:
         return _roster_page(course, 422, refused=refused)
     return redirect(url_for("teacher.roster_page", course_id=course.id))

@@ -11,10 +11,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.grading import policy, submissions
-from grader.grading.refusals import SubmissionRejected
+from grader.grading import policy
+from grader.grading.submit_use_case import (
+    Accepted,
+    Caller,
+    RateLimited,
+    Refused,
+    Replay,
+    SubmitRequest,
+    Unreadable,
+    submit_answer,
+)
 from grader.grading.terms import StudentTerms
 from grader.grading.variant_seeds import seed_for
+from grader.i18n import t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
@@ -56,6 +66,8 @@ class ExercisePage:
     latest: Submission | None
     misconception_names: Mapping[str, str]  # tag -> short name, for results the page's script renders
     locked: bool = False
+    worked: tuple[Mapping[str, Any], ...] = ()  # the key's solution as the engine's named steps (shown with the key)
+    departed_at: int | None = None  # the step where the latest graded, not fully right answer leaves that solution
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,8 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now,
                                             staff=teaches_course(session, user, assignment.course_id))
     history = submissions_for(session, user, assignment.id, exercise_id)
+    latest = history[0] if history else None
+    worked, departed_at = worked_solution(exercise_id, seed, lang, latest) if key_visible else ((), None)
     return ExercisePage(
         exercise_id=exercise_id, title=entry["title"][lang], prompt=prompt,
         blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
@@ -134,8 +148,21 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
         refusal=_refusal(progress.state, row.attempts_left), key_policy=assignment.answer_key_policy,
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, progress.terms, row.attempts_left, row.last_status, progress.state),
-        latest=history[0] if history else None, misconception_names=engine.misconception_names(exercise_id, lang),
+        latest=latest, misconception_names=engine.misconception_names(exercise_id, lang),
+        worked=worked, departed_at=departed_at,
     )
+
+
+def worked_solution(exercise_id: str, seed: int, lang: str,
+                    latest: Submission | None) -> tuple[tuple[Mapping[str, Any], ...], int | None]:
+    """The variant's worked solution (for a key the rules let the student see), and the number of the step where
+    ``latest``, when it is a graded answer to this variant that is not fully right, first leaves it."""
+    steps = tuple(engine.worked_solution(exercise_id, seed, lang))
+    if (not steps or latest is None or latest.status != SubmissionStatus.GRADED or latest.seed != seed
+            or (latest.score or 0.0) >= 1.0):
+        return steps, None
+    departure = engine.first_departure(exercise_id, seed, latest.raw_answer, lang)
+    return steps, None if departure is None else int(departure["number"])
 
 
 def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
@@ -172,22 +199,22 @@ class FormOutcome:
 
 def submit_form(session: Session, user: User, assignment: Assignment, exercise_id: str, form: Mapping[str, str],
                 lang: str, now: datetime) -> FormOutcome:
-    """Validate first (an unreadable answer costs no attempt and stores nothing), then submit under the rules."""
+    """Submit the posted form through ``submit_answer`` (an unreadable answer costs no attempt and stores nothing)
+    and say what the page shows instead of the submission if it was not accepted."""
     entry = graded_exercise(assignment, exercise_id)
     if locked_for(session, user, assignment, now):
         # Refused before reading: reading on the student's variant could tell what the opening date holds back.
         return FormOutcome(None, status=403)
-    answer = answer_from_form(form, field_views(entry["fields"], lang))
-    seed = seed_for(session, user.id, exercise_id, assignment)
-    report = engine.validate(exercise_id, answer, lang, seed)
-    if report["status"] != "valid":
-        return FormOutcome(None, validation=report)
     key = form.get("idempotency_key") or None
-    try:
-        submission, _ = submissions.accept(
-            session, user_id=user.id, exercise_id=exercise_id, seed=seed,
-            raw_answer=answer, parsed_answer=report["parsed"], lang=lang, assignment_id=assignment.id,
-            idempotency_key=key[:128] if key else None)
-    except SubmissionRejected as exc:
-        return FormOutcome(None, refusal=exc.message.get(lang))
-    return FormOutcome(submission.id)
+    request = SubmitRequest(exercise_id, answer_from_form(form, field_views(entry["fields"], lang)), lang,
+                            assignment_id=assignment.id, idempotency_key=key[:128] if key else None)
+    match submit_answer(session, Caller(user.id), request, now):
+        case Accepted(submission) | Replay(submission):
+            return FormOutcome(submission.id)
+        case Refused(code, message):
+            # Archived is read-only, as the API answers it; the other rules refuse this answer, now.
+            return FormOutcome(None, refusal=message.get(lang), status=403 if code == "course_archived" else 422)
+        case RateLimited(retry_after):
+            return FormOutcome(None, refusal=t("exercise.rate_limited", lang, seconds=retry_after), status=429)
+        case Unreadable(reading):
+            return FormOutcome(None, validation=reading)

@@ -6,10 +6,7 @@ import secrets
 from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from grader import ratelimit
 from grader.extensions import get_session
-from grader.grading import policy
-from grader.i18n import t
 from grader.models import utcnow
 from grader.ui.exercise_catalogue import exercise_title, field_labels
 from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
@@ -53,11 +50,6 @@ def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue
     """Without JavaScript: validate, submit, then show the submission (which refreshes until graded)."""
     session, user = get_session(), signed_in()
     found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
-    if policy.course_archived(session, found.course_id):  # read-only: refused before reading, as the API refuses it
-        return _page(assignment_id, exercise_id, 403, refusal=policy.COURSE_ARCHIVED.get(page_lang()))
-    retry_after = ratelimit.submission_retry_after(user.id)
-    if retry_after:
-        return _page(assignment_id, exercise_id, 429, refusal=t("exercise.rate_limited", page_lang(), seconds=retry_after))
     outcome = visible_or_404(lambda: submit_form(session, user, found, exercise_id, request.form, page_lang(),
                                                  utcnow()))
     if outcome.submission_id is not None:

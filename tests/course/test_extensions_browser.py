@@ -3,49 +3,30 @@ their own due date and extra attempts (Chinese, on a phone)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
-from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, expect
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 
-from grader import create_app
 from grader.extensions import get_db
 from grader.models import Assignment, Extension, utcnow
-from grader.serve import prepare
 from grader.teacher.zones import form_time
-from tests.browser_support import BROWSER_MARKS, shot
+from tests.browser_support import BROWSER_MARKS, LiveApp, served_demo, shot
 
 pytestmark = BROWSER_MARKS
 PHONE = {"width": 390, "height": 844}
 
 
-@dataclass(frozen=True)
-class Live:
-    """The demo app served over HTTP (no worker: nothing here is graded)."""
-
-    url: str
-    app: Flask
+Live = LiveApp
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     """The demo course on SQLite, served on a free port of 127.0.0.1."""
-    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path_factory.mktemp("extensions-live"))})
-    prepare(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="extensions-live", daemon=True)
-    thread.start()
-    try:
-        yield Live(f"http://127.0.0.1:{server.server_port}", app)
-    finally:
-        server.shutdown()
-        thread.join(10)
+    with served_demo(tmp_path_factory.mktemp("extensions-live"), "extensions-live") as served:
+        yield served
 
 
 def _signed_in(

@@ -76,7 +76,7 @@ def test_csv_upload_previews_with_per_row_errors_then_enrols(login: Login, sessi
     assert response.status_code == 200
     assert set(roles_in(session, course.id)) == {teacher.username, already.username}  # preview only
     assert 'data-line="5"' not in page  # a blank line is skipped, not an error
-    for line, fragment in [(2, "ready to enrol"), (3, "no such user"), (4, "already enrolled"), (6, "appears earlier"),
+    for line, fragment in [(2, "ready to enrol"), (3, "new account, to enrol"), (4, "already enrolled"), (6, "appears earlier"),
                            (7, "teaches this course"), (8, "empty username")]:
         assert f'data-line="{line}"' in page
         row = page.split(f'data-line="{line}"', 1)[1].split("</tr>", 1)[0]

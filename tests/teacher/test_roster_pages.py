@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.api import MAX_BODY_BYTES
@@ -64,8 +64,10 @@ def test_a_file_over_the_api_cap_is_previewed(session: Session, login: Login) ->
     status, page = upload(client, token, course, data)
     assert status == 200, page[:300]
     assert page.count("<tr class=") == 1200
-    assert "ready to enrol" in row_of(page, 8) and "no such user" in row_of(page, 1201)
-    assert CONFIRM_ROW.findall(page) == [f"8:{known.username}"]
+    # Unknown usernames now get an account on confirming (issue 19): every row goes into the confirm form.
+    assert "ready to enrol" in row_of(page, 8) and "new account, to enrol" in row_of(page, 1201)
+    ready = CONFIRM_ROW.findall(page)
+    assert len(ready) == 1200 and f"8:{known.username}" in ready
 
 
 def test_a_confirm_form_of_every_row_is_accepted(session: Session, login: Login) -> None:
@@ -73,12 +75,14 @@ def test_a_confirm_form_of_every_row_is_accepted(session: Session, login: Login)
     teacher = make_user(session, Role.TEACHER)
     course = course_of(session, teacher)
     client, token = login(teacher.username)
-    rows = [f"{n + 2}:{'x' * 56}{n:08d}" for n in range(MAX_ROSTER_ROWS)]
+    prefix = unique("big")
+    rows = [f"{n + 2}:{prefix}{'x' * (56 - len(prefix))}{n:08d}" for n in range(MAX_ROSTER_ROWS)]
     assert len("&row=".join(rows)) > MAX_BODY_BYTES
     response = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": rows})
-    page = response.get_data(as_text=True)
-    assert response.status_code == 422  # every row refused (no such users), each at its own line
-    assert "no such user" in row_of(page, MAX_ROSTER_ROWS + 1)
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    # Every row was a new username: each got an account (issue 19; before, each was refused as unknown).
+    assert session.scalar(select(func.count()).select_from(User).where(User.username.startswith(prefix))) == MAX_ROSTER_ROWS
+    assert "Created 2000 account(s)." in client.get(f"/teach/courses/{course.id}/roster").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(("lang", "text"), [("en", "The file is too large (at most 1 MiB)"), ("zh", "文件过大（最多 1 MiB）")])
@@ -123,13 +127,13 @@ def test_confirm_reports_refused_rows_at_their_line_in_the_file(session: Session
     status, page = upload(client, token, course, messy)
     assert status == 200 and f"{s43.username}</td>" in row_of(page, 5)
     ready = CONFIRM_ROW.findall(page)
-    assert ready == [f"4:{s41.username}", f"5:{s43.username}"]
+    assert ready == ["3:nobody-here", f"4:{s41.username}", f"5:{s43.username}"]  # nobody-here: a new account
     assert client.post(f"/teach/courses/{course.id}/roster/add",
                        data={"csrf_token": token, "username": s43.username}).status_code == 302
     response = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": ready})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert "Enrolled 1 student(s)." in page
+    assert "Enrolled 2 student(s)." in page
     assert page.count("<tr class=") == 1 and "already enrolled" in row_of(page, 5)
     assert f"<td>5</td><td>{s43.username}</td>" in page
 

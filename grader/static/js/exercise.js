@@ -171,20 +171,16 @@
       if (part.read) { item.appendChild(el("div", "read", say("exercise.you_wrote", { text: part.read }))); }
       if (part.feedback) { item.appendChild(el("div", "feedback", part.feedback)); }
       if (part.follow_through) { item.appendChild(el("div", "follow-through", "↪ " + say("exercise.follow_through"))); }
-      if (part.misconception) { item.appendChild(misconceptionNode(part.misconception)); }
+      var named = part.misconception ? misconceptionNode(part.misconception) : null;
+      if (named) { item.appendChild(named); }
       return item;
     }
 
-    // The short name with the tag after it in smaller type, as the server-rendered result shows it.
+    // The short name alone, as the server-rendered result shows it to students (never the internal tag id); a tag
+    // without a short name adds nothing, the part's feedback already says what went wrong.
     function misconceptionNode(tag) {
       var name = misconceptionNames[tag];
-      if (!name) { return el("div", "misconception", say("exercise.misconception", { tag: tag })); }
-      var node = el("div", "misconception", say("exercise.misconception_named", { name: name }) + " ");
-      var small = el("small", "misconception-tag", "(");
-      small.appendChild(el("code", null, tag));
-      small.appendChild(document.createTextNode(")"));
-      node.appendChild(small);
-      return node;
+      return name ? el("div", "misconception", say("exercise.misconception_named", { name: name })) : null;
     }
 
     function renderResult(submission) {
