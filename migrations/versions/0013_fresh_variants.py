@@ -5,7 +5,7 @@ Existing assignments keep sharing (``fresh_variants`` false), and every stored s
 no student's variant changes. New assignments are made fresh by the teacher form (grader.teacher.assignments.save).
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0014 (was 0011; chained after main's 0014 for one head)
 Create Date: 2026-12-01 21:30:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0011"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
