@@ -63,7 +63,7 @@ def test_a_fresh_assignment_seed_derives_from_assignment_student_and_exercise(se
 
 def test_a_shared_assignment_keeps_the_students_stored_seed(session: Session) -> None:
     student = make_user(session)
-    legacy = make_assignment(session, [student])  # fresh_variants false: as every assignment before 0013
+    legacy = make_assignment(session, [student])  # fresh_variants false: as every assignment before 0014
     stored = seed_for(session, student.id, SHIFT, secret="the secret of long ago")
     also_shared = _second(session, legacy)
     assert seed_for(session, student.id, SHIFT, legacy) == stored == seed_for(session, student.id, SHIFT, also_shared)
@@ -72,7 +72,7 @@ def test_a_shared_assignment_keeps_the_students_stored_seed(session: Session) ->
 
 
 def test_migration_keeps_every_stored_seed_and_existing_assignments_share(empty_database: str) -> None:
-    upgrade(empty_database, "0011")
+    upgrade(empty_database, "0013")
     engine_ = create_engine(empty_database)
     now = utcnow()
     try:

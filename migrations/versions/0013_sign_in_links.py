@@ -1,7 +1,7 @@
 """One-time sign-in links for roster accounts (only the token's hash is stored), and deactivated accounts.
 
-Revision ID: 0014
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-01 21:30:00
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0014"
-down_revision: str | None = '0011'
+revision: str = '0013'
+down_revision: str | None = '0012'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,8 +1,8 @@
 """LTI 1.3: platforms and deployments, our signing keys, launch states, LMS identities, contexts, resource links,
 line items, the score outbox and the shared access-token cache.
 
-Revision ID: 0011
-Revises: 0012
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-01 20:26:23.264360
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0011'
-down_revision: str | None = '0012'
+revision: str = '0012'
+down_revision: str | None = '0011'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,6 +1,6 @@
 """Worker liveness rows: the sweeper re-sends promptly while a worker is alive and holds back while none is.
 
-Revision ID: 0012
+Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-01 20:30:00
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0012'
+revision: str = '0011'
 down_revision: str | None = '0010'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

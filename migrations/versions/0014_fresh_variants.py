@@ -4,8 +4,8 @@ id of the one assignment it belongs to), and an assignment says whether its stud
 Existing assignments keep sharing (``fresh_variants`` false), and every stored seed moves to scope 0 unchanged, so
 no student's variant changes. New assignments are made fresh by the teacher form (grader.teacher.assignments.save).
 
-Revision ID: 0013
-Revises: 0014 (was 0011; chained after main's 0014 for one head)
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-12-01 21:30:00
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0013"
-down_revision: str | None = "0014"
+revision: str = '0014'
+down_revision: str | None = '0013'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
