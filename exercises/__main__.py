@@ -1,4 +1,5 @@
 """``python -m exercises``: the engine's command line (the same as ``grader exercises``)."""
+
 import sys
 
 from exercises.cli import main

@@ -1,4 +1,5 @@
 """The engine's public face: plain functions returning JSON-ready dicts, used by the CLI, workers and web app."""
+
 from __future__ import annotations
 
 import copy
@@ -43,7 +44,8 @@ VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generatin
 # (exercise id, tag) -> short name of every hand-written misconception (tag_part functions only add tags from that
 # list); a generated tag (gen:<step>:<mistake>) is worded from the exercise's steps instead.
 _MISCONCEPTION_NAMES: dict[tuple[str, str], Text] = {
-    (exercise.id, misconception.tag): misconception.name for exercise in EXERCISES
+    (exercise.id, misconception.tag): misconception.name
+    for exercise in EXERCISES
     for misconception in exercise.misconceptions
 }
 
@@ -65,17 +67,39 @@ def _generate(exercise: Exercise, seed: object) -> Variant:
 
 def _fields(exercise: Exercise) -> list[dict[str, Any]]:
     """The answer fields of an exercise as JSON."""
-    return [{"name": f.name, "kind": f.kind, "weight": f.weight,
-             "label": {"zh": f.label.zh, "en": f.label.en}, "hint": {"zh": f.hint.zh, "en": f.hint.en}}
-            for f in exercise.fields]
+    return [
+        {
+            "name": f.name,
+            "kind": f.kind,
+            "weight": f.weight,
+            "label": {"zh": f.label.zh, "en": f.label.en},
+            "hint": {"zh": f.hint.zh, "en": f.hint.en},
+        }
+        for f in exercise.fields
+    ]
 
 
 def list_exercises() -> list[dict[str, Any]]:
     """Every exercise with its titles and answer fields, the capacity lab last (not graded)."""
-    listed = [{"id": e.id, "chapter": e.chapter, "title": {"zh": e.title.zh, "en": e.title.en},
-               "graded": True, "fields": _fields(e)} for e in EXERCISES]
-    listed.append({"id": CAPACITY_LAB_ID, "chapter": "l03", "graded": False, "fields": [],
-                   "title": {"zh": CAPACITY_LAB_TITLE.zh, "en": CAPACITY_LAB_TITLE.en}})
+    listed = [
+        {
+            "id": e.id,
+            "chapter": e.chapter,
+            "title": {"zh": e.title.zh, "en": e.title.en},
+            "graded": True,
+            "fields": _fields(e),
+        }
+        for e in EXERCISES
+    ]
+    listed.append(
+        {
+            "id": CAPACITY_LAB_ID,
+            "chapter": "l03",
+            "graded": False,
+            "fields": [],
+            "title": {"zh": CAPACITY_LAB_TITLE.zh, "en": CAPACITY_LAB_TITLE.en},
+        }
+    )
     return listed
 
 
@@ -90,9 +114,15 @@ def variant(exercise_id: str, seed: int, lang: str = "zh") -> dict[str, Any]:
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     generated = _generate(exercise, seed)
-    return {"exercise_id": exercise.id, "seed": generated.seed, "engine_version": generated.engine_version,
-            "lang": lang, "data": to_json(dict(generated.data)), "prompt": exercise.prompt(generated, lang),
-            "fields": _fields(exercise)}
+    return {
+        "exercise_id": exercise.id,
+        "seed": generated.seed,
+        "engine_version": generated.engine_version,
+        "lang": lang,
+        "data": to_json(dict(generated.data)),
+        "prompt": exercise.prompt(generated, lang),
+        "fields": _fields(exercise),
+    }
 
 
 def prompt_without_data(exercise_id: str, seed: int, lang: str = "zh", placeholder: str = "") -> str:
@@ -120,12 +150,17 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
         generated = _generate(exercise, seed)
         # On the parts read so far, not only once all are: a matrix of the wrong shape must not show "read as"
         # while the student has yet to fill another part. The cached key: the preview runs this as they type.
-        errors += variant_errors(exercise, generated, parsed.values, lang, _cached_answer_key(exercise.id, generated.seed))
+        errors += variant_errors(
+            exercise, generated, parsed.values, lang, _cached_answer_key(exercise.id, generated.seed)
+        )
     # Warnings never block: a number with fewer decimals than the hint asks may be exact (0.5), so it stays valid.
-    return {"status": "invalid" if errors else "valid",
-            "parsed": {name: to_json(value) for name, value in parsed.values.items()},
-            "interpreted": dict(parsed.interpreted), "errors": [e.to_dict() for e in errors],
-            "warnings": precision_warnings(exercise.fields, dict(parsed.values), lang)}
+    return {
+        "status": "invalid" if errors else "valid",
+        "parsed": {name: to_json(value) for name, value in parsed.values.items()},
+        "interpreted": dict(parsed.interpreted),
+        "errors": [e.to_dict() for e in errors],
+        "warnings": precision_warnings(exercise.fields, dict(parsed.values), lang),
+    }
 
 
 def reads_per_variant(exercise_id: str) -> bool:
@@ -141,8 +176,16 @@ def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict
     generated = _generate(exercise, seed)
     parsed = exercise.parse(answer, lang)
     if not parsed.valid:
-        result = GradeResult(exercise.id, generated.seed, generated.engine_version, "invalid", None, {},
-                             parsed.errors, {k: to_json(v) for k, v in parsed.values.items()})
+        result = GradeResult(
+            exercise.id,
+            generated.seed,
+            generated.engine_version,
+            "invalid",
+            None,
+            {},
+            parsed.errors,
+            {k: to_json(v) for k, v in parsed.values.items()},
+        )
     else:
         result = exercise.check(generated, parsed.values, lang)
     return result.to_dict()
@@ -204,4 +247,6 @@ def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | No
 def misconception_names(exercise_id: str, lang: str = "zh") -> dict[str, str]:
     """Every misconception tag of ``exercise_id`` with its short name in ``lang`` (for pages that render results)."""
     chosen = normalise_lang(lang)
-    return {misconception.tag: misconception.name.get(chosen) for misconception in get_exercise(exercise_id).misconceptions}
+    return {
+        misconception.tag: misconception.name.get(chosen) for misconception in get_exercise(exercise_id).misconceptions
+    }

@@ -1,4 +1,5 @@
 """Types shared by the engine: variants, answer fields, misconceptions and the frozen results of checking."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,7 @@ SEED_LIMIT = 2**63
 Answer = Mapping[str, Any]
 Data = Mapping[str, Any]
 
+
 @dataclass(frozen=True)
 class Variant:
     """One student's numbers for one exercise; ``data`` is JSON and never holds the answer."""
@@ -25,6 +27,7 @@ class Variant:
     engine_version: str
     data: Data
     subseed: int = 0
+
 
 @dataclass(frozen=True)
 class AnswerField:
@@ -49,6 +52,7 @@ class AnswerField:
     # Parallel questions name none, so that a mistake one of them shows is not ruled out by another answered right.
     uses: tuple[str, ...] | None = None
 
+
 @dataclass(frozen=True)
 class Misconception:
     """A known wrong procedure: its solver returns the answer fields it changes, or None where it changes nothing."""
@@ -66,6 +70,7 @@ class Misconception:
     # False for a diagnosis added after the exercise's variants were drawn: it names answers but never makes the
     # variant rules redraw a seed (a student's numbers must not change with an engine update).
     draws_variants: bool = True
+
 
 @dataclass(frozen=True)
 class PartResult:
@@ -91,6 +96,7 @@ class PartResult:
             "read": self.read,
         }
 
+
 @dataclass(frozen=True)
 class FieldError:
     """Why one field of an answer could not be read."""
@@ -102,8 +108,13 @@ class FieldError:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the error."""
-        return {"field": self.field, "message": self.message, "position": self.position,
-                "interpreted": self.interpreted}
+        return {
+            "field": self.field,
+            "message": self.message,
+            "position": self.position,
+            "interpreted": self.interpreted,
+        }
+
 
 @dataclass(frozen=True)
 class ParsedAnswer:
@@ -117,6 +128,7 @@ class ParsedAnswer:
     def valid(self) -> bool:
         """True when every field could be read."""
         return not self.errors
+
 
 @dataclass(frozen=True)
 class GradeResult:

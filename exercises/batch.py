@@ -1,5 +1,6 @@
 """JSON-lines requests to the engine: one reply per non-blank line, in order; a bad line is answered with
 ``{"line", "status": "error", "error": {"code", "message"}}`` and the batch goes on."""
+
 from __future__ import annotations
 
 import json
@@ -79,8 +80,9 @@ def variant_line(record: object) -> dict[str, Any]:
 def grade_line(record: object) -> dict[str, Any]:
     """One batch line of ``grade``."""
     record, lang = _record_fields(record, ("exercise_id", "seed", "answer"))
-    return serve(lambda: api.grade(record["exercise_id"], record["seed"], record["answer"], lang),
-                  record["exercise_id"])
+    return serve(
+        lambda: api.grade(record["exercise_id"], record["seed"], record["answer"], lang), record["exercise_id"]
+    )
 
 
 def _reply_to(number: int, line: bytes, handle: Callable[[object], dict[str, Any]]) -> str:
@@ -88,8 +90,9 @@ def _reply_to(number: int, line: bytes, handle: Callable[[object], dict[str, Any
     try:
         record = json.loads(line)  # bytes: json detects the encoding, bad UTF-8 is a ValueError
     except (ValueError, RecursionError):
-        return dumps({"line": number, "status": "error",
-                       "error": {"code": "bad-json", "message": "the line is not valid JSON"}})
+        return dumps(
+            {"line": number, "status": "error", "error": {"code": "bad-json", "message": "the line is not valid JSON"}}
+        )
     try:
         return dumps(handle(record))
     except LineError as error:

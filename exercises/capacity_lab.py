@@ -15,6 +15,7 @@ exchangeable in a sum, so this only trims the sample). Sentences of length T are
 depend on t_min or t_max. Each d has its own random stream, so a d's curve does not depend on which other
 d's were asked for. Vectors are float32: the lab ranks candidates, it needs no more precision.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,10 @@ from exercises.base import ENGINE_VERSION, SEED_LIMIT
 from exercises.i18n import Text
 
 CAPACITY_LAB_ID = "l03.capacity-lab"
-CAPACITY_LAB_TITLE = Text("容量实验台：定长向量 vs 保留全部状态 + 注意力",
-                          "Capacity lab: one fixed vector vs keeping every state with attention")
+CAPACITY_LAB_TITLE = Text(
+    "容量实验台：定长向量 vs 保留全部状态 + 注意力",
+    "Capacity lab: one fixed vector vs keeping every state with attention",
+)
 
 ALLOWED_DIMENSIONS = (32, 64, 128, 256)
 MAX_LENGTH = 64
@@ -101,11 +104,13 @@ def _score_block(words: np.ndarray, keys: np.ndarray, lengths: Sequence[int]) ->
         weights /= weights.sum(axis=2, keepdims=True)
         # (Σ_s α_s e_s)·e_u = (α @ Gram)_u, and the read-back's norm is shared by all candidates u.
         attention_scores = weights @ word_gram[:, :length, :length]
-        totals[row] = (np.sum(fixed_scores.argmax(axis=2) == probes),
-                       np.sum(attention_scores.argmax(axis=2) == probes),
-                       float(fixed_cosine.sum()),
-                       float(weights[:, probed, probes].sum()),
-                       fixed_scores.shape[0] * len(probes))
+        totals[row] = (
+            np.sum(fixed_scores.argmax(axis=2) == probes),
+            np.sum(attention_scores.argmax(axis=2) == probes),
+            float(fixed_cosine.sum()),
+            float(weights[:, probed, probes].sum()),
+            fixed_scores.shape[0] * len(probes),
+        )
     return totals
 
 
@@ -123,8 +128,14 @@ def first_below(accuracies: Sequence[float], lengths: Sequence[int], threshold: 
     return next((length for length, accuracy in zip(lengths, accuracies) if accuracy < threshold), None)
 
 
-def run_capacity_lab(ds: Sequence[int], t_max: int, trials: int = 200, seed: int = 0, t_min: int = 1,
-                     progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+def run_capacity_lab(
+    ds: Sequence[int],
+    t_max: int,
+    trials: int = 200,
+    seed: int = 0,
+    t_min: int = 1,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
     """Read-back accuracy against sentence length T for each d, fixed vector vs attention; JSON-ready.
 
     Raises ValueError naming the parameter for d outside {32, 64, 128, 256}, T outside 1..64 (or
@@ -142,8 +153,7 @@ def run_capacity_lab(ds: Sequence[int], t_max: int, trials: int = 200, seed: int
     fixed, attention, cosine, weight, below = {}, {}, {}, {}, {}
     done, total_work = 0, sum(dimensions)
     for d in dimensions:
-        hits_fixed, hits_attention, cosine_sum, weight_sum, probes = _simulate_dimension(
-            d, lengths, trials, seed).T
+        hits_fixed, hits_attention, cosine_sum, weight_sum, probes = _simulate_dimension(d, lengths, trials, seed).T
         key = str(d)
         fixed[key] = [round(float(x), 6) for x in hits_fixed / probes]
         attention[key] = [round(float(x), 6) for x in hits_attention / probes]
@@ -161,8 +171,16 @@ def run_capacity_lab(ds: Sequence[int], t_max: int, trials: int = 200, seed: int
         "first_below_90": below,
         "fixed_cosine": cosine,
         "attention_weight_on_target": weight,
-        "params": {"ds": dimensions, "t_min": t_min, "t_max": t_max, "trials": trials, "seed": seed,
-                   "temperature": TEMPERATURE, "probes_per_sentence": PROBES_PER_SENTENCE,
-                   "threshold": THRESHOLD, "candidates": "sentence"},
+        "params": {
+            "ds": dimensions,
+            "t_min": t_min,
+            "t_max": t_max,
+            "trials": trials,
+            "seed": seed,
+            "temperature": TEMPERATURE,
+            "probes_per_sentence": PROBES_PER_SENTENCE,
+            "threshold": THRESHOLD,
+            "candidates": "sentence",
+        },
         "engine_version": ENGINE_VERSION,
     }

@@ -1,4 +1,5 @@
 """Reading and checking answers the same way for every exercise: parts, partial credit, follow-through, tags."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,7 @@ from exercises.unit_text import blank_noise
 if TYPE_CHECKING:
     from exercises.plugin import Exercise
 
-LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", "vectors": "vector",
-                     "vector": "number"}
+LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", "vectors": "vector", "vector": "number"}
 MAX_FIELD_NAME = 64
 
 
@@ -38,9 +38,12 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
         return ParsedAnswer({}, {}, (_localised(raw, lang),))
     known = {f.name for f in exercise.fields}
     errors: list[FieldError] = [
-        FieldError(str(name)[:MAX_FIELD_NAME], messages.UNKNOWN_FIELD.format(
-            name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))).get(lang))
-        for name in raw if name not in known
+        FieldError(
+            str(name)[:MAX_FIELD_NAME],
+            messages.UNKNOWN_FIELD.format(name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))).get(lang),
+        )
+        for name in raw
+        if name not in known
     ]
     values: dict[str, Any] = {}
     interpreted: dict[str, str] = {}
@@ -55,11 +58,15 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
             if not too_long:
                 refuse_unreadable(typed)
             bare = typed if too_long else _without_words(exercise, answer_field, typed)
-            value = read_kind(answer_field.kind, bare, symbols=exercise.symbols, aliases=answer_field.aliases,
-                              options=answer_field.options)
+            value = read_kind(
+                answer_field.kind,
+                bare,
+                symbols=exercise.symbols,
+                aliases=answer_field.aliases,
+                options=answer_field.options,
+            )
         except ReadError as error:
-            errors.append(FieldError(answer_field.name, error.message.get(lang), error.position,
-                                     error.interpreted))
+            errors.append(FieldError(answer_field.name, error.message.get(lang), error.position, error.interpreted))
             continue
         values[answer_field.name] = value
         interpreted[answer_field.name] = display(answer_field.kind, value, lang)
@@ -113,22 +120,26 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def count_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
-                 reference: Answer | None = None) -> tuple[FieldError, ...]:
+def count_errors(
+    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
+) -> tuple[FieldError, ...]:
     """Errors for ``one_per_item`` parts whose length differs from the key's: such an answer cannot be graded."""
     fields = [f for f in exercise.fields if f.one_per_item and isinstance(answer.get(f.name), (list, tuple))]
     if not fields:
         return ()
     reference = reference if reference is not None else exercise.solve(variant)
     return tuple(
-        FieldError(f.name, messages.WRONG_COUNT.format(expected=len(reference[f.name]),
-                                                       read=len(answer[f.name])).get(lang))
-        for f in fields if len(answer[f.name]) != len(reference[f.name])
+        FieldError(
+            f.name, messages.WRONG_COUNT.format(expected=len(reference[f.name]), read=len(answer[f.name])).get(lang)
+        )
+        for f in fields
+        if len(answer[f.name]) != len(reference[f.name])
     )
 
 
-def shape_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
-                 reference: Answer | None = None) -> tuple[FieldError, ...]:
+def shape_errors(
+    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
+) -> tuple[FieldError, ...]:
     """Errors for vector and matrix parts whose shape is not the one the variant fixes: such an answer cannot be graded.
 
     A shape that one of the exercise's wrong procedures gives on this variant (a step left out, a matrix transposed)
@@ -138,18 +149,27 @@ def shape_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str
     if not fields:
         return ()
     reference = reference if reference is not None else exercise.solve(variant)
-    problems = [(f, problem) for f in fields
-                for problem in [shape_problem(f.kind, answer[f.name], reference[f.name])] if problem is not None]
+    problems = [
+        (f, problem)
+        for f in fields
+        for problem in [shape_problem(f.kind, answer[f.name], reference[f.name])]
+        if problem is not None
+    ]
     if not problems:
         return ()
     # Solved only here, on a mismatch: the preview runs this as the student types, and most answers have the shape.
     wrong_answers = [wrong for wrong in (m.solve(variant) for m in exercise.misconceptions) if wrong is not None]
     return tuple(
-        FieldError(f.name, messages.wrong_shape(f.kind, problem, _one_run(answer[f.name])).get(lang), None,
-                   display(f.kind, answer[f.name], lang))
+        FieldError(
+            f.name,
+            messages.wrong_shape(f.kind, problem, _one_run(answer[f.name])).get(lang),
+            None,
+            display(f.kind, answer[f.name], lang),
+        )
         for f, problem in problems
-        if not any(f.name in wrong and shape_problem(f.kind, answer[f.name], wrong[f.name]) is None
-                   for wrong in wrong_answers)
+        if not any(
+            f.name in wrong and shape_problem(f.kind, answer[f.name], wrong[f.name]) is None for wrong in wrong_answers
+        )
     )
 
 
@@ -163,13 +183,15 @@ def needs_variant(exercise: Exercise) -> bool:
     return any(f.one_per_item or f.kind in SHAPED_KINDS for f in exercise.fields)
 
 
-def variant_errors(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh",
-                   reference: Answer | None = None) -> tuple[FieldError, ...]:
+def variant_errors(
+    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
+) -> tuple[FieldError, ...]:
     """Why an answer readable as text cannot be graded on this variant: ``count_errors`` and ``shape_errors``."""
     if reference is None and needs_variant(exercise):
         reference = exercise.solve(variant)
-    return count_errors(exercise, variant, answer, lang, reference) + shape_errors(exercise, variant, answer, lang,
-                                                                                  reference)
+    return count_errors(exercise, variant, answer, lang, reference) + shape_errors(
+        exercise, variant, answer, lang, reference
+    )
 
 
 def check_answer(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
@@ -181,27 +203,62 @@ def check_answer(exercise: Exercise, variant: Variant, answer: Answer, lang: str
     reference = exercise.solve(variant)
     miscounted = variant_errors(exercise, variant, answer, lang, reference)
     if miscounted:
-        return GradeResult(exercise.id, variant.seed, variant.engine_version, "invalid", None, {}, miscounted,
-                           {name: to_json(value) for name, value in answer.items()})
+        return GradeResult(
+            exercise.id,
+            variant.seed,
+            variant.engine_version,
+            "invalid",
+            None,
+            {},
+            miscounted,
+            {name: to_json(value) for name, value in answer.items()},
+        )
     wrong_answers = [(m, m.solve(variant)) for m in exercise.misconceptions]
     own_steps = exercise.follow_through(variant, answer) if exercise.follow_through else {}
     parts: dict[str, PartResult] = {}
     earlier_right = True  # every part before this one (the fields list earlier steps first) is right
     for answer_field in exercise.fields:
-        parts[answer_field.name] = _check_part(exercise, variant, answer_field, answer[answer_field.name],
-                                               reference[answer_field.name], own_steps, wrong_answers, lang,
-                                               earlier_right, answer, reference)
+        parts[answer_field.name] = _check_part(
+            exercise,
+            variant,
+            answer_field,
+            answer[answer_field.name],
+            reference[answer_field.name],
+            own_steps,
+            wrong_answers,
+            lang,
+            earlier_right,
+            answer,
+            reference,
+        )
         earlier_right = earlier_right and parts[answer_field.name].correct
     total_weight = sum(f.weight for f in exercise.fields)
     score = sum(parts[f.name].score * f.weight for f in exercise.fields) / total_weight
-    return GradeResult(exercise.id, variant.seed, variant.engine_version, "graded", round(score, 6),
-                       parts, (), {name: to_json(value) for name, value in answer.items()})
+    return GradeResult(
+        exercise.id,
+        variant.seed,
+        variant.engine_version,
+        "graded",
+        round(score, 6),
+        parts,
+        (),
+        {name: to_json(value) for name, value in answer.items()},
+    )
 
 
-def _check_part(exercise: Exercise, variant: Variant, answer_field: AnswerField, student: Any,
-                reference: Any, own_steps: Mapping[str, Any], wrong_answers: list[Any],
-                lang: str, earlier_right: bool = True, answer: Answer | None = None,
-                key: Answer | None = None) -> PartResult:
+def _check_part(
+    exercise: Exercise,
+    variant: Variant,
+    answer_field: AnswerField,
+    student: Any,
+    reference: Any,
+    own_steps: Mapping[str, Any],
+    wrong_answers: list[Any],
+    lang: str,
+    earlier_right: bool = True,
+    answer: Answer | None = None,
+    key: Answer | None = None,
+) -> PartResult:
     """The verdict on one part, with its feedback in ``lang``.
 
     A part wholly consistent with the student's own earlier steps while those steps are all right is right: it
@@ -225,8 +282,16 @@ def _check_part(exercise: Exercise, variant: Variant, answer_field: AnswerField,
     matched = solver_tags(wrong_answers, answer_field, student, reference)
     tags = tuple(exercise.tag_part(variant, answer_field.name, student)) if exercise.tag_part is not None else matched
     if answer is not None and key is not None:
-        tags = consistent_tags(exercise.fields, wrong_answers, answer_field.name, tags, answer, key,
-                               follows=follow_through and score >= 1.0, checked=matched)
+        tags = consistent_tags(
+            exercise.fields,
+            wrong_answers,
+            answer_field.name,
+            tags,
+            answer,
+            key,
+            follows=follow_through and score >= 1.0,
+            checked=matched,
+        )
     too_coarse = coarsely_rounded(kind, student, reference, tolerance)
     named = exercise.misconceptions
     whole_follow_through = follow_through and score >= 1.0
@@ -237,10 +302,10 @@ def _check_part(exercise: Exercise, variant: Variant, answer_field: AnswerField,
         tags, named = found.tags, found.misconceptions
     # A part that is 无 / none in some variants (never said only where it is: that would give the answer away).
     may_be_none = kind in NONE_ABLE_KINDS
-    feedback = messages.wrong(answer_field, named, tags, comparison, score if follow_through else 0.0,
-                              may_be_none, too_coarse=too_coarse)
-    return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags,
-                      follow_through, read)
+    feedback = messages.wrong(
+        answer_field, named, tags, comparison, score if follow_through else 0.0, may_be_none, too_coarse=too_coarse
+    )
+    return PartResult(round(score, 6), False, feedback.get(lang), tags[0] if tags else None, tags, follow_through, read)
 
 
 def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance: Tolerance) -> float:
@@ -251,7 +316,6 @@ def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tol
     matches = []
     for index, item in enumerate(student):
         right = index < len(reference) and equal(element_kind, item, reference[index], tolerance)
-        consistent = index < len(own) and own[index] is not None and equal(element_kind, item, own[index],
-                                                                             tolerance)
+        consistent = index < len(own) and own[index] is not None and equal(element_kind, item, own[index], tolerance)
         matches.append(right or consistent)
     return element_score(matches, len(student), len(reference))

@@ -5,6 +5,7 @@ Single mode prints one JSON object; a usage error (unknown id, bad seed, unreada
 line per non-blank input line, in order; a bad line becomes ``{"line", "status": "error", "error"}`` and the
 batch goes on (exit 0).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,8 +75,16 @@ def command_list(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps(listed))
         return 0
-    rows = [(e["id"], e["chapter"], "yes" if e["graded"] else "no",
-             ", ".join(f["name"] for f in e["fields"]) or "-", e["title"][args.lang]) for e in listed]
+    rows = [
+        (
+            e["id"],
+            e["chapter"],
+            "yes" if e["graded"] else "no",
+            ", ".join(f["name"] for f in e["fields"]) or "-",
+            e["title"][args.lang],
+        )
+        for e in listed
+    ]
     header = ("id", "chapter", "graded", "fields", "title")
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]
     for row in (header, *rows):
@@ -137,12 +146,19 @@ def _print_lab(result: dict[str, Any]) -> None:
 
 def command_lab(args: argparse.Namespace) -> int:
     """``exercises lab``: run the capacity lab and print its result."""
+
     def report(fraction: float) -> None:
         sys.stderr.write(f"progress {fraction:.2f}\n")
 
     try:
-        result = api.run_capacity_lab(args.d, args.t_max, trials=args.trials, seed=args.seed,
-                                      t_min=args.t_min, progress=report if args.progress else None)
+        result = api.run_capacity_lab(
+            args.d,
+            args.t_max,
+            trials=args.trials,
+            seed=args.seed,
+            t_min=args.t_min,
+            progress=report if args.progress else None,
+        )
     except ValueError as error:
         return _fail(LineError("bad-parameter", str(error)))
     if args.json:
@@ -160,8 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true")
     listing.add_argument("--lang", choices=LANGS, default="zh", help="language of titles in the table")
     listing.set_defaults(handler=command_list)
-    for name, handler, help_text in (("variant", command_variant, "show a variant (never its answer)"),
-                                     ("grade", command_grade, "grade an answer")):
+    for name, handler, help_text in (
+        ("variant", command_variant, "show a variant (never its answer)"),
+        ("grade", command_grade, "grade an answer"),
+    ):
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("exercise_id", nargs="?", metavar="ID")
         sub.add_argument("--seed", help="integer in [0, 2**63)")

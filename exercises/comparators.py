@@ -1,4 +1,5 @@
 """Compare a student's read answer with the reference, per answer kind, with tolerance for numbers."""
+
 from __future__ import annotations
 
 import math
@@ -133,14 +134,17 @@ def shape_problem(kind: str, student: object, reference: object) -> Text | None:
     if kind == "vector":
         if len(student) == len(reference):
             return None
-        return Text("应为 {r} 个数，读到 {s} 个", "expected {r} numbers, read {s}").format(r=len(reference), s=len(student))
+        return Text("应为 {r} 个数，读到 {s} 个", "expected {r} numbers, read {s}").format(
+            r=len(reference), s=len(student)
+        )
     if kind == "matrix":
         return _matrix_shape_problem(student, reference)
     width = len(reference[0]) if reference else None
     for index, row in enumerate(student, start=1):
         if width is not None and len(row) != width:
-            return Text("第 {i} 个向量应有 {w} 个数，读到 {n} 个", "vector {i} should have {w} numbers, read {n}").format(
-                i=index, w=width, n=len(row))
+            return Text(
+                "第 {i} 个向量应有 {w} 个数，读到 {n} 个", "vector {i} should have {w} numbers, read {n}"
+            ).format(i=index, w=width, n=len(row))
     return None
 
 
@@ -156,8 +160,7 @@ def _matrix_shape_problem(student: Sequence[object], reference: Sequence[object]
     rows, cols = ((*expected, 0, 0))[:2]
     shape = "×".join(map(str, read)) if read else ""
     found = Text(shape, shape) if read else Text("行长不一的行", "rows of unequal length")
-    return Text(f"应为 {rows}×{cols} 的矩阵，读到 {found.zh}",
-                f"expected a {rows}×{cols} matrix, read {found.en}")
+    return Text(f"应为 {rows}×{cols} 的矩阵，读到 {found.zh}", f"expected a {rows}×{cols} matrix, read {found.en}")
 
 
 def _compare_vector(student: Sequence[float], reference: Sequence[float], tolerance: Tolerance) -> Comparison:
@@ -168,8 +171,9 @@ def _compare_vector(student: Sequence[float], reference: Sequence[float], tolera
     return _listwise([tolerance.close(s, r) for s, r in zip(student, reference)], len(student), len(reference))
 
 
-def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
-                    tolerance: Tolerance) -> Comparison:
+def _compare_matrix(
+    student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]], tolerance: Tolerance
+) -> Comparison:
     """Shape first (``r×c`` named in the message), then the fraction of entries within tolerance."""
     problem = _matrix_shape_problem(student, reference)
     if problem is not None:
@@ -178,14 +182,16 @@ def _compare_matrix(student: Sequence[Sequence[float]], reference: Sequence[Sequ
     return replace(_listwise(flat, len(flat), len(flat)), columns=len(reference[0]) if reference else None)
 
 
-def _compare_vectors(student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]],
-                     tolerance: Tolerance) -> Comparison:
+def _compare_vectors(
+    student: Sequence[Sequence[float]], reference: Sequence[Sequence[float]], tolerance: Tolerance
+) -> Comparison:
     """Each row must have the reference row length; rows then match as wholes, scored per row."""
     problem = shape_problem("vectors", student, reference)
     if problem is not None:
         return _shape_failure(problem)
-    matches = [len(s) == len(r) and all(tolerance.close(a, b) for a, b in zip(s, r))
-               for s, r in zip(student, reference)]
+    matches = [
+        len(s) == len(r) and all(tolerance.close(a, b) for a, b in zip(s, r)) for s, r in zip(student, reference)
+    ]
     return _listwise(matches, len(student), len(reference))
 
 
@@ -262,7 +268,7 @@ def _written(value: float) -> tuple[int, int]:
 
 def _rounding_of(student: float, reference: float, decimals: int) -> bool:
     """Whether ``student`` is ``reference`` rounded or cut to ``decimals`` decimals."""
-    scale = 10 ** decimals
+    scale = 10**decimals
     candidates = (round(reference, decimals), math.trunc(reference * scale) / scale)
     return any(math.isclose(student, candidate, rel_tol=0, abs_tol=0.1 / scale) for candidate in candidates)
 

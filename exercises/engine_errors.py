@@ -1,4 +1,5 @@
 """Errors raised by the engine; each carries a bilingual message for the person who typed the input."""
+
 from __future__ import annotations
 
 from typing import Any

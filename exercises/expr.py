@@ -1,4 +1,5 @@
 """Safe arithmetic for typed answers: a recursive-descent parser over ``expr_tokens``, never ``eval``."""
+
 from __future__ import annotations
 
 import math
@@ -13,8 +14,14 @@ MAX_LENGTH = 200
 MAX_DEPTH = 50
 
 FUNCTIONS: dict[str, Callable[[float], float]] = {
-    "ln": math.log, "log": math.log, "log2": math.log2, "log10": math.log10,
-    "exp": math.exp, "sqrt": math.sqrt, "abs": abs, "tanh": math.tanh,
+    "ln": math.log,
+    "log": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+    "exp": math.exp,
+    "sqrt": math.sqrt,
+    "abs": abs,
+    "tanh": math.tanh,
 }
 CONSTANTS = {"pi": math.pi, "π": math.pi, "e": math.e}
 _NOT_FINITE_NAMES = {"nan", "inf", "infinity", "∞"}
@@ -65,7 +72,9 @@ class _Parser:
         if self.token.kind == ")":
             raise self.error(self.token.start, "多余的右括号", "unbalanced ')' with no matching '('")
         if self.token.kind != "end":
-            raise self.error(self.token.start, "「{t}」前缺少运算符", "missing operator before '{t}'", t=self.token.text)
+            raise self.error(
+                self.token.start, "「{t}」前缺少运算符", "missing operator before '{t}'", t=self.token.text
+            )
         return value
 
     def sum(self) -> float:
@@ -87,9 +96,11 @@ class _Parser:
                 value = self.checked(value * right, op.start)
                 continue
             if implicit:  # "1/2a" could mean 1/(2a) or (1/2)a; make the student say which
-                raise self.error(op.start, "「/」后的隐式乘法有歧义，请加括号，例如 1/(2a) 或 (1/2)a",
-                                 "implicit multiplication after '/' is ambiguous; add parentheses, "
-                                 "e.g. 1/(2a) or (1/2)a")
+                raise self.error(
+                    op.start,
+                    "「/」后的隐式乘法有歧义，请加括号，例如 1/(2a) 或 (1/2)a",
+                    "implicit multiplication after '/' is ambiguous; add parentheses, e.g. 1/(2a) or (1/2)a",
+                )
             if right == 0:
                 raise self.error(op.start, "除以零", "division by zero")
             value = self.checked(value / right, op.start)
@@ -131,8 +142,13 @@ class _Parser:
             except OverflowError:
                 raise self.error(op.start, "数值溢出", "overflow") from None
             except ValueError:
-                raise self.error(op.start, "{b} 的 {x} 次方没有实数结果", "{b} to the power {x} has no real value",
-                                 b=_short(base), x=_short(exponent)) from None
+                raise self.error(
+                    op.start,
+                    "{b} 的 {x} 次方没有实数结果",
+                    "{b} to the power {x} has no real value",
+                    b=_short(base),
+                    x=_short(exponent),
+                ) from None
         return base
 
     def exponent(self) -> float:
@@ -161,7 +177,9 @@ class _Parser:
         if token.kind == "name":
             return self.name()
         if token.kind == "end":
-            raise self.error(token.start, "表达式不完整，末尾缺少数字", "incomplete expression: a number is missing at the end")
+            raise self.error(
+                token.start, "表达式不完整，末尾缺少数字", "incomplete expression: a number is missing at the end"
+            )
         raise self.error(token.start, "「{t}」前缺少数字", "a number is missing before '{t}'", t=token.text)
 
     def name(self) -> float:
@@ -173,14 +191,19 @@ class _Parser:
         if lowered in CONSTANTS:
             return CONSTANTS[lowered]
         if lowered in _NOT_FINITE_NAMES:
-            raise self.error(token.start, "「{t}」不是有限数，不能作为答案",
-                             "'{t}' is not a finite number and is not accepted", t=token.text)
+            raise self.error(
+                token.start,
+                "「{t}」不是有限数，不能作为答案",
+                "'{t}' is not a finite number and is not accepted",
+                t=token.text,
+            )
         if lowered not in FUNCTIONS:
             if not self.advertise:  # a whole number is asked for: listing pi, e and ln would mislead
                 raise self.error(token.start, "未知名称「{t}」", "unknown name '{t}'", t=token.text)
             accepted = ", ".join([*sorted(self.symbols), "pi", "e", *FUNCTIONS])
-            raise self.error(token.start, "未知名称「{t}」；可用：{a}", "unknown name '{t}'; accepted: {a}",
-                             t=token.text, a=accepted)
+            raise self.error(
+                token.start, "未知名称「{t}」；可用：{a}", "unknown name '{t}'; accepted: {a}", t=token.text, a=accepted
+            )
         if self.token.kind == "(":
             argument = self.primary()
         elif self.token.kind in ("num", "name"):
@@ -194,11 +217,17 @@ class _Parser:
             divided = follower.kind == "op" and follower.text == "/" and token.text != "√"
             if follower.kind == "%" or (follower.kind == "op" and follower.text == "^") or divided:
                 # "ln2^2" is ln(4) in one reading and (ln 2)^2 in another; "ln50%" likewise. Make the student say.
-                shown = "".join(item.text for item in self.tokens[first:self.index])
+                shown = "".join(item.text for item in self.tokens[first : self.index])
                 rest = "…" if follower.kind == "op" else ""
-                raise self.error(follower.start, "函数 {f} 的参数没有括号，后面的「{o}」有歧义；请写成 {f}({a}{o}{r}) 或 "
-                                 "{f}({a}){o}{r}", "'{o}' after {f} with an unbracketed argument is ambiguous; "
-                                 "write {f}({a}{o}{r}) or {f}({a}){o}{r}", f=lowered, a=shown, o=follower.text, r=rest)
+                raise self.error(
+                    follower.start,
+                    "函数 {f} 的参数没有括号，后面的「{o}」有歧义；请写成 {f}({a}{o}{r}) 或 {f}({a}){o}{r}",
+                    "'{o}' after {f} with an unbracketed argument is ambiguous; write {f}({a}{o}{r}) or {f}({a}){o}{r}",
+                    f=lowered,
+                    a=shown,
+                    o=follower.text,
+                    r=rest,
+                )
         else:
             raise self.error(token.start, "函数 {f} 缺少参数", "function {f} needs an argument", f=lowered)
         return self.apply(lowered, argument, token.start)
@@ -206,11 +235,20 @@ class _Parser:
     def apply(self, function: str, argument: float, at: int) -> float:
         """Call a math function, turning domain and range errors into read errors."""
         if function in ("ln", "log", "log2", "log10") and argument <= 0:
-            raise self.error(at, "{f} 的参数必须大于 0，读到 {x}", "{f} needs an argument above 0, read {x}",
-                             f=function, x=_short(argument))
+            raise self.error(
+                at,
+                "{f} 的参数必须大于 0，读到 {x}",
+                "{f} needs an argument above 0, read {x}",
+                f=function,
+                x=_short(argument),
+            )
         if function == "sqrt" and argument < 0:
-            raise self.error(at, "sqrt 的参数不能为负，读到 {x}", "sqrt needs an argument of at least 0, read {x}",
-                             x=_short(argument))
+            raise self.error(
+                at,
+                "sqrt 的参数不能为负，读到 {x}",
+                "sqrt needs an argument of at least 0, read {x}",
+                x=_short(argument),
+            )
         try:
             return self.checked(FUNCTIONS[function](argument), at)
         except OverflowError:
@@ -223,8 +261,13 @@ def evaluate(text: str, symbols: Mapping[str, float] | None = None, advertise: b
     return evaluate_within(text, symbols, text, lambda index: index, advertise)
 
 
-def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: str,
-                    to_full: Callable[[int], int], advertise: bool = True) -> float:
+def evaluate_within(
+    text: str,
+    symbols: Mapping[str, float] | None,
+    full_text: str,
+    to_full: Callable[[int], int],
+    advertise: bool = True,
+) -> float:
     """Evaluate ``text``, a piece of a longer input ``full_text``; error positions are mapped by ``to_full``."""
     stripped = text.strip()
     offset = len(text) - len(text.lstrip())
@@ -232,18 +275,33 @@ def evaluate_within(text: str, symbols: Mapping[str, float] | None, full_text: s
         if not full_text.strip():
             raise ReadError(Text("输入为空", "empty input"), 0, None)
         position = to_full(0)
-        raise ReadError(Text("此处缺少数字（第 {n} 个字符处）", "a number is missing here (at character {n})")
-                        .format(n=position + 1), position, full_text[:position].strip() or None)
+        raise ReadError(
+            Text("此处缺少数字（第 {n} 个字符处）", "a number is missing here (at character {n})").format(
+                n=position + 1
+            ),
+            position,
+            full_text[:position].strip() or None,
+        )
     if len(stripped) > MAX_LENGTH:
-        raise ReadError(Text("表达式过长：{n} 个字符，最多 {m} 个", "expression too long: {n} characters, at most {m}")
-                        .format(n=len(stripped), m=MAX_LENGTH), to_full(offset + MAX_LENGTH), None)
+        raise ReadError(
+            Text("表达式过长：{n} 个字符，最多 {m} 个", "expression too long: {n} characters, at most {m}").format(
+                n=len(stripped), m=MAX_LENGTH
+            ),
+            to_full(offset + MAX_LENGTH),
+            None,
+        )
     normalised, origin = normalise_with_map(stripped)
     if not normalised.strip():  # nothing but invisible characters
         if not without_invisible(full_text).strip():
             raise ReadError(Text("输入为空", "empty input"), 0, None)
         position = to_full(offset)
-        raise ReadError(Text("此处缺少数字（第 {n} 个字符处）", "a number is missing here (at character {n})")
-                        .format(n=position + 1), position, full_text[:position].strip() or None)
+        raise ReadError(
+            Text("此处缺少数字（第 {n} 个字符处）", "a number is missing here (at character {n})").format(
+                n=position + 1
+            ),
+            position,
+            full_text[:position].strip() or None,
+        )
 
     def error(position: int, zh: str, en: str, **values: object) -> ReadError:
         original = to_full(offset + (origin[position] if position < len(origin) else len(stripped)))

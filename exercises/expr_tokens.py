@@ -1,4 +1,5 @@
 """The arithmetic reader's tokenizer: normalised text into numbers, names, operators and brackets."""
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,7 @@ def tokenize(text: str, error: ErrorAt) -> list[Token]:
         if char in _UNIT_MULTIPLIERS and tokens and tokens[-1].kind == "num":
             # Part of the number it follows, so that "1/100万" is one over a million, not (1/100)·10,000.
             last = tokens[-1]
-            tokens[-1] = Token("num", text[last.start:index + 1], last.start, last.value * _UNIT_MULTIPLIERS[char])
+            tokens[-1] = Token("num", text[last.start : index + 1], last.start, last.value * _UNIT_MULTIPLIERS[char])
             index += 1
             continue
         if char == "√":
@@ -76,10 +77,15 @@ def tokenize(text: str, error: ErrorAt) -> list[Token]:
             tokens.append(Token(char, char, index))
         else:
             if char == ",":
-                hint = Text("；小数点请用「.」，数字中也不要用逗号分隔千位", "; write decimals with '.' and no thousands separators")
+                hint = Text(
+                    "；小数点请用「.」，数字中也不要用逗号分隔千位",
+                    "; write decimals with '.' and no thousands separators",
+                )
             elif char == "。":  # a Chinese IME in Chinese punctuation mode types "." as "。"
-                hint = Text("；小数点请用半角「.」（可把输入法切换到英文标点）",
-                            "; write the decimal point as '.' (switch the input method to English punctuation)")
+                hint = Text(
+                    "；小数点请用半角「.」（可把输入法切换到英文标点）",
+                    "; write the decimal point as '.' (switch the input method to English punctuation)",
+                )
             else:
                 hint = Text("", "")
             raise error(index, "无法识别的字符「{c}」" + hint.zh, "unexpected character '{c}'" + hint.en, c=char)

@@ -1,4 +1,5 @@
 """Bilingual text: every string a student or teacher reads exists in Chinese and English."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """Small numeric helpers shared by the attention exercises: softmax, cosine, and plain-text arrays for prompts."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -48,8 +49,11 @@ def cosine(first: Sequence[float], second: Sequence[float]) -> float | None:
 
 def is_square(matrix: object, size: int) -> bool:
     """True when ``matrix`` is a ``size``×``size`` nested list of numbers."""
-    return (isinstance(matrix, (list, tuple)) and len(matrix) == size
-            and all(isinstance(row, (list, tuple)) and len(row) == size for row in matrix))
+    return (
+        isinstance(matrix, (list, tuple))
+        and len(matrix) == size
+        and all(isinstance(row, (list, tuple)) and len(row) == size for row in matrix)
+    )
 
 
 def unique_argmax(values: Sequence[float], gap: float = 1e-9) -> int | None:

@@ -1,4 +1,5 @@
 """Feedback sentences shared by every exercise, in Chinese and English."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -7,40 +8,57 @@ from exercises.base import AnswerField, Misconception
 from exercises.comparators import Comparison
 from exercises.i18n import Text
 
-UNKNOWN_FIELD = Text("没有名为“{name}”的答案项；可填写的项为：{expected}。",
-                     "There is no answer part called '{name}'; the parts are: {expected}.")
+UNKNOWN_FIELD = Text(
+    "没有名为“{name}”的答案项；可填写的项为：{expected}。",
+    "There is no answer part called '{name}'; the parts are: {expected}.",
+)
 MISSING_FIELD = Text("这一项还没有填写。", "This part has not been answered yet.")
 NOT_JSON = Text("答案以“{”开头，却不是合法的 JSON 对象。", "The answer starts with '{' but is not a valid JSON object.")
 NOT_OBJECT = Text("答案应是一个对象，每个答案项一个键。", "The answer must be an object with one key per answer part.")
 
-WRONG_COUNT = Text("应有 {expected} 项（每题一项），读到 {read} 项；漏答或多答一项会让后面的每一项都对应错题目。",
-                   "Expected {expected} entries (one per item), read {read}; a skipped or extra entry would put every "
-                   "later one against the wrong item.")
-WRONG_SHAPE = Text("形状不对的答案无法逐项核对，所以不评分；请按题目要求的形状改写。",
-                   "An answer of another shape cannot be checked entry by entry, so it is not graded; rewrite it in "
-                   "the shape the question asks for.")
+WRONG_COUNT = Text(
+    "应有 {expected} 项（每题一项），读到 {read} 项；漏答或多答一项会让后面的每一项都对应错题目。",
+    "Expected {expected} entries (one per item), read {read}; a skipped or extra entry would put every "
+    "later one against the wrong item.",
+)
+WRONG_SHAPE = Text(
+    "形状不对的答案无法逐项核对，所以不评分；请按题目要求的形状改写。",
+    "An answer of another shape cannot be checked entry by entry, so it is not graded; rewrite it in "
+    "the shape the question asks for.",
+)
 # How to write each shaped kind, for the student who typed its numbers in one run ("0.1, 0.2, …" for a 3×3 matrix).
 SHAPE_LAYOUT: dict[str, Text] = {
-    "matrix": Text("矩阵按行写，如 [[1, 2], [3, 4]]，或每行一行。",
-                   "Write a matrix row by row, e.g. [[1, 2], [3, 4]], or one row per line."),
-    "vectors": Text("每个向量写在自己的括号里，如 [1, 2], [3, 4]。",
-                    "Put each vector in brackets of its own, e.g. [1, 2], [3, 4]."),
+    "matrix": Text(
+        "矩阵按行写，如 [[1, 2], [3, 4]]，或每行一行。",
+        "Write a matrix row by row, e.g. [[1, 2], [3, 4]], or one row per line.",
+    ),
+    "vectors": Text(
+        "每个向量写在自己的括号里，如 [1, 2], [3, 4]。", "Put each vector in brackets of its own, e.g. [1, 2], [3, 4]."
+    ),
 }
 RIGHT = Text("正确。", "Correct.")
 NOT_YET = Text("还不对。", "Not right yet.")
-TOO_COARSE = Text("这个数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。请按本题"
-                  "提示多保留几位小数。",
-                  "This number is the right result rounded (or cut) to the decimals you wrote: the method is right, but "
-                  "the number is too coarse for the check. Keep more decimal places, as this part's hint asks.")
-TOO_COARSE_ENTRIES = Text("这些数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。"
-                          "请按本题提示多保留几位小数。",
-                          "These numbers are the right result rounded (or cut) to the decimals you wrote: the method is "
-                          "right, but the numbers are too coarse for the check. Keep more decimal places, as this "
-                          "part's hint asks.")
-PARTLY = Text("部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
-              "Partly right: {matched} position(s) match; position(s) {positions} do not.")
-PARTLY_ENTRIES = Text("部分正确：{matched} 个元素对了，{zh_cells}还不对。", "Partly right: {matched} entries match; {en_cells} "
-                      "{verb} not.")
+TOO_COARSE = Text(
+    "这个数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。请按本题"
+    "提示多保留几位小数。",
+    "This number is the right result rounded (or cut) to the decimals you wrote: the method is right, but "
+    "the number is too coarse for the check. Keep more decimal places, as this part's hint asks.",
+)
+TOO_COARSE_ENTRIES = Text(
+    "这些数是正确结果按你写的小数位四舍五入（或截断）得到的：方法没错，但精度不够，超出了允许的误差。"
+    "请按本题提示多保留几位小数。",
+    "These numbers are the right result rounded (or cut) to the decimals you wrote: the method is "
+    "right, but the numbers are too coarse for the check. Keep more decimal places, as this "
+    "part's hint asks.",
+)
+PARTLY = Text(
+    "部分正确：{matched} 个位置对了，第 {positions} 个位置还不对。",
+    "Partly right: {matched} position(s) match; position(s) {positions} do not.",
+)
+PARTLY_ENTRIES = Text(
+    "部分正确：{matched} 个元素对了，{zh_cells}还不对。",
+    "Partly right: {matched} entries match; {en_cells} {verb} not.",
+)
 FOLLOW_THROUGH = Text(
     "按你自己前面一步的结果，这一步的做法是对的，所以给了连带分（follow-through）；错误出在更早的一步。",
     "Given your own earlier step, this step is done correctly, so it earns follow-through credit; "
@@ -54,9 +72,10 @@ FOLLOW_THROUGH_PARTLY = Text(
 PROBABLY = Text("你可能是这样做的：", "What you probably did:")
 # Said after any wrong answer to a part whose key may be 无 / none, whatever this variant's key is: said only when
 # the key is none, it told the student the answer before the assignment's key rule allowed.
-MAY_BE_NONE = Text("另外请先想清楚：若它所问的那一步在这里并不存在，就填“无”。",
-                   "Also check first whether the step this part asks about happens here at all; if it does not, the "
-                   "answer is none.")
+MAY_BE_NONE = Text(
+    "另外请先想清楚：若它所问的那一步在这里并不存在，就填“无”。",
+    "Also check first whether the step this part asks about happens here at all; if it does not, the answer is none.",
+)
 
 
 def _sentence(fragment: Text) -> Text:
@@ -76,8 +95,15 @@ def correct(answer_field: AnswerField) -> Text:
     return RIGHT + answer_field.rule
 
 
-def wrong(answer_field: AnswerField, misconceptions: Sequence[Misconception], tags: Sequence[str],
-          comparison: Comparison, follow_through: float, may_be_none: bool = False, too_coarse: bool = False) -> Text:
+def wrong(
+    answer_field: AnswerField,
+    misconceptions: Sequence[Misconception],
+    tags: Sequence[str],
+    comparison: Comparison,
+    follow_through: float,
+    may_be_none: bool = False,
+    too_coarse: bool = False,
+) -> Text:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
     part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
     differs from the key), the key rounded too coarsely (``too_coarse``), or the rule to re-check (after saying the
@@ -114,6 +140,9 @@ def _partly(matched: int, mismatched: Sequence[int], columns: int | None) -> Tex
     if not columns:
         return PARTLY.format(matched=matched, positions=", ".join(str(i + 1) for i in mismatched))
     cells = [(i // columns + 1, i % columns + 1) for i in mismatched]
-    return PARTLY_ENTRIES.format(matched=matched, zh_cells="、".join(f"第 {r} 行第 {c} 列" for r, c in cells),
-                                 en_cells="; ".join(f"row {r}, column {c}" for r, c in cells),
-                                 verb="does" if len(cells) == 1 else "do")
+    return PARTLY_ENTRIES.format(
+        matched=matched,
+        zh_cells="、".join(f"第 {r} 行第 {c} 列" for r, c in cells),
+        en_cells="; ".join(f"row {r}, column {c}" for r, c in cells),
+        verb="does" if len(cells) == 1 else "do",
+    )

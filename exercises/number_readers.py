@@ -1,4 +1,5 @@
 """Readers for numeric answers: one number, a vector, a matrix, and a list of vectors."""
+
 from __future__ import annotations
 
 import re
@@ -52,7 +53,7 @@ def _without_approximately(text: str) -> str:
     """``≈1.2448`` or ``约 1.2448`` is the number itself (the tolerance allows for the rounding); blanked rather
     than cut, so that error positions still count from the student's first character."""
     found = _APPROXIMATELY.match(text)
-    return text if found is None else " " * found.end() + text[found.end():]
+    return text if found is None else " " * found.end() + text[found.end() :]
 
 
 def _label(row: int | None, number: int) -> Text:
@@ -88,9 +89,11 @@ def _numbers_from_range(located: Located, start: int, end: int, symbols: Symbols
     for number, (piece_start, piece_end) in enumerate(pieces, start=1):
         label = _label(row, number)
         if piece_start == piece_end:
-            raise read_error(label + Text("缺少数字", "missing"), located.at(piece_start),
-                             format_numbers(values) if values else None)
+            raise read_error(
+                label + Text("缺少数字", "missing"), located.at(piece_start), format_numbers(values) if values else None
+            )
         try:
+
             def to_full(index: int, base: int = piece_start) -> int:
                 return located.at(base + index)
 
@@ -104,9 +107,9 @@ def _checked_text(raw: str) -> Located:
     """Normalised text with balanced brackets; empty text is an error."""
     located = without_final_stop(locate(raw, arithmetic=True))
     start, end = strip_range(located.text, 0, len(located.text))
-    if end - start >= 2 and located.text[end - 1] == "." and located.text[:end - 1].rstrip()[-1:] in CLOSERS:
+    if end - start >= 2 and located.text[end - 1] == "." and located.text[: end - 1].rstrip()[-1:] in CLOSERS:
         # "[1, 2]." typed as an English sentence: a full stop after a closing bracket cannot belong to a number.
-        located = Located(located.raw, located.text[:end - 1], located.origin[:end - 1])
+        located = Located(located.raw, located.text[: end - 1], located.origin[: end - 1])
     if strip_range(located.text, 0, len(located.text))[0] == len(located.text):
         raise ReadError(Text("输入为空", "empty input"), 0, None)
     check_brackets(located)
@@ -118,8 +121,11 @@ def read_vector(raw: object, symbols: Symbols = None) -> list[float]:
     column ``[[0], [0.693]]`` or a single row ``[[0, 0.693]]``."""
     guard(raw, VECTOR_EXPECTED)
     if isinstance(raw, (list, tuple)):
-        values = (_as_vector(read_vectors(raw, symbols)) if raw and all(isinstance(item, (list, tuple)) for item in raw)
-                  else _numbers_from_items(raw, symbols, None))
+        values = (
+            _as_vector(read_vectors(raw, symbols))
+            if raw and all(isinstance(item, (list, tuple)) for item in raw)
+            else _numbers_from_items(raw, symbols, None)
+        )
     elif isinstance(raw, str):
         located = _checked_text(raw)
         as_json = parse_json_list(located.text.strip())
@@ -151,10 +157,20 @@ def _as_vector(rows: list[list[float]]) -> list[float]:
     if all(len(row) == 1 for row in rows):
         return [row[0] for row in rows]
     widths = {len(row) for row in rows}
-    shape = (Text("{r}×{c} 的矩阵", "a {r}×{c} matrix").format(r=len(rows), c=len(rows[0])) if len(widths) == 1
-             else Text("{r} 行长短不一的列表", "{r} rows of different lengths").format(r=len(rows)))
-    raise ReadError(Text("这里要一个向量（一行或一列数），读到的却是", "a vector (one row or one column of numbers) is "
-                         "expected here, but this reads as") + shape, None, _show_rows(rows))
+    shape = (
+        Text("{r}×{c} 的矩阵", "a {r}×{c} matrix").format(r=len(rows), c=len(rows[0]))
+        if len(widths) == 1
+        else Text("{r} 行长短不一的列表", "{r} rows of different lengths").format(r=len(rows))
+    )
+    raise ReadError(
+        Text(
+            "这里要一个向量（一行或一列数），读到的却是",
+            "a vector (one row or one column of numbers) is expected here, but this reads as",
+        )
+        + shape,
+        None,
+        _show_rows(rows),
+    )
 
 
 def _has_row_group(text: str, start: int, end: int) -> bool:
@@ -179,16 +195,22 @@ def _row_ranges(located: Located) -> list[tuple[int, int]]:
     inner_start, inner_end = unwrap(text, start, end)
     # "[[1,2],[3,4]]" holds bracketed rows; "[1, 2; 3, 4]" holds rows split by ";" or lines, as in MATLAB.
     if _has_row_group(text, inner_start, inner_end) or (
-            (inner_start, inner_end) != (start, end)
-            and any(char in "\n;" for char in top_level_chars(text, inner_start, inner_end))):
+        (inner_start, inner_end) != (start, end)
+        and any(char in "\n;" for char in top_level_chars(text, inner_start, inner_end))
+    ):
         start, end = inner_start, inner_end
     if not _has_row_group(text, start, end):
         return split_top(text, start, end, lambda c: c in "\n;", merge_runs=True)
     groups = split_groups(text, start, end)
     for number, (group_start, group_end) in enumerate(groups, start=1):
         if text[group_start] not in "[({" or unwrap(text, group_start, group_end) == (group_start, group_end):
-            raise read_error(Text("第 {r} 行应写在方括号里，如 [1, 2]", "row {r} should be in brackets, e.g. [1, 2]")
-                             .format(r=number), located.at(group_start), located.prefix(group_start))
+            raise read_error(
+                Text("第 {r} 行应写在方括号里，如 [1, 2]", "row {r} should be in brackets, e.g. [1, 2]").format(
+                    r=number
+                ),
+                located.at(group_start),
+                located.prefix(group_start),
+            )
     return groups
 
 
@@ -210,10 +232,15 @@ def _check_no_column_groups(located: Located, row_ranges: list[tuple[int, int]])
             position = semicolons[0][1]
             while text[position] != ";":
                 position += 1
-            raise read_error(Text("第 {r} 组括号里的「;」有歧义（可读作行内分隔，也可读作列向量）；一行之内请用逗号或空格分隔",
-                                  "the ';' inside bracket group {r} is ambiguous (a separator within a row, or a "
-                                  "column vector); separate the numbers of a row with commas or spaces")
-                             .format(r=number), located.at(position), None)
+            raise read_error(
+                Text(
+                    "第 {r} 组括号里的「;」有歧义（可读作行内分隔，也可读作列向量）；一行之内请用逗号或空格分隔",
+                    "the ';' inside bracket group {r} is ambiguous (a separator within a row, or a "
+                    "column vector); separate the numbers of a row with commas or spaces",
+                ).format(r=number),
+                located.at(position),
+                None,
+            )
 
 
 _ROW_LABEL = re.compile(r"(?<![\w.])[A-Za-z]\w*?_?(\d+)\s*[=:：]\s*(?=[\[(（【［{])")
@@ -228,10 +255,16 @@ def _without_row_labels(text: str) -> str:
         return text
     numbers = [int(label.group(1)) for label in labels]
     if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
-        raise read_error(Text("各行的编号应依次递增（如 h1=…, h2=…），读到 {n}", "the rows' names should count up in order "
-                              "(e.g. h1=…, h2=…); read {n}").format(n=", ".join(map(str, numbers))), None, None)
+        raise read_error(
+            Text(
+                "各行的编号应依次递增（如 h1=…, h2=…），读到 {n}",
+                "the rows' names should count up in order (e.g. h1=…, h2=…); read {n}",
+            ).format(n=", ".join(map(str, numbers))),
+            None,
+            None,
+        )
     for label in reversed(labels):
-        text = text[:label.start()] + " " * (label.end() - label.start()) + text[label.end():]
+        text = text[: label.start()] + " " * (label.end() - label.start()) + text[label.end() :]
     return text
 
 
@@ -242,8 +275,9 @@ def _read_rows(raw: object, symbols: Symbols, matrix: bool) -> list[list[float]]
     if isinstance(raw, (list, tuple)):
         for number, item in enumerate(raw, start=1):
             if not isinstance(item, (list, tuple)):
-                raise ReadError(Text("第 {r} 行应是一个列表", "row {r} should be a list").format(r=number), None,
-                                _show_rows(rows))
+                raise ReadError(
+                    Text("第 {r} 行应是一个列表", "row {r} should be a list").format(r=number), None, _show_rows(rows)
+                )
             rows.append(_numbers_from_items(item, symbols, number))
     elif isinstance(raw, str):
         located = _checked_text(_without_row_labels(raw))
@@ -260,8 +294,9 @@ def _read_rows(raw: object, symbols: Symbols, matrix: bool) -> list[list[float]]
         raise wrong_type(MATRIX_EXPECTED, raw)
     for number, row in enumerate(rows, start=1):
         if not row:
-            raise ReadError(Text("第 {r} 行是空的", "row {r} is empty").format(r=number), None,
-                            _show_rows(rows[:number - 1]))
+            raise ReadError(
+                Text("第 {r} 行是空的", "row {r} is empty").format(r=number), None, _show_rows(rows[: number - 1])
+            )
     if not rows:
         raise ReadError(Text("矩阵为空", "the matrix is empty"), None, "[]")
     return rows
@@ -272,8 +307,13 @@ def read_matrix(raw: object, symbols: Symbols = None) -> list[list[float]]:
     rows = _read_rows(raw, symbols, matrix=True)
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(rows[0]):
-            raise ReadError(Text("第 {r} 行有 {n} 个数，而第 1 行有 {w} 个", "row {r} has {n} numbers but row 1 has {w}")
-                            .format(r=number, n=len(row), w=len(rows[0])), None, _show_rows(rows[:number - 1]))
+            raise ReadError(
+                Text("第 {r} 行有 {n} 个数，而第 1 行有 {w} 个", "row {r} has {n} numbers but row 1 has {w}").format(
+                    r=number, n=len(row), w=len(rows[0])
+                ),
+                None,
+                _show_rows(rows[: number - 1]),
+            )
     return rows
 
 

@@ -1,4 +1,5 @@
 """Reader for (input, output) token pairs, typed ``BOS→blue, blue→door`` or ``(BOS, blue), (blue, door)``."""
+
 from __future__ import annotations
 
 import re
@@ -35,23 +36,35 @@ from exercises.token_readers import (
 
 _PAIR_LEXER = re.compile(
     r"(?P<tag></?[A-Za-z]+>)|(?P<arrow>-+>|=+>|[" + ARROWS + r">:])|(?P<sep>[\s,;、]+)"
-    r"|(?P<word>(?:(?!-+>|=+>)[^\s,;、<>:" + ARROWS + r"])+)|(?P<other>.)", re.S)
-PAIRS_EXPECTED = Text("输入→输出 对的列表（如 BOS→blue, blue→door）", "a list of input→output pairs (e.g. BOS→blue, blue→door)")
+    r"|(?P<word>(?:(?!-+>|=+>)[^\s,;、<>:" + ARROWS + r"])+)|(?P<other>.)",
+    re.S,
+)
+PAIRS_EXPECTED = Text(
+    "输入→输出 对的列表（如 BOS→blue, blue→door）", "a list of input→output pairs (e.g. BOS→blue, blue→door)"
+)
 
 
 def _lex(text: str, start: int, end: int) -> list[tuple[str, str, int]]:
     """(kind, text, index) items of pair text; separators are dropped."""
-    return [(m.lastgroup or "other", m.group(), start + m.start()) for m in _PAIR_LEXER.finditer(text[start:end])
-            if m.lastgroup != "sep"]
+    return [
+        (m.lastgroup or "other", m.group(), start + m.start())
+        for m in _PAIR_LEXER.finditer(text[start:end])
+        if m.lastgroup != "sep"
+    ]
 
 
 def _side(word: str, pair_number: int, located: Located, index: int, done: list[tuple[str, str]]) -> str:
     """One side of a pair: a single canonical token."""
     tokens = split_tokens(word)
     if len(tokens) != 1 or bad_character(tokens[0]):
-        raise read_error(Text("第 {i} 对中「{w}」应是一个词元（句号请单独写）", "pair {i}: '{w}' should be one token "
-                              "(write a period as its own token)").format(i=pair_number, w=word),
-                         located.at(index), show_pairs(done))
+        raise read_error(
+            Text(
+                "第 {i} 对中「{w}」应是一个词元（句号请单独写）",
+                "pair {i}: '{w}' should be one token (write a period as its own token)",
+            ).format(i=pair_number, w=word),
+            located.at(index),
+            show_pairs(done),
+        )
     return tokens[0]
 
 
@@ -63,16 +76,32 @@ def _arrow_pairs(located: Located, start: int, end: int, done: list[tuple[str, s
     position = 0
     while position < len(items):
         number = len(done) + len(pairs) + 1
-        window = items[position:position + 3]
-        bad = next((item for item, want in zip(window, ("side", "arrow", "side"))
-                    if (item[0] == "arrow") != (want == "arrow") or item[0] == "other"), None)
+        window = items[position : position + 3]
+        bad = next(
+            (
+                item
+                for item, want in zip(window, ("side", "arrow", "side"))
+                if (item[0] == "arrow") != (want == "arrow") or item[0] == "other"
+            ),
+            None,
+        )
         if bad is not None:
-            raise read_error(Text("第 {i} 对应写成「输入→输出」，在「{t}」处读不下去",
-                                  "pair {i} should look like input→output; stuck at '{t}'").format(i=number, t=bad[1]),
-                             located.at(bad[2]), show_pairs(done + pairs))
+            raise read_error(
+                Text(
+                    "第 {i} 对应写成「输入→输出」，在「{t}」处读不下去",
+                    "pair {i} should look like input→output; stuck at '{t}'",
+                ).format(i=number, t=bad[1]),
+                located.at(bad[2]),
+                show_pairs(done + pairs),
+            )
         if len(window) < 3:
-            raise read_error(Text("第 {i} 对不完整，应写成「输入→输出」", "pair {i} is incomplete; write it as input→output")
-                             .format(i=number), located.at(end), show_pairs(done + pairs))
+            raise read_error(
+                Text("第 {i} 对不完整，应写成「输入→输出」", "pair {i} is incomplete; write it as input→output").format(
+                    i=number
+                ),
+                located.at(end),
+                show_pairs(done + pairs),
+            )
         source = _side(window[0][1], number, located, window[0][2], done + pairs)
         target = _side(window[2][1], number, located, window[2][2], done + pairs)
         pairs.append((source, target))
@@ -85,8 +114,11 @@ def _group_pair(located: Located, start: int, end: int, done: list[tuple[str, st
     number = len(done) + 1
     text = located.text
     if not (text[start] in OPENERS and matching_close(text, start) == end - 1):
-        raise read_error(Text("第 {i} 对应写成 (输入, 输出)", "pair {i} should look like (input, output)").format(i=number),
-                         located.at(start), show_pairs(done))
+        raise read_error(
+            Text("第 {i} 对应写成 (输入, 输出)", "pair {i} should look like (input, output)").format(i=number),
+            located.at(start),
+            show_pairs(done),
+        )
     inner_start, inner_end = unwrap(text, start, end)
     if any(kind == "arrow" for kind, _, _ in _lex(text, inner_start, inner_end)):
         found = _arrow_pairs(located, inner_start, inner_end, done)
@@ -94,10 +126,17 @@ def _group_pair(located: Located, start: int, end: int, done: list[tuple[str, st
             return found[0]
     sides = split_top(text, inner_start, inner_end, is_token_separator, merge_runs=True)
     if len(sides) != 2:
-        raise read_error(Text("第 {i} 对应恰好有两个词元，读到 {n} 个", "pair {i} should hold exactly two tokens, read {n}")
-                         .format(i=number, n=len(sides)), located.at(start), show_pairs(done))
-    return (_side(text[sides[0][0]:sides[0][1]], number, located, sides[0][0], done),
-            _side(text[sides[1][0]:sides[1][1]], number, located, sides[1][0], done))
+        raise read_error(
+            Text("第 {i} 对应恰好有两个词元，读到 {n} 个", "pair {i} should hold exactly two tokens, read {n}").format(
+                i=number, n=len(sides)
+            ),
+            located.at(start),
+            show_pairs(done),
+        )
+    return (
+        _side(text[sides[0][0] : sides[0][1]], number, located, sides[0][0], done),
+        _side(text[sides[1][0] : sides[1][1]], number, located, sides[1][0], done),
+    )
 
 
 def _pairs_from_text(raw: str) -> list[tuple[str, str]]:
@@ -110,8 +149,9 @@ def _pairs_from_text(raw: str) -> list[tuple[str, str]]:
     check_brackets(located)
     inner_start, inner_end = unwrap(text, start, end)
     inner_has_groups = any(char in OPENERS for char in top_level_chars(text, inner_start, inner_end))
-    if (inner_start, inner_end) != (start, end) and (inner_has_groups or any(
-            kind == "arrow" for kind, _, _ in _lex(text, inner_start, inner_end))):
+    if (inner_start, inner_end) != (start, end) and (
+        inner_has_groups or any(kind == "arrow" for kind, _, _ in _lex(text, inner_start, inner_end))
+    ):
         start, end = inner_start, inner_end
     if not any(char in OPENERS for char in top_level_chars(text, start, end)):
         return _arrow_pairs(located, start, end, [])
@@ -136,11 +176,15 @@ def _pairs_from_list(items: Sequence[object]) -> list[tuple[str, str]]:
             else:
                 found = []
         except ReadError as error:
-            raise ReadError(Text("第 {i} 项：", "item {i}:").format(i=number) + error.message, None,
-                            show_pairs(pairs)) from None
+            raise ReadError(
+                Text("第 {i} 项：", "item {i}:").format(i=number) + error.message, None, show_pairs(pairs)
+            ) from None
         if len(found) != 1:
-            raise ReadError(Text("第 {i} 项应是一对 [输入, 输出]", "item {i} should be one [input, output] pair")
-                            .format(i=number), None, show_pairs(pairs))
+            raise ReadError(
+                Text("第 {i} 项应是一对 [输入, 输出]", "item {i} should be one [input, output] pair").format(i=number),
+                None,
+                show_pairs(pairs),
+            )
         pairs.append(found[0])
     return pairs
 

@@ -1,4 +1,5 @@
 """The exercise plug-in: the pure functions each exercise declares, and generate/parse/check built on them."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -86,5 +87,5 @@ def without_paragraph(text: str, block: str, placeholder: str = "") -> str:
     if not block or paragraphs.count(block) != 1:
         return text
     at = paragraphs.index(block)
-    kept = paragraphs[:at] + ([placeholder] if placeholder else []) + paragraphs[at + 1:]
+    kept = paragraphs[:at] + ([placeholder] if placeholder else []) + paragraphs[at + 1 :]
     return PARAGRAPH_BREAK.join(kept)

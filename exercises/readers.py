@@ -1,4 +1,5 @@
 """Read what a person typed (or sent as JSON) into Python values, one reader per answer kind."""
+
 from __future__ import annotations
 
 import re
@@ -25,15 +26,51 @@ from exercises.typed_chars import BRACKETS, without_invisible
 from exercises.word_readers import read_enum, words
 
 __all__ = [
-    "READERS", "canonical_token", "display", "read_bool", "read_choice", "read_choices", "read_enum", "read_int",
-    "read_kind", "read_matrix", "read_number", "read_optional_int", "read_pairs", "read_token", "read_tokens",
-    "read_vector", "read_vectors",
+    "READERS",
+    "canonical_token",
+    "display",
+    "read_bool",
+    "read_choice",
+    "read_choices",
+    "read_enum",
+    "read_int",
+    "read_kind",
+    "read_matrix",
+    "read_number",
+    "read_optional_int",
+    "read_pairs",
+    "read_token",
+    "read_tokens",
+    "read_vector",
+    "read_vectors",
 ]
 
 _NULL_WORDS = {"null", "none", "nil", "never", "n/a", "na", "-", "—", "–", "无", "没有", "不存在", "从不", "不会"}
 _TRUE_WORDS = {"true", "t", "yes", "y", "1", "是", "对", "能", "会", "真", "正确", "是的", "可以", "✓", "√"}
-_FALSE_WORDS = {"false", "f", "no", "n", "0", "否", "错", "不能", "不会", "假", "不是", "不对", "错误", "不可以", "不", "✗", "×",
-                "没有", "没", "不全是", "并非", "并不是"}
+_FALSE_WORDS = {
+    "false",
+    "f",
+    "no",
+    "n",
+    "0",
+    "否",
+    "错",
+    "不能",
+    "不会",
+    "假",
+    "不是",
+    "不对",
+    "错误",
+    "不可以",
+    "不",
+    "✗",
+    "×",
+    "没有",
+    "没",
+    "不全是",
+    "并非",
+    "并不是",
+}
 NO_SUCH_TOKEN = "none"  # what the token readers make of none, null, 无, 没有 ... (comparators._NONE)
 _PLAIN_INT = re.compile(r"[+-]?\d+")
 _GROUPED_INT = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
@@ -62,7 +99,7 @@ def read_int(raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise wrong_type(INT_EXPECTED, raw)
     if isinstance(raw, int):
-        if abs(raw) >= 10 ** _MAX_INT_DIGITS:  # a JSON integer of any length arrives here; echoing it would fail
+        if abs(raw) >= 10**_MAX_INT_DIGITS:  # a JSON integer of any length arrives here; echoing it would fail
             raise _too_long()
         return raw
     if isinstance(raw, float):
@@ -74,37 +111,55 @@ def read_int(raw: object) -> int:
             raise _empty()
         # NFKC turns a superscript into a digit ("1000²" into "10002"): such text is an expression, not digits.
         superscript = any(unicodedata.category(char) == "No" for char in raw)
-        if not superscript and (_PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text)
-                                or _SPACED_INT.fullmatch(text)):
+        if not superscript and (
+            _PLAIN_INT.fullmatch(text) or _GROUPED_INT.fullmatch(text) or _SPACED_INT.fullmatch(text)
+        ):
             if len(text) > _MAX_INT_DIGITS:  # also keeps int() below Python's digit limit
                 raise _too_long(_MAX_INT_DIGITS)
             return int(text.replace(",", "").replace(" ", ""))
         if "," in text and re.fullmatch(r"[+-]?[\d,]+", text):
             # Digits and commas that are not thousands in threes ("100,00", "1,5"): a decimal comma or a slip.
-            raise ReadError(Text("应填一个整数；逗号只能三位一组分隔千位（如 10,000），也可以不写逗号；小数点请用「.」",
-                                 "expected a whole number; a comma may only group thousands in threes (e.g. 10,000), "
-                                 "or leave commas out; a decimal point is written '.'"),
-                            next(i for i, char in enumerate(raw) if unicodedata.normalize("NFKC", char) == ","), None)
+            raise ReadError(
+                Text(
+                    "应填一个整数；逗号只能三位一组分隔千位（如 10,000），也可以不写逗号；小数点请用「.」",
+                    "expected a whole number; a comma may only group thousands in threes (e.g. 10,000), "
+                    "or leave commas out; a decimal point is written '.'",
+                ),
+                next(i for i, char in enumerate(raw) if unicodedata.normalize("NFKC", char) == ","),
+                None,
+            )
         try:
             value = evaluate(raw, advertise=False)
         except ReadError as error:
-            raise ReadError(Text("应填一个整数。", "expected a whole number.") + error.message, error.position,
-                            error.interpreted) from None
+            raise ReadError(
+                Text("应填一个整数。", "expected a whole number.") + error.message, error.position, error.interpreted
+            ) from None
     if value.is_integer() and abs(value) > _MAX_EXACT_FLOAT_INT:
-        raise ReadError(Text("整数 {v} 太大，无法按小数或表达式精确读出；请直接写出全部数字（如 603979776）",
-                             "the whole number {v} is too large to be read exactly as a decimal or an expression; "
-                             "write out all its digits (e.g. 603979776)").format(v=format_number(value)),
-                        None, format_number(value))
+        raise ReadError(
+            Text(
+                "整数 {v} 太大，无法按小数或表达式精确读出；请直接写出全部数字（如 603979776）",
+                "the whole number {v} is too large to be read exactly as a decimal or an expression; "
+                "write out all its digits (e.g. 603979776)",
+            ).format(v=format_number(value)),
+            None,
+            format_number(value),
+        )
     if not value.is_integer():
-        raise ReadError(Text("应填一个整数，读到 {v}", "expected a whole number, read {v}").format(v=format_number(value)),
-                        None, format_number(value))
+        raise ReadError(
+            Text("应填一个整数，读到 {v}", "expected a whole number, read {v}").format(v=format_number(value)),
+            None,
+            format_number(value),
+        )
     return int(value)
 
 
 def _too_long(position: int | None = None) -> ReadError:
     """A whole number with more digits than any answer has."""
-    return ReadError(Text("整数过长（超过 {m} 位）", "whole number too long (over {m} digits)").format(m=_MAX_INT_DIGITS),
-                     position, None)
+    return ReadError(
+        Text("整数过长（超过 {m} 位）", "whole number too long (over {m} digits)").format(m=_MAX_INT_DIGITS),
+        position,
+        None,
+    )
 
 
 def read_optional_int(raw: object) -> int | None:
@@ -132,9 +187,14 @@ def read_bool(raw: object, aliases: Mapping[str, Iterable[str]] | None = None) -
         return True
     if word in _FALSE_WORDS or word in {words(name) for name in extra.get("false", ())}:
         return False
-    raise ReadError(Text("无法读作是/否：「{w}」；可填 true/false、是/否、对/错、能/不能",
-                         "cannot read '{w}' as yes/no; write true/false, yes/no, 是/否, 对/错 or 能/不能")
-                    .format(w=raw.strip()[:40]), 0, None)
+    raise ReadError(
+        Text(
+            "无法读作是/否：「{w}」；可填 true/false、是/否、对/错、能/不能",
+            "cannot read '{w}' as yes/no; write true/false, yes/no, 是/否, 对/错 or 能/不能",
+        ).format(w=raw.strip()[:40]),
+        0,
+        None,
+    )
 
 
 def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list[str]:
@@ -142,10 +202,12 @@ def offered(letters: list[str], options: Sequence[str], *, single: bool) -> list
     for number, letter in enumerate(letters, start=1):
         if letter not in options:
             shown = ", ".join(options)
-            message = Text("「{c}」不是选项之一；可选：{o}", "'{c}' is not one of the options {o}").format(c=letter, o=shown)
+            message = Text("「{c}」不是选项之一；可选：{o}", "'{c}' is not one of the options {o}").format(
+                c=letter, o=shown
+            )
             if not single:
                 message = Text("第 {i} 题：", "item {i}:").format(i=number) + message
-            raise ReadError(message, None, ", ".join(letters[:number - 1]) or None)
+            raise ReadError(message, None, ", ".join(letters[: number - 1]) or None)
     return letters
 
 
@@ -153,10 +215,14 @@ def _choice_letter(piece: str, position: int | None) -> str:
     """One option letter from ``b``, ``B``, ``(b)``, ``b.``, ``b)``, ``Ｂ``, or numbered ``2b``."""
     match = _CHOICE.fullmatch(words(piece))
     if not match:
-        raise ReadError(Text("无法读作选项字母：「{p}」", "cannot read '{p}' as an option letter").format(p=piece.strip()[:40]))
+        raise ReadError(
+            Text("无法读作选项字母：「{p}」", "cannot read '{p}' as an option letter").format(p=piece.strip()[:40])
+        )
     shown = piece.strip()[:40]
     if match.group(1) and position is None:
-        raise ReadError(Text("单个选项前不应有题号：「{p}」", "a single option takes no item number: '{p}'").format(p=shown))
+        raise ReadError(
+            Text("单个选项前不应有题号：「{p}」", "a single option takes no item number: '{p}'").format(p=shown)
+        )
     if match.group(1) and match.group(1).lstrip("0") != str(position):
         raise ReadError(Text("「{p}」的题号应为 {n}", "'{p}' should be numbered {n}").format(p=shown, n=position))
     return match.group(2)
@@ -205,8 +271,9 @@ def read_choices(raw: object) -> list[str]:
                 raise wrong_type(CHOICE_EXPECTED, piece)
             letters.append(_choice_letter(piece, number))
         except ReadError as error:
-            raise ReadError(Text("第 {i} 题：", "item {i}:").format(i=number) + error.message, None,
-                            ", ".join(letters) or None) from None
+            raise ReadError(
+                Text("第 {i} 题：", "item {i}:").format(i=number) + error.message, None, ", ".join(letters) or None
+            ) from None
     return letters
 
 
@@ -235,15 +302,29 @@ def display(kind: str, value: object, lang: str = "zh") -> str:
 
 
 READERS: Mapping[str, Callable[..., object]] = {
-    "number": read_number, "int": read_int, "optional_int": read_optional_int, "bool": read_bool,
-    "token": read_token, "tokens": read_tokens, "pairs": read_pairs, "vector": read_vector, "matrix": read_matrix,
-    "vectors": read_vectors, "choice": read_choice, "choices": read_choices,
+    "number": read_number,
+    "int": read_int,
+    "optional_int": read_optional_int,
+    "bool": read_bool,
+    "token": read_token,
+    "tokens": read_tokens,
+    "pairs": read_pairs,
+    "vector": read_vector,
+    "matrix": read_matrix,
+    "vectors": read_vectors,
+    "choice": read_choice,
+    "choices": read_choices,
 }
 _TAKES_SYMBOLS = {"number", "vector", "matrix", "vectors"}
 
 
-def read_kind(kind: str, raw: object, symbols: Mapping[str, float] | None = None,
-              aliases: Mapping[str, Iterable[str]] | None = None, options: Sequence[str] | None = None) -> object:
+def read_kind(
+    kind: str,
+    raw: object,
+    symbols: Mapping[str, float] | None = None,
+    aliases: Mapping[str, Iterable[str]] | None = None,
+    options: Sequence[str] | None = None,
+) -> object:
     """Read ``raw`` as answer kind ``kind`` (``enum`` needs ``aliases``; ``choice``/``choices`` may name the
     ``options`` offered); unknown kinds are a programming error."""
     if kind == "enum":
@@ -258,4 +339,3 @@ def read_kind(kind: str, raw: object, symbols: Mapping[str, float] | None = None
         return offered(read_choices(raw), options, single=False)
     reader = READERS[kind]
     return reader(raw, symbols=symbols) if kind in _TAKES_SYMBOLS else reader(raw)
-

@@ -1,4 +1,5 @@
 """The one explicit list of exercises the engine knows."""
+
 from __future__ import annotations
 
 from exercises.ch09 import attention_cost, multihead_shapes, rnn_step, scaled_dot_attention

@@ -1,5 +1,6 @@
 """The engine checking itself: for every registered exercise, over seeds 0..K, the reference scores 1, each
 misconception's answer scores below 1 and carries its tag, and the reference typed as text scores 1."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,8 +46,9 @@ def _check_reference(exercise: Exercise, variant: Variant, reference: dict[str, 
     return []
 
 
-def _check_misconceptions(exercise: Exercise, variant: Variant, reference: dict[str, Any],
-                          applied: dict[str, int]) -> tuple[int, list[str]]:
+def _check_misconceptions(
+    exercise: Exercise, variant: Variant, reference: dict[str, Any], applied: dict[str, int]
+) -> tuple[int, list[str]]:
     """Misconception answers checked and their failures: each must score below 1 and carry its tag."""
     checked, failures = 0, []
     for misconception in exercise.misconceptions:
@@ -56,14 +58,21 @@ def _check_misconceptions(exercise: Exercise, variant: Variant, reference: dict[
         checked += 1
         applied[misconception.tag] += 1
         result = exercise.check(variant, {**reference, **wrong}, "en")
-        differing = [name for name in wrong
-                     if not equal(exercise.answer_field(name).kind, wrong[name], reference[name],
-                                  exercise.answer_field(name).tolerance)]
-        untagged = [name for name in differing if misconception.tag not in result.parts[name].tags
-                    or result.parts[name].correct]
+        differing = [
+            name
+            for name in wrong
+            if not equal(
+                exercise.answer_field(name).kind, wrong[name], reference[name], exercise.answer_field(name).tolerance
+            )
+        ]
+        untagged = [
+            name for name in differing if misconception.tag not in result.parts[name].tags or result.parts[name].correct
+        ]
         if result.score is None or result.score >= 1.0 or not differing or untagged:
-            failures.append(f"seed {variant.seed}: {misconception.tag} scored {result.score}, "
-                            f"untagged parts: {', '.join(untagged) or '-'}")
+            failures.append(
+                f"seed {variant.seed}: {misconception.tag} scored {result.score}, "
+                f"untagged parts: {', '.join(untagged) or '-'}"
+            )
     return checked, failures
 
 
@@ -74,8 +83,10 @@ def _check_typed(exercise: Exercise, variant: Variant, reference: dict[str, Any]
         typed = {f.name: display(f.kind, reference[f.name], lang) for f in exercise.fields}
         result = api.grade(exercise.id, variant.seed, typed, lang)
         if result["status"] != "graded" or result["score"] != 1.0:
-            failures.append(f"seed {variant.seed}: typed ({lang}) {typed} -> {result['status']} "
-                            f"{result['score']} {result['errors'][:1]}")
+            failures.append(
+                f"seed {variant.seed}: typed ({lang}) {typed} -> {result['status']} "
+                f"{result['score']} {result['errors'][:1]}"
+            )
     return len(LANGS), failures
 
 
@@ -101,9 +112,17 @@ def selftest_exercise(exercise: Exercise, seeds: int) -> SelfTestRow:
         counts["typed"] += typed
         counts["typed_ok"] += typed - len(typed_failures)
         failures += reference_failures + wrong_failures + typed_failures
-    return SelfTestRow(exercise.id, seeds + 1, counts["reference"], counts["misconception_checks"],
-                       counts["misconception_passed"], counts["typed"], counts["typed_ok"], tuple(failures),
-                       tuple(tag for tag, count in applied.items() if count == 0))
+    return SelfTestRow(
+        exercise.id,
+        seeds + 1,
+        counts["reference"],
+        counts["misconception_checks"],
+        counts["misconception_passed"],
+        counts["typed"],
+        counts["typed_ok"],
+        tuple(failures),
+        tuple(tag for tag, count in applied.items() if count == 0),
+    )
 
 
 def run_selftest(seeds: int = 50) -> list[SelfTestRow]:
@@ -116,12 +135,22 @@ def run_selftest(seeds: int = 50) -> list[SelfTestRow]:
 def format_selftest(rows: list[SelfTestRow]) -> str:
     """A plain-text table of the rows, then the first failures of each failing exercise."""
     header = ("exercise", "seeds", "reference", "misconceptions", "typed", "result")
-    lines = [(row.exercise_id, str(row.seeds), f"{row.reference_passed}/{row.seeds}",
-              f"{row.misconception_passed}/{row.misconception_checks}", f"{row.typed_passed}/{row.typed_checks}",
-              "ok" if row.ok else f"FAIL ({len(row.failures)})") for row in rows]
+    lines = [
+        (
+            row.exercise_id,
+            str(row.seeds),
+            f"{row.reference_passed}/{row.seeds}",
+            f"{row.misconception_passed}/{row.misconception_checks}",
+            f"{row.typed_passed}/{row.typed_checks}",
+            "ok" if row.ok else f"FAIL ({len(row.failures)})",
+        )
+        for row in rows
+    ]
     widths = [max(len(cell) for cell in column) for column in zip(header, *lines)]
-    table = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip()
-             for line in (header, tuple("-" * w for w in widths), *lines)]
+    table = [
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip()
+        for line in (header, tuple("-" * w for w in widths), *lines)
+    ]
     for row in rows:
         for failure in row.failures[:MAX_FAILURES_SHOWN]:
             table.append(f"{row.exercise_id}: {failure}")

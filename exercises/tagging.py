@@ -1,4 +1,5 @@
 """Which misconception tags a wrong part names: the solvers it matches, less those its other parts rule out."""
+
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
@@ -10,19 +11,31 @@ from exercises.comparators import equal
 WrongAnswers = Sequence[tuple[Misconception, Answer | None]]
 
 
-def solver_tags(wrong_answers: WrongAnswers, answer_field: AnswerField, student: Any,
-                reference: Any) -> tuple[str, ...]:
+def solver_tags(
+    wrong_answers: WrongAnswers, answer_field: AnswerField, student: Any, reference: Any
+) -> tuple[str, ...]:
     """The tags of the wrong procedures whose answer to this part the student's equals (where it differs from the
     key); ``wrong_answers`` pairs each misconception with its solver's answer for the variant. Exercises with a
     ``tag_part`` of their own start from this and add what whole-run solvers cannot see."""
     name, kind, tolerance = answer_field.name, answer_field.kind, answer_field.tolerance
-    return tuple(m.tag for m, wrong in wrong_answers
-                 if wrong is not None and name in wrong and equal(kind, student, wrong[name], tolerance)
-                 and not equal(kind, wrong[name], reference, tolerance))
+    return tuple(
+        m.tag
+        for m, wrong in wrong_answers
+        if wrong is not None
+        and name in wrong
+        and equal(kind, student, wrong[name], tolerance)
+        and not equal(kind, wrong[name], reference, tolerance)
+    )
 
 
-def part_solver_tags(fields: Sequence[AnswerField], misconceptions: Sequence[Misconception], variant: Variant,
-                     name: str, student: Any, reference: Any) -> list[str]:
+def part_solver_tags(
+    fields: Sequence[AnswerField],
+    misconceptions: Sequence[Misconception],
+    variant: Variant,
+    name: str,
+    student: Any,
+    reference: Any,
+) -> list[str]:
     """``solver_tags`` for part ``name`` of an exercise's ``fields``, every misconception's solver run on
     ``variant``: where a plug-in's ``tag_part`` starts before adding what it reads from the part itself."""
     answer_field = next(f for f in fields if f.name == name)
@@ -48,9 +61,16 @@ def predicts(answer_field: AnswerField, wrong: Answer | None, student: Any, key:
     return Prediction(not equal(kind, predicted, key, tolerance), equal(kind, student, predicted, tolerance), right)
 
 
-def consistent_tags(fields: Sequence[AnswerField], wrong_answers: WrongAnswers, name: str, tags: Sequence[str],
-                    answer: Answer, key: Answer, follows: bool = False,
-                    checked: Collection[str] | None = None) -> tuple[str, ...]:
+def consistent_tags(
+    fields: Sequence[AnswerField],
+    wrong_answers: WrongAnswers,
+    name: str,
+    tags: Sequence[str],
+    answer: Answer,
+    key: Answer,
+    follows: bool = False,
+    checked: Collection[str] | None = None,
+) -> tuple[str, ...]:
     """The tags on part ``name`` that the student's other parts do not rule out, the best supported first.
 
     Only the earlier parts this one is worked out from count (its ``uses``; by default every earlier part, as the
@@ -96,5 +116,8 @@ def consistent_tags(fields: Sequence[AnswerField], wrong_answers: WrongAnswers, 
         if not refuted:
             ranked.append((tuple(counts), contradicted, tag))
     supported = any(not contradicted for _, contradicted, _ in ranked)
-    return tuple(tag for _, contradicted, tag in sorted(ranked, key=lambda item: item[0])
-                 if not contradicted or not (follows or supported))
+    return tuple(
+        tag
+        for _, contradicted, tag in sorted(ranked, key=lambda item: item[0])
+        if not contradicted or not (follows or supported)
+    )

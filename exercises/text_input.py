@@ -1,4 +1,5 @@
 """Shared plumbing for the readers: input guards, normalised text that remembers positions, bracket splitting."""
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,7 @@ def describe(raw: object) -> Text:
 def wrong_type(expected: Text, raw: object) -> ReadError:
     """The error for a JSON value of the wrong type."""
     got = describe(raw)
-    return ReadError(Text(f"应填{expected.zh}，收到的是{got.zh}",
-                          f"expected {expected.en}, got {got.en}"))
+    return ReadError(Text(f"应填{expected.zh}，收到的是{got.zh}", f"expected {expected.en}, got {got.en}"))
 
 
 def guard(raw: object, expected: Text) -> None:
@@ -54,25 +54,33 @@ def guard(raw: object, expected: Text) -> None:
     if isinstance(raw, dict) or not isinstance(raw, (str, int, float, bool, list, tuple, type(None))):
         raise wrong_type(expected, raw)
     if isinstance(raw, str) and len(raw) > MAX_TEXT_CHARS:
-        raise ReadError(Text("输入过长：{n} 个字符，最多 {m} 个", "input too long: {n} characters, at most {m}")
-                        .format(n=len(raw), m=MAX_TEXT_CHARS))
+        raise ReadError(
+            Text("输入过长：{n} 个字符，最多 {m} 个", "input too long: {n} characters, at most {m}").format(
+                n=len(raw), m=MAX_TEXT_CHARS
+            )
+        )
     if isinstance(raw, (list, tuple)) and len(raw) > MAX_LIST_ITEMS:
-        raise ReadError(Text("列表过长：{n} 项，最多 {m} 项", "list too long: {n} items, at most {m}")
-                        .format(n=len(raw), m=MAX_LIST_ITEMS))
+        raise ReadError(
+            Text("列表过长：{n} 项，最多 {m} 项", "list too long: {n} items, at most {m}").format(
+                n=len(raw), m=MAX_LIST_ITEMS
+            )
+        )
 
 
 BIDI_CONTROLS = frozenset(chr(code) for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 ALLOWED_CONTROLS = frozenset("\t\n\r")
 MAX_WORD_CHARS = 64  # far longer than any vocabulary word, unit or number anyone types
 WORD_RUN = re.compile(r"\w+")
-UNREADABLE_CHARACTER = Text("有一个无法读取的字符（{code}，{kind}），答案不会被保存；请删掉它后重新输入",
-                            "there is an unreadable character ({code}, {kind}); the answer is not kept: delete it and "
-                            "type the answer again")
+UNREADABLE_CHARACTER = Text(
+    "有一个无法读取的字符（{code}，{kind}），答案不会被保存；请删掉它后重新输入",
+    "there is an unreadable character ({code}, {kind}); the answer is not kept: delete it and type the answer again",
+)
 CONTROL_KIND = Text("控制字符", "a control character")
 BIDI_KIND = Text("改变文字方向的字符", "a text-direction override")
-WORD_TOO_LONG = Text("有一个 {n} 个字符长的词，比任何可能的答案词都长得多，无法读取（最多 {m} 个字符）",
-                     "one word is {n} characters long, far longer than any answer word, so it cannot be read (at most "
-                     "{m} characters)")
+WORD_TOO_LONG = Text(
+    "有一个 {n} 个字符长的词，比任何可能的答案词都长得多，无法读取（最多 {m} 个字符）",
+    "one word is {n} characters long, far longer than any answer word, so it cannot be read (at most {m} characters)",
+)
 
 
 def refuse_unreadable(raw: object) -> None:
@@ -80,7 +88,7 @@ def refuse_unreadable(raw: object) -> None:
     text-direction override (which makes what is shown differ from what was typed) or one word far longer than any
     answer word: such text is never read, stored or echoed. Strings inside lists are checked the same way."""
     if isinstance(raw, (list, tuple)):
-        for item in raw[:MAX_LIST_ITEMS + 1]:
+        for item in raw[: MAX_LIST_ITEMS + 1]:
             refuse_unreadable(item)
         return
     if not isinstance(raw, str):
@@ -89,8 +97,13 @@ def refuse_unreadable(raw: object) -> None:
         bidi = char in BIDI_CONTROLS
         if bidi or (unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS):
             kind = BIDI_KIND if bidi else CONTROL_KIND
-            raise read_error(Text(UNREADABLE_CHARACTER.zh.format(code=f"U+{ord(char):04X}", kind=kind.zh),
-                                  UNREADABLE_CHARACTER.en.format(code=f"U+{ord(char):04X}", kind=kind.en)), index)
+            raise read_error(
+                Text(
+                    UNREADABLE_CHARACTER.zh.format(code=f"U+{ord(char):04X}", kind=kind.zh),
+                    UNREADABLE_CHARACTER.en.format(code=f"U+{ord(char):04X}", kind=kind.en),
+                ),
+                index,
+            )
     for run in WORD_RUN.finditer(raw):
         if len(run.group()) > MAX_WORD_CHARS:
             raise read_error(WORD_TOO_LONG.format(n=len(run.group()), m=MAX_WORD_CHARS), run.start())
@@ -99,8 +112,9 @@ def refuse_unreadable(raw: object) -> None:
 def check_count(count: int) -> None:
     """Refuse more than MAX_LIST_ITEMS items read out of text."""
     if count > MAX_LIST_ITEMS:
-        raise ReadError(Text("项数过多：{n} 项，最多 {m} 项", "too many items: {n}, at most {m}")
-                        .format(n=count, m=MAX_LIST_ITEMS))
+        raise ReadError(
+            Text("项数过多：{n} 项，最多 {m} 项", "too many items: {n}, at most {m}").format(n=count, m=MAX_LIST_ITEMS)
+        )
 
 
 def finite_float(raw: int | float) -> float:
@@ -110,7 +124,9 @@ def finite_float(raw: int | float) -> float:
     except OverflowError:
         value = math.inf
     if not math.isfinite(value):
-        raise ReadError(Text("不是有限数（NaN 和无穷大不能作为答案）", "not a finite number (NaN and infinity are not accepted)"))
+        raise ReadError(
+            Text("不是有限数（NaN 和无穷大不能作为答案）", "not a finite number (NaN and infinity are not accepted)")
+        )
     return value
 
 
@@ -139,7 +155,7 @@ class Located:
 
     def prefix(self, index: int) -> str | None:
         """What was typed before normalised index ``index``, stripped (None when nothing)."""
-        return self.raw[:self.at(index)].strip() or None
+        return self.raw[: self.at(index)].strip() or None
 
 
 def locate(raw: str, arithmetic: bool = False) -> Located:
@@ -155,7 +171,7 @@ def without_final_stop(located: Located, stops: str = FULL_STOPS) -> Located:
     """The text without one sentence-ending ``。`` (a number or list typed as a Chinese sentence)."""
     start, end = strip_range(located.text, 0, len(located.text))
     if end > start and located.text[end - 1] in stops:
-        return Located(located.raw, located.text[:end - 1], located.origin[:end - 1])
+        return Located(located.raw, located.text[: end - 1], located.origin[: end - 1])
     return located
 
 
@@ -167,14 +183,19 @@ def check_brackets(located: Located) -> None:
             stack.append(index)
         elif char in CLOSERS:
             if not stack or located.text[stack[-1]] != CLOSERS[char]:
-                raise read_error(Text(f"「{char}」没有配对的左括号", f"'{char}' has no matching opening bracket"),
-                                 located.at(index), located.prefix(index))
+                raise read_error(
+                    Text(f"「{char}」没有配对的左括号", f"'{char}' has no matching opening bracket"),
+                    located.at(index),
+                    located.prefix(index),
+                )
             stack.pop()
     if stack:
         opened = stack[-1]
-        raise read_error(Text(f"括号「{located.text[opened]}」没有闭合",
-                              f"bracket '{located.text[opened]}' is never closed"),
-                         located.at(opened), located.prefix(opened))
+        raise read_error(
+            Text(f"括号「{located.text[opened]}」没有闭合", f"bracket '{located.text[opened]}' is never closed"),
+            located.at(opened),
+            located.prefix(opened),
+        )
 
 
 def strip_range(text: str, start: int, end: int) -> tuple[int, int]:
@@ -207,8 +228,9 @@ def unwrap(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def split_top(text: str, start: int, end: int, is_separator: Callable[[str], bool],
-              merge_runs: bool = False) -> list[tuple[int, int]]:
+def split_top(
+    text: str, start: int, end: int, is_separator: Callable[[str], bool], merge_runs: bool = False
+) -> list[tuple[int, int]]:
     """Split ``[start, end)`` at separators outside brackets into stripped ranges (empty ones kept unless merged)."""
     pieces: list[tuple[int, int]] = []
     depth = 0

@@ -1,4 +1,5 @@
 """Readers for token answers: one token and a token sequence (pairs of tokens: ``pair_readers``)."""
+
 from __future__ import annotations
 
 import itertools
@@ -77,8 +78,10 @@ def _stray_dash(typed: str, count: int) -> bool:
     return count > 1 and bool(_DASHES.fullmatch(typed.strip().translate(_TOKEN_MARK_TABLE)))
 
 
-STRAY_DASH = Text("第 {i} 个词元「{t}」只是一个短横线；词元之间请用空格、逗号或箭头分隔",
-                  "token {i} '{t}' is only a dash; separate tokens with spaces, commas or arrows")
+STRAY_DASH = Text(
+    "第 {i} 个词元「{t}」只是一个短横线；词元之间请用空格、逗号或箭头分隔",
+    "token {i} '{t}' is only a dash; separate tokens with spaces, commas or arrows",
+)
 
 
 def _tokens_from_list(items: Sequence[object]) -> list[str]:
@@ -87,12 +90,21 @@ def _tokens_from_list(items: Sequence[object]) -> list[str]:
     tokens: list[str] = []
     for number, item in enumerate(items, start=1):
         if not isinstance(item, str):
-            raise ReadError(Text("第 {i} 项应为文本词元", "item {i} should be a text token").format(i=number)
-                            + wrong_type(Text("文本", "text"), item).message, None, " ".join(tokens) or None)
+            raise ReadError(
+                Text("第 {i} 项应为文本词元", "item {i} should be a text token").format(i=number)
+                + wrong_type(Text("文本", "text"), item).message,
+                None,
+                " ".join(tokens) or None,
+            )
         found = split_tokens(item)
         if len(found) != 1 or bad_character(found[0]):
-            raise ReadError(Text("第 {i} 项应恰好是一个词元，读到「{t}」", "item {i} should be exactly one token, read '{t}'")
-                            .format(i=number, t=item.strip()), None, " ".join(tokens) or None)
+            raise ReadError(
+                Text(
+                    "第 {i} 项应恰好是一个词元，读到「{t}」", "item {i} should be exactly one token, read '{t}'"
+                ).format(i=number, t=item.strip()),
+                None,
+                " ".join(tokens) or None,
+            )
         if _stray_dash(item, len(items)):
             raise ReadError(STRAY_DASH.format(i=number, t=item.strip()), None, " ".join(tokens) or None)
         tokens.append(found[0])
@@ -108,18 +120,26 @@ def _tokens_from_text(located: Located) -> list[str]:
     pieces = split_top(text, start, end, is_token_separator, merge_runs=True)
     for piece_start, piece_end in pieces:
         if _stray_dash(text[piece_start:piece_end], len(pieces)):
-            raise read_error(STRAY_DASH.format(i=len(tokens) + 1, t=text[piece_start:piece_end]),
-                             located.at(piece_start), " ".join(tokens) or None)
+            raise read_error(
+                STRAY_DASH.format(i=len(tokens) + 1, t=text[piece_start:piece_end]),
+                located.at(piece_start),
+                " ".join(tokens) or None,
+            )
         for token in split_tokens(text[piece_start:piece_end]):
             bad = bad_character(token)
             if bad:
                 position = text.find(bad, piece_start)
-                message = (Text("第 {i} 个词元处有多余的「{c}」；标记请连写，如 <eos>",
-                                "token {i} has a stray '{c}'; write a tag without spaces, e.g. <eos>")
-                           if bad in "<>" else
-                           Text("第 {i} 个词元「{t}」含有多余的「{c}」", "token {i} '{t}' contains a stray '{c}'"))
-                raise read_error(message.format(i=len(tokens) + 1, t=token, c=bad),
-                                 located.at(position), " ".join(tokens) or None)
+                message = (
+                    Text(
+                        "第 {i} 个词元处有多余的「{c}」；标记请连写，如 <eos>",
+                        "token {i} has a stray '{c}'; write a tag without spaces, e.g. <eos>",
+                    )
+                    if bad in "<>"
+                    else Text("第 {i} 个词元「{t}」含有多余的「{c}」", "token {i} '{t}' contains a stray '{c}'")
+                )
+                raise read_error(
+                    message.format(i=len(tokens) + 1, t=token, c=bad), located.at(position), " ".join(tokens) or None
+                )
             tokens.append(token)
     if _numbered(tokens):
         raise read_error(NUMBERED, None, " ".join(tokens))
@@ -128,8 +148,10 @@ def _tokens_from_text(located: Located) -> list[str]:
     return tokens
 
 
-NUMBERED = Text("词元像是编了号（1. 2. …）；请只写词元本身，如 blue key . EOS",
-                "the tokens look numbered (1. 2. …); write only the tokens, e.g. blue key . EOS")
+NUMBERED = Text(
+    "词元像是编了号（1. 2. …）；请只写词元本身，如 blue key . EOS",
+    "the tokens look numbered (1. 2. …); write only the tokens, e.g. blue key . EOS",
+)
 
 
 def _numbered(tokens: list[str]) -> bool:
@@ -206,10 +228,19 @@ def read_token(raw: object) -> str:
         raise wrong_type(expected, raw)
     tokens = read_tokens(_without_sentence_stop(raw))
     if len(tokens) == 2 and tokens[1] == "." and tokens[0] != ".":
-        raise ReadError(Text("应填一个词元，读到 2 个：「{t}」和句号「.」；句号本身也是一个词元，若它只是句末标点，请删去",
-                             "expected one token, read 2: '{t}' and the period '.', which is a token itself; if it "
-                             "only ends your sentence, remove it").format(t=tokens[0]), None, " ".join(tokens))
+        raise ReadError(
+            Text(
+                "应填一个词元，读到 2 个：「{t}」和句号「.」；句号本身也是一个词元，若它只是句末标点，请删去",
+                "expected one token, read 2: '{t}' and the period '.', which is a token itself; if it "
+                "only ends your sentence, remove it",
+            ).format(t=tokens[0]),
+            None,
+            " ".join(tokens),
+        )
     if len(tokens) != 1:
-        raise ReadError(Text("应填一个词元，读到 {n} 个", "expected one token, read {n}").format(n=len(tokens)),
-                        None, " ".join(tokens) or None)
+        raise ReadError(
+            Text("应填一个词元，读到 {n} 个", "expected one token, read {n}").format(n=len(tokens)),
+            None,
+            " ".join(tokens) or None,
+        )
     return tokens[0]

@@ -1,12 +1,23 @@
 """How typed characters are read before anything else: invisible ones dropped, full-width and IME forms mapped."""
+
 from __future__ import annotations
 
 import unicodedata
 
-_SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
-                 "⁹": "9", "⁻": "-"}
-_AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/",
-               "⁄": "/"}
+_SUPERSCRIPTS = {
+    "⁰": "0",
+    "¹": "1",
+    "²": "2",
+    "³": "3",
+    "⁴": "4",
+    "⁵": "5",
+    "⁶": "6",
+    "⁷": "7",
+    "⁸": "8",
+    "⁹": "9",
+    "⁻": "-",
+}
+_AFTER_NFKC = {"−": "-", "–": "-", "‐": "-", "‑": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "⁄": "/"}
 # Lenticular and tortoise-shell brackets (Chinese IMEs type them for "[") have no NFKC mapping; read them as [ ].
 BRACKETS = {"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "〘": "[", "〙": "]"}
 # Outside arithmetic (tokens, pairs, words): a Chinese IME types "<" and ">" as the title marks 《 》 (and some fonts
@@ -39,8 +50,11 @@ def normalise_with_map(text: str, arithmetic: bool = True) -> tuple[str, list[in
             previous_was_superscript = previous >= 0 and text[previous] in _SUPERSCRIPTS
             piece = _SUPERSCRIPTS[char] if previous_was_superscript else "^" + _SUPERSCRIPTS[char]
         else:
-            piece = BRACKETS.get(char) or (None if arithmetic else TOKEN_MARKS.get(char)) or unicodedata.normalize(
-                "NFKC", char)
+            piece = (
+                BRACKETS.get(char)
+                or (None if arithmetic else TOKEN_MARKS.get(char))
+                or unicodedata.normalize("NFKC", char)
+            )
             if arithmetic:
                 piece = "".join(_AFTER_NFKC.get(c, c) for c in piece)
         out.append(piece)

@@ -4,6 +4,7 @@ Every match is made on a view of the text (NFKC, lower case, no invisible format
 ``/``) that remembers where each of its characters was typed, so that callers blank the student's own characters
 (replace them by spaces) and error positions still count from the student's first character.
 """
+
 from __future__ import annotations
 
 import functools
@@ -102,12 +103,12 @@ def trailing(text: str, words: Sequence[str]) -> int | None:
     shown, origin = view(text)
     end = len(shown.rstrip())
     if end and shown[end - 1] in "。.":
-        end = len(shown[:end - 1].rstrip())
+        end = len(shown[: end - 1].rstrip())
     ends = [(end, False)]
     if end and shown[end - 1] == ")":
-        ends.insert(0, (len(shown[:end - 1].rstrip()), True))
+        ends.insert(0, (len(shown[: end - 1].rstrip()), True))
     for word_end, bracketed in ends:
-        for word in _by_end(tuple(words), True).get(shown[word_end - 1:word_end], ()):
+        for word in _by_end(tuple(words), True).get(shown[word_end - 1 : word_end], ()):
             start = word_end - len(word)
             if start <= 0 or shown[start:word_end] != word or (_letter(word[0]) and _letter(shown[start - 1])):
                 continue
@@ -127,7 +128,7 @@ def leading(text: str, words: Sequence[str], separators: str = " \t:") -> int | 
     ``separators``) followed by something; else None."""
     shown, origin = view(text)
     start = len(shown) - len(shown.lstrip())
-    for word in _by_end(tuple(words), False).get(shown[start:start + 1], ()):
+    for word in _by_end(tuple(words), False).get(shown[start : start + 1], ()):
         end = start + len(word)
         if shown[start:end] != word or (_letter(word[-1]) and end < len(shown) and _letter(shown[end])):
             continue
@@ -165,7 +166,7 @@ def find_after_number(text: str, pattern: re.Pattern[str] | str) -> tuple[int, s
     that unit as typed (from the start of its word to the end of the text: ``nat/token``, ``bits/词元``)."""
     shown, origin = view(text)
     for match in re.finditer(pattern, shown):
-        if match.end() > match.start() and re.search(r"\d", shown[:match.start()]):
+        if match.end() > match.start() and re.search(r"\d", shown[: match.start()]):
             # Back to the end of the value ("nats per token", not "per token"), then past the spaces after it.
             start = origin[match.start()]
             while start > 0 and not (text[start - 1].isdigit() or text[start - 1] in ")]）】"):
@@ -178,11 +179,46 @@ def find_after_number(text: str, pattern: re.Pattern[str] | str) -> tuple[int, s
 
 # Words before a number that only say it is rounded ("≈1.2448", "约 500500", "approximately 0.4149"): the tolerance
 # allows for the rounding, so they are noise on a numeric part.
-ABOUT = ("approximately", "approx.", "approx", "about", "around", "roughly", "circa", "ca.", "~", "≈", "≃", "≅",
-         "约等于", "大约等于", "大约是", "大约为", "约为", "约是", "大约", "大概是", "大概", "约")
+ABOUT = (
+    "approximately",
+    "approx.",
+    "approx",
+    "about",
+    "around",
+    "roughly",
+    "circa",
+    "ca.",
+    "~",
+    "≈",
+    "≃",
+    "≅",
+    "约等于",
+    "大约等于",
+    "大约是",
+    "大约为",
+    "约为",
+    "约是",
+    "大约",
+    "大概是",
+    "大概",
+    "约",
+)
 # Words that introduce any answer ("答：4", "Answer: blue"): never part of the answer itself.
-ANSWER = ("答：", "答:", "答案：", "答案:", "答案是", "答案为", "answer:", "answer is", "the answer is", "ans:",
-          "my answer:", "我的答案：", "我的答案:")
+ANSWER = (
+    "答：",
+    "答:",
+    "答案：",
+    "答案:",
+    "答案是",
+    "答案为",
+    "answer:",
+    "answer is",
+    "the answer is",
+    "ans:",
+    "my answer:",
+    "我的答案：",
+    "我的答案:",
+)
 # "4 x 12288^2", "2x2": an x between two numbers on a scalar part is a multiplication sign (× already is).
 _TIMES_X = re.compile(r"(?<=[\d)])(\s*)[xX](?=\s*[\d(])")
 

@@ -9,6 +9,7 @@ reading its number as if it were in the field's own unit could credit an answer 
 else; ``refusals`` add such groups as patterns, each with its own message (a percentage, or a per-token unit on a
 total).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,8 +41,9 @@ class Units:
     @property
     def words(self) -> tuple[str, ...]:
         """Every word this field lets through (the pairs' words and the labels included), for tests and docs."""
-        return tuple(dict.fromkeys([*self.before, *self.after, *(word for pair in self.around for word in pair),
-                                    *self.labels]))
+        return tuple(
+            dict.fromkeys([*self.before, *self.after, *(word for pair in self.around for word in pair), *self.labels])
+        )
 
     def blank(self, raw: object) -> object:
         """``raw`` with one leading and one trailing unit word turned into spaces; other values unchanged.
@@ -103,52 +105,133 @@ def _after_label(text: str, labels: tuple[str, ...]) -> int | None:
 # Units of a logarithm in another base: a loss in nats written with one of these is some other number.
 OTHER_LOG_UNITS = ("bit", "bits", "比特", "shannon", "shannons", "hartley", "hartleys", "ban", "bans", "dit", "dits")
 # Neutral on purpose: it does not tell a student who took log2 to use ln (the graded answer's log2 tag does that).
-OTHER_LOG_REFUSAL = Text("「{w}」不是这一问的单位：损失以 nat（纳特）为单位。请写 nat，或不写单位",
-                         "'{w}' is not this part's unit: the loss is in nats. Write nats, or no unit")
+OTHER_LOG_REFUSAL = Text(
+    "「{w}」不是这一问的单位：损失以 nat（纳特）为单位。请写 nat，或不写单位",
+    "'{w}' is not this part's unit: the loss is in nats. Write nats, or no unit",
+)
 # A loss is a number of nats, never a share: "31.12%" read as 0.3112 would credit a percentage as a loss.
-PERCENT_REFUSAL = (r"%", Text("损失不是百分数（「{w}」）：请直接写以 nat 为单位的数值，如 0.3112",
-                              "a loss is not a percentage ('{w}'): write the value in nats, e.g. 0.3112"))
+PERCENT_REFUSAL = (
+    r"%",
+    Text(
+        "损失不是百分数（「{w}」）：请直接写以 nat 为单位的数值，如 0.3112",
+        "a loss is not a percentage ('{w}'): write the value in nats, e.g. 0.3112",
+    ),
+)
 # The total loss is summed over the sentence: a per-token unit says the number is an average, some other number.
-PER_TOKEN_REFUSAL = (r"(?:/|(?<![a-z])per(?![a-z])|每)\s*(?:个\s*)?(?:tokens?|toks?|词元|词|位置|positions?|steps?|步)",
-                     Text("「{w}」是按词元平均的单位，而这一问是整句的总损失（单位 nat）。请写 nat，或不写单位",
-                          "'{w}' is a per-token unit, but this part is the total loss of the sentence (in nats). "
-                          "Write nats, or no unit"))
-LOSS = Units(labels=("L", "loss", "total", "total loss", "损失", "总损失"), after=("nat", "nats", "奈特", "纳特"),
-             refused=OTHER_LOG_UNITS, refusal=OTHER_LOG_REFUSAL, refusals=(PERCENT_REFUSAL, PER_TOKEN_REFUSAL))
+PER_TOKEN_REFUSAL = (
+    r"(?:/|(?<![a-z])per(?![a-z])|每)\s*(?:个\s*)?(?:tokens?|toks?|词元|词|位置|positions?|steps?|步)",
+    Text(
+        "「{w}」是按词元平均的单位，而这一问是整句的总损失（单位 nat）。请写 nat，或不写单位",
+        "'{w}' is a per-token unit, but this part is the total loss of the sentence (in nats). Write nats, or no unit",
+    ),
+)
+LOSS = Units(
+    labels=("L", "loss", "total", "total loss", "损失", "总损失"),
+    after=("nat", "nats", "奈特", "纳特"),
+    refused=OTHER_LOG_UNITS,
+    refusal=OTHER_LOG_REFUSAL,
+    refusals=(PERCENT_REFUSAL, PER_TOKEN_REFUSAL),
+)
 _PER_TOKEN = ("token", "tok", "词元", "个token", "个词元")
 LOSS_PER_TOKEN = Units(
     labels=("L", "loss", "mean", "average", "mean loss", "损失", "平均损失", "平均"),
-    after=(*LOSS.after, *(f"{nat}{per}{token}" for nat in ("nat", "nats", "纳特", "奈特")
-                          for per in ("/", " per ", "每") for token in _PER_TOKEN)),
-    refused=OTHER_LOG_UNITS, refusal=OTHER_LOG_REFUSAL, refusals=(PERCENT_REFUSAL,))
+    after=(
+        *LOSS.after,
+        *(
+            f"{nat}{per}{token}"
+            for nat in ("nat", "nats", "纳特", "奈特")
+            for per in ("/", " per ", "每")
+            for token in _PER_TOKEN
+        ),
+    ),
+    refused=OTHER_LOG_UNITS,
+    refusal=OTHER_LOG_REFUSAL,
+    refusals=(PERCENT_REFUSAL,),
+)
 PROBABILITY = Units(labels=("P", "P(y)", "P(target)", "prob", "probability", "概率"))
-FACTOR = Units(before=("×", "x"), labels=("growth", "factor", "增长"),
-               after=("倍", "x", "×", "times", "fold", "times as many"))
+FACTOR = Units(
+    before=("×", "x"), labels=("growth", "factor", "增长"), after=("倍", "x", "×", "times", "fold", "times as many")
+)
 # English ordinals on a step counted from 1: 2nd, the 2nd step, 3rd read.
 _ORDINALS = ("st", "nd", "rd", "th")
 # A step counted from 1: 第 2 步, step 2, t = 2, the 2nd step; 第 2 次 (预测) is the same ordinal, but 2 次 alone is a
 # count.
-STEP = Units(before=("第", "step", "at step", "t=", "t ="), after=("步", *_ORDINALS, *(f"{o} step" for o in _ORDINALS)),
-             around=(("第", "次"), ("第", "次预测"), ("第", "步预测"),
-                     *(("the", f"{o}{step}") for o in _ORDINALS for step in ("", " step"))))
+STEP = Units(
+    before=("第", "step", "at step", "t=", "t ="),
+    after=("步", *_ORDINALS, *(f"{o} step" for o in _ORDINALS)),
+    around=(
+        ("第", "次"),
+        ("第", "次预测"),
+        ("第", "步预测"),
+        *(("the", f"{o}{step}") for o in _ORDINALS for step in ("", " step")),
+    ),
+)
 # A read of the source counted from 1: 第 2 次读取（之后）, 第 2 个 token, read 2, after read 2, the 2nd read.
-READ = Units(before=(*STEP.before, "read", "after read", "读取"),
-             after=("步", *_ORDINALS, *(f"{o} {word}" for o in _ORDINALS for word in ("read", "step"))),
-             around=(("第", "次"), ("第", "次读取"), ("第", "次读取后"), ("第", "次读取之后"), ("第", "次之后"),
-                     ("第", "步之后"), ("第", "个"), ("第", "个token"), ("第", "个 token"),
-                     *((first, f"{o}{word}") for first in ("the", "after the") for o in _ORDINALS
-                       for word in ("", " read"))))
+READ = Units(
+    before=(*STEP.before, "read", "after read", "读取"),
+    after=("步", *_ORDINALS, *(f"{o} {word}" for o in _ORDINALS for word in ("read", "step"))),
+    around=(
+        ("第", "次"),
+        ("第", "次读取"),
+        ("第", "次读取后"),
+        ("第", "次读取之后"),
+        ("第", "次之后"),
+        ("第", "步之后"),
+        ("第", "个"),
+        ("第", "个token"),
+        ("第", "个 token"),
+        *((first, f"{o}{word}") for first in ("the", "after the") for o in _ORDINALS for word in ("", " read")),
+    ),
+)
 _IN_ALL = ("共", "一共", "总共", "共有", "一共有", "总共有", "in total", "total")
 # Scored predictions in teacher forcing: as many as (input, target) pairs, positions and target tokens.
-SCORED = Units(before=_IN_ALL,
-               after=("次", "个", "对", "个对", "pairs", "pair", "个预测", "次预测", "predictions", "个位置", "positions",
-                      "个 token", "个token", "tokens", "个目标", "targets"))
+SCORED = Units(
+    before=_IN_ALL,
+    after=(
+        "次",
+        "个",
+        "对",
+        "个对",
+        "pairs",
+        "pair",
+        "个预测",
+        "次预测",
+        "predictions",
+        "个位置",
+        "positions",
+        "个 token",
+        "个token",
+        "tokens",
+        "个目标",
+        "targets",
+    ),
+)
 # Query–key dot products: the prompt counts one as "one pair" (一个“对”), so 78对 and 144 pairs are counts too.
-DOT_PRODUCTS = Units(before=_IN_ALL,
-                     after=("次", "个", "个点积", "次点积", "dot products", "dot product", "products", "对", "个对",
-                            "对点积", "pairs", "pair", "query-key pairs", "query–key pairs", "qk pairs"))
-WIDTH = Units(before=("每头", "每个头", "每头各", "每个头各"), labels=("d_k", "d_head", "head_dim"),
-              after=("维", "维度", "个维度", "dim", "dims", "dimension", "dimensions", "dimensional"))
+DOT_PRODUCTS = Units(
+    before=_IN_ALL,
+    after=(
+        "次",
+        "个",
+        "个点积",
+        "次点积",
+        "dot products",
+        "dot product",
+        "products",
+        "对",
+        "个对",
+        "对点积",
+        "pairs",
+        "pair",
+        "query-key pairs",
+        "query–key pairs",
+        "qk pairs",
+    ),
+)
+WIDTH = Units(
+    before=("每头", "每个头", "每头各", "每个头各"),
+    labels=("d_k", "d_head", "head_dim"),
+    after=("维", "维度", "个维度", "dim", "dims", "dimension", "dimensions", "dimensional"),
+)
 WEIGHTS = Units(before=_IN_ALL, after=("个", "个参数", "个权重", "参数", "权重", "params", "parameters", "weights"))
 # An index counted from 0, as the prompt names the words (e_0, e_1, ...; e1 and e₁ too). Never 第 … 个: that
 # ordinal counts from 1.

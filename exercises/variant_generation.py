@@ -1,4 +1,5 @@
 """Deterministic variant generation with the catalogue's quality rules (reject, then try the next sub-seed)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -67,9 +68,7 @@ def rejection_reason(exercise: Exercise, variant: Variant) -> str | None:
         if wrong is None:
             continue
         if not any(
-            not equal(f.kind, wrong[f.name], reference[f.name], f.tolerance)
-            for f in exercise.fields
-            if f.name in wrong
+            not equal(f.kind, wrong[f.name], reference[f.name], f.tolerance) for f in exercise.fields if f.name in wrong
         ):
             return f"misconception {misconception.tag} cannot be told apart from the reference"
         # Follow-through credit could still give the wrong procedure full marks; such a variant can't teach.

@@ -1,4 +1,5 @@
 """Reading words: the normalised form answers are compared in, and an enum part's names and aliases."""
+
 from __future__ import annotations
 
 import functools
@@ -37,8 +38,11 @@ def read_enum(raw: object, aliases: Mapping[str, Iterable[str]]) -> str:
         key = _squeezed_index(entries).get(squeeze(word))
     if key is not None:
         return key
-    raise ReadError(Text("无法识别「{w}」；可填：{a}", "cannot read '{w}'; accepted: {a}").format(w=raw.strip()[:40], a=accepted),
-                    0, None)
+    raise ReadError(
+        Text("无法识别「{w}」；可填：{a}", "cannot read '{w}'; accepted: {a}").format(w=raw.strip()[:40], a=accepted),
+        0,
+        None,
+    )
 
 
 # Spacing and brackets carry no meaning in a phrase: "到达 8 步上限" is "到达8步上限", "max steps (8)" is "max steps 8".

@@ -1,4 +1,5 @@
 """JSON error responses for the API: one body shape, ``{"error": {"code", "message", "field"}}``, for every 4xx/5xx."""
+
 from __future__ import annotations
 
 import logging
@@ -88,7 +89,9 @@ def is_api_request() -> bool:
 def http_exception_response(exc: HTTPException) -> Response:
     """A werkzeug HTTPException as a JSON error, keeping its status and headers (Allow, Retry-After, ...)."""
     status = exc.code or 500
-    message = HTTP_MESSAGES.get(status, exc.name) if status >= 500 else (exc.description or HTTP_MESSAGES.get(status, ""))
+    message = (
+        HTTP_MESSAGES.get(status, exc.name) if status >= 500 else (exc.description or HTTP_MESSAGES.get(status, ""))
+    )
     response = jsonify(error_body(HTTP_CODES.get(status, f"http_{status}"), message))
     response.status_code = status
     for name, value in exc.get_headers():

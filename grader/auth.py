@@ -1,4 +1,5 @@
 """Who is calling: a bearer token (API clients) or the session cookie (web pages); 401 versus 403."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -91,8 +92,9 @@ def require_principal() -> Principal:
     """The caller, or a 401 error if nobody is signed in."""
     principal = current_principal()
     if principal is None:
-        raise ApiError(401, "unauthenticated", "Sign in or send 'Authorization: Bearer <token>'.",
-                       headers=BEARER_CHALLENGE)
+        raise ApiError(
+            401, "unauthenticated", "Sign in or send 'Authorization: Bearer <token>'.", headers=BEARER_CHALLENGE
+        )
     return principal
 
 

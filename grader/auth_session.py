@@ -40,8 +40,9 @@ def current_user() -> User | None:
     if "current_user" not in cache:
         user_id = session.get(SESSION_USER_KEY)
         user = get_session().get(User, user_id) if isinstance(user_id, int) else None
-        if user is not None and (session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch
-                                 or user.deactivated_at is not None):
+        if user is not None and (
+            session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch or user.deactivated_at is not None
+        ):
             user = None
         cache["current_user"] = user
     known: User | None = cache["current_user"]

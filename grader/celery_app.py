@@ -97,7 +97,9 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    celery = Celery(app.import_name, task_cls=FlaskTask, include=["grader.tasks", "grader.teacher.tasks", "grader.lti.tasks"])
+    celery = Celery(
+        app.import_name, task_cls=FlaskTask, include=["grader.tasks", "grader.teacher.tasks", "grader.lti.tasks"]
+    )
     celery.conf.update(celery_settings(app.config))
     celery.set_default()
     app.extensions["celery"] = celery

@@ -77,12 +77,16 @@ def cmd_token_list(args: argparse.Namespace, app: Flask) -> str:
     """One line per token: id, name, owner, role, created, last used, expires, revoked (never the token itself)."""
 
     def action(session: Session) -> str:
-        rows = [f"{'id':>5}  {'name':<20} {'owner':<20} {'role':<8} {'created':<16} {'last used':<16} "
-                f"{'expires':<16} revoked"]
+        rows = [
+            f"{'id':>5}  {'name':<20} {'owner':<20} {'role':<8} {'created':<16} {'last used':<16} "
+            f"{'expires':<16} revoked"
+        ]
         for token in tokens_of(session, args.user):
-            rows.append(f"{token.id:>5}  {token.name[:20]:<20} {token.user.username[:20]:<20} {token.role:<8} "
-                        f"{_minute(token.created_at):<16} {_minute(token.last_used_at):<16} "
-                        f"{_minute(token.expires_at):<16} {_minute(token.revoked_at)}")
+            rows.append(
+                f"{token.id:>5}  {token.name[:20]:<20} {token.user.username[:20]:<20} {token.role:<8} "
+                f"{_minute(token.created_at):<16} {_minute(token.last_used_at):<16} "
+                f"{_minute(token.expires_at):<16} {_minute(token.revoked_at)}"
+            )
         return "\n".join(rows)
 
     return _with_session(app, action)
@@ -205,8 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
     token_create.add_argument("--role", choices=ROLES, required=True)
     token_create.add_argument("--name", required=True, help="token name; also the owner's username unless --user")
     token_create.add_argument("--user", help="owner's username (created if missing)")
-    token_create.add_argument("--expires-in-days", type=_positive_days, metavar="DAYS",
-                              help="the token stops working after this many days (default: when revoked)")
+    token_create.add_argument(
+        "--expires-in-days",
+        type=_positive_days,
+        metavar="DAYS",
+        help="the token stops working after this many days (default: when revoked)",
+    )
     token_create.set_defaults(handler=cmd_token_create)
     token_list = token.add_parser("list", help="list tokens (never their values)")
     token_list.add_argument("--user", help="only this owner's tokens")
@@ -226,8 +234,11 @@ def build_parser() -> argparse.ArgumentParser:
     course_create = course.add_parser("create")
     course_create.add_argument("--code", required=True)
     course_create.add_argument("--title", required=True)
-    course_create.add_argument("--time-zone", default=DEFAULT_TIME_ZONE,
-                               help="IANA zone of the course's opening and due times, e.g. Asia/Shanghai (default UTC)")
+    course_create.add_argument(
+        "--time-zone",
+        default=DEFAULT_TIME_ZONE,
+        help="IANA zone of the course's opening and due times, e.g. Asia/Shanghai (default UTC)",
+    )
     course_create.set_defaults(handler=cmd_course_create)
     course_enrol = course.add_parser("enrol")
     course_enrol.add_argument("--code", required=True)

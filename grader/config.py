@@ -80,9 +80,16 @@ LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
 # Seconds between the soft and the hard time limit of a task: time to record the failure (grader.celery_app).
 GRACE_SECONDS = 10
 # Settings that count something or measure a time, and mean nothing at zero or below.
-POSITIVE_SETTINGS = ("GRADER_LEASE_SECONDS", "GRADER_MAX_ATTEMPTS", "GRADER_REQUEUE_AFTER", "GRADER_SWEEP_INTERVAL",
-                     "GRADER_GRADE_TIME_LIMIT", "GRADER_LAB_TIME_LIMIT", "GRADER_VISIBILITY_TIMEOUT",
-                     "GRADER_SESSION_HOURS")
+POSITIVE_SETTINGS = (
+    "GRADER_LEASE_SECONDS",
+    "GRADER_MAX_ATTEMPTS",
+    "GRADER_REQUEUE_AFTER",
+    "GRADER_SWEEP_INTERVAL",
+    "GRADER_GRADE_TIME_LIMIT",
+    "GRADER_LAB_TIME_LIMIT",
+    "GRADER_VISIBILITY_TIMEOUT",
+    "GRADER_SESSION_HOURS",
+)
 
 
 def seconds_setting(name: str, raw: Any) -> float:
@@ -122,14 +129,20 @@ def check_timing(config: Mapping[str, Any]) -> None:
     lease, renew, limits = config["GRADER_LEASE_SECONDS"], config[LEASE_RENEW], hard_time_limits(config)
     longest_name, longest = max(limits.items(), key=lambda item: item[1])
     if renew == 0 and lease <= longest:
-        raise ConfigError(f"GRADER_LEASE_SECONDS ({lease} s) must exceed the hard time limit of {longest_name} "
-                          f"plus {GRACE_SECONDS} s ({longest} s) when {LEASE_RENEW} is 0 (leases not renewed)")
+        raise ConfigError(
+            f"GRADER_LEASE_SECONDS ({lease} s) must exceed the hard time limit of {longest_name} "
+            f"plus {GRACE_SECONDS} s ({longest} s) when {LEASE_RENEW} is 0 (leases not renewed)"
+        )
     if renew > lease / 2:
-        raise ConfigError(f"{LEASE_RENEW} ({renew:g} s) must be at most half of GRADER_LEASE_SECONDS ({lease} s), "
-                          "so that one late renewal does not lose a running job's lease")
+        raise ConfigError(
+            f"{LEASE_RENEW} ({renew:g} s) must be at most half of GRADER_LEASE_SECONDS ({lease} s), "
+            "so that one late renewal does not lose a running job's lease"
+        )
     if config["GRADER_VISIBILITY_TIMEOUT"] <= longest:
-        raise ConfigError(f"GRADER_VISIBILITY_TIMEOUT ({config['GRADER_VISIBILITY_TIMEOUT']} s) must exceed every "
-                          f"task's hard time limit ({longest_name} plus {GRACE_SECONDS} s = {longest} s)")
+        raise ConfigError(
+            f"GRADER_VISIBILITY_TIMEOUT ({config['GRADER_VISIBILITY_TIMEOUT']} s) must exceed every "
+            f"task's hard time limit ({longest_name} plus {GRACE_SECONDS} s = {longest} s)"
+        )
 
 
 def change_feed_settle_seconds(raw: Any, lease_seconds: int) -> float:
@@ -198,8 +211,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
         config.update(SESSION_COOKIE_SAMESITE="None", SESSION_COOKIE_SECURE=True, SESSION_COOKIE_PARTITIONED=True)
     for name, default in INT_SETTINGS.items():
         config[name] = int(merged.get(name) or default)
-    config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(merged.get(CHANGE_FEED_SETTLE),
-                                                            config["GRADER_LEASE_SECONDS"])
+    config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(
+        merged.get(CHANGE_FEED_SETTLE), config["GRADER_LEASE_SECONDS"]
+    )
     # Test-only: seconds a worker sleeps while holding a lease, so tests can kill it mid-grade.
     config["GRADER_TEST_GRADE_DELAY"] = float(merged.get("GRADER_TEST_GRADE_DELAY") or 0)
     if grader_env == "production" and config["GRADER_TEST_GRADE_DELAY"]:

@@ -25,6 +25,7 @@ POOL_SIZE = 10
 
 def _postgresql_settings(statement_timeout_seconds: int) -> Callable[[Any, Any], None]:
     """The per-connection settings: sessions in UTC and, if above 0, a statement timeout."""
+
     def configure(dbapi_connection: Any, _record: Any) -> None:
         """Sessions in UTC: read back in the server's own zone, a stored time near the ends of the calendar (a due
         date of 9999-12-31 23:59 UTC seen from UTC+8) falls outside Python's years and every read of its row fails.
@@ -36,6 +37,7 @@ def _postgresql_settings(statement_timeout_seconds: int) -> Callable[[Any, Any],
                 cursor.execute(f"SET statement_timeout = {int(statement_timeout_seconds) * 1000}")
         # Committed, or the pool's first rollback would undo it; SET travels with the session, once per connection.
         dbapi_connection.commit()
+
     return configure
 
 

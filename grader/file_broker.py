@@ -10,6 +10,7 @@ reader then fails on every poll, which stopped the worker for good, and a send r
 An exchange table that is not JSON (kombu creates the file, then writes it: a full disk or a crash in between left
 it empty) is written anew: kombu failed on it at every send and every worker start, long after the disk had room.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -64,8 +65,9 @@ class Channel(filesystem.Channel):
         try:
             return super()._get(queue)
         except ValueError as exc:
-            log.warning("dropped an unreadable message file from queue %s (the sweeper re-sends its row): %s",
-                        queue, exc)
+            log.warning(
+                "dropped an unreadable message file from queue %s (the sweeper re-sends its row): %s", queue, exc
+            )
             raise Empty() from exc
         except FileNotFoundError as exc:
             self._recreate_folder_in(exc)

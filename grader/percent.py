@@ -1,4 +1,5 @@
 """Scores as whole percentages for people: rounded, but never 100% unless full marks, never 0% unless nothing."""
+
 from __future__ import annotations
 
 

@@ -4,6 +4,7 @@
 The check is one call from the submission view rather than a decorator around it: it runs after
 authentication (whose user it counts) and costs one Redis round trip.
 """
+
 from __future__ import annotations
 
 import functools
@@ -141,8 +142,11 @@ def _refuse_over(what: str, limit: RateLimitItem, retry_after: int) -> None:
 def _over(what: str, limit: RateLimitItem, retry_after: int) -> ApiError:
     """The API's 429, naming ``what`` was counted and when to retry."""
     return ApiError(
-        429, "rate_limited", f"Too many {what} (limit {limit}); retry in {retry_after} s.",
-        details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)},
+        429,
+        "rate_limited",
+        f"Too many {what} (limit {limit}); retry in {retry_after} s.",
+        details={"retry_after": retry_after},
+        headers={"Retry-After": str(retry_after)},
     )
 
 
@@ -157,8 +161,11 @@ def _login_keys(username: str) -> list[tuple[str, str]]:
     any names: one client trying made-up names is stopped before it costs the server anything.
     """
     name, address = username.strip().lower(), request.remote_addr or "-"
-    return [(FAILED_LOGIN_LIMIT, f"{name}|{address}"), (FAILED_LOGIN_NAME_LIMIT, f"name:{name}"),
-            (FAILED_LOGIN_ADDRESS_LIMIT, f"address:{address}")]
+    return [
+        (FAILED_LOGIN_LIMIT, f"{name}|{address}"),
+        (FAILED_LOGIN_NAME_LIMIT, f"name:{name}"),
+        (FAILED_LOGIN_ADDRESS_LIMIT, f"address:{address}"),
+    ]
 
 
 def login_retry_after(username: str) -> int:

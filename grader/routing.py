@@ -1,4 +1,5 @@
 """URL rules' integer ids bounded to what the database's id columns hold."""
+
 from __future__ import annotations
 
 from werkzeug.routing import IntegerConverter, Map
@@ -14,6 +15,12 @@ class RowIdConverter(IntegerConverter):
     # URL of submission 1. Ids are ASCII, as the query parameters' are (api.body.query_int).
     regex = r"[0-9]+"
 
-    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = ROW_ID_MAX,
-                 signed: bool = False) -> None:
+    def __init__(
+        self,
+        map: Map,
+        fixed_digits: int = 0,
+        min: int | None = None,
+        max: int | None = ROW_ID_MAX,
+        signed: bool = False,
+    ) -> None:
         super().__init__(map, fixed_digits, min, max, signed)

@@ -43,8 +43,12 @@ def _live_token_query() -> Select[Any]:
     return (
         select(tokens.id, tokens.role, tokens.last_used_at, users.id, users.username, users.role)
         .select_from(ApiToken.__table__.join(User.__table__, users.id == tokens.user_id))
-        .where(tokens.token_hash == bindparam("token_hash"), tokens.revoked_at.is_(None), users.deactivated_at.is_(None),
-               or_(tokens.expires_at.is_(None), tokens.expires_at > bindparam("now", type_=tokens.expires_at.type)))
+        .where(
+            tokens.token_hash == bindparam("token_hash"),
+            tokens.revoked_at.is_(None),
+            users.deactivated_at.is_(None),
+            or_(tokens.expires_at.is_(None), tokens.expires_at > bindparam("now", type_=tokens.expires_at.type)),
+        )
     )
 
 
@@ -153,8 +157,9 @@ def generate_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
-def issue_token(session: Session, user: User, *, name: str, role: str | None = None,
-                expires_in: timedelta | None = None) -> str:
+def issue_token(
+    session: Session, user: User, *, name: str, role: str | None = None, expires_in: timedelta | None = None
+) -> str:
     """Create an ApiToken for ``user`` (role defaults to the user's; never above it) and return the raw token.
 
     With ``expires_in`` the token stops working that long from now; without, when revoked. The raw token is shown

@@ -73,8 +73,9 @@ def terminate_with_parent() -> None:
 def start_worker(app: Flask) -> subprocess.Popen[bytes]:
     """Start ``celery -A grader.worker worker`` as a child process that stops (warm) if `grader serve` is killed."""
     # Without this, a `grader serve` killed outright left its worker running, and the next one started another.
-    return subprocess.Popen(worker_command(app.config["GRADER_QUEUE"]), env=worker_environment(app),
-                            preexec_fn=terminate_with_parent)
+    return subprocess.Popen(
+        worker_command(app.config["GRADER_QUEUE"]), env=worker_environment(app), preexec_fn=terminate_with_parent
+    )
 
 
 def stop_worker(worker: subprocess.Popen[bytes]) -> None:
@@ -115,8 +116,11 @@ class SupervisedWorker:
                 if status is None:
                     pause = WATCH_SECONDS
                     continue
-                print(f"grader serve: the grading worker exited (status {status}); starting it again",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"grader serve: the grading worker exited (status {status}); starting it again",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 self.process = start_worker(self._app)
                 self.restarts += 1
             pause = min(max(pause * 2, WATCH_SECONDS), MAX_RESTART_PAUSE_SECONDS)

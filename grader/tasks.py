@@ -49,5 +49,10 @@ def grade_submission(self: Task, submission_id: int) -> str:
 def run_lab(self: Task, lab_id: int) -> str:
     """Run capacity-lab run ``lab_id`` unless it is already done or taken."""
     config = current_app.config
-    return labs.run_lab(get_db(), lab_id, worker=worker_id(self), lease_seconds=config["GRADER_LEASE_SECONDS"],
-                        renew_every=config["GRADER_LEASE_RENEW_SECONDS"])
+    return labs.run_lab(
+        get_db(),
+        lab_id,
+        worker=worker_id(self),
+        lease_seconds=config["GRADER_LEASE_SECONDS"],
+        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
+    )

@@ -1,4 +1,5 @@
 """What the browser tests share: Debian's Chromium under Playwright, the marks, and step screenshots."""
+
 from __future__ import annotations
 
 import os
@@ -18,15 +19,24 @@ from grader.serve import prepare
 
 CHROMIUM = Path("/usr/bin/chromium")
 # The flags keep Chromium off the network this machine does not have (background fetches, updates, sync).
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots"
 
 BROWSER_MARKS = [
     pytest.mark.browser,
     # In CI a missing browser is a failure, not a skip: scripts/setup-browser installs it.
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="Debian chromium is not installed at /usr/bin/chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and not os.environ.get("CI"),
+        reason="Debian chromium is not installed at /usr/bin/chromium",
+    ),
 ]
 
 

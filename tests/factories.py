@@ -79,8 +79,17 @@ def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
 
 def make_graded(session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0) -> Submission:
     """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``."""
-    submission = Submission(user_id=user_id, assignment_id=assignment_id, exercise_id=exercise_id, seed=0, lang="en",
-                            raw_answer={"x": "1"}, status="graded", score=score, engine_version="1")
+    submission = Submission(
+        user_id=user_id,
+        assignment_id=assignment_id,
+        exercise_id=exercise_id,
+        seed=0,
+        lang="en",
+        raw_answer={"x": "1"},
+        status="graded",
+        score=score,
+        engine_version="1",
+    )
     session.add(submission)
     session.commit()
     return submission

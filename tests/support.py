@@ -196,13 +196,16 @@ class WorkerProcess:
         self.log_path = log_path
         self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
         # The same command line `grader serve` runs, so the tests exercise what users start.
-        command = [*worker_command(queue, concurrency), "--hostname", self.name, "--without-gossip",
-                   "--without-mingle"]
+        command = [*worker_command(queue, concurrency), "--hostname", self.name, "--without-gossip", "--without-mingle"]
         self._log = log_path.open("wb")
         # Own process group, so the test can kill the main process and its pool children together; it stops if
         # the test run is killed, instead of grading on for a queue nobody reads.
         self.process = subprocess.Popen(
-            command, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            command,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             preexec_fn=terminate_with_parent,
         )
 

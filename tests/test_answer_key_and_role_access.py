@@ -3,6 +3,7 @@
 Runs on both backends with the API tests' school (alice and bob in course A; course A's open, closed and future
 assignments all set ch13.shift-pairs, so they share each student's one variant of it).
 """
+
 from __future__ import annotations
 
 import re
@@ -72,8 +73,11 @@ def use_up_open_attempts(app: Flask, api: Api, who: str = "alice") -> None:
         assert created.status_code == 202
         ids.append(created.get_json()["id"])
     with app.app_context(), get_db(app).session() as session:
-        session.execute(update(Submission).where(Submission.id.in_(ids))
-                        .values(status=SubmissionStatus.GRADED, score=0.0, finished_at=utcnow()))
+        session.execute(
+            update(Submission)
+            .where(Submission.id.in_(ids))
+            .values(status=SubmissionStatus.GRADED, score=0.0, finished_at=utcnow())
+        )
         session.commit()
 
 
@@ -89,17 +93,30 @@ def closed_assignment_submission(app: Flask, school: School, who: str = "alice")
     with app.app_context(), get_db(app).session() as session:
         user_id = school.user_ids[who]
         made = utcnow() - timedelta(days=3)
-        submission = Submission(user_id=user_id, exercise_id=SHIFT, seed=seed_for(session, user_id, SHIFT), lang="zh",
-                                raw_answer=ANSWER, parsed_answer=None, assignment_id=school.closed_assignment,
-                                status=SubmissionStatus.GRADED, score=0.0, attempts=1, max_attempts=3,
-                                created_at=made, queued_at=made, finished_at=made)
+        submission = Submission(
+            user_id=user_id,
+            exercise_id=SHIFT,
+            seed=seed_for(session, user_id, SHIFT),
+            lang="zh",
+            raw_answer=ANSWER,
+            parsed_answer=None,
+            assignment_id=school.closed_assignment,
+            status=SubmissionStatus.GRADED,
+            score=0.0,
+            attempts=1,
+            max_attempts=3,
+            created_at=made,
+            queued_at=made,
+            finished_at=made,
+        )
         session.add(submission)
         session.commit()
         return submission.id
 
 
 def test_closed_assignment_page_hides_the_key_of_a_variant_still_being_graded_elsewhere(
-        app: Flask, api: Api, school: School) -> None:
+    app: Flask, api: Api, school: School
+) -> None:
     """Variants are per student and exercise: the closed assignment's key is the open assignment's key too."""
     client = app.test_client()
     sign_in(client, "alice")
@@ -116,7 +133,8 @@ def test_closed_assignment_page_hides_the_key_of_a_variant_still_being_graded_el
 
 
 def test_api_hides_the_key_of_a_past_due_submission_while_the_same_variant_is_open_elsewhere(
-        app: Flask, api: Api, school: School) -> None:
+    app: Flask, api: Api, school: School
+) -> None:
     submission_id = closed_assignment_submission(app, school)
     seen = api.get(f"/submissions/{submission_id}", "alice").get_json()
     assert seen["id"] == submission_id and "answer_key" not in seen and "seed" not in seen
@@ -131,7 +149,9 @@ def test_key_shows_where_no_other_open_assignment_shares_the_variant(app: Flask,
     use_up_open_attempts(app, api, "bob")
     client = app.test_client()
     sign_in(client, "alice")
-    assert KEY_LIST not in client.get(f"/assignments/{school.closed_assignment}/exercises/{SHIFT}").get_data(as_text=True)
+    assert KEY_LIST not in client.get(f"/assignments/{school.closed_assignment}/exercises/{SHIFT}").get_data(
+        as_text=True
+    )
     client_b = app.test_client()
     sign_in(client_b, "bob")
     assert KEY_LIST in client_b.get(f"/assignments/{school.closed_assignment}/exercises/{SHIFT}").get_data(as_text=True)
@@ -152,14 +172,24 @@ def test_teachers_student_role_token_gets_no_answer_key(api: Api, school: School
 def test_pages_and_api_answers_with_private_data_are_not_stored_by_caches(app: Flask, api: Api, school: School) -> None:
     body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": school.open_assignment}
     submission_id = api.post("/submissions", "alice", body).get_json()["id"]
-    for path in ("/me", f"/submissions/{submission_id}", "/submissions", f"/assignments/{school.open_assignment}/progress",
-                 f"/exercises/{SHIFT}/variant"):
+    for path in (
+        "/me",
+        f"/submissions/{submission_id}",
+        "/submissions",
+        f"/assignments/{school.open_assignment}/progress",
+        f"/exercises/{SHIFT}/variant",
+    ):
         response = api.get(path, "alice")
         assert response.status_code == 200 and "no-store" in response.headers.get("Cache-Control", ""), path
     client = app.test_client()
     sign_in(client, "alice")
-    for path in ("/courses", f"/assignments/{school.open_assignment}", f"/assignments/{school.open_assignment}/exercises/{SHIFT}",
-                 "/submissions", f"/submissions/{submission_id}"):
+    for path in (
+        "/courses",
+        f"/assignments/{school.open_assignment}",
+        f"/assignments/{school.open_assignment}/exercises/{SHIFT}",
+        "/submissions",
+        f"/submissions/{submission_id}",
+    ):
         response = client.get(path)
         assert response.status_code == 200 and "no-store" in response.headers.get("Cache-Control", ""), path
     # Public documents stay cacheable.
@@ -191,8 +221,9 @@ def test_passwords_cannot_be_guessed_at_speed(app: Flask, school: School) -> Non
     assert token
 
     def attempt(username: str, password: str) -> int:
-        return client.post("/login", data={"username": username, "password": password,
-                                           "csrf_token": token.group(1)}).status_code
+        return client.post(
+            "/login", data={"username": username, "password": password, "csrf_token": token.group(1)}
+        ).status_code
 
     assert [attempt("alice", f"guess-{n}") for n in range(10)] == [401] * 10
     blocked = client.post("/login", data={"username": "Alice ", "password": PASSWORD, "csrf_token": token.group(1)})
@@ -206,10 +237,22 @@ def test_students_see_that_grading_failed_not_the_exception(app: Flask, api: Api
     internal = "gave up after 3 attempts (worker lost, timed out or failed): KeyError: 'table' in /srv/grader"
     with app.app_context(), get_db(app).session() as session:
         user_id = school.user_ids["alice"]
-        failed = Submission(user_id=user_id, exercise_id=SHIFT, seed=seed_for(session, user_id, SHIFT), lang="en",
-                            raw_answer=ANSWER, parsed_answer=None, assignment_id=school.practice_assignment,
-                            status=SubmissionStatus.ERROR, error_message=internal, attempts=3, max_attempts=3,
-                            created_at=utcnow(), queued_at=utcnow(), finished_at=utcnow())
+        failed = Submission(
+            user_id=user_id,
+            exercise_id=SHIFT,
+            seed=seed_for(session, user_id, SHIFT),
+            lang="en",
+            raw_answer=ANSWER,
+            parsed_answer=None,
+            assignment_id=school.practice_assignment,
+            status=SubmissionStatus.ERROR,
+            error_message=internal,
+            attempts=3,
+            max_attempts=3,
+            created_at=utcnow(),
+            queued_at=utcnow(),
+            finished_at=utcnow(),
+        )
         session.add(failed)
         session.commit()
         submission_id = failed.id
@@ -224,8 +267,11 @@ def test_students_see_that_grading_failed_not_the_exception(app: Flask, api: Api
     assert "不计入次数" in t("exercise.grading_error", "zh")  # the pages say what the API says
     # A failed try that will be retried (back to queued, message kept) is not "failed, does not count": it counts.
     with app.app_context(), get_db(app).session() as session:
-        session.execute(update(Submission).where(Submission.id == submission_id)
-                        .values(status=SubmissionStatus.QUEUED, finished_at=None))
+        session.execute(
+            update(Submission)
+            .where(Submission.id == submission_id)
+            .values(status=SubmissionStatus.QUEUED, finished_at=None)
+        )
         session.commit()
     again = api.get(f"/submissions/{submission_id}", "alice").get_json()
     assert again["status"] == "queued" and again["error_message"] is None

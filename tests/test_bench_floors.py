@@ -5,6 +5,7 @@ grade (else the grader would be compared with less work than it does); the bare 
 finish a job. Task bodies are called directly, as in the grader's own unit tests; the web apps run in the Flask
 test client against a scratch PostgreSQL database and the test Redis.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -52,8 +53,12 @@ def floors() -> Iterator[Floors]:
     broker, queue = own_redis_url(), f"floor-test-{os.getpid()}"
     with postgres_database(f"floor_test_{os.getpid()}") as url, pytest.MonkeyPatch.context() as patch:
         libpq_url = url.replace("postgresql+psycopg://", "postgresql://")
-        for name, value in {"FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker, "FLOOR_QUEUE": queue,
-                            "FLOOR_POLL_SECONDS": "0.01"}.items():
+        for name, value in {
+            "FLOOR_DATABASE_URL": libpq_url,
+            "FLOOR_BROKER_URL": broker,
+            "FLOOR_QUEUE": queue,
+            "FLOOR_POLL_SECONDS": "0.01",
+        }.items():
             patch.setenv(name, value)
         yield Floors(libpq_url, broker, queue)
         redis.Redis.from_url(broker).delete(queue)
@@ -74,22 +79,27 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer not-a-token"}, {"Authorization": TOKEN}])
-def test_required_floor_refuses_requests_without_a_live_token(required_client: FlaskClient,
-                                                              headers: dict[str, str]) -> None:
+def test_required_floor_refuses_requests_without_a_live_token(
+    required_client: FlaskClient, headers: dict[str, str]
+) -> None:
     response = required_client.post("/jobs", json=book_body("ch13.shift-pairs"), headers=headers)
     assert response.status_code == 401
     assert response.json["error"]["code"] == "unauthorized"
     assert required_client.get("/jobs/1", headers=headers).status_code == 401
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"exercise_id": "ch99.nope", "seed": 0, "answer": {}}, "exercise_id"),
-    ({"exercise_id": "ch13.shift-pairs", "seed": 0, "answer": "yes"}, "answer"),
-    ({"exercise_id": "ch13.shift-pairs", "seed": -1, "answer": {}}, "seed"),
-    (book_body("ch13.shift-pairs", pairs="not pairs at all"), "answer"),
-])
-def test_required_floor_reads_the_answer_before_storing_it(required_client: FlaskClient, floors: Floors,
-                                                           body: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"exercise_id": "ch99.nope", "seed": 0, "answer": {}}, "exercise_id"),
+        ({"exercise_id": "ch13.shift-pairs", "seed": 0, "answer": "yes"}, "answer"),
+        ({"exercise_id": "ch13.shift-pairs", "seed": -1, "answer": {}}, "seed"),
+        (book_body("ch13.shift-pairs", pairs="not pairs at all"), "answer"),
+    ],
+)
+def test_required_floor_reads_the_answer_before_storing_it(
+    required_client: FlaskClient, floors: Floors, body: dict[str, Any], field: str
+) -> None:
     before = floors.rows("SELECT count(*) FROM required_submissions")[0][0]
     response = required_client.post("/jobs", json=body, headers=AUTH)
     assert response.status_code == 422
@@ -98,8 +108,9 @@ def test_required_floor_reads_the_answer_before_storing_it(required_client: Flas
 
 
 @pytest.mark.parametrize("exercise_id", sorted(BOOK_ANSWERS))
-def test_required_floor_grades_with_the_engine_once_under_a_lease(required_client: FlaskClient, floors: Floors,
-                                                                  exercise_id: str) -> None:
+def test_required_floor_grades_with_the_engine_once_under_a_lease(
+    required_client: FlaskClient, floors: Floors, exercise_id: str
+) -> None:
     response = required_client.post("/jobs", json=book_body(exercise_id), headers=AUTH)
     assert response.status_code == 202
     job_id = response.json["id"]
@@ -113,12 +124,14 @@ def test_required_floor_grades_with_the_engine_once_under_a_lease(required_clien
     assert (graded["status"], graded["score"], graded["parts"]) == ("graded", 1.0, expected["parts"])
     assert floors.rows("SELECT attempts, lease_owner FROM required_submissions WHERE id = %s", job_id) == [(1, None)]
     assert floors.rows("SELECT new_score, reason FROM required_grade_log WHERE submission_id = %s", job_id) == [
-        (1.0, "graded")]
+        (1.0, "graded")
+    ]
 
 
 def test_required_floor_scores_a_wrong_answer_below_one(required_client: FlaskClient, floors: Floors) -> None:
-    job_id = required_client.post("/jobs", json=book_body("ch13.greedy-decode", stopped_by="cap"),
-                                  headers=AUTH).json["id"]
+    job_id = required_client.post("/jobs", json=book_body("ch13.greedy-decode", stopped_by="cap"), headers=AUTH).json[
+        "id"
+    ]
     floors.required.grade(job_id)
     graded = required_client.get(f"/jobs/{job_id}", headers=AUTH).json
     assert graded["status"] == "graded"
@@ -127,11 +140,15 @@ def test_required_floor_scores_a_wrong_answer_below_one(required_client: FlaskCl
 
 def test_required_floor_leaves_a_row_leased_by_a_live_worker(required_client: FlaskClient, floors: Floors) -> None:
     job_id = required_client.post("/jobs", json=book_body("ch13.loss-average"), headers=AUTH).json["id"]
-    floors.rows("UPDATE required_submissions SET status = 'grading', lease_owner = 'other', attempts = 1, "
-                "lease_until = now() + interval '1 minute' WHERE id = %s RETURNING id", job_id)
+    floors.rows(
+        "UPDATE required_submissions SET status = 'grading', lease_owner = 'other', attempts = 1, "
+        "lease_until = now() + interval '1 minute' WHERE id = %s RETURNING id",
+        job_id,
+    )
     assert floors.required.grade(job_id) == "skipped"
     assert floors.rows("SELECT status, lease_owner FROM required_submissions WHERE id = %s", job_id) == [
-        ("grading", "other")]
+        ("grading", "other")
+    ]
 
 
 def test_bare_floor_stores_sends_and_finishes_a_job(floors: Floors) -> None:

@@ -26,8 +26,15 @@ from tests.support import Backend, WorkerProcess, wait_for
 def submit_through(app: Flask, user_id: int) -> int:
     """Submit the book answer through ``app`` (its own broker folder or queue); returns the submission id."""
     with app.app_context(), get_db(app).session() as session:
-        return submit(session, user_id=user_id, exercise_id=EXERCISE, seed=BOOK_SEED, raw_answer=BOOK_ANSWER,
-                      parsed_answer=None, lang="en").id
+        return submit(
+            session,
+            user_id=user_id,
+            exercise_id=EXERCISE,
+            seed=BOOK_SEED,
+            raw_answer=BOOK_ANSWER,
+            parsed_answer=None,
+            lang="en",
+        ).id
 
 
 @pytest.fixture
@@ -117,12 +124,23 @@ def test_sweeper_backs_off_on_a_dead_workers_row_while_nothing_claims_it(
     app = create_app(backend.config(GRADER_REQUEUE_AFTER="10", GRADER_QUEUE=queue))
     expired = utcnow() - timedelta(minutes=10)
     try:
+
         def resent(seconds_ago: float, resends: int) -> bool:
             """Is a row whose lease expired, last sent ``seconds_ago`` after ``resends`` re-sends, sent again now?"""
-            row = Submission(user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED, lang="en",
-                             raw_answer=BOOK_ANSWER, status=SubmissionStatus.GRADING, attempts=1, max_attempts=3,
-                             lease_owner="host:1:dead", lease_until=expired, resends=resends,
-                             dispatched_at=utcnow() - timedelta(seconds=seconds_ago))
+            row = Submission(
+                user_id=student.id,
+                exercise_id=EXERCISE,
+                seed=BOOK_SEED,
+                lang="en",
+                raw_answer=BOOK_ANSWER,
+                status=SubmissionStatus.GRADING,
+                attempts=1,
+                max_attempts=3,
+                lease_owner="host:1:dead",
+                lease_until=expired,
+                resends=resends,
+                dispatched_at=utcnow() - timedelta(seconds=seconds_ago),
+            )
             session.add(row)
             session.commit()
             return row.id in sweeper.sweep(app).resent["Submission"]

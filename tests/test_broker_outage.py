@@ -4,6 +4,7 @@ Found by a chaos run of the production setup: a stopped Redis held every submiss
 for as long as it was stopped, and after a long outage rows waited minutes for idle workers because re-sends
 the broker had refused still counted towards the sweeper's back-off.
 """
+
 from __future__ import annotations
 
 import os
@@ -51,8 +52,15 @@ def _submit(app: Flask) -> int:
     """Submit the book answer as the demo student; returns the row id."""
     with app.app_context(), get_db(app).session() as session:
         student = session.scalars(select(User).where(User.username == "student1")).one()
-        return submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED, raw_answer=BOOK_ANSWER,
-                      parsed_answer=None, lang="en").id
+        return submit(
+            session,
+            user_id=student.id,
+            exercise_id=EXERCISE,
+            seed=BOOK_SEED,
+            raw_answer=BOOK_ANSWER,
+            parsed_answer=None,
+            lang="en",
+        ).id
 
 
 def _row(app: Flask, row_id: int) -> Submission:
@@ -69,8 +77,23 @@ def frozen_redis(tmp_path: Path) -> Iterator[str]:
     if server is None:
         pytest.skip("redis-server is not installed")
     port = _free_port()
-    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                                "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for(lambda: _listening(port), "the test's redis-server to listen")
         os.kill(process.pid, signal.SIGSTOP)
@@ -81,8 +104,9 @@ def frozen_redis(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def test_a_frozen_redis_fails_the_send_and_the_submission_is_kept_for_the_sweeper(tmp_path: Path,
-                                                                                 frozen_redis: str) -> None:
+def test_a_frozen_redis_fails_the_send_and_the_submission_is_kept_for_the_sweeper(
+    tmp_path: Path, frozen_redis: str
+) -> None:
     app = make_app(tmp_path, CELERY_BROKER_URL=frozen_redis, RATELIMIT_STORAGE_URI="memory://")
     submitted: list[int] = []
     sender = threading.Thread(target=lambda: submitted.append(_submit(app)), daemon=True)
@@ -94,8 +118,9 @@ def test_a_frozen_redis_fails_the_send_and_the_submission_is_kept_for_the_sweepe
 
 
 def test_a_send_the_broker_refused_does_not_count_towards_the_back_off(tmp_path: Path) -> None:
-    app = make_app(tmp_path, CELERY_BROKER_URL=f"redis://127.0.0.1:{_free_port()}/0",
-                   RATELIMIT_STORAGE_URI="memory://")  # nothing listens there: every send is refused
+    app = make_app(
+        tmp_path, CELERY_BROKER_URL=f"redis://127.0.0.1:{_free_port()}/0", RATELIMIT_STORAGE_URI="memory://"
+    )  # nothing listens there: every send is refused
     row_id = _submit(app)
     with app.app_context(), get_db(app).session() as session:
         stale_since = utcnow() - timedelta(seconds=app.config["GRADER_REQUEUE_AFTER"] + 1)

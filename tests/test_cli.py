@@ -125,7 +125,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_serve(data_dir: Path, log_path: Path, *, ignoring_sigint: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+def start_serve(
+    data_dir: Path, log_path: Path, *, ignoring_sigint: bool = False
+) -> tuple[subprocess.Popen[bytes], int]:
     """`grader serve` as a real process (its own process group) on a free port, once it says it is ready.
 
     ``ignoring_sigint`` starts it the way a shell starts a background job: with SIGINT ignored.
@@ -147,8 +149,7 @@ def start_serve(data_dir: Path, log_path: Path, *, ignoring_sigint: bool = False
     try:
         wait_for(
             lambda: (
-                (process.poll() is None
-                and "ready." in log_path.read_text(errors="replace"))
+                (process.poll() is None and "ready." in log_path.read_text(errors="replace"))
                 or (process.poll() is not None and pytest.fail(log_path.read_text()))
             ),
             "grader serve to start",
@@ -275,15 +276,23 @@ def test_serve_starts_its_worker_again_when_it_dies(data_dir: Path, tmp_path: Pa
     try:
         first = wait_for(lambda: celery_children(process.pid), "the worker under grader serve")
         os.kill(first[0], signal.SIGKILL)
-        replaced = wait_for(lambda: [pid for pid in celery_children(process.pid) if pid not in first],
-                            "a new worker under grader serve")
+        replaced = wait_for(
+            lambda: [pid for pid in celery_children(process.pid) if pid not in first], "a new worker under grader serve"
+        )
         assert replaced and "starting it again" in log_path.read_text(errors="replace")
 
         app = create_app({"GRADER_DATA_DIR": str(data_dir)})
         with app.app_context(), get_db(app).session() as session:
             student = session.scalar(select(User).where(User.username == "student1"))
-            submission = submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED,
-                                raw_answer=BOOK_ANSWER, parsed_answer=None, lang="zh")
+            submission = submit(
+                session,
+                user_id=student.id,
+                exercise_id=EXERCISE,
+                seed=BOOK_SEED,
+                raw_answer=BOOK_ANSWER,
+                parsed_answer=None,
+                lang="zh",
+            )
             graded = wait_final(session, submission.id)
             assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
         get_db(app).dispose()
@@ -331,9 +340,7 @@ def test_serve_refuses_production(
     assert status == 2 and "gunicorn" in err
 
 
-def test_token_with_a_lifetime_is_listed_with_its_expiry(
-    cli_env: Backend, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_token_with_a_lifetime_is_listed_with_its_expiry(cli_env: Backend, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, _ = run(capsys, "token", "create", "--role", "teacher", "--name", "lms", "--expires-in-days", "30")
     assert status == 0
     listing = run(capsys, "token", "list", "--user", "lms")[1]

@@ -4,6 +4,7 @@ The engine does not pre-ping pooled connections (a round trip per request), so t
 it: a dead connection fails one request as a clean 503, the pool is discarded, and the next request works; a
 worker whose connection died retries the task and grades the submission.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,9 @@ def pg_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
     name = f"grader_outage_{os.getpid()}"
     with postgres_database(name) as url:
         upgrade(url)
-        yield Backend("postgresql", url, own_redis_url(),
-                      tmp_path_factory.mktemp("outage"), f"outage_{uuid.uuid4().hex[:8]}")
+        yield Backend(
+            "postgresql", url, own_redis_url(), tmp_path_factory.mktemp("outage"), f"outage_{uuid.uuid4().hex[:8]}"
+        )
 
 
 @pytest.fixture
@@ -57,9 +59,14 @@ def cut_connections(database_url: str) -> int:
     admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
-            return len(connection.execute(text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"
-            ), {"name": name}).all())
+            return len(
+                connection.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": name},
+                ).all()
+            )
     finally:
         admin.dispose()
 
@@ -67,17 +74,30 @@ def cut_connections(database_url: str) -> int:
 def submit_and_wait(app: Flask, school: School) -> dict[str, object]:
     """POST the book answer as the teacher, then wait for its grade; returns the final submission."""
     client, headers = app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}"}
-    created = client.post("/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK},
-                          headers=headers)
+    created = client.post(
+        "/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK}, headers=headers
+    )
     assert created.status_code == 202, created.get_json()
     url = f"/api/v1/submissions/{created.get_json()['id']}?wait=10"
-    return wait_for(lambda: (body := client.get(url, headers=headers).get_json())["status"] != "queued"
-                    and body["status"] != "grading" and body, "a final status")
+    return wait_for(
+        lambda: (
+            (body := client.get(url, headers=headers).get_json())["status"] != "queued"
+            and body["status"] != "grading"
+            and body
+        ),
+        "a final status",
+    )
 
 
 def test_unreachable_database_is_a_503_json_error_with_retry_after(tmp_path: Path) -> None:
-    app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path), "DATABASE_URL": UNREACHABLE_PG,
-                      "CELERY_BROKER_URL": "memory://"})
+    app = create_app(
+        {
+            "GRADER_ENV": "testing",
+            "GRADER_DATA_DIR": str(tmp_path),
+            "DATABASE_URL": UNREACHABLE_PG,
+            "CELERY_BROKER_URL": "memory://",
+        }
+    )
     client = app.test_client()
     response = client.get("/api/v1/submissions/1", headers={"Authorization": "Bearer grd_whatever"})
     assert response.status_code == 503
@@ -102,8 +122,9 @@ def test_a_dropped_connection_fails_one_request_cleanly_then_the_pool_recovers(o
     assert client.get("/api/v1/me", headers=headers).status_code == 200
 
 
-def test_worker_grades_after_its_connections_were_dropped(outage_app: Flask, pg_backend: Backend,
-                                                          tmp_path: Path) -> None:
+def test_worker_grades_after_its_connections_were_dropped(
+    outage_app: Flask, pg_backend: Backend, tmp_path: Path
+) -> None:
     school = build_school(outage_app)
     worker = WorkerProcess(pg_backend.env(), pg_backend.queue, tmp_path / "worker.log", concurrency=1)
     try:
@@ -123,11 +144,16 @@ def test_a_connection_lost_while_prefer_wait_holds_a_stored_submission_answers_2
     # Found by a chaos run: the row was committed, yet the request answered 503 ("nothing was stored"), and a
     # client without an Idempotency-Key would have submitted again. No worker consumes this queue here.
     school = build_school(outage_app)
-    client, headers = outage_app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}",
-                                                 "Prefer": "wait=3"}
+    client, headers = (
+        outage_app.test_client(),
+        {"Authorization": f"Bearer {school.tokens['teacher']}", "Prefer": "wait=3"},
+    )
     replies: list[object] = []
-    waiting = threading.Thread(target=lambda: replies.append(client.post(
-        "/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK}, headers=headers)))
+    waiting = threading.Thread(
+        target=lambda: replies.append(
+            client.post("/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK}, headers=headers)
+        )
+    )
     waiting.start()
     wait_for(lambda: _queued_rows(outage_app) or None, "the submission to be stored")
     assert cut_connections(outage_app.config["DATABASE_URL"]) >= 1
@@ -149,25 +175,32 @@ def _queued_rows(app: Flask) -> int:
         engine.dispose()
 
 
-def test_a_write_whose_connection_died_is_retried_at_once_not_after_the_lease(outage_app: Flask, pg_backend: Backend,
-                                                                           tmp_path: Path) -> None:
+def test_a_write_whose_connection_died_is_retried_at_once_not_after_the_lease(
+    outage_app: Flask, pg_backend: Backend, tmp_path: Path
+) -> None:
     # Found by a chaos run: the task's retry found the row still leased to its own first try and skipped, so the
     # grade waited out the whole lease (here 600 s, far beyond the wait below).
     school = build_school(outage_app)
-    worker = WorkerProcess(pg_backend.env(GRADER_TEST_GRADE_DELAY="3", GRADER_LEASE_SECONDS="600"), pg_backend.queue,
-                           tmp_path / "worker.log", concurrency=1)
+    worker = WorkerProcess(
+        pg_backend.env(GRADER_TEST_GRADE_DELAY="3", GRADER_LEASE_SECONDS="600"),
+        pg_backend.queue,
+        tmp_path / "worker.log",
+        concurrency=1,
+    )
     try:
         worker.wait_ready()
         client, headers = outage_app.test_client(), {"Authorization": f"Bearer {school.tokens['teacher']}"}
-        created = client.post("/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK},
-                              headers=headers)
+        created = client.post(
+            "/api/v1/submissions", json={"exercise_id": SHIFT, "seed": 0, "answer": BOOK}, headers=headers
+        )
         assert created.status_code == 202, created.get_json()
         row_id = created.get_json()["id"]
         wait_for(lambda: _row_state(outage_app, row_id)[0] == "grading" or None, "the worker to hold the lease")
         assert cut_connections(pg_backend.database_url) >= 1  # the worker's, while it sleeps before its write
         get_db(outage_app).dispose()  # the web app's connections were cut too; only the worker's matter here
         status, attempts, logged = wait_for(
-            lambda: (state := _row_state(outage_app, row_id))[0] == "graded" and state, "the retry to grade the row")
+            lambda: (state := _row_state(outage_app, row_id))[0] == "graded" and state, "the retry to grade the row"
+        )
         assert (status, attempts, logged) == ("graded", 2, 1)
         assert "OperationalError" in worker.log()
     finally:
@@ -180,9 +213,11 @@ def _row_state(app: Flask, row_id: int) -> tuple[str, int, int]:
     try:
         with engine.connect() as connection:
             status, attempts = connection.execute(
-                text("SELECT status, attempts FROM submissions WHERE id = :id"), {"id": row_id}).one()
+                text("SELECT status, attempts FROM submissions WHERE id = :id"), {"id": row_id}
+            ).one()
             logged = connection.execute(
-                text("SELECT count(*) FROM grade_log WHERE submission_id = :id"), {"id": row_id}).scalar_one()
+                text("SELECT count(*) FROM grade_log WHERE submission_id = :id"), {"id": row_id}
+            ).scalar_one()
             return str(status), int(attempts), int(logged)
     finally:
         engine.dispose()
@@ -196,13 +231,19 @@ def test_a_lab_result_whose_connection_died_is_handed_back_for_the_retry(outage_
     admin = create_engine(database_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text("CREATE SEQUENCE lab_write_cut"))
-        connection.execute(text(
-            "CREATE FUNCTION cut_lab_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-            "IF nextval('lab_write_cut') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); "
-            "PERFORM pg_sleep(5); END IF; RETURN NEW; END $$"))
-        connection.execute(text(
-            "CREATE TRIGGER cut_lab_write BEFORE UPDATE ON lab_runs FOR EACH ROW "
-            "WHEN (NEW.status = 'done') EXECUTE FUNCTION cut_lab_write()"))
+        connection.execute(
+            text(
+                "CREATE FUNCTION cut_lab_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                "IF nextval('lab_write_cut') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); "
+                "PERFORM pg_sleep(5); END IF; RETURN NEW; END $$"
+            )
+        )
+        connection.execute(
+            text(
+                "CREATE TRIGGER cut_lab_write BEFORE UPDATE ON lab_runs FOR EACH ROW "
+                "WHEN (NEW.status = 'done') EXECUTE FUNCTION cut_lab_write()"
+            )
+        )
     try:
         with outage_app.app_context():
             database = get_db()
@@ -225,5 +266,6 @@ def _lab_state(engine: Engine, lab_id: int) -> tuple[str, int, str | None]:
     """A lab run's status, attempts and lease holder, read on the test's own connection."""
     with engine.connect() as connection:
         status, attempts, owner = connection.execute(
-            text("SELECT status, attempts, lease_owner FROM lab_runs WHERE id = :id"), {"id": lab_id}).one()
+            text("SELECT status, attempts, lease_owner FROM lab_runs WHERE id = :id"), {"id": lab_id}
+        ).one()
         return str(status), int(attempts), owner

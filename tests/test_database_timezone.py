@@ -1,5 +1,6 @@
 """PostgreSQL sessions run in UTC, whatever the server's or the connection's own time zone, and the app's
 statements under a timeout."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -28,7 +29,9 @@ def test_a_time_at_the_end_of_the_calendar_reads_back_in_any_server_time_zone(ba
     try:
         with engine.connect() as connection:
             assert connection.execute(text("SHOW TimeZone")).scalar_one() == "UTC"
-            read = connection.execute(text("SELECT CAST(:at AS timestamptz)"), {"at": EDGE_OF_THE_CALENDAR}).scalar_one()
+            read = connection.execute(
+                text("SELECT CAST(:at AS timestamptz)"), {"at": EDGE_OF_THE_CALENDAR}
+            ).scalar_one()
             assert read == EDGE_OF_THE_CALENDAR
             connection.rollback()
         # Still UTC on a connection the pool hands out again after its reset (a rollback).

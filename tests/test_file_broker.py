@@ -1,4 +1,5 @@
 """The embedded broker's messages appear whole or not at all, even while another process is writing them."""
+
 from __future__ import annotations
 
 import contextlib
@@ -48,8 +49,9 @@ def test_a_reader_never_sees_a_message_half_written(tmp_path: Path) -> None:
 
 
 def test_the_embedded_default_sends_and_receives_through_this_transport(tmp_path: Path) -> None:
-    app = create_app({"GRADER_ENV": "testing", "SECRET_KEY": "test-secret-key-not-for-production",
-                      "GRADER_DATA_DIR": str(tmp_path)})
+    app = create_app(
+        {"GRADER_ENV": "testing", "SECRET_KEY": "test-secret-key-not-for-production", "GRADER_DATA_DIR": str(tmp_path)}
+    )
     assert app.config["CELERY_BROKER_URL"].startswith("filesystem://")  # no broker configured: the embedded one
     celery = app.extensions["celery"]
     with celery.connection_for_write() as writing, celery.connection_for_read() as reading:

@@ -1,5 +1,6 @@
 """The grading columns a worker's final notice carries: set on the row a request holds, they make it equal to the
 stored row, column by column; anything else in a notice is refused and leaves the held row alone."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,15 @@ def stored(app: Flask, submission_id: int) -> dict[str, Any]:
 
 def hold_new_submission(session: Session, student: User, answer: dict[str, str]) -> Submission:
     """A submission as the request that stored it holds it: built from the INSERT, never read back."""
-    return submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED, raw_answer=answer,
-                  parsed_answer=None, lang="en")
+    return submit(
+        session,
+        user_id=student.id,
+        exercise_id=EXERCISE,
+        seed=BOOK_SEED,
+        raw_answer=answer,
+        parsed_answer=None,
+        lang="en",
+    )
 
 
 def published_or_read_payload(app: Flask, submission_id: int) -> bytes:
@@ -76,14 +84,18 @@ def _payload(submission_id: int, **changes: Any) -> bytes:
     return json.dumps({"v": final_row.PAYLOAD_VERSION, "id": submission_id, "row": row} | changes).encode()
 
 
-@pytest.mark.parametrize("payload", [
-    _payload(8),  # another submission's row
-    _payload(7, v=final_row.PAYLOAD_VERSION + 1),  # a form this code does not read
-    _payload(7, row={"status": "graded"}),  # columns missing
-    notify.WAKE_ONLY,
-    b"\xff not json",
-    b"[1, 2]",
-], ids=["other-id", "other-version", "missing-columns", "wake-only", "not-json", "not-an-object"])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        _payload(8),  # another submission's row
+        _payload(7, v=final_row.PAYLOAD_VERSION + 1),  # a form this code does not read
+        _payload(7, row={"status": "graded"}),  # columns missing
+        notify.WAKE_ONLY,
+        b"\xff not json",
+        b"[1, 2]",
+    ],
+    ids=["other-id", "other-version", "missing-columns", "wake-only", "not-json", "not-an-object"],
+)
 def test_a_payload_that_is_not_this_rows_final_state_changes_nothing(payload: bytes) -> None:
     held = Submission(id=7, status="queued", score=None, attempts=0)
     before = columns(held)
@@ -93,8 +105,13 @@ def test_a_payload_that_is_not_this_rows_final_state_changes_nothing(payload: by
 
 def test_a_well_formed_payload_sets_every_grading_column() -> None:
     held = Submission(id=7, status="queued", score=None, attempts=0)
-    assert final_row.apply(held, _payload(7, row={name: None for name in final_row.GRADING_COLUMNS}
-                                               | {"status": "graded", "score": 0.5, "attempts": 2,
-                                                  "finished_at": "2026-11-30T09:00:00.123456+00:00"}))
+    assert final_row.apply(
+        held,
+        _payload(
+            7,
+            row={name: None for name in final_row.GRADING_COLUMNS}
+            | {"status": "graded", "score": 0.5, "attempts": 2, "finished_at": "2026-11-30T09:00:00.123456+00:00"},
+        ),
+    )
     assert (held.status, held.score, held.attempts) == ("graded", 0.5, 2)
     assert held.finished_at is not None and held.finished_at.isoformat() == "2026-11-30T09:00:00.123456+00:00"

@@ -3,6 +3,7 @@
 SQLite without AUTOINCREMENT gives a new row the highest id plus one, which reuses the id of a newest row that was
 deleted (with its submission or student); migration 0008 rebuilds the table with AUTOINCREMENT, keeping its rows.
 """
+
 from __future__ import annotations
 
 from sqlalchemy import Engine, text
@@ -17,13 +18,21 @@ ROWS = """INSERT INTO grade_log (submission_id, old_score, new_score, reason, ac
 def _submission(engine: Engine) -> int:
     """A user and one submission to hang log entries on; its id."""
     with engine.begin() as connection:
-        connection.execute(text("INSERT INTO users (username, display_name, role, password_hash, created_at, "
-                                "session_epoch) VALUES ('u', 'U', 'student', 'x', CURRENT_TIMESTAMP, 0)"))
+        connection.execute(
+            text(
+                "INSERT INTO users (username, display_name, role, password_hash, created_at, "
+                "session_epoch) VALUES ('u', 'U', 'student', 'x', CURRENT_TIMESTAMP, 0)"
+            )
+        )
         user = connection.execute(text("SELECT id FROM users WHERE username = 'u'")).scalar_one()
-        connection.execute(text(
-            "INSERT INTO submissions (user_id, exercise_id, seed, lang, raw_answer, status, created_at, attempts, "
-            "max_attempts, resends, queued_at) VALUES (:user, 'ch13.shift-pairs', 0, 'en', '{}', 'graded', "
-            "CURRENT_TIMESTAMP, 0, 3, 0, CURRENT_TIMESTAMP)"), {"user": user})
+        connection.execute(
+            text(
+                "INSERT INTO submissions (user_id, exercise_id, seed, lang, raw_answer, status, created_at, attempts, "
+                "max_attempts, resends, queued_at) VALUES (:user, 'ch13.shift-pairs', 0, 'en', '{}', 'graded', "
+                "CURRENT_TIMESTAMP, 0, 3, 0, CURRENT_TIMESTAMP)"
+            ),
+            {"user": user},
+        )
         return connection.execute(text("SELECT max(id) FROM submissions")).scalar_one()
 
 
@@ -54,10 +63,14 @@ def test_a_deleted_assignments_id_is_not_given_to_the_next_one(empty_database: s
     """Assignments became deletable (when nothing was submitted); an LMS may still hold the old id."""
     upgrade(empty_database, "0008")
     engine = make_engine(empty_database)
-    insert = text("INSERT INTO courses (code, title, created_at, time_zone) VALUES (:code, 'C', CURRENT_TIMESTAMP, 'UTC')")
-    assignment = text("INSERT INTO assignments (course_id, title_zh, title_en, exercise_ids, score_policy, "
-                      "answer_key_policy, created_at) VALUES (:course, 'a', 'a', '[]', 'best', 'after_due', "
-                      "CURRENT_TIMESTAMP)")
+    insert = text(
+        "INSERT INTO courses (code, title, created_at, time_zone) VALUES (:code, 'C', CURRENT_TIMESTAMP, 'UTC')"
+    )
+    assignment = text(
+        "INSERT INTO assignments (course_id, title_zh, title_en, exercise_ids, score_policy, "
+        "answer_key_policy, created_at) VALUES (:course, 'a', 'a', '[]', 'best', 'after_due', "
+        "CURRENT_TIMESTAMP)"
+    )
     try:
         with engine.begin() as connection:
             connection.execute(insert, {"code": "c1"})
@@ -67,8 +80,14 @@ def test_a_deleted_assignments_id_is_not_given_to_the_next_one(empty_database: s
         with engine.begin() as connection:
             existing = connection.execute(text("SELECT id, updated_at IS NOT NULL FROM assignments")).one()
             connection.execute(text("DELETE FROM assignments WHERE id = :id"), {"id": existing[0]})
-            connection.execute(text(str(assignment).replace("created_at)", "created_at, updated_at)").replace(
-                "CURRENT_TIMESTAMP)", "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")), {"course": course})
+            connection.execute(
+                text(
+                    str(assignment)
+                    .replace("created_at)", "created_at, updated_at)")
+                    .replace("CURRENT_TIMESTAMP)", "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
+                ),
+                {"course": course},
+            )
             newest = connection.execute(text("SELECT max(id) FROM assignments")).scalar_one()
         assert existing[1] and newest > existing[0]
     finally:

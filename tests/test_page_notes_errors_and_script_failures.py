@@ -1,6 +1,7 @@
 """Audit of the pages as a student and a teacher would use them: what the answer-key note promises, how the key and
 breadcrumbs read, teacher-form errors tied to their fields, and what the exercise and lab scripts say when the
 session, the page or the network fails (headless Chromium against a live server and a real worker)."""
+
 from __future__ import annotations
 
 import io
@@ -60,7 +61,7 @@ def _set_assignment(app: Flask, assignment_id: int, **values: Any) -> None:
 def _key_section(html: str) -> str:
     """The answer-key card of an exercise page."""
     start = html.index('id="key-heading"')
-    return html[start:html.index("</section>", start)]
+    return html[start : html.index("</section>", start)]
 
 
 def _submit_form(client: FlaskClient, token: str, url: str, answer: dict[str, str]) -> None:
@@ -74,8 +75,11 @@ def _grade_all(app: Flask, assignment_id: int) -> None:
     with app.app_context():
         database = get_db(app)
         with database.session() as session:
-            queued = session.scalars(select(Submission.id).where(Submission.assignment_id == assignment_id,
-                                                                 Submission.status == SubmissionStatus.QUEUED)).all()
+            queued = session.scalars(
+                select(Submission.id).where(
+                    Submission.assignment_id == assignment_id, Submission.status == SubmissionStatus.QUEUED
+                )
+            ).all()
         for submission_id in queued:
             outcome = pipeline.grade_submission(database, submission_id, worker="page-audit", lease_seconds=30)
             assert outcome in pipeline.FINAL_OUTCOMES, (submission_id, outcome)
@@ -85,6 +89,7 @@ WRONG_SHIFT = {"pairs": "BOS→x", "bos_scored": "否", "eos_scored": "是", "sc
 
 
 # --- The answer-key note says the assignment's actual rule -------------------------------------------------------
+
 
 def test_key_note_after_using_every_attempt_under_an_after_due_rule_does_not_promise_the_key(demo: Flask) -> None:
     """The demo's chapter 13 shows its key after the due date only: a student who used up the attempts was told
@@ -153,11 +158,14 @@ def test_a_submission_page_waiting_long_for_its_grade_reloads_itself_less_often(
     assert 'http-equiv="refresh"' not in client.get(url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("policy", "settings", "note"), [
-    (AnswerKeyPolicy.AFTER_DUE, {"due_at": None}, "exercise.key_no_due"),
-    (AnswerKeyPolicy.AFTER_ATTEMPTS, {"attempts_allowed": None}, "exercise.key_unlimited"),
-    (AnswerKeyPolicy.AFTER_ATTEMPTS, {"attempts_allowed": 3}, "exercise.key_after_attempts"),
-])
+@pytest.mark.parametrize(
+    ("policy", "settings", "note"),
+    [
+        (AnswerKeyPolicy.AFTER_DUE, {"due_at": None}, "exercise.key_no_due"),
+        (AnswerKeyPolicy.AFTER_ATTEMPTS, {"attempts_allowed": None}, "exercise.key_unlimited"),
+        (AnswerKeyPolicy.AFTER_ATTEMPTS, {"attempts_allowed": 3}, "exercise.key_after_attempts"),
+    ],
+)
 def test_key_note_follows_the_key_rule(demo: Flask, policy: str, settings: dict[str, Any], note: str) -> None:
     """A rule that can never show the key says so; one that waits for attempts does not talk about a due date."""
     ch13 = _assignment_id(demo, "Chapter 13")
@@ -175,8 +183,11 @@ def test_key_note_names_the_other_assignment_that_hides_the_key(demo: Flask) -> 
     _set_assignment(demo, ch13, answer_key_policy=AnswerKeyPolicy.ALWAYS)
     with demo.app_context(), get_db(demo).session() as session:
         course = session.get_one(Assignment, ch13).course
-        course.assignments.append(Assignment(title_zh="复习", title_en="Review", exercise_ids=[SHIFT],
-                                             answer_key_policy=AnswerKeyPolicy.NEVER))
+        course.assignments.append(
+            Assignment(
+                title_zh="复习", title_en="Review", exercise_ids=[SHIFT], answer_key_policy=AnswerKeyPolicy.NEVER
+            )
+        )
         session.commit()
     client = demo.test_client()
     log_in(client, "student1")
@@ -185,6 +196,7 @@ def test_key_note_names_the_other_assignment_that_hides_the_key(demo: Flask) -> 
 
 
 # --- The answer key and breadcrumbs read like the rest of the page -----------------------------------------------
+
 
 def test_answer_key_is_written_as_answers_are_read_not_as_json(demo: Flask) -> None:
     """A Chinese page showed the key as JSON: ``false``, ``[["BOS", "blue"], ...]``, 0.6931471805599453."""
@@ -196,7 +208,10 @@ def test_answer_key_is_written_as_answers_are_read_not_as_json(demo: Flask) -> N
     with demo.app_context(), get_db(demo).session() as session:
         user_id = session.scalars(select(User.id).where(User.username == "student1")).one()
         seed = seed_for(session, user_id, SHIFT)
-    reads = {name: part["read"] for name, part in engine.grade(SHIFT, seed, engine.answer_key(SHIFT, seed), "zh")["parts"].items()}
+    reads = {
+        name: part["read"]
+        for name, part in engine.grade(SHIFT, seed, engine.answer_key(SHIFT, seed), "zh")["parts"].items()
+    }
     assert "<code>否</code>" in section and "<code>是</code>" in section
     assert f"<code>{reads['pairs']}</code>" in section
     assert "false" not in section and "true" not in section and "&#34;" not in section
@@ -206,15 +221,18 @@ def test_submission_breadcrumb_names_the_exercise_by_its_title(demo: Flask) -> N
     ch13 = _assignment_id(demo, "Chapter 13")
     client = demo.test_client()
     token = log_in(client, "student1")
-    response = client.post(f"/assignments/{ch13}/exercises/{SHIFT}",
-                           data={"csrf_token": token, **{f"answer.{k}": v for k, v in WRONG_SHIFT.items()}})
+    response = client.post(
+        f"/assignments/{ch13}/exercises/{SHIFT}",
+        data={"csrf_token": token, **{f"answer.{k}": v for k, v in WRONG_SHIFT.items()}},
+    )
     page = client.get(response.location).get_data(as_text=True)
-    crumbs = page[page.index('class="breadcrumb"'):page.index("</nav>", page.index('class="breadcrumb"'))]
+    crumbs = page[page.index('class="breadcrumb"') : page.index("</nav>", page.index('class="breadcrumb"'))]
     title = next(entry["title"]["zh"] for entry in engine.list_exercises() if entry["id"] == SHIFT)
     assert f">{title}</a>" in crumbs and f">{SHIFT}</a>" not in crumbs
 
 
 # --- Teacher pages -----------------------------------------------------------------------------------------------
+
 
 def _teacher(app: Flask) -> tuple[FlaskClient, str]:
     """The demo teacher, signed in, pages in English."""
@@ -246,18 +264,36 @@ def test_roster_upload_without_a_username_says_so(demo: Flask) -> None:
     """An empty CSV (or just its header) used to give the same page back with no word about it."""
     client, token = _teacher(demo)
     for content in (b"", b"username\r\n"):
-        page = client.post("/teach/courses/1/roster/upload", content_type="multipart/form-data", data={
-            "csrf_token": token, "file": (io.BytesIO(content), "students.csv")}).get_data(as_text=True)
+        page = client.post(
+            "/teach/courses/1/roster/upload",
+            content_type="multipart/form-data",
+            data={"csrf_token": token, "file": (io.BytesIO(content), "students.csv")},
+        ).get_data(as_text=True)
         assert t("roster.err_no_rows", "en") in page
         assert 'aria-describedby="upload-hint upload-error" aria-invalid="true"' in page
 
 
 def test_assignment_form_errors_are_tied_to_their_fields(demo: Flask) -> None:
     client, token = _teacher(demo)
-    page = client.post("/teach/courses/1/assignments/new", data={
-        "csrf_token": token, "title_zh": "", "title_en": "", "attempts": "many", "score_policy": "best",
-        "answer_key_policy": "never", "opens_at": "", "due_at": "soon"}).get_data(as_text=True)
-    for field, error in (("title_zh", "titles"), ("title_en", "titles"), ("attempts", "attempts"), ("due_at", "due_at")):
+    page = client.post(
+        "/teach/courses/1/assignments/new",
+        data={
+            "csrf_token": token,
+            "title_zh": "",
+            "title_en": "",
+            "attempts": "many",
+            "score_policy": "best",
+            "answer_key_policy": "never",
+            "opens_at": "",
+            "due_at": "soon",
+        },
+    ).get_data(as_text=True)
+    for field, error in (
+        ("title_zh", "titles"),
+        ("title_en", "titles"),
+        ("attempts", "attempts"),
+        ("due_at", "due_at"),
+    ):
         tag = re.search(rf'<input[^>]* id="{field}"[^>]*>', page)
         assert tag and f'aria-describedby="err-{error}"' in tag.group(0) and 'aria-invalid="true"' in tag.group(0)
         assert f'id="err-{error}"' in page
@@ -274,6 +310,7 @@ def test_course_form_errors_are_tied_to_their_fields(demo: Flask) -> None:
 
 
 # --- The scripts when the session, the page or the network fails ------------------------------------------------
+
 
 def _signed_in_page(contexts: list[BrowserContext], browser: Browser, live: LiveServer, username: str) -> Page:
     """A page of a new browser context signed in as ``username``."""
@@ -302,7 +339,8 @@ class TestScriptsWhenThingsFail:
     """The exercise and lab scripts against a live server and worker."""
 
     def test_signed_out_elsewhere_is_said_and_the_preview_does_not_hang(
-            self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]) -> None:
+        self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]
+    ) -> None:
         """Logging out on another device ends this page's session: the page said "cannot reach the server; check
         your connection" and the live preview said "checking the format…" for ever."""
         page = _signed_in_page(contexts, browser, live_app, "student3")
@@ -320,7 +358,8 @@ class TestScriptsWhenThingsFail:
         assert login_link.get_attribute("href") == "/login?next=" + exercise.replace("/", "%2F")
 
     def test_a_page_left_from_before_a_new_login_asks_for_a_reload(
-            self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]) -> None:
+        self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]
+    ) -> None:
         """Logged out and in again in another tab: the old tab's CSRF token is stale (403 csrf_failed)."""
         page = _signed_in_page(contexts, browser, live_app, "student3")
         page.goto(f"{live_app.url}/assignments/{_chapter_13(live_app)}/exercises/{SHIFT}")
@@ -337,7 +376,8 @@ class TestScriptsWhenThingsFail:
         expect(page.locator("#result-content")).to_contain_text(t("exercise.page_expired", "zh"))
 
     def test_pressing_submit_again_after_a_lost_reply_does_not_store_the_answer_twice(
-            self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]) -> None:
+        self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]
+    ) -> None:
         """The first POST reaches the server but its reply is lost: the page said "retry", and the retry carried a
         new Idempotency-Key, so the same answer was stored (and charged) twice."""
         page = _signed_in_page(contexts, browser, live_app, "student2")
@@ -364,17 +404,24 @@ class TestScriptsWhenThingsFail:
         assert _submissions_of(live_app, "student2") == before + 1
 
     def test_a_failed_wait_for_the_grade_does_not_invite_a_second_submission(
-            self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]) -> None:
+        self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]
+    ) -> None:
         """The answer was stored but fetching its grade failed: "check your connection and retry" cost a second
         attempt; now the page says it was submitted and links to it."""
         page = _signed_in_page(contexts, browser, live_app, "student1")
         page.goto(f"{live_app.url}/assignments/{_chapter_13(live_app)}/exercises/ch13.exposure-divergence")
         # No held reply (so the page must fetch the grade), and that fetch fails.
-        page.route("**/api/v1/submissions", lambda route: route.continue_(
-            headers={**route.request.headers, "prefer": "wait=0"}))
+        page.route(
+            "**/api/v1/submissions",
+            lambda route: route.continue_(headers={**route.request.headers, "prefer": "wait=0"}),
+        )
         page.route("**/api/v1/submissions/*", lambda route: route.abort())
-        for name, text in {"first_wrong_step": "1", "first_input_divergence_step": "2",
-                           "teacher_forced_input": "red", "generated_input": "blue"}.items():
+        for name, text in {
+            "first_wrong_step": "1",
+            "first_input_divergence_step": "2",
+            "teacher_forced_input": "red",
+            "generated_input": "blue",
+        }.items():
             page.fill(f"#f-{name}", text)
         page.click("#submit-button")
         result = page.locator("#result-content")
@@ -386,7 +433,8 @@ class TestScriptsWhenThingsFail:
         assert result.locator("a").get_attribute("href") == f"/submissions/{newest}"
 
     def test_lab_run_refused_for_a_stale_session_is_explained_not_a_bare_status(
-            self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]) -> None:
+        self, browser: Browser, live_app: LiveServer, contexts: list[BrowserContext]
+    ) -> None:
         """Signed out on another device, the lab's start button showed "✗ 200" (the login page it was sent to)."""
         page = _signed_in_page(contexts, browser, live_app, "student1")
         page.goto(f"{live_app.url}/lab")
@@ -395,4 +443,3 @@ class TestScriptsWhenThingsFail:
         status = page.locator("#lab-status")
         expect(status).to_contain_text(t("exercise.signed_out", "zh"))
         expect(status).not_to_contain_text("✗ 200")
-

@@ -1,5 +1,6 @@
 """HTTP audit (session 10): non-ASCII digits in path ids, assignment dates the database cannot read back in every
 time zone, and a course code or enrolment taken by a concurrent request. Each runs on SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import re
@@ -100,12 +101,20 @@ def _in_time_zone(backend: Backend, zone: str) -> str:
     return f"{backend.database_url}?options=-c%20timezone%3D{zone.replace('/', '%2F')}"
 
 
-@pytest.mark.parametrize(("field", "value", "zone"), [
-    ("due_at", "9999-12-31T23:59", "Asia/Shanghai"),  # read back in UTC+8 it is in the year 10000
-    ("opens_at", "0001-01-01T00:00", "America/New_York"),  # read back in UTC-5 it is before year 1
-])
+@pytest.mark.parametrize(
+    ("field", "value", "zone"),
+    [
+        ("due_at", "9999-12-31T23:59", "Asia/Shanghai"),  # read back in UTC+8 it is in the year 10000
+        ("opens_at", "0001-01-01T00:00", "America/New_York"),  # read back in UTC-5 it is before year 1
+    ],
+)
 def test_assignment_dates_outside_readable_years_are_a_form_error(
-    app: Flask, backend: Backend, session: Session, field: str, value: str, zone: str,
+    app: Flask,
+    backend: Backend,
+    session: Session,
+    field: str,
+    value: str,
+    zone: str,
 ) -> None:
     """A date the database stores but cannot hand back in its time zone would make every page of the course a 500;
     the form refuses it instead."""
@@ -114,9 +123,18 @@ def test_assignment_dates_outside_readable_years_are_a_form_error(
         teacher = make_user(session, Role.TEACHER)
         course = _course_taught_by(session, teacher)
         client, csrf = _sign_in(zoned, teacher.username)
-        form: dict[str, Any] = {"csrf_token": csrf, "title_zh": "作业", "title_en": "Homework", "exercise_ids": EXERCISE,
-                                "opens_at": "", "due_at": "", "attempts": "", "score_policy": "best",
-                                "answer_key_policy": "after_due", field: value}
+        form: dict[str, Any] = {
+            "csrf_token": csrf,
+            "title_zh": "作业",
+            "title_en": "Homework",
+            "exercise_ids": EXERCISE,
+            "opens_at": "",
+            "due_at": "",
+            "attempts": "",
+            "score_policy": "best",
+            "answer_key_policy": "after_due",
+            field: value,
+        }
         response = client.post(f"/teach/courses/{course.id}/assignments/new", data=form)
         assert response.status_code == 422
         assert client.get(f"/teach/courses/{course.id}").status_code == 200
@@ -144,12 +162,17 @@ def test_student_enrolled_by_a_concurrent_request_is_reported_not_a_500(app: Fla
     teacher, student = make_user(session, Role.TEACHER), make_user(session)
     course = _course_taught_by(session, teacher)
     client, csrf = _sign_in(app, teacher.username)
-    meanwhile = insert(Enrolment).values(course_id=course.id, user_id=student.id, role=EnrolmentRole.STUDENT,
-                                         created_at=utcnow())
+    meanwhile = insert(Enrolment).values(
+        course_id=course.id, user_id=student.id, role=EnrolmentRole.STUDENT, created_at=utcnow()
+    )
     with _committed_meanwhile(app, meanwhile):
-        response = client.post(f"/teach/courses/{course.id}/roster/add",
-                               data={"csrf_token": csrf, "username": student.username})
+        response = client.post(
+            f"/teach/courses/{course.id}/roster/add", data={"csrf_token": csrf, "username": student.username}
+        )
     assert response.status_code == 422
-    enrolments = select(func.count()).select_from(Enrolment).where(Enrolment.course_id == course.id,
-                                                                   Enrolment.user_id == student.id)
+    enrolments = (
+        select(func.count())
+        .select_from(Enrolment)
+        .where(Enrolment.course_id == course.id, Enrolment.user_id == student.id)
+    )
     assert session.scalar(enrolments) == 1

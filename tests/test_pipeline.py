@@ -159,12 +159,22 @@ def test_submit_returns_the_row_exactly_as_stored(backend: Backend) -> None:
     try:
         with app.app_context(), get_db(app).session() as session:
             student = make_user(session)
-            returned = submit(session, user_id=student.id, exercise_id=EXERCISE, seed=BOOK_SEED,
-                              raw_answer=BOOK_ANSWER, parsed_answer={"scored_count": 4}, lang="zh", idempotency_key="k")
+            returned = submit(
+                session,
+                user_id=student.id,
+                exercise_id=EXERCISE,
+                seed=BOOK_SEED,
+                raw_answer=BOOK_ANSWER,
+                parsed_answer={"scored_count": 4},
+                lang="zh",
+                idempotency_key="k",
+            )
             with get_db(app).session() as fresh_session:
                 stored = fresh_session.get_one(Submission, returned.id)
                 columns = [column.key for column in Submission.__table__.columns]
-                assert {key: getattr(returned, key) for key in columns} == {key: getattr(stored, key) for key in columns}
+                assert {key: getattr(returned, key) for key in columns} == {
+                    key: getattr(stored, key) for key in columns
+                }
             assert returned.user.id == student.id  # attached to the session: relationships load as for any row
     finally:
         backend.drop_queue(app.config["GRADER_QUEUE"])

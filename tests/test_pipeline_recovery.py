@@ -196,17 +196,25 @@ def test_sweeper_backs_off_while_nothing_claims_a_queued_row(backend: Backend, s
     queue = unique("unread")  # no worker reads it: every re-send stays unclaimed
     app = create_app(backend.config(GRADER_REQUEUE_AFTER="10", GRADER_QUEUE=queue))
     try:
+
         def resent(seconds_ago: float, resends: int) -> bool:
             """Is a queued row last sent ``seconds_ago`` after ``resends`` re-sends sent again now?"""
-            row = stranded_row(session, student, status=SubmissionStatus.QUEUED, resends=resends,
-                               dispatched_at=utcnow() - timedelta(seconds=seconds_ago))
+            row = stranded_row(
+                session,
+                student,
+                status=SubmissionStatus.QUEUED,
+                resends=resends,
+                dispatched_at=utcnow() - timedelta(seconds=seconds_ago),
+            )
             return swept(app, row.id)
 
         assert resent(11, 0)  # the first re-send after GRADER_REQUEUE_AFTER
         assert not resent(15, 1) and resent(21, 1)  # then twice as long
         assert not resent(35, 2) and resent(41, 2)  # four times
         assert not resent(300, 9) and resent(330, 9)  # capped at 2**5 times (320 s)
-        row = stranded_row(session, student, status=SubmissionStatus.QUEUED, dispatched_at=utcnow() - timedelta(minutes=1))
+        row = stranded_row(
+            session, student, status=SubmissionStatus.QUEUED, dispatched_at=utcnow() - timedelta(minutes=1)
+        )
         assert swept(app, row.id)
         assert get_result(session, row.id).resends == 1  # counted
         assert leases.claim(session, Submission, row.id, "host:1:claimer", 60) is not None

@@ -104,15 +104,19 @@ def test_answer_key_rules(session: Session) -> None:
     assert policy.answer_key_visible(session, student.id, never, EXERCISE, now, staff=True)
 
 
-@pytest.mark.parametrize(("last_status", "shown"), [
-    (SubmissionStatus.GRADED, True),
-    (SubmissionStatus.QUEUED, False),  # may still end as an error, which gives the attempt back
-    (SubmissionStatus.GRADING, False),
-    (SubmissionStatus.ERROR, False),  # the attempt was given back: the student may still answer
-    (SubmissionStatus.INVALID, False),  # an unreadable answer uses no attempt
-])
-def test_key_after_attempts_shows_once_every_attempt_is_graded(session: Session, student: User, last_status: str,
-                                                               shown: bool) -> None:
+@pytest.mark.parametrize(
+    ("last_status", "shown"),
+    [
+        (SubmissionStatus.GRADED, True),
+        (SubmissionStatus.QUEUED, False),  # may still end as an error, which gives the attempt back
+        (SubmissionStatus.GRADING, False),
+        (SubmissionStatus.ERROR, False),  # the attempt was given back: the student may still answer
+        (SubmissionStatus.INVALID, False),  # an unreadable answer uses no attempt
+    ],
+)
+def test_key_after_attempts_shows_once_every_attempt_is_graded(
+    session: Session, student: User, last_status: str, shown: bool
+) -> None:
     used_up = make_assignment(session, [student], answer_key_policy=AnswerKeyPolicy.AFTER_ATTEMPTS, attempts_allowed=2)
     record(session, student, used_up.id, SubmissionStatus.GRADED, 0.0)
     assert not policy.answer_key_visible(session, student.id, used_up, EXERCISE, utcnow())
@@ -120,20 +124,25 @@ def test_key_after_attempts_shows_once_every_attempt_is_graded(session: Session,
     assert policy.answer_key_visible(session, student.id, used_up, EXERCISE, utcnow()) is shown
 
 
-@pytest.mark.parametrize(("other_settings", "other_exercise", "shown"), [
-    ({"answer_key_policy": AnswerKeyPolicy.NEVER}, EXERCISE, False),  # open, same variant: its answers are pending
-    ({"answer_key_policy": AnswerKeyPolicy.NEVER, "opens_at": +3}, EXERCISE, False),  # will open: pending too
-    ({"answer_key_policy": AnswerKeyPolicy.NEVER, "due_at": -1}, EXERCISE, True),  # past due: takes no answers
-    ({"answer_key_policy": AnswerKeyPolicy.ALWAYS}, EXERCISE, True),  # shows the key itself
-    ({"answer_key_policy": AnswerKeyPolicy.NEVER}, "ch13.loss-average", True),  # another exercise
-    ({"answer_key_policy": AnswerKeyPolicy.NEVER, "attempts_allowed": 1, "graded": 1}, EXERCISE, True),  # used up
-])
+@pytest.mark.parametrize(
+    ("other_settings", "other_exercise", "shown"),
+    [
+        ({"answer_key_policy": AnswerKeyPolicy.NEVER}, EXERCISE, False),  # open, same variant: its answers are pending
+        ({"answer_key_policy": AnswerKeyPolicy.NEVER, "opens_at": +3}, EXERCISE, False),  # will open: pending too
+        ({"answer_key_policy": AnswerKeyPolicy.NEVER, "due_at": -1}, EXERCISE, True),  # past due: takes no answers
+        ({"answer_key_policy": AnswerKeyPolicy.ALWAYS}, EXERCISE, True),  # shows the key itself
+        ({"answer_key_policy": AnswerKeyPolicy.NEVER}, "ch13.loss-average", True),  # another exercise
+        ({"answer_key_policy": AnswerKeyPolicy.NEVER, "attempts_allowed": 1, "graded": 1}, EXERCISE, True),  # used up
+    ],
+)
 def test_a_key_shows_only_if_no_pending_assignment_shares_the_variant(
-        session: Session, student: User, other_settings: dict, other_exercise: str, shown: bool) -> None:
+    session: Session, student: User, other_settings: dict, other_exercise: str, shown: bool
+) -> None:
     # Variants are per student and exercise, so every assignment setting the exercise has the same key.
     now = utcnow()
-    closed = make_assignment(session, [student], answer_key_policy=AnswerKeyPolicy.AFTER_DUE,
-                             due_at=now - timedelta(days=1))
+    closed = make_assignment(
+        session, [student], answer_key_policy=AnswerKeyPolicy.AFTER_DUE, due_at=now - timedelta(days=1)
+    )
     settings = dict(other_settings)
     graded = settings.pop("graded", 0)
     for name in ("opens_at", "due_at"):

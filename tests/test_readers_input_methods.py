@@ -1,4 +1,5 @@
 """Readers audit: text as students type it with Chinese and English input methods, and the verdicts it gets."""
+
 from __future__ import annotations
 
 import math
@@ -35,19 +36,22 @@ ZWSP, BOM, ZWJ = "\u200b", "\ufeff", "\u200d"
 
 # Invisible format characters (pasted from chat apps and web pages) are dropped: the student sees "EOS", so it
 # must not be read as a different token "eos\u200b" and marked wrong, nor rejected with an invisible character.
-@pytest.mark.parametrize(("reader", "raw", "expected"), [
-    (read_tokens, f"blue key . EOS{ZWSP}", ["blue", "key", ".", "EOS"]),
-    (read_tokens, f"{BOM}blue{ZWJ} key", ["blue", "key"]),
-    (read_tokens, [f"EOS{ZWSP}"], ["EOS"]),
-    (read_token, f"{ZWSP}red", "red"),
-    (read_pairs, f"BOS→blue{ZWSP}", [("BOS", "blue")]),
-    (read_bool, f"是{ZWSP}", True),
-    (read_number, f"{ZWSP}0.5", 0.5),
-    (read_number, f"1{ZWSP}2", 12.0),
-    (read_vector, f"1{ZWSP}, 2", [1.0, 2.0]),
-    (read_int, f"1,000{ZWSP}", 1000),
-    (read_choices, f"b{ZWSP}, d", ["b", "d"]),
-])
+@pytest.mark.parametrize(
+    ("reader", "raw", "expected"),
+    [
+        (read_tokens, f"blue key . EOS{ZWSP}", ["blue", "key", ".", "EOS"]),
+        (read_tokens, f"{BOM}blue{ZWJ} key", ["blue", "key"]),
+        (read_tokens, [f"EOS{ZWSP}"], ["EOS"]),
+        (read_token, f"{ZWSP}red", "red"),
+        (read_pairs, f"BOS→blue{ZWSP}", [("BOS", "blue")]),
+        (read_bool, f"是{ZWSP}", True),
+        (read_number, f"{ZWSP}0.5", 0.5),
+        (read_number, f"1{ZWSP}2", 12.0),
+        (read_vector, f"1{ZWSP}, 2", [1.0, 2.0]),
+        (read_int, f"1,000{ZWSP}", 1000),
+        (read_choices, f"b{ZWSP}, d", ["b", "d"]),
+    ],
+)
 def test_invisible_characters_are_dropped(reader, raw: object, expected: object) -> None:
     assert reader(raw) == expected
 
@@ -67,17 +71,20 @@ def test_only_invisible_characters_is_empty_input(raw: str) -> None:
 
 # A Chinese IME types "<" ">" as the title marks 《 》, so "<eos>" arrives as "《eos》" and "->" as "-》";
 # Shift+"-" gives an em dash, so "-->" may arrive as "——>".
-@pytest.mark.parametrize(("reader", "raw", "expected"), [
-    (read_tokens, "blue key . 《eos》", ["blue", "key", ".", "EOS"]),
-    (read_tokens, "《bos》 red", ["BOS", "red"]),
-    (read_tokens, "door.《eos》", ["door", ".", "EOS"]),
-    (read_tokens, ["blue", "《EOS》"], ["blue", "EOS"]),
-    (read_token, "〈EOS〉", "EOS"),
-    (read_pairs, "BOS-》blue，blue-》door，door-》。，。-》EOS", SHIFTED),
-    (read_pairs, "《BOS》→blue，blue→door，door→。，。→《EOS》", SHIFTED),
-    (read_pairs, "BOS—>blue, blue——>door, door–>., .—>EOS", SHIFTED),
-    (read_pairs, "BOS》blue，blue》door，door》。，。》EOS", SHIFTED),
-])
+@pytest.mark.parametrize(
+    ("reader", "raw", "expected"),
+    [
+        (read_tokens, "blue key . 《eos》", ["blue", "key", ".", "EOS"]),
+        (read_tokens, "《bos》 red", ["BOS", "red"]),
+        (read_tokens, "door.《eos》", ["door", ".", "EOS"]),
+        (read_tokens, ["blue", "《EOS》"], ["blue", "EOS"]),
+        (read_token, "〈EOS〉", "EOS"),
+        (read_pairs, "BOS-》blue，blue-》door，door-》。，。-》EOS", SHIFTED),
+        (read_pairs, "《BOS》→blue，blue→door，door→。，。→《EOS》", SHIFTED),
+        (read_pairs, "BOS—>blue, blue——>door, door–>., .—>EOS", SHIFTED),
+        (read_pairs, "BOS》blue，blue》door，door》。，。》EOS", SHIFTED),
+    ],
+)
 def test_chinese_ime_angle_brackets_and_dashes(reader, raw: object, expected: object) -> None:
     assert reader(raw) == expected
 
@@ -88,13 +95,17 @@ def test_chinese_ime_angle_brackets_in_words_and_comparisons() -> None:
     assert equal("tokens", ["blue", "《eos》"], ["blue", "EOS"])
 
 
-@pytest.mark.parametrize(("raw", "character", "position", "interpreted"), [
-    ("blue key . <EOS >", "<", 11, "blue key ."),
-    ("< eos >", "<", 0, None),
-    ("blue eos>", ">", 8, "blue"),
-])
-def test_a_stray_angle_bracket_is_invalid_not_a_token(raw: str, character: str, position: int,
-                                                      interpreted: str | None) -> None:
+@pytest.mark.parametrize(
+    ("raw", "character", "position", "interpreted"),
+    [
+        ("blue key . <EOS >", "<", 11, "blue key ."),
+        ("< eos >", "<", 0, None),
+        ("blue eos>", ">", 8, "blue"),
+    ],
+)
+def test_a_stray_angle_bracket_is_invalid_not_a_token(
+    raw: str, character: str, position: int, interpreted: str | None
+) -> None:
     # Before: "<EOS >" read as the three tokens "<", "EOS", ">" and was graded wrong.
     with pytest.raises(ReadError) as caught:
         read_tokens(raw)
@@ -123,11 +134,14 @@ def test_a_lone_dash_still_means_no_token() -> None:
     assert read_tokens("blue-door") == ["blue-door"]
 
 
-@pytest.mark.parametrize("raw", [
-    "(BOS, blue), (blue, door), (door, .), (., EOS)。",
-    "[(BOS, blue), (blue, door), (door, .), (., EOS)].",
-    "BOS→blue, blue→door, door→., .→EOS。",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "(BOS, blue), (blue, door), (door, .), (., EOS)。",
+        "[(BOS, blue), (blue, door), (door, .), (., EOS)].",
+        "BOS→blue, blue→door, door→., .→EOS。",
+    ],
+)
 def test_pairs_typed_as_a_sentence(raw: str) -> None:
     assert read_pairs(raw) == SHIFTED
 
@@ -137,14 +151,17 @@ def test_a_stop_glued_to_a_pair_that_is_not_eos_stays_invalid() -> None:
         read_pairs("BOS→blue。")
 
 
-@pytest.mark.parametrize(("reader", "raw", "expected"), [
-    (read_vector, "[1, 2].", [1.0, 2.0]),
-    (read_vector, "(a, 0) .", [A, 0.0]),
-    (read_matrix, "[[1,2],[3,4]].", [[1.0, 2.0], [3.0, 4.0]]),
-    (read_vectors, "[a,0],[0,a],[0,0].", [[A, 0.0], [0.0, A], [0.0, 0.0]]),
-    (read_matrix, "{{1,2},{3,4}}", [[1.0, 2.0], [3.0, 4.0]]),
-    (read_vectors, "{a,0},{0,a}", [[A, 0.0], [0.0, A]]),
-])
+@pytest.mark.parametrize(
+    ("reader", "raw", "expected"),
+    [
+        (read_vector, "[1, 2].", [1.0, 2.0]),
+        (read_vector, "(a, 0) .", [A, 0.0]),
+        (read_matrix, "[[1,2],[3,4]].", [[1.0, 2.0], [3.0, 4.0]]),
+        (read_vectors, "[a,0],[0,a],[0,0].", [[A, 0.0], [0.0, A], [0.0, 0.0]]),
+        (read_matrix, "{{1,2},{3,4}}", [[1.0, 2.0], [3.0, 4.0]]),
+        (read_vectors, "{a,0},{0,a}", [[A, 0.0], [0.0, A]]),
+    ],
+)
 def test_numbers_typed_as_a_sentence_and_curly_rows(reader, raw: str, expected: object) -> None:
     assert reader(raw, SYMBOLS) == expected
 
@@ -171,7 +188,7 @@ def test_semicolons_still_separate_matrix_rows_and_vector_entries() -> None:
     assert read_vector("[1;2]") == [1.0, 2.0]
 
 
-@pytest.mark.parametrize("raw", [10 ** 5000, -(10 ** 100)], ids=["5001-digits", "minus-101-digits"])
+@pytest.mark.parametrize("raw", [10**5000, -(10**100)], ids=["5001-digits", "minus-101-digits"])
 def test_a_huge_json_integer_is_invalid_not_an_exception(raw: int) -> None:
     with pytest.raises(ReadError, match="too long"):
         read_int(raw)
@@ -181,7 +198,7 @@ def test_a_huge_json_integer_is_invalid_not_an_exception(raw: int) -> None:
 
 def test_a_huge_json_integer_through_the_api_is_an_invalid_answer() -> None:
     # Before: the reader returned it and echoing it raised ValueError (Python's int-to-text digit limit).
-    answer = {"pairs": "BOS→blue", "bos_scored": False, "eos_scored": True, "scored_count": 10 ** 5000}
+    answer = {"pairs": "BOS→blue", "bos_scored": False, "eos_scored": True, "scored_count": 10**5000}
     result = api.grade("ch13.shift-pairs", 0, answer, "en")
     assert result["status"] == "invalid"
     assert [error["field"] for error in result["errors"]] == ["scored_count"]
@@ -195,16 +212,19 @@ def test_a_whole_number_too_large_for_a_float_says_so() -> None:
     assert read_int("603979776") == 603979776
 
 
-@pytest.mark.parametrize(("student", "reference", "close"), [
-    (1.0015, 1.0, True),      # exactly at 5e-4 + 1e-3*1; 1.0015 - 1.0 is 0.0015000000000000568 in binary
-    (0.9985, 1.0, True),
-    (-1.0015, -1.0, True),
-    (1001.0005, 1000.0, True),
-    (1.0015001, 1.0, False),
-    (1001.0005001, 1000.0, False),
-    (0.0005, 0.0, True),
-    (0.0005000001, 0.0, False),
-])
+@pytest.mark.parametrize(
+    ("student", "reference", "close"),
+    [
+        (1.0015, 1.0, True),  # exactly at 5e-4 + 1e-3*1; 1.0015 - 1.0 is 0.0015000000000000568 in binary
+        (0.9985, 1.0, True),
+        (-1.0015, -1.0, True),
+        (1001.0005, 1000.0, True),
+        (1.0015001, 1.0, False),
+        (1001.0005001, 1000.0, False),
+        (0.0005, 0.0, True),
+        (0.0005000001, 0.0, False),
+    ],
+)
 def test_exactly_at_the_tolerance_is_inside(student: float, reference: float, close: bool) -> None:
     assert DEFAULT_TOLERANCE.close(student, reference) is close
     assert equal("number", read_number(repr(student)), reference) is close
@@ -216,9 +236,18 @@ def test_rounding_slack_is_tiny_for_a_strict_tolerance() -> None:
     assert not strict.close(1e6 + 2e-9, 1e6)
 
 
-@pytest.mark.parametrize(("text", "position"), [
-    ("ln2^2", 3), ("√2^2", 2), ("√2²", 2), ("ln 50%", 5), ("2ln2^2", 4), ("ln e^2", 4), ("log2 8^2", 6),
-])
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("ln2^2", 3),
+        ("√2^2", 2),
+        ("√2²", 2),
+        ("ln 50%", 5),
+        ("2ln2^2", 4),
+        ("ln e^2", 4),
+        ("log2 8^2", 6),
+    ],
+)
 def test_power_after_an_unbracketed_function_argument_is_ambiguous(text: str, position: int) -> None:
     # Before: "ln2^2" read as (ln 2)^2 = 0.48 although ln(2^2) = 1.39 is an equally common reading.
     with pytest.raises(ReadError) as caught:
@@ -227,10 +256,20 @@ def test_power_after_an_unbracketed_function_argument_is_ambiguous(text: str, po
     assert caught.value.position == position
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("ln(2)^2", A ** 2), ("ln(2^2)", 2 * A), ("sqrt(2)^2", 2.0), ("(ln2)^2", A ** 2), ("2^ln2", 2 ** A),
-    ("ln2*2", 2 * A), ("ln(50%)", math.log(0.5)), ("e^2", math.e ** 2), ("a^2", A ** 2),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ln(2)^2", A**2),
+        ("ln(2^2)", 2 * A),
+        ("sqrt(2)^2", 2.0),
+        ("(ln2)^2", A**2),
+        ("2^ln2", 2**A),
+        ("ln2*2", 2 * A),
+        ("ln(50%)", math.log(0.5)),
+        ("e^2", math.e**2),
+        ("a^2", A**2),
+    ],
+)
 def test_bracketed_function_powers_still_read(text: str, expected: float) -> None:
     assert evaluate(text, SYMBOLS) == pytest.approx(expected, rel=1e-12)
 
@@ -264,8 +303,12 @@ def test_greedy_decode_typed_with_a_chinese_ime_scores_full_marks(seed: int) -> 
 def test_shift_pairs_typed_with_a_chinese_ime_scores_full_marks() -> None:
     key = api.answer_key("ch13.shift-pairs", 0)
     pairs = "，".join(f"{'《bos》' if a == 'BOS' else a}-》{_ime_tokens([b])}" for a, b in key["pairs"])
-    answer = {"pairs": pairs, "bos_scored": "是" if key["bos_scored"] else "否",
-              "eos_scored": "是" if key["eos_scored"] else "否", "scored_count": f"{key['scored_count']}。"}
+    answer = {
+        "pairs": pairs,
+        "bos_scored": "是" if key["bos_scored"] else "否",
+        "eos_scored": "是" if key["eos_scored"] else "否",
+        "scored_count": f"{key['scored_count']}。",
+    }
     result = api.grade("ch13.shift-pairs", 0, answer, "zh")
     assert result["status"] == "graded" and result["score"] == 1.0
 
@@ -275,8 +318,9 @@ def test_read_kind_passes_every_new_notation_through() -> None:
     assert read_kind("matrix", "{{a}}", symbols=SYMBOLS) == [[A]]
 
 
-@pytest.mark.parametrize(("typed", "value"), [("1000²", 1_000_000), ("2⁷", 128), ("24576²", 603_979_776),
-                                               ("１０", 10), ("12", 12)])
+@pytest.mark.parametrize(
+    ("typed", "value"), [("1000²", 1_000_000), ("2⁷", 128), ("24576²", 603_979_776), ("１０", 10), ("12", 12)]
+)
 def test_whole_numbers_with_superscripts_are_powers_not_digits(typed: str, value: int) -> None:
     # NFKC turns "²" into "2": "1000²" used to be read as 10002, so the right answer scored 0.
     assert read_int(typed) == value
@@ -297,8 +341,10 @@ def test_a_one_field_answer_may_be_a_matrix_in_curly_brackets_but_not_broken_jso
     assert error["message"] == "The answer starts with '{' but is not a valid JSON object."
 
 
-@pytest.mark.parametrize("typed", ["BOS➡blue, blue➡door, door➡., .➡EOS", "BOS➝blue, blue➝door, door➝., .➝EOS",
-                                   "BOS⇨blue; blue↦door; door➞.; .➞EOS"])
+@pytest.mark.parametrize(
+    "typed",
+    ["BOS➡blue, blue➡door, door➡., .➡EOS", "BOS➝blue, blue➝door, door➝., .➝EOS", "BOS⇨blue; blue↦door; door➞.; .➞EOS"],
+)
 def test_more_arrow_characters_separate_pairs(typed: str) -> None:
     assert read_pairs(typed) == SHIFTED
 
@@ -314,8 +360,12 @@ def test_a_numbered_list_of_tokens_is_unreadable_not_graded() -> None:
     with pytest.raises(ReadError) as refused:
         read_tokens("1. blue 2. key 3. . 4. EOS")
     assert "numbered" in refused.value.message.en and "编了号" in refused.value.message.zh
-    assert api.grade("ch13.greedy-decode", 0, {"tokens": "1. blue 2. key 3. . 4. EOS", "stopped_by": "EOS"},
-                     "en")["status"] == "invalid"
+    assert (
+        api.grade("ch13.greedy-decode", 0, {"tokens": "1. blue 2. key 3. . 4. EOS", "stopped_by": "EOS"}, "en")[
+            "status"
+        ]
+        == "invalid"
+    )
 
 
 @pytest.mark.parametrize(("typed", "value"), [("≈1.2448", 1.2448), ("约 1.2448", 1.2448), ("大约0.5", 0.5)])
@@ -329,14 +379,16 @@ def test_approximately_is_not_a_wildcard(typed: str) -> None:
         read_number(typed)
 
 
-@pytest.mark.parametrize("typed", ["b/d/a", "b|d|a", "1-b 2-d 3-a", "1 - b, 2 - d, 3 - a", "1b2d3a", "1=b 2=d 3=a",
-                                   "1–b 2—d 3-a"])
+@pytest.mark.parametrize(
+    "typed", ["b/d/a", "b|d|a", "1-b 2-d 3-a", "1 - b, 2 - d, 3 - a", "1b2d3a", "1=b 2=d 3=a", "1–b 2—d 3-a"]
+)
 def test_option_letters_in_more_notations(typed: str) -> None:
     assert read_choices(typed) == ["b", "d", "a"]
 
 
-@pytest.mark.parametrize("typed", ["(1)B (2)D (3)A", "（1）B（2）D（3）A", "[1]b [2]d [3]a", "(1) b, (2) d, (3) a",
-                                   "（1）b、（2）d、（3）a"])
+@pytest.mark.parametrize(
+    "typed", ["(1)B (2)D (3)A", "（1）B（2）D（3）A", "[1]b [2]d [3]a", "(1) b, (2) d, (3) a", "（1）b、（2）d、（3）a"]
+)
 def test_option_letters_after_bracketed_item_numbers(typed: str) -> None:
     # Found by an audit: "(1)B (2)C …" was refused and the message quoted "(1.B(2.C…", text nobody typed.
     assert read_choices(typed) == ["b", "d", "a"]
@@ -353,8 +405,10 @@ def test_chinese_negations_read_as_no(typed: str) -> None:
     assert read_bool(typed) is False
 
 
-@pytest.mark.parametrize("typed", ["h1=[a,0], h2=[0,a], h3=[0,0]", "h_1 = [a, 0]; h_2 = [0, a]; h_3 = [0, 0]",
-                                   "s1: [a, 0] s2: [0, a] s3: [0, 0]"])
+@pytest.mark.parametrize(
+    "typed",
+    ["h1=[a,0], h2=[0,a], h3=[0,0]", "h_1 = [a, 0]; h_2 = [0, a]; h_3 = [0, 0]", "s1: [a, 0] s2: [0, a] s3: [0, 0]"],
+)
 def test_rows_named_in_order_are_read_as_the_rows(typed: str) -> None:
     assert read_vectors(typed, SYMBOLS) == [[A, 0.0], [0.0, A], [0.0, 0.0]]
     assert api.grade("ch13.encoder-states", 0, {"states": typed}, "en")["score"] == 1.0
@@ -371,11 +425,20 @@ def test_times_after_a_factor_is_the_factor(typed: str, value: float) -> None:
     assert read_number(typed) == value
 
 
-@pytest.mark.parametrize(("reader", "typed", "value"), [
-    (read_int, "100万", 1_000_000), (read_int, "1.5亿", 150_000_000), (read_int, "4×1万", 40_000),
-    (read_int, "100 万", 1_000_000), (read_number, "2万", 20_000.0), (read_number, "1/100万", 1e-6),
-    (read_int, "1 000 000", 1_000_000), (read_int, "12 345", 12_345), (read_int, "1\u2009000", 1_000),
-])
+@pytest.mark.parametrize(
+    ("reader", "typed", "value"),
+    [
+        (read_int, "100万", 1_000_000),
+        (read_int, "1.5亿", 150_000_000),
+        (read_int, "4×1万", 40_000),
+        (read_int, "100 万", 1_000_000),
+        (read_number, "2万", 20_000.0),
+        (read_number, "1/100万", 1e-6),
+        (read_int, "1 000 000", 1_000_000),
+        (read_int, "12 345", 12_345),
+        (read_int, "1\u2009000", 1_000),
+    ],
+)
 def test_chinese_large_number_units_and_spaced_thousands(reader: Any, typed: str, value: float) -> None:
     # Found by an audit: "100万" and "1 000 000" were unreadable; 万 and 亿 bind to the number before them, so
     # "1/100万" is one over a million.

@@ -1,4 +1,5 @@
 """Feedback in the reader's language: texts re-rendered by the same engine, the stored verdict always kept."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,9 +17,17 @@ UNREADABLE = {"pairs": "BOS→blue", "bos_scored": "也许", "eos_scored": "是"
 def stored(answer: dict[str, Any], lang: str, **changes: Any) -> Submission:
     """A submission as the worker stores it after grading ``answer`` in ``lang`` (book variant)."""
     result = engine.grade(SHIFT, 0, answer, lang)
-    fields = {"exercise_id": SHIFT, "seed": 0, "lang": lang, "raw_answer": answer, "status": result["status"],
-              "score": result["score"], "parts": result["parts"], "errors": result["errors"],
-              "engine_version": result["engine_version"]}
+    fields = {
+        "exercise_id": SHIFT,
+        "seed": 0,
+        "lang": lang,
+        "raw_answer": answer,
+        "status": result["status"],
+        "score": result["score"],
+        "parts": result["parts"],
+        "errors": result["errors"],
+        "engine_version": result["engine_version"],
+    }
     return Submission(**{**fields, **changes})
 
 
@@ -29,8 +38,9 @@ def test_graded_feedback_is_translated_and_the_verdict_kept() -> None:
     assert shown.lang == "en"
     for name, part in shown.parts.items():
         assert part["feedback"] == english[name]["feedback"]
-        assert {k: part[k] for k in ("score", "correct", "misconception")} == \
-               {k: submission.parts[name][k] for k in ("score", "correct", "misconception")}
+        assert {k: part[k] for k in ("score", "correct", "misconception")} == {
+            k: submission.parts[name][k] for k in ("score", "correct", "misconception")
+        }
     wrong_parts = [name for name, part in shown.parts.items() if not part["correct"]]
     assert wrong_parts and all(shown.parts[n]["feedback"] != submission.parts[n]["feedback"] for n in wrong_parts)
 
@@ -39,7 +49,9 @@ def test_invalid_answer_errors_are_translated() -> None:
     submission = stored(UNREADABLE, "zh")
     assert submission.status == SubmissionStatus.INVALID
     shown = feedback_in(submission, "en")
-    assert [e["message"] for e in shown.errors] == [e["message"] for e in engine.grade(SHIFT, 0, UNREADABLE, "en")["errors"]]
+    assert [e["message"] for e in shown.errors] == [
+        e["message"] for e in engine.grade(SHIFT, 0, UNREADABLE, "en")["errors"]
+    ]
     assert shown.errors != submission.errors
 
 

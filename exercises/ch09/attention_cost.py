@@ -1,4 +1,5 @@
 """ch09.attention-cost: count the query–key dot products of self-attention and how they grow with length."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,30 +40,49 @@ def solve(variant: Variant) -> Answer:
     return {"pairs": n * n, "causal_pairs": n * (n + 1) // 2, "growth": float(factor) ** 2}
 
 
-PAIR_WORDS = {"no-self": Text("{step}没有算每个 token 与自己的那一对", "in {step} you left out each token's pair with "
-                              "itself"),
-              "causal": Text("{step}只数了因果掩码下的一半", "in {step} you counted only the causal half"),
-              "linear": Text("{step}只数了 2n，而不是 n × n", "in {step} you counted 2n, not n × n")}
-CAUSAL_WORDS = {"no-diagonal": Text("{step}漏了对角线（每个 token 也看自己）", "in {step} you left out the diagonal (each "
-                                    "token also sees itself)"),
-                "no-mask": Text("{step}没有用掩码，数了全部 n × n", "in {step} you ignored the mask and counted all n × n"),
-                "not-halved": Text("{step}忘了除以 2", "in {step} you forgot to halve")}
-GROWTH_WORDS = {"cubic": Text("{step}按立方增长算了", "in {step} you let the cost grow with the cube"),
-                "doubled": Text("{step}算成了倍数的两倍", "in {step} you doubled the factor instead of squaring it")}
+PAIR_WORDS = {
+    "no-self": Text("{step}没有算每个 token 与自己的那一对", "in {step} you left out each token's pair with itself"),
+    "causal": Text("{step}只数了因果掩码下的一半", "in {step} you counted only the causal half"),
+    "linear": Text("{step}只数了 2n，而不是 n × n", "in {step} you counted 2n, not n × n"),
+}
+CAUSAL_WORDS = {
+    "no-diagonal": Text(
+        "{step}漏了对角线（每个 token 也看自己）", "in {step} you left out the diagonal (each token also sees itself)"
+    ),
+    "no-mask": Text("{step}没有用掩码，数了全部 n × n", "in {step} you ignored the mask and counted all n × n"),
+    "not-halved": Text("{step}忘了除以 2", "in {step} you forgot to halve"),
+}
+GROWTH_WORDS = {
+    "cubic": Text("{step}按立方增长算了", "in {step} you let the cost grow with the cube"),
+    "doubled": Text("{step}算成了倍数的两倍", "in {step} you doubled the factor instead of squaring it"),
+}
 
 
 def steps(variant: Variant, run: Steps) -> Answer:
     """The solve as named steps: the length, all n × n pairs, the causal triangle, the growth as the factor²."""
     n = run.index("n", Text("序列长度 n", "the length n"), int(variant.data["n"]), 1)
     factor = float(variant.data["factor"])
-    pairs = run.custom("pairs", Text("全部配对 n × n", "all pairs n × n"), lambda: n * n,
-                       {"no-self": lambda: n * (n - 1), "causal": lambda: n * (n + 1) // 2, "linear": lambda: 2 * n},
-                       PAIR_WORDS)
-    causal = run.custom("causal", Text("因果配对 n(n+1)/2", "causal pairs n(n+1)/2"), lambda: n * (n + 1) // 2,
-                        {"no-diagonal": lambda: n * (n - 1) // 2, "no-mask": lambda: n * n,
-                         "not-halved": lambda: n * (n + 1)}, CAUSAL_WORDS)
-    growth = run.custom("growth", Text("代价增长为倍数的平方", "the growth as the factor squared"), lambda: factor**2,
-                        {"cubic": lambda: factor**3, "doubled": lambda: 2 * factor}, GROWTH_WORDS)
+    pairs = run.custom(
+        "pairs",
+        Text("全部配对 n × n", "all pairs n × n"),
+        lambda: n * n,
+        {"no-self": lambda: n * (n - 1), "causal": lambda: n * (n + 1) // 2, "linear": lambda: 2 * n},
+        PAIR_WORDS,
+    )
+    causal = run.custom(
+        "causal",
+        Text("因果配对 n(n+1)/2", "causal pairs n(n+1)/2"),
+        lambda: n * (n + 1) // 2,
+        {"no-diagonal": lambda: n * (n - 1) // 2, "no-mask": lambda: n * n, "not-halved": lambda: n * (n + 1)},
+        CAUSAL_WORDS,
+    )
+    growth = run.custom(
+        "growth",
+        Text("代价增长为倍数的平方", "the growth as the factor squared"),
+        lambda: factor**2,
+        {"cubic": lambda: factor**3, "doubled": lambda: 2 * factor},
+        GROWTH_WORDS,
+    )
     return {"pairs": pairs, "causal_pairs": causal, "growth": growth}
 
 
@@ -83,8 +103,14 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     reference = solve(variant)[name]
     tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference)
     n = variant.data["n"]
-    if (name == "causal_pairs" and n % 2 and "causal-half-square" not in tags and isinstance(student, int)
-            and student in (n * n // 2, n * n // 2 + 1) and student != reference):
+    if (
+        name == "causal_pairs"
+        and n % 2
+        and "causal-half-square" not in tags
+        and isinstance(student, int)
+        and student in (n * n // 2, n * n // 2 + 1)
+        and student != reference
+    ):
         tags.append("causal-half-square")
     return tuple(tags)
 
@@ -96,41 +122,74 @@ def _excludes_self(variant: Variant) -> Answer:
 
 
 MISCONCEPTIONS = (
-    Misconception("linear-growth", _linear_growth, Text(
-        "以为计算量与序列长度同比例增长。每个 query 都要与每个 key 做点积，点积对数是 n²；长度乘以 k，点积数乘以 k²。",
-        "You scaled the cost in proportion to the length. Every query is dotted with every key, so there are n² "
-        "dot products; multiplying the length by k multiplies them by k²."),
-        name=Text("以为线性增长", "Assumed linear growth")),
-    Misconception("causal-half-square", _causal_half_square, Text(
-        "取了 n²/2，漏掉了对角线。因果掩码下第 i 个 token 看自己和它之前的所有 token，共 i 个，"
-        "总数是 1 + 2 + … + n = n(n+1)/2。",
-        "You took n²/2 and lost the diagonal. Under a causal mask token i attends to itself and every earlier "
-        "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2."),
-        name=Text("因果计数漏对角线", "Causal count missing the diagonal")),
-    Misconception("excludes-self", _excludes_self, Text(
-        "漏掉了每个 token 与自己的点积，只数了不同 token 之间的对。自注意力里每个 query 也要和自己的 key 做点积："
-        "不加掩码共 n² 个，因果掩码下第 i 个 token 看自己和之前的 token，共 1 + 2 + … + n = n(n+1)/2 个。",
-        "You left out each token's dot product with itself and counted only pairs of different tokens. In "
-        "self-attention every query is also dotted with its own key: n² products without a mask, and under a "
-        "causal mask token i sees itself and every earlier token, 1 + 2 + … + n = n(n+1)/2 in all."),
-        name=Text("漏了自身点积", "Left out self-pairs")),
+    Misconception(
+        "linear-growth",
+        _linear_growth,
+        Text(
+            "以为计算量与序列长度同比例增长。每个 query 都要与每个 key 做点积，点积对数是 n²；长度乘以 k，点积数乘以 k²。",
+            "You scaled the cost in proportion to the length. Every query is dotted with every key, so there are n² "
+            "dot products; multiplying the length by k multiplies them by k².",
+        ),
+        name=Text("以为线性增长", "Assumed linear growth"),
+    ),
+    Misconception(
+        "causal-half-square",
+        _causal_half_square,
+        Text(
+            "取了 n²/2，漏掉了对角线。因果掩码下第 i 个 token 看自己和它之前的所有 token，共 i 个，"
+            "总数是 1 + 2 + … + n = n(n+1)/2。",
+            "You took n²/2 and lost the diagonal. Under a causal mask token i attends to itself and every earlier "
+            "token, i keys in all, so the total is 1 + 2 + … + n = n(n+1)/2.",
+        ),
+        name=Text("因果计数漏对角线", "Causal count missing the diagonal"),
+    ),
+    Misconception(
+        "excludes-self",
+        _excludes_self,
+        Text(
+            "漏掉了每个 token 与自己的点积，只数了不同 token 之间的对。自注意力里每个 query 也要和自己的 key 做点积："
+            "不加掩码共 n² 个，因果掩码下第 i 个 token 看自己和之前的 token，共 1 + 2 + … + n = n(n+1)/2 个。",
+            "You left out each token's dot product with itself and counted only pairs of different tokens. In "
+            "self-attention every query is also dotted with its own key: n² products without a mask, and under a "
+            "causal mask token i sees itself and every earlier token, 1 + 2 + … + n = n(n+1)/2 in all.",
+        ),
+        name=Text("漏了自身点积", "Left out self-pairs"),
+    ),
 )
 
 FIELDS = (
-    AnswerField("pairs", "int", Text("完整自注意力的 query–key 点积个数", "query–key dot products, full self-attention"),
-                Text("一个整数", "an integer"),
-                Text("n 个 query 各与 n 个 key 做一次点积：n²。", "Each of n queries meets each of n keys once: n²."),
-                units=units.DOT_PRODUCTS),
-    AnswerField("causal_pairs", "int", Text("因果掩码下的点积个数", "dot products under a causal mask"),
-                Text("一个整数", "an integer"),
-                Text("第 i 个位置看位置 1…i：1 + 2 + … + n = n(n+1)/2。",
-                     "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2."),
-                units=units.DOT_PRODUCTS, uses=()),
-    AnswerField("growth", "number", Text("完整点积数增长的倍数", "factor by which the full count grows"),
-                Text("一个数（整数、小数或分数都可以）", "a number (whole, decimal or a fraction)"),
-                Text("点积数与长度的平方成正比：长度乘以 k，点积数乘以 k²。",
-                     "The count is proportional to the square of the length: length × k gives count × k²."),
-                units=units.FACTOR, uses=()),
+    AnswerField(
+        "pairs",
+        "int",
+        Text("完整自注意力的 query–key 点积个数", "query–key dot products, full self-attention"),
+        Text("一个整数", "an integer"),
+        Text("n 个 query 各与 n 个 key 做一次点积：n²。", "Each of n queries meets each of n keys once: n²."),
+        units=units.DOT_PRODUCTS,
+    ),
+    AnswerField(
+        "causal_pairs",
+        "int",
+        Text("因果掩码下的点积个数", "dot products under a causal mask"),
+        Text("一个整数", "an integer"),
+        Text(
+            "第 i 个位置看位置 1…i：1 + 2 + … + n = n(n+1)/2。",
+            "Position i sees positions 1…i: 1 + 2 + … + n = n(n+1)/2.",
+        ),
+        units=units.DOT_PRODUCTS,
+        uses=(),
+    ),
+    AnswerField(
+        "growth",
+        "number",
+        Text("完整点积数增长的倍数", "factor by which the full count grows"),
+        Text("一个数（整数、小数或分数都可以）", "a number (whole, decimal or a fraction)"),
+        Text(
+            "点积数与长度的平方成正比：长度乘以 k，点积数乘以 k²。",
+            "The count is proportional to the square of the length: length × k gives count × k².",
+        ),
+        units=units.FACTOR,
+        uses=(),
+    ),
 )
 
 

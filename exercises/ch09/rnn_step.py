@@ -1,4 +1,5 @@
 """ch09.rnn-step: one step of a vanilla RNN, h = tanh(W_h h_prev + W_x x + b), by hand."""
+
 from __future__ import annotations
 
 import math
@@ -23,8 +24,13 @@ MIN_DIFFERENCE = 0.05
 
 def book_data() -> Data:
     """A fixed worked step (chapter 9 gives the formula but no numbers)."""
-    return {"w_h": [[0.5, -1.0], [1.0, 0.5]], "w_x": [[0.5, 0.0], [1.0, 1.0]], "b": [0.0, -1.0],
-            "h_prev": [0.5, -0.5], "x": [1.0, -1.0]}
+    return {
+        "w_h": [[0.5, -1.0], [1.0, 0.5]],
+        "w_x": [[0.5, 0.0], [1.0, 1.0]],
+        "b": [0.0, -1.0],
+        "h_prev": [0.5, -0.5],
+        "x": [1.0, -1.0],
+    }
 
 
 def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, high: int = 10) -> list[Any]:
@@ -34,8 +40,13 @@ def _tenths(rng: np.random.Generator, shape: tuple[int, ...], low: int = -10, hi
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
     """One-decimal weights in [-1, 1], a previous state in [-0.9, 0.9], a small integer input, a small bias."""
-    return {"w_h": _tenths(rng, (2, 2)), "w_x": _tenths(rng, (2, 2)), "b": _tenths(rng, (2,), -5, 5),
-            "h_prev": _tenths(rng, (2,), -9, 9), "x": rng.integers(-2, 3, size=2).astype(float).tolist()}
+    return {
+        "w_h": _tenths(rng, (2, 2)),
+        "w_x": _tenths(rng, (2, 2)),
+        "b": _tenths(rng, (2,), -5, 5),
+        "h_prev": _tenths(rng, (2,), -9, 9),
+        "x": rng.integers(-2, 3, size=2).astype(float).tolist(),
+    }
 
 
 def _pre_activation(data: Mapping[str, Any], transposed: bool = False) -> list[float]:
@@ -128,59 +139,101 @@ def steps(variant: Variant, run: Steps) -> Answer:
     data = variant.data
     w_h = run.operand("w_h", Text("W_h", "W_h"), data["w_h"], {"w_x": (data["w_x"], Text("W_x", "W_x"))})
     w_x = run.operand("w_x", Text("W_x", "W_x"), data["w_x"], {"w_h": (data["w_h"], Text("W_h", "W_h"))})
-    h_prev = run.operand("h_prev", Text("h_prev", "h_prev"), data["h_prev"],
-                         {"x": (data["x"], Text("x", "x"))})
+    h_prev = run.operand("h_prev", Text("h_prev", "h_prev"), data["h_prev"], {"x": (data["x"], Text("x", "x"))})
     x = run.operand("x", Text("x", "x"), data["x"], {"h_prev": (data["h_prev"], Text("h_prev", "h_prev"))})
-    recurrent = run.product("recurrent", Text("W_h h_prev", "W_h h_prev"), w_h, h_prev, Text("W_h", "W_h"),
-                            Text("h_prev", "h_prev"))
+    recurrent = run.product(
+        "recurrent", Text("W_h h_prev", "W_h h_prev"), w_h, h_prev, Text("W_h", "W_h"), Text("h_prev", "h_prev")
+    )
     incoming = run.product("input", Text("W_x x", "W_x x"), w_x, x, Text("W_x", "W_x"), Text("x", "x"))
-    pre = run.total("sum", Text("W_h h_prev + W_x x + b", "W_h h_prev + W_x x + b"), [recurrent, incoming, data["b"]],
-                    [Text("W_h h_prev", "W_h h_prev"), Text("W_x x", "W_x x"), Text("b", "b")])
+    pre = run.total(
+        "sum",
+        Text("W_h h_prev + W_x x + b", "W_h h_prev + W_x x + b"),
+        [recurrent, incoming, data["b"]],
+        [Text("W_h h_prev", "W_h h_prev"), Text("W_x x", "W_x x"), Text("b", "b")],
+    )
     h = run.activation("tanh", Text("h = tanh(激活前)", "h = tanh(pre-activation)"), pre, "tanh")
     return {"pre_activation": as_list(pre), "h": as_list(h)}
 
 
 MISCONCEPTIONS = (
-    Misconception("no-tanh", _no_tanh, Text(
-        "把加权和直接当成了新状态，没有再过 tanh。规则：h = tanh(W_h h_prev + W_x x + b)，每个坐标都要压进 (-1, 1)。",
-        "You reported the weighted sum itself as the new state, without tanh. Rule: h = tanh(W_h h_prev + W_x x + b); "
-        "every coordinate is squashed into (-1, 1)."),
-        name=Text("漏了 tanh", "Skipped tanh")),
-    Misconception("relu-for-tanh", _relu_for_tanh, Text(
-        "用 ReLU 代替了 tanh，负数被截成 0、正数原样保留。这个 RNN 的激活是 tanh：负数仍是负数，所有值落在 (-1, 1) 内。",
-        "You used ReLU instead of tanh, cutting negatives to 0 and keeping positives unchanged. This RNN uses tanh: "
-        "negatives stay negative and every value lands in (-1, 1)."),
-        name=Text("用 ReLU 代替 tanh", "ReLU instead of tanh")),
-    Misconception("transposed-weights", _transposed_weights, Text(
-        "按行向量把向量乘在矩阵左边（h_prev W_h + x W_x），相当于用了转置的权重。本题用列向量：W_h h_prev 的第 i 个"
-        "坐标是 W_h 第 i 行与 h_prev 的点积。",
-        "You multiplied with the vector on the left (h_prev W_h + x W_x), which uses the transposed weights. Here "
-        "vectors are columns: coordinate i of W_h h_prev is row i of W_h dotted with h_prev."),
-        name=Text("权重用成了转置", "Used transposed weights")),
-    Misconception("no-bias", _no_bias, Text(
-        "加权和里漏了偏置 b。规则：激活前 = W_h h_prev + W_x x + b，b 逐坐标加上去之后再过 tanh。",
-        "You left the bias b out of the sum. Rule: the pre-activation is W_h h_prev + W_x x + b; add b coordinate "
-        "by coordinate, then apply tanh."),
-        name=Text("漏了偏置", "Left out the bias"), draws_variants=False),
-    Misconception("sigmoid-for-tanh", _sigmoid_for_tanh, Text(
-        "用 sigmoid 代替了 tanh，结果都落在 (0, 1)。这个 RNN 的激活是 tanh：输出在 (-1, 1) 内，负的激活前仍得负数。",
-        "You used the sigmoid instead of tanh, so every value landed in (0, 1). This RNN uses tanh: outputs lie in "
-        "(-1, 1), and a negative pre-activation stays negative."),
-        name=Text("用 sigmoid 代替 tanh", "Sigmoid instead of tanh"), draws_variants=False),
+    Misconception(
+        "no-tanh",
+        _no_tanh,
+        Text(
+            "把加权和直接当成了新状态，没有再过 tanh。规则：h = tanh(W_h h_prev + W_x x + b)，每个坐标都要压进 (-1, 1)。",
+            "You reported the weighted sum itself as the new state, without tanh. Rule: h = tanh(W_h h_prev + W_x x + b); "
+            "every coordinate is squashed into (-1, 1).",
+        ),
+        name=Text("漏了 tanh", "Skipped tanh"),
+    ),
+    Misconception(
+        "relu-for-tanh",
+        _relu_for_tanh,
+        Text(
+            "用 ReLU 代替了 tanh，负数被截成 0、正数原样保留。这个 RNN 的激活是 tanh：负数仍是负数，所有值落在 (-1, 1) 内。",
+            "You used ReLU instead of tanh, cutting negatives to 0 and keeping positives unchanged. This RNN uses tanh: "
+            "negatives stay negative and every value lands in (-1, 1).",
+        ),
+        name=Text("用 ReLU 代替 tanh", "ReLU instead of tanh"),
+    ),
+    Misconception(
+        "transposed-weights",
+        _transposed_weights,
+        Text(
+            "按行向量把向量乘在矩阵左边（h_prev W_h + x W_x），相当于用了转置的权重。本题用列向量：W_h h_prev 的第 i 个"
+            "坐标是 W_h 第 i 行与 h_prev 的点积。",
+            "You multiplied with the vector on the left (h_prev W_h + x W_x), which uses the transposed weights. Here "
+            "vectors are columns: coordinate i of W_h h_prev is row i of W_h dotted with h_prev.",
+        ),
+        name=Text("权重用成了转置", "Used transposed weights"),
+    ),
+    Misconception(
+        "no-bias",
+        _no_bias,
+        Text(
+            "加权和里漏了偏置 b。规则：激活前 = W_h h_prev + W_x x + b，b 逐坐标加上去之后再过 tanh。",
+            "You left the bias b out of the sum. Rule: the pre-activation is W_h h_prev + W_x x + b; add b coordinate "
+            "by coordinate, then apply tanh.",
+        ),
+        name=Text("漏了偏置", "Left out the bias"),
+        draws_variants=False,
+    ),
+    Misconception(
+        "sigmoid-for-tanh",
+        _sigmoid_for_tanh,
+        Text(
+            "用 sigmoid 代替了 tanh，结果都落在 (0, 1)。这个 RNN 的激活是 tanh：输出在 (-1, 1) 内，负的激活前仍得负数。",
+            "You used the sigmoid instead of tanh, so every value landed in (0, 1). This RNN uses tanh: outputs lie in "
+            "(-1, 1), and a negative pre-activation stays negative.",
+        ),
+        name=Text("用 sigmoid 代替 tanh", "Sigmoid instead of tanh"),
+        draws_variants=False,
+    ),
 )
 
 FIELDS = (
-    AnswerField("pre_activation", "vector",
-                Text("激活前的向量 W_h h_prev + W_x x + b", "pre-activation W_h h_prev + W_x x + b"),
-                Text("两个数，例如 [0.3, -1.2]", "two numbers, e.g. [0.3, -1.2]"),
-                Text("列向量约定：第 i 个坐标 = W_h 第 i 行·h_prev + W_x 第 i 行·x + b_i。",
-                     "Column-vector convention: coordinate i = (row i of W_h)·h_prev + (row i of W_x)·x + b_i."),
-                units=Units(labels=("z", "pre", "pre-activation", "激活前"))),
-    AnswerField("h", "vector", Text("新的隐藏状态 h", "new hidden state h"),
-                Text("两个数，保留至少三位小数，例如 [0.291, -0.834]",
-                     "two numbers with at least three decimals, e.g. [0.291, -0.834]"),
-                Text("h = tanh(激活前)，逐坐标计算。", "h = tanh(pre-activation), coordinate by coordinate."),
-                units=Units(labels=("h", "h_t", "h'", "h_new", "新的 h"))),
+    AnswerField(
+        "pre_activation",
+        "vector",
+        Text("激活前的向量 W_h h_prev + W_x x + b", "pre-activation W_h h_prev + W_x x + b"),
+        Text("两个数，例如 [0.3, -1.2]", "two numbers, e.g. [0.3, -1.2]"),
+        Text(
+            "列向量约定：第 i 个坐标 = W_h 第 i 行·h_prev + W_x 第 i 行·x + b_i。",
+            "Column-vector convention: coordinate i = (row i of W_h)·h_prev + (row i of W_x)·x + b_i.",
+        ),
+        units=Units(labels=("z", "pre", "pre-activation", "激活前")),
+    ),
+    AnswerField(
+        "h",
+        "vector",
+        Text("新的隐藏状态 h", "new hidden state h"),
+        Text(
+            "两个数，保留至少三位小数，例如 [0.291, -0.834]",
+            "two numbers with at least three decimals, e.g. [0.291, -0.834]",
+        ),
+        Text("h = tanh(激活前)，逐坐标计算。", "h = tanh(pre-activation), coordinate by coordinate."),
+        units=Units(labels=("h", "h_t", "h'", "h_new", "新的 h")),
+    ),
 )
 
 

@@ -1,4 +1,5 @@
 """ch09.scaled-dot-attention: scaled dot-product attention by hand for three tokens with 2-d queries and keys."""
+
 from __future__ import annotations
 
 import math
@@ -24,12 +25,12 @@ SELF_MATCH_TRIES = 40
 
 def book_data() -> Data:
     """Seed 0: the third token's key is long, so the first two queries look past themselves to it."""
-    return {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [2, 2]], "v": [[1, 0], [0, 1], [1, 1]],
-            "d_k": D_K}
+    return {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [2, 2]], "v": [[1, 0], [0, 1], [1, 1]], "d_k": D_K}
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
     """Q, K and V as 3×2 small-integer matrices; about 40% drawn so that every token matches itself best."""
+
     def draw() -> np.ndarray:
         return rng.integers(LOW, HIGH + 1, size=(TOKENS, D_K))
 
@@ -118,55 +119,107 @@ def steps(variant: Variant, run: Steps) -> Answer:
     """The solve as named steps: read Q, K, V; Q Kᵀ; divide by √d_k; the row softmax; weights × V."""
     data = variant.data
     named = {key: Text(key.upper(), key.upper()) for key in ("q", "k", "v")}
-    q, k, v = (run.operand(key, named[key], data[key], {other: (data[other], named[other]) for other in named
-                                                          if other != key}) for key in ("q", "k", "v"))
+    q, k, v = (
+        run.operand(key, named[key], data[key], {other: (data[other], named[other]) for other in named if other != key})
+        for key in ("q", "k", "v")
+    )
     raw = run.product("qk", Text("QKᵀ", "QKᵀ"), q, k.T, Text("Q", "Q"), Text("Kᵀ", "Kᵀ"))
-    scores = run.scale("scale", Text("除以 √d_k", "dividing by √d_k"), raw, math.sqrt(D_K), Text("√d_k", "√d_k"),
-                       {"d_k": (float(D_K), Text("d_k", "d_k")),
-                        "tokens": (math.sqrt(len(data["q"])), Text("√(token 数)", "√(number of tokens)"))})
+    scores = run.scale(
+        "scale",
+        Text("除以 √d_k", "dividing by √d_k"),
+        raw,
+        math.sqrt(D_K),
+        Text("√d_k", "√d_k"),
+        {
+            "d_k": (float(D_K), Text("d_k", "d_k")),
+            "tokens": (math.sqrt(len(data["q"])), Text("√(token 数)", "√(number of tokens)")),
+        },
+    )
     weights = run.softmax("softmax", Text("按行 softmax", "the row softmax"), scores, axis=1)
-    output = run.product("output", Text("权重 × V", "weights × V"), weights, v, Text("权重矩阵", "the weights"),
-                         Text("V", "V"))
-    return {"scores": as_list(scores), "weights": as_list(weights), "output": as_list(output),
-            "diagonal_dominant": bool(_diagonal_dominant(as_list(weights)))}
+    output = run.product(
+        "output", Text("权重 × V", "weights × V"), weights, v, Text("权重矩阵", "the weights"), Text("V", "V")
+    )
+    return {
+        "scores": as_list(scores),
+        "weights": as_list(weights),
+        "output": as_list(output),
+        "diagonal_dominant": bool(_diagonal_dominant(as_list(weights))),
+    }
 
 
 MISCONCEPTIONS = (
-    Misconception("unscaled", _unscaled, Text(
-        "没有把 QKᵀ 除以 √d_k。规则：打分是 QKᵀ/√d_k；缩放让点积不随维度变大而把 softmax 推向饱和。",
-        "You did not divide QKᵀ by √d_k. Rule: the scores are QKᵀ/√d_k; the scaling keeps dot products "
-        "from growing with the dimension and saturating the softmax."),
-        name=Text("漏了缩放", "Scores not scaled")),
-    Misconception("scaled-by-d", _scaled_by_d, Text(
-        "除以的是 d_k 本身，而不是它的平方根。规则：缩放因子是 √d_k（这里 d_k = 2，即除以约 1.414）。",
-        "You divided by d_k itself rather than its square root. Rule: the scale factor is √d_k "
-        "(here d_k = 2, so divide by about 1.414)."),
-        name=Text("除以了 d_k 本身", "Divided by d_k, not its root")),
-    Misconception("softmax-over-columns", _softmax_over_columns, Text(
-        "softmax 是沿列（对所有查询）做的。规则：每个查询对所有键做 softmax，所以是按行归一化，每一行的权重和为 1。",
-        "You applied the softmax down each column (over the queries). Rule: each query normalises over "
-        "all keys, so the softmax runs along each row and every row of weights sums to 1."),
-        name=Text("按列做了 softmax", "Softmax down the columns")),
-    Misconception("no-softmax", _no_softmax, Text(
-        "直接把缩放后的分数当成了权重。规则：分数要先经过按行 softmax 变成非负、和为 1 的权重，再去加权 V。",
-        "You used the scaled scores directly as weights. Rule: a row softmax first turns the scores into "
-        "non-negative weights that sum to 1; only then are the values averaged."),
-        name=Text("漏了 softmax", "Skipped the softmax")),
-    Misconception("kq-transposed", _kq_transposed, Text(
-        "算成了 KQᵀ，行列对调了。规则：第 i 行第 j 列是查询 i 与键 j 的点积，即 QKᵀ；一行对应一个查询。",
-        "You computed KQᵀ, which swaps rows and columns. Rule: row i, column j is query i dotted with "
-        "key j, i.e. QKᵀ; each row belongs to one query."),
-        name=Text("Q 与 K 对调", "Swapped Q and K")),
-    Misconception("values-from-keys", _values_from_keys, Text(
-        "你用权重去加权了 K，而不是 V。规则：键 K 只用来打分；输出是权重乘值矩阵 V，每一行是各个值向量的加权平均。",
-        "You averaged the keys K with the weights instead of the values V. Rule: the keys only serve the scores; "
-        "the output is the weights times V, each row a weighted average of the value vectors."),
-        name=Text("用 K 代替了 V", "Averaged keys, not values"), draws_variants=False),
-    Misconception("scaled-by-tokens", _scaled_by_tokens, Text(
-        "你除以的是 token 个数的平方根，而不是 √d_k。规则：缩放因子取决于查询和键向量的维度 d_k，与序列长度无关。",
-        "You divided by the square root of the number of tokens rather than √d_k. Rule: the scale depends on the "
-        "dimension d_k of the query and key vectors, not on the length of the sequence."),
-        name=Text("按 token 数缩放", "Scaled by the token count"), draws_variants=False),
+    Misconception(
+        "unscaled",
+        _unscaled,
+        Text(
+            "没有把 QKᵀ 除以 √d_k。规则：打分是 QKᵀ/√d_k；缩放让点积不随维度变大而把 softmax 推向饱和。",
+            "You did not divide QKᵀ by √d_k. Rule: the scores are QKᵀ/√d_k; the scaling keeps dot products "
+            "from growing with the dimension and saturating the softmax.",
+        ),
+        name=Text("漏了缩放", "Scores not scaled"),
+    ),
+    Misconception(
+        "scaled-by-d",
+        _scaled_by_d,
+        Text(
+            "除以的是 d_k 本身，而不是它的平方根。规则：缩放因子是 √d_k（这里 d_k = 2，即除以约 1.414）。",
+            "You divided by d_k itself rather than its square root. Rule: the scale factor is √d_k "
+            "(here d_k = 2, so divide by about 1.414).",
+        ),
+        name=Text("除以了 d_k 本身", "Divided by d_k, not its root"),
+    ),
+    Misconception(
+        "softmax-over-columns",
+        _softmax_over_columns,
+        Text(
+            "softmax 是沿列（对所有查询）做的。规则：每个查询对所有键做 softmax，所以是按行归一化，每一行的权重和为 1。",
+            "You applied the softmax down each column (over the queries). Rule: each query normalises over "
+            "all keys, so the softmax runs along each row and every row of weights sums to 1.",
+        ),
+        name=Text("按列做了 softmax", "Softmax down the columns"),
+    ),
+    Misconception(
+        "no-softmax",
+        _no_softmax,
+        Text(
+            "直接把缩放后的分数当成了权重。规则：分数要先经过按行 softmax 变成非负、和为 1 的权重，再去加权 V。",
+            "You used the scaled scores directly as weights. Rule: a row softmax first turns the scores into "
+            "non-negative weights that sum to 1; only then are the values averaged.",
+        ),
+        name=Text("漏了 softmax", "Skipped the softmax"),
+    ),
+    Misconception(
+        "kq-transposed",
+        _kq_transposed,
+        Text(
+            "算成了 KQᵀ，行列对调了。规则：第 i 行第 j 列是查询 i 与键 j 的点积，即 QKᵀ；一行对应一个查询。",
+            "You computed KQᵀ, which swaps rows and columns. Rule: row i, column j is query i dotted with "
+            "key j, i.e. QKᵀ; each row belongs to one query.",
+        ),
+        name=Text("Q 与 K 对调", "Swapped Q and K"),
+    ),
+    Misconception(
+        "values-from-keys",
+        _values_from_keys,
+        Text(
+            "你用权重去加权了 K，而不是 V。规则：键 K 只用来打分；输出是权重乘值矩阵 V，每一行是各个值向量的加权平均。",
+            "You averaged the keys K with the weights instead of the values V. Rule: the keys only serve the scores; "
+            "the output is the weights times V, each row a weighted average of the value vectors.",
+        ),
+        name=Text("用 K 代替了 V", "Averaged keys, not values"),
+        draws_variants=False,
+    ),
+    Misconception(
+        "scaled-by-tokens",
+        _scaled_by_tokens,
+        Text(
+            "你除以的是 token 个数的平方根，而不是 √d_k。规则：缩放因子取决于查询和键向量的维度 d_k，与序列长度无关。",
+            "You divided by the square root of the number of tokens rather than √d_k. Rule: the scale depends on the "
+            "dimension d_k of the query and key vectors, not on the length of the sequence.",
+        ),
+        name=Text("按 token 数缩放", "Scaled by the token count"),
+        draws_variants=False,
+    ),
 )
 
 
@@ -216,8 +269,11 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     if is_square(weights, TOKENS):
         with np.errstate(over="ignore", invalid="ignore"):
             output = matmul(weights, variant.data["v"])
-        if (_finite(output) and not all(DEFAULT_TOLERANCE.close(value, 0.0) for row in weights for value in row)
-                and not all(_one_hot(list(row)) for row in weights)):
+        if (
+            _finite(output)
+            and not all(DEFAULT_TOLERANCE.close(value, 0.0) for row in weights for value in row)
+            and not all(_one_hot(list(row)) for row in weights)
+        ):
             own["output"] = output
         dominant = _diagonal_dominant(weights)
         if dominant is not None:
@@ -227,23 +283,53 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
 
 PRECISION = Text("保留 4 位小数，或写成 1/sqrt(2) 这样的表达式；", "4 decimals, or expressions such as 1/sqrt(2);")
 FIELDS = (
-    AnswerField("scores", "matrix", Text("缩放后的注意力分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k"),
-                PRECISION + Text("3×3 矩阵，第 i 行是查询 i 对三个键的分数",
-                             "a 3×3 matrix, row i = query i against the three keys"),
-                Text("第 i 行第 j 列 = (q_i · k_j)/√d_k。", "Row i, column j = (q_i · k_j)/√d_k.")),
-    AnswerField("weights", "matrix", Text("注意力权重（按行 softmax）", "attention weights (row softmax)"),
-                PRECISION + Text("3×3 矩阵，每行之和为 1", "a 3×3 matrix whose rows each sum to 1"),
-                Text("对分数矩阵的每一行分别做 softmax。", "Apply the softmax to each row of the scores separately.")),
-    AnswerField("output", "matrix", Text("输出（权重 × V）", "output (weights × V)"),
-                PRECISION + Text("3×2 矩阵，第 i 行是 token i 的输出", "a 3×2 matrix, row i = the output of token i"),
-                Text("第 i 行输出 = Σ_j 权重[i][j] · v_j。", "Output row i = Σ_j weight[i][j] · v_j.")),
-    AnswerField("diagonal_dominant", "bool", Text("每个查询是否都最关注自己", "Does every query weigh itself most?"),
-                Text("是 / 否", "yes / no"),
-                Text("看每一行最大的权重是否落在对角线上（第 i 行第 i 列）。",
-                     "Check whether each row's largest weight is on the diagonal (row i, column i)."),
-                aliases={"true": ("都是", "全是", "全都是", "每个都是", "每行都是", "都在对角线上", "all", "all of them",
-                                  "every query", "each query"),
-                         "false": ("不都是", "并非都是", "不全都是", "不是都", "not all", "not every query")}),
+    AnswerField(
+        "scores",
+        "matrix",
+        Text("缩放后的注意力分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k"),
+        PRECISION
+        + Text("3×3 矩阵，第 i 行是查询 i 对三个键的分数", "a 3×3 matrix, row i = query i against the three keys"),
+        Text("第 i 行第 j 列 = (q_i · k_j)/√d_k。", "Row i, column j = (q_i · k_j)/√d_k."),
+    ),
+    AnswerField(
+        "weights",
+        "matrix",
+        Text("注意力权重（按行 softmax）", "attention weights (row softmax)"),
+        PRECISION + Text("3×3 矩阵，每行之和为 1", "a 3×3 matrix whose rows each sum to 1"),
+        Text("对分数矩阵的每一行分别做 softmax。", "Apply the softmax to each row of the scores separately."),
+    ),
+    AnswerField(
+        "output",
+        "matrix",
+        Text("输出（权重 × V）", "output (weights × V)"),
+        PRECISION + Text("3×2 矩阵，第 i 行是 token i 的输出", "a 3×2 matrix, row i = the output of token i"),
+        Text("第 i 行输出 = Σ_j 权重[i][j] · v_j。", "Output row i = Σ_j weight[i][j] · v_j."),
+    ),
+    AnswerField(
+        "diagonal_dominant",
+        "bool",
+        Text("每个查询是否都最关注自己", "Does every query weigh itself most?"),
+        Text("是 / 否", "yes / no"),
+        Text(
+            "看每一行最大的权重是否落在对角线上（第 i 行第 i 列）。",
+            "Check whether each row's largest weight is on the diagonal (row i, column i).",
+        ),
+        aliases={
+            "true": (
+                "都是",
+                "全是",
+                "全都是",
+                "每个都是",
+                "每行都是",
+                "都在对角线上",
+                "all",
+                "all of them",
+                "every query",
+                "each query",
+            ),
+            "false": ("不都是", "并非都是", "不全都是", "不是都", "not all", "not every query"),
+        },
+    ),
 )
 
 

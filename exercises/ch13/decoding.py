@@ -1,4 +1,5 @@
 """Chapter 13's decoder diagnostics: greedy decoding, teacher-forced probabilities, random probability tables."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -37,8 +38,9 @@ def pick(candidates: Sequence[str], row: Sequence[float], prefer_later: bool = F
     return candidates[int(tied[-1] if prefer_later else tied[0])]
 
 
-def greedy_decode(candidates: Sequence[str], table: Table, max_steps: int = MAX_STEPS,
-                  prefer_later: bool = False) -> Decode:
+def greedy_decode(
+    candidates: Sequence[str], table: Table, max_steps: int = MAX_STEPS, prefer_later: bool = False
+) -> Decode:
     """Feed each chosen token back in from BOS; stop after EOS or after ``max_steps`` predictions."""
     tokens: list[str] = []
     while len(tokens) < max_steps:
@@ -105,7 +107,7 @@ def _spread(rng: np.random.Generator, units: list[int], free: list[int], remaini
     if not free or cap <= 0:
         return False
     order = [free[int(i)] for i in rng.permutation(len(free))]
-    support = order[:int(rng.integers(1, len(order) + 1))]
+    support = order[: int(rng.integers(1, len(order) + 1))]
     for _ in range(remaining):
         open_positions = [i for i in support if units[i] < cap]
         if not open_positions:
@@ -114,8 +116,13 @@ def _spread(rng: np.random.Generator, units: list[int], free: list[int], remaini
     return True
 
 
-def tenths_row(rng: np.random.Generator, size: int, winner: int | None = None,
-               fixed: Mapping[int, int] | None = None, tie_with: int | None = None) -> list[float]:
+def tenths_row(
+    rng: np.random.Generator,
+    size: int,
+    winner: int | None = None,
+    fixed: Mapping[int, int] | None = None,
+    tie_with: int | None = None,
+) -> list[float]:
     """A probability row in tenths (exact sum 1) with the given fixed entries, in units of 0.1.
 
     With ``winner`` the row's largest entry is there alone, or shared with ``tie_with`` and nobody else;
@@ -148,9 +155,13 @@ def tenths_row(rng: np.random.Generator, size: int, winner: int | None = None,
     raise ValueError("no probability row satisfies these constraints")
 
 
-def fill_table(rng: np.random.Generator, candidates: Sequence[str], successors: Mapping[str, str],
-               fixed: Mapping[str, Mapping[str, int]] | None = None,
-               tie: tuple[str, str] | None = None) -> dict[str, list[float]]:
+def fill_table(
+    rng: np.random.Generator,
+    candidates: Sequence[str],
+    successors: Mapping[str, str],
+    fixed: Mapping[str, Mapping[str, int]] | None = None,
+    tie: tuple[str, str] | None = None,
+) -> dict[str, list[float]]:
     """A row for BOS and every candidate but EOS whose greedy favourite is ``successors[row]``.
 
     ``fixed`` pins entries (in tenths) per row; ``tie`` = (row, later candidate) makes that row's favourite
@@ -183,8 +194,10 @@ def table_text(candidates: Sequence[str], table: Table, corner: str) -> str:
     # Padded by columns, not characters: "前一个 token" is 12 columns wide in a terminal, and padding it as 9
     # characters pushed the Chinese header three columns to the right of the numbers under it.
     header = corner + " " * (width - _columns(corner)) + "".join(token.rjust(column) for token in candidates)
-    rows = [previous.ljust(width) + "".join(probability_text(p).rjust(column) for p in row)
-            for previous, row in table.items()]
+    rows = [
+        previous.ljust(width) + "".join(probability_text(p).rjust(column) for p in row)
+        for previous, row in table.items()
+    ]
     return "\n".join([header, *rows])
 
 

@@ -1,4 +1,5 @@
 """Chapter 13's toy encoder: the ReLU recurrence over row vectors, vocabularies in units of a, and rendering."""
+
 from __future__ import annotations
 
 import functools
@@ -19,8 +20,16 @@ SOURCE_END = "。"
 IDENTITY: Matrix = [[1, 0], [0, 1]]
 # Small integer matrices keep every state an integer multiple of a, so each step stays hand-computable.
 MATRIX_POOL: tuple[Matrix, ...] = (
-    [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[0, 1], [1, 0]], [[1, 1], [0, 1]], [[1, 0], [1, 1]],
-    [[1, 0], [0, -1]], [[-1, 0], [0, 1]], [[1, -1], [0, 1]], [[2, 0], [0, 1]], [[1, 0], [-1, 1]],
+    [[1, 0], [0, 1]],
+    [[1, 0], [0, 1]],
+    [[0, 1], [1, 0]],
+    [[1, 1], [0, 1]],
+    [[1, 0], [1, 1]],
+    [[1, 0], [0, -1]],
+    [[-1, 0], [0, 1]],
+    [[1, -1], [0, 1]],
+    [[2, 0], [0, 1]],
+    [[1, 0], [-1, 1]],
 )
 EMBEDDING_UNITS = (-2, -1, 0, 1, 2)
 SAME = 1e-9  # states are sums of integer multiples of a; anything closer than this is the same state
@@ -50,8 +59,12 @@ class EncoderStep:
 
 def book_encoder() -> dict[str, list[Any]]:
     """The chapter's weights: W_x = W_h = I, b = 0, h_0 = 0."""
-    return {"W_x": [row[:] for row in IDENTITY], "W_h": [row[:] for row in IDENTITY],
-            "b": [0.0, 0.0], "h_0": [0.0, 0.0]}
+    return {
+        "W_x": [row[:] for row in IDENTITY],
+        "W_h": [row[:] for row in IDENTITY],
+        "b": [0.0, 0.0],
+        "h_0": [0.0, 0.0],
+    }
 
 
 def random_encoder(rng: np.random.Generator) -> dict[str, list[Any]]:
@@ -103,8 +116,9 @@ def _row_times(vector: Sequence[float], matrix: Sequence[Sequence[float]]) -> li
     return [sum(vector[i] * matrix[i][j] for i in range(len(vector))) for j in range(len(matrix[0]))]
 
 
-def encoder_step(x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[str, list[Any]],
-                 activation: str = "relu") -> tuple[Vector, Vector]:
+def encoder_step(
+    x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[str, list[Any]], activation: str = "relu"
+) -> tuple[Vector, Vector]:
     """(pre, state) for one read: pre = x W_x + h_prev W_h + b, state = activation(pre) entry by entry."""
     from_input = _row_times(x, encoder["W_x"])
     from_state = _row_times(h_prev, encoder["W_h"])
@@ -113,8 +127,12 @@ def encoder_step(x: Sequence[float], h_prev: Sequence[float], encoder: Mapping[s
     return (pre[0], pre[1]), (squash(pre[0]), squash(pre[1]))
 
 
-def run_encoder(vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]], source: Sequence[str],
-                activation: str = "relu") -> list[EncoderStep]:
+def run_encoder(
+    vocab: Mapping[str, Sequence[float]],
+    encoder: Mapping[str, list[Any]],
+    source: Sequence[str],
+    activation: str = "relu",
+) -> list[EncoderStep]:
     """Every read of ``source`` from h_0, with the given activation."""
     state: Sequence[float] = encoder["h_0"]
     steps: list[EncoderStep] = []
@@ -177,22 +195,31 @@ def setup_text(data: Mapping[str, Any], lang: str) -> str:
     w_x, w_h = matrix_text(encoder["W_x"]), matrix_text(encoder["W_h"])
     b, h_0 = vector_text(encoder["b"]), vector_text(encoder["h_0"])
     if lang == "zh":
-        return (f"取 a = ln 2 ≈ {A:.6f}（答案中可直接写 a、-a、2a 等）。源词表的嵌入（二维行向量）：{vocab}。\n"
-                f"编码器按行向量计算：h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，其中 W_x = {w_x}，W_h = {w_h}，"
-                f"b = {b}，初始状态 h_0 = {h_0}；ReLU 逐个坐标把负数变成 0。")
-    return (f"Let a = ln 2 ≈ {A:.6f} (you may write a, -a, 2a and so on in answers). Source embeddings "
-            f"(2-dimensional row vectors): {vocab}.\nThe encoder works on row vectors: "
-            f"h_j = ReLU(x_j W_x + h_(j-1) W_h + b) with W_x = {w_x}, W_h = {w_h}, b = {b} and initial "
-            f"state h_0 = {h_0}; ReLU turns every negative coordinate into 0.")
+        return (
+            f"取 a = ln 2 ≈ {A:.6f}（答案中可直接写 a、-a、2a 等）。源词表的嵌入（二维行向量）：{vocab}。\n"
+            f"编码器按行向量计算：h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，其中 W_x = {w_x}，W_h = {w_h}，"
+            f"b = {b}，初始状态 h_0 = {h_0}；ReLU 逐个坐标把负数变成 0。"
+        )
+    return (
+        f"Let a = ln 2 ≈ {A:.6f} (you may write a, -a, 2a and so on in answers). Source embeddings "
+        f"(2-dimensional row vectors): {vocab}.\nThe encoder works on row vectors: "
+        f"h_j = ReLU(x_j W_x + h_(j-1) W_h + b) with W_x = {w_x}, W_h = {w_h}, b = {b} and initial "
+        f"state h_0 = {h_0}; ReLU turns every negative coordinate into 0."
+    )
 
 
-CARRY_WORDS = {"reset": Text("{step}每读一个词都从 h_0 重新开始，没有带上上一步的状态",
-                             "in {step} you started every read from h_0 instead of the previous state")}
+CARRY_WORDS = {
+    "reset": Text(
+        "{step}每读一个词都从 h_0 重新开始，没有带上上一步的状态",
+        "in {step} you started every read from h_0 instead of the previous state",
+    )
+}
 ORDER_LABEL = Text("按源句顺序逐词读入", "reading the source in order")
 
 
-def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]],
-                  source: Sequence[str]) -> list[tuple[Any, Any]]:
+def encoder_chain(
+    run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Mapping[str, list[Any]], source: Sequence[str]
+) -> list[tuple[Any, Any]]:
     """The encoder as named steps, (pre-activation, state) per read: the reading order, x W_x, h W_h (row vectors),
     their sum with b, ReLU, and the state carried to the next read. Both paths of a comparison use the same names,
     so a mistake is made the same way on each."""
@@ -202,11 +229,20 @@ def encoder_chain(run: Steps, vocab: Mapping[str, Sequence[float]], encoder: Map
     state, reads = start, []
     for token in run.order("order", ORDER_LABEL, list(source)):
         from_input = run.product("input", Text("x W_x", "x W_x"), vocab[token], w_x, Text("x", "x"), Text("W_x", "W_x"))
-        carried = run.custom("carry", Text("带入上一步的状态", "carrying the previous state"),
-                             functools.partial(np.asarray, state), {"reset": lambda: start}, CARRY_WORDS)
+        carried = run.custom(
+            "carry",
+            Text("带入上一步的状态", "carrying the previous state"),
+            functools.partial(np.asarray, state),
+            {"reset": lambda: start},
+            CARRY_WORDS,
+        )
         from_state = run.product("state", Text("h W_h", "h W_h"), carried, w_h, Text("h", "h"), Text("W_h", "W_h"))
-        pre = run.total("sum", Text("x W_x + h W_h + b", "x W_x + h W_h + b"), [from_input, from_state, encoder["b"]],
-                        [Text("x W_x", "x W_x"), Text("h W_h", "h W_h"), Text("b", "b")])
+        pre = run.total(
+            "sum",
+            Text("x W_x + h W_h + b", "x W_x + h W_h + b"),
+            [from_input, from_state, encoder["b"]],
+            [Text("x W_x", "x W_x"), Text("h W_h", "h W_h"), Text("b", "b")],
+        )
         state = run.activation("relu", Text("ReLU", "ReLU"), pre, "relu")
         reads.append((pre, state))
     return reads

@@ -1,4 +1,5 @@
 """ch13.encoder-collision: find where two source paths through the ReLU encoder become the same state."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -42,9 +43,15 @@ DRAWS = 60
 def book_data() -> Data:
     """Exercise 13.4: 红色 钥匙 。 against 蓝色 钥匙 。, probed at the second read of path B."""
     units = book_vocab_units()
-    return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": units,
-            "encoder": book_encoder(), "source_a": ["红色", "钥匙", SOURCE_END],
-            "source_b": ["蓝色", "钥匙", SOURCE_END], "probe_step": 2}
+    return {
+        "a": A,
+        "source_vocab": vocab_from_units(units),
+        "source_vocab_in_a": units,
+        "encoder": book_encoder(),
+        "source_a": ["红色", "钥匙", SOURCE_END],
+        "source_b": ["蓝色", "钥匙", SOURCE_END],
+        "probe_step": 2,
+    }
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
@@ -55,9 +62,15 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
         units = random_vocab_units(rng, colours=2, nouns=2)
         colour_a, colour_b = colour_tokens(units)
         nouns = [str(t) for t in rng.choice(noun_tokens(units), size=int(rng.integers(1, 3)), replace=False)]
-        data = {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": units,
-                "encoder": random_encoder(rng), "source_a": [colour_a, *nouns, SOURCE_END],
-                "source_b": [colour_b, *nouns, SOURCE_END], "probe_step": 1}
+        data = {
+            "a": A,
+            "source_vocab": vocab_from_units(units),
+            "source_vocab_in_a": units,
+            "encoder": random_encoder(rng),
+            "source_a": [colour_a, *nouns, SOURCE_END],
+            "source_b": [colour_b, *nouns, SOURCE_END],
+            "probe_step": 1,
+        }
         steps_a, steps_b = _runs(data)
         probes, collision = _probe_candidates(steps_a, steps_b), _collision_step(steps_a, steps_b)
         if probes and collision != 1 and (collision is not None) == want_collision:
@@ -69,8 +82,10 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
 def _runs(data: Mapping[str, Any], activation: str = "relu") -> tuple[list[EncoderStep], list[EncoderStep]]:
     """Both paths through the encoder."""
     vocab, encoder = data["source_vocab"], data["encoder"]
-    return (run_encoder(vocab, encoder, data["source_a"], activation),
-            run_encoder(vocab, encoder, data["source_b"], activation))
+    return (
+        run_encoder(vocab, encoder, data["source_a"], activation),
+        run_encoder(vocab, encoder, data["source_b"], activation),
+    )
 
 
 def _collision_step(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep]) -> int | None:
@@ -84,15 +99,21 @@ def _collision_step(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderSte
 def _probe_candidates(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep]) -> list[int]:
     """Reads where ReLU clips path B and path A's numbers differ there, up to the first collision."""
     last = _collision_step(steps_a, steps_b) or len(steps_b)
-    return [j for j in range(1, last + 1)
-            if clips(steps_b[j - 1]) and not same_state(steps_a[j - 1].pre, steps_b[j - 1].pre)]
+    return [
+        j
+        for j in range(1, last + 1)
+        if clips(steps_b[j - 1]) and not same_state(steps_a[j - 1].pre, steps_b[j - 1].pre)
+    ]
 
 
 def _answer(steps_a: Sequence[EncoderStep], steps_b: Sequence[EncoderStep], probe: int) -> Answer:
     """The four computed parts for two runs and a probe step."""
-    return {"pre_activation": list(steps_b[probe - 1].pre), "post_activation": list(steps_b[probe - 1].state),
-            "collision_step": _collision_step(steps_a, steps_b),
-            "final_equal": same_state(steps_a[-1].state, steps_b[-1].state)}
+    return {
+        "pre_activation": list(steps_b[probe - 1].pre),
+        "post_activation": list(steps_b[probe - 1].state),
+        "collision_step": _collision_step(steps_a, steps_b),
+        "final_equal": same_state(steps_a[-1].state, steps_b[-1].state),
+    }
 
 
 def solve(variant: Variant) -> Answer:
@@ -102,14 +123,20 @@ def solve(variant: Variant) -> Answer:
 
 
 COLLISION_WORDS = {
-    "pre-equal": Text("{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, not the states"),
+    "pre-equal": Text(
+        "{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, not the states"
+    ),
     "from-zero": Text("{step}从 0 开始数读入", "in {step} you counted the reads from 0"),
-    "last-differ": Text("{step}报的是两条路径最后一次不同的那一步", "in {step} you gave the last read where the paths "
-                        "still differ"),
+    "last-differ": Text(
+        "{step}报的是两条路径最后一次不同的那一步", "in {step} you gave the last read where the paths still differ"
+    ),
 }
 PATH_WORDS = {"a": Text("{step}用的是路径 A", "in {step} you used path A")}
-FINAL_WORDS = {"pre-equal": Text("{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, "
-                                 "not the states")}
+FINAL_WORDS = {
+    "pre-equal": Text(
+        "{step}比较的是激活前的值，而不是状态", "in {step} you compared the pre-activations, not the states"
+    )
+}
 TEACHER_WORDS = {"flip": Text("{step}答反了", "you answered {step} the other way")}
 
 
@@ -129,25 +156,50 @@ def steps(variant: Variant, run: Steps) -> Answer:
     reads_a = encoder_chain(run, vocab, encoder, data["source_a"])
     reads_b = encoder_chain(run, vocab, encoder, data["source_b"])
     probe = run.index("probe", Text("所问的那一步", "the read asked about"), int(data["probe_step"]), 1, len(reads_b))
-    probed = run.custom("path", Text("所问的路径 B", "path B, as asked"), lambda: reads_b[probe - 1],
-                        {"a": lambda: reads_a[probe - 1]}, PATH_WORDS)
+    probed = run.custom(
+        "path",
+        Text("所问的路径 B", "path B, as asked"),
+        lambda: reads_b[probe - 1],
+        {"a": lambda: reads_a[probe - 1]},
+        PATH_WORDS,
+    )
     first = _first_equal(reads_a, reads_b, 1)
     last_differ = None if first is None or first == 1 else first - 1
-    collision = run.custom("collision", Text("第一次相等的读入", "the first read where the states are equal"),
-                           lambda: first, {"pre-equal": lambda: _first_equal(reads_a, reads_b, 0),
-                                           "from-zero": lambda: None if first is None else first - 1,
-                                           "last-differ": lambda: last_differ}, COLLISION_WORDS)
-    final = run.custom("final", Text("最终状态是否相等", "whether the final states are equal"),
-                       lambda: same_state(as_list(reads_a[-1][1]), as_list(reads_b[-1][1])),
-                       {"pre-equal": lambda: same_state(as_list(reads_a[-1][0]), as_list(reads_b[-1][0]))},
-                       FINAL_WORDS)
-    teacher = run.custom("teacher", Text("“教师强制能否区分”", "whether teacher forcing separates them"),
-                         lambda: False, {"flip": lambda: True}, TEACHER_WORDS)
+    collision = run.custom(
+        "collision",
+        Text("第一次相等的读入", "the first read where the states are equal"),
+        lambda: first,
+        {
+            "pre-equal": lambda: _first_equal(reads_a, reads_b, 0),
+            "from-zero": lambda: None if first is None else first - 1,
+            "last-differ": lambda: last_differ,
+        },
+        COLLISION_WORDS,
+    )
+    final = run.custom(
+        "final",
+        Text("最终状态是否相等", "whether the final states are equal"),
+        lambda: same_state(as_list(reads_a[-1][1]), as_list(reads_b[-1][1])),
+        {"pre-equal": lambda: same_state(as_list(reads_a[-1][0]), as_list(reads_b[-1][0]))},
+        FINAL_WORDS,
+    )
+    teacher = run.custom(
+        "teacher",
+        Text("“教师强制能否区分”", "whether teacher forcing separates them"),
+        lambda: False,
+        {"flip": lambda: True},
+        TEACHER_WORDS,
+    )
     # Written down as steps of their own (no mistakes of their own), so that the worked solution shows them.
     pre = run.custom("pre", Text("该步的激活前", "the pre-activation there"), lambda: as_list(probed[0]), {})
     post = run.custom("post", Text("该步的新状态", "the new state there"), lambda: as_list(probed[1]), {})
-    return {"pre_activation": pre, "post_activation": post, "collision_step": collision,
-            "final_equal": bool(final), "teacher_forcing_separates": teacher}
+    return {
+        "pre_activation": pre,
+        "post_activation": post,
+        "collision_step": collision,
+        "final_equal": bool(final),
+        "teacher_forcing_separates": teacher,
+    }
 
 
 def _no_relu(variant: Variant) -> Answer:
@@ -212,76 +264,155 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
     """
     reference = solve(variant)
     tags = part_solver_tags(FIELDS, MISCONCEPTIONS, variant, name, student, reference[name])
-    if (name == "post_activation" and "no-relu" not in tags
-            and equal("vector", student, reference["pre_activation"])
-            and not equal("vector", reference["pre_activation"], reference["post_activation"])):
+    if (
+        name == "post_activation"
+        and "no-relu" not in tags
+        and equal("vector", student, reference["pre_activation"])
+        and not equal("vector", reference["pre_activation"], reference["post_activation"])
+    ):
         tags.append("no-relu")
     return tuple(tags)
 
 
 MISCONCEPTIONS = (
-    Misconception("no-relu", _no_relu, Text(
-        "计算时没有经过 ReLU：激活后的状态与激活前相同，负坐标一直保留，两条路径也就不会重合。规则：每次读取都要"
-        "先求和、再逐坐标取 max(0, ·)；正是这一步截断把两条路径的区别抹掉了。",
-        "You left out ReLU: the state after activation equals the sum before it, negative coordinates survive, and "
-        "the two paths never meet. Rule: every read sums first, then takes max(0, ·) coordinate by coordinate; "
-        "that clipping is what erases the difference between the paths."),
-        name=Text("漏了 ReLU", "Skipped ReLU")),
-    Misconception("path-a-state", _path_a_state, Text(
-        "写的是路径 A 在这一步的数值。题目问的是路径 B：用 B 的颜色嵌入出发，沿 B 自己的状态算到探查的那一步。",
-        "You gave path A's numbers at this step. The question asks about path B: start from B's colour "
-        "embedding and follow B's own states up to the probed read."),
-        name=Text("算成了路径 A", "Gave path A's state")),
-    Misconception("collision-at-final", _collision_at_final, Text(
-        "以为只有读完全部源 token 的最终向量才会相同。请逐次比较两条路径的状态：它们在更早的一次读取之后就已经"
-        "完全相同，之后输入一样，状态也就一直相同。",
-        "You assumed only the final vectors can coincide. Compare the two paths read by read: they are already "
-        "identical after an earlier read, and with the same inputs from then on they stay identical."),
-        name=Text("以为只在末尾重合", "Collision only at the end")),
-    Misconception("teacher-forcing-separates", _teacher_forcing_separates, Text(
-        "以为教师强制能区分两条源序列。第一个目标步两边收到的都是 BOS，教师强制还没有提供任何先前的目标 token；"
-        "能区分 A、B 的只有源序列的表示，教师强制改变不了编码器算出的向量。",
-        "You expected teacher forcing to tell the sources apart. At the first target step both decoders receive "
-        "BOS, and teacher forcing has not supplied any earlier target token yet; only the source representation "
-        "could separate A from B, and teacher forcing does not change what the encoder computed."),
-        name=Text("以为教师强制能区分", "Teacher forcing tells them apart")),
+    Misconception(
+        "no-relu",
+        _no_relu,
+        Text(
+            "计算时没有经过 ReLU：激活后的状态与激活前相同，负坐标一直保留，两条路径也就不会重合。规则：每次读取都要"
+            "先求和、再逐坐标取 max(0, ·)；正是这一步截断把两条路径的区别抹掉了。",
+            "You left out ReLU: the state after activation equals the sum before it, negative coordinates survive, and "
+            "the two paths never meet. Rule: every read sums first, then takes max(0, ·) coordinate by coordinate; "
+            "that clipping is what erases the difference between the paths.",
+        ),
+        name=Text("漏了 ReLU", "Skipped ReLU"),
+    ),
+    Misconception(
+        "path-a-state",
+        _path_a_state,
+        Text(
+            "写的是路径 A 在这一步的数值。题目问的是路径 B：用 B 的颜色嵌入出发，沿 B 自己的状态算到探查的那一步。",
+            "You gave path A's numbers at this step. The question asks about path B: start from B's colour "
+            "embedding and follow B's own states up to the probed read.",
+        ),
+        name=Text("算成了路径 A", "Gave path A's state"),
+    ),
+    Misconception(
+        "collision-at-final",
+        _collision_at_final,
+        Text(
+            "以为只有读完全部源 token 的最终向量才会相同。请逐次比较两条路径的状态：它们在更早的一次读取之后就已经"
+            "完全相同，之后输入一样，状态也就一直相同。",
+            "You assumed only the final vectors can coincide. Compare the two paths read by read: they are already "
+            "identical after an earlier read, and with the same inputs from then on they stay identical.",
+        ),
+        name=Text("以为只在末尾重合", "Collision only at the end"),
+    ),
+    Misconception(
+        "teacher-forcing-separates",
+        _teacher_forcing_separates,
+        Text(
+            "以为教师强制能区分两条源序列。第一个目标步两边收到的都是 BOS，教师强制还没有提供任何先前的目标 token；"
+            "能区分 A、B 的只有源序列的表示，教师强制改变不了编码器算出的向量。",
+            "You expected teacher forcing to tell the sources apart. At the first target step both decoders receive "
+            "BOS, and teacher forcing has not supplied any earlier target token yet; only the source representation "
+            "could separate A from B, and teacher forcing does not change what the encoder computed.",
+        ),
+        name=Text("以为教师强制能区分", "Teacher forcing tells them apart"),
+    ),
 )
 
 FIELDS = (
-    AnswerField("pre_activation", "vector",
-                Text("路径 B 在探查步的激活前向量", "path B's pre-activation at the probed read"),
-                Text("二维向量 [x, y]；坐标可写 0、a、-2a 或至少 3 位小数",
-                     "a 2-vector [x, y]; entries like 0, a, -2a or decimals to at least 3 places"),
-                Text("激活前 = x_j W_x + h_(j-1) W_h + b，用路径 B 自己的上一状态。",
-                     "Pre-activation = x_j W_x + h_(j-1) W_h + b, with path B's own previous state."),
-                units=units.Units(labels=("z", "pre", "激活前"))),
-    AnswerField("post_activation", "vector",
-                Text("路径 B 在探查步经过 ReLU 后的状态", "path B's state after ReLU at the probed read"),
-                Text("二维向量 [x, y]；坐标可写 0、a、-2a 或至少 3 位小数",
-                     "a 2-vector [x, y]; entries like 0, a, -2a or decimals to at least 3 places"),
-                Text("新状态 = ReLU(激活前)，负坐标变成 0。", "New state = ReLU(pre-activation): negative coordinates become 0."),
-                units=units.Units(labels=("h", "state", "状态"))),
-    AnswerField("collision_step", "optional_int",
-                Text("两条路径第一次状态相同的读取序号", "first read after which the two states are equal"),
-                Text("整数（从 1 数起）；若从不相同，填“无”", "an integer counted from 1; write 'none' if they never become equal"),
-                Text("逐次比较 A、B 的状态，找出第一次两个坐标都相等的读取。",
-                     "Compare A's and B's states read by read and find the first read where both coordinates agree."),
-                units=units.READ),
-    AnswerField("final_equal", "bool", Text("最终状态（上下文向量）是否相同", "are the final states (context vectors) equal?"),
-                Text("是 / 否", "yes / no"),
-                Text("上下文向量是读完最后一个源 token 后的状态；比较两条路径的这个向量。",
-                     "The context vector is the state after the last source token; compare it for the two paths."),
-                aliases={"true": ("相同", "相等", "一样", "完全相同", "是相同的", "相同的", "same", "equal", "the same",
-                                  "identical"),
-                         "false": ("不同", "不相同", "不相等", "不一样", "不同的", "different", "not equal",
-                                   "not the same", "unequal")}),
-    AnswerField("teacher_forcing_separates", "bool",
-                Text("第一个目标步，教师强制给的输入本身能否区分 A、B",
-                     "at the first target step, can the input teacher forcing gives tell A and B apart by itself?"),
-                Text("是 / 否", "yes / no"),
-                Text("第一个目标步两边都只收到 BOS，教师强制提供不了任何区分两条源序列的信息。",
-                     "At the first target step both sides receive only BOS, so teacher forcing supplies nothing "
-                     "that could separate the two sources.")),
+    AnswerField(
+        "pre_activation",
+        "vector",
+        Text("路径 B 在探查步的激活前向量", "path B's pre-activation at the probed read"),
+        Text(
+            "二维向量 [x, y]；坐标可写 0、a、-2a 或至少 3 位小数",
+            "a 2-vector [x, y]; entries like 0, a, -2a or decimals to at least 3 places",
+        ),
+        Text(
+            "激活前 = x_j W_x + h_(j-1) W_h + b，用路径 B 自己的上一状态。",
+            "Pre-activation = x_j W_x + h_(j-1) W_h + b, with path B's own previous state.",
+        ),
+        units=units.Units(labels=("z", "pre", "激活前")),
+    ),
+    AnswerField(
+        "post_activation",
+        "vector",
+        Text("路径 B 在探查步经过 ReLU 后的状态", "path B's state after ReLU at the probed read"),
+        Text(
+            "二维向量 [x, y]；坐标可写 0、a、-2a 或至少 3 位小数",
+            "a 2-vector [x, y]; entries like 0, a, -2a or decimals to at least 3 places",
+        ),
+        Text(
+            "新状态 = ReLU(激活前)，负坐标变成 0。", "New state = ReLU(pre-activation): negative coordinates become 0."
+        ),
+        units=units.Units(labels=("h", "state", "状态")),
+    ),
+    AnswerField(
+        "collision_step",
+        "optional_int",
+        Text("两条路径第一次状态相同的读取序号", "first read after which the two states are equal"),
+        Text(
+            "整数（从 1 数起）；若从不相同，填“无”",
+            "an integer counted from 1; write 'none' if they never become equal",
+        ),
+        Text(
+            "逐次比较 A、B 的状态，找出第一次两个坐标都相等的读取。",
+            "Compare A's and B's states read by read and find the first read where both coordinates agree.",
+        ),
+        units=units.READ,
+    ),
+    AnswerField(
+        "final_equal",
+        "bool",
+        Text("最终状态（上下文向量）是否相同", "are the final states (context vectors) equal?"),
+        Text("是 / 否", "yes / no"),
+        Text(
+            "上下文向量是读完最后一个源 token 后的状态；比较两条路径的这个向量。",
+            "The context vector is the state after the last source token; compare it for the two paths.",
+        ),
+        aliases={
+            "true": (
+                "相同",
+                "相等",
+                "一样",
+                "完全相同",
+                "是相同的",
+                "相同的",
+                "same",
+                "equal",
+                "the same",
+                "identical",
+            ),
+            "false": (
+                "不同",
+                "不相同",
+                "不相等",
+                "不一样",
+                "不同的",
+                "different",
+                "not equal",
+                "not the same",
+                "unequal",
+            ),
+        },
+    ),
+    AnswerField(
+        "teacher_forcing_separates",
+        "bool",
+        Text(
+            "第一个目标步，教师强制给的输入本身能否区分 A、B",
+            "at the first target step, can the input teacher forcing gives tell A and B apart by itself?",
+        ),
+        Text("是 / 否", "yes / no"),
+        Text(
+            "第一个目标步两边都只收到 BOS，教师强制提供不了任何区分两条源序列的信息。",
+            "At the first target step both sides receive only BOS, so teacher forcing supplies nothing "
+            "that could separate the two sources.",
+        ),
+    ),
 )
 
 

@@ -1,4 +1,5 @@
 """ch13.encoder-states: run the chapter's ReLU encoder by hand and list the state after every read."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -37,8 +38,13 @@ MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
 
 def _variant_data(units: Mapping[str, list[int]], encoder: dict[str, list[Any]], source: list[str]) -> Data:
     """The JSON data of a variant: embeddings as numbers and, for display, as coefficients of a."""
-    return {"a": A, "source_vocab": vocab_from_units(units), "source_vocab_in_a": dict(units),
-            "encoder": encoder, "source": source}
+    return {
+        "a": A,
+        "source_vocab": vocab_from_units(units),
+        "source_vocab_in_a": dict(units),
+        "encoder": encoder,
+        "source": source,
+    }
 
 
 def book_data() -> Data:
@@ -65,9 +71,12 @@ def solve(variant: Variant) -> Answer:
     return {"states": states_list(_run(variant))}
 
 
-LIST_WORDS = {"with-h0": Text("{step}把 h_0 也列了进去", "in {step} you listed h_0 too"),
-              "pre-activations": Text("{step}列的是激活前的值，不是状态", "in {step} you listed the pre-activations, not "
-                                      "the states")}
+LIST_WORDS = {
+    "with-h0": Text("{step}把 h_0 也列了进去", "in {step} you listed h_0 too"),
+    "pre-activations": Text(
+        "{step}列的是激活前的值，不是状态", "in {step} you listed the pre-activations, not the states"
+    ),
+}
 
 
 def steps(variant: Variant, run: Steps) -> Answer:
@@ -75,9 +84,16 @@ def steps(variant: Variant, run: Steps) -> Answer:
     data = variant.data
     reads = encoder_chain(run, data["source_vocab"], data["encoder"], data["source"])
     states = [as_list(state) for _, state in reads]
-    listed = run.custom("list", Text("列出 h_1 … h_n", "listing h_1 … h_n"), lambda: states,
-                        {"with-h0": lambda: [list(map(float, data["encoder"]["h_0"])), *states],
-                         "pre-activations": lambda: [as_list(pre) for pre, _ in reads]}, LIST_WORDS)
+    listed = run.custom(
+        "list",
+        Text("列出 h_1 … h_n", "listing h_1 … h_n"),
+        lambda: states,
+        {
+            "with-h0": lambda: [list(map(float, data["encoder"]["h_0"])), *states],
+            "pre-activations": lambda: [as_list(pre) for pre, _ in reads],
+        },
+        LIST_WORDS,
+    )
     return {"states": listed}
 
 
@@ -140,8 +156,11 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
 
 def _is_pair(value: Any) -> bool:
     """A read 2-vector of numbers."""
-    return isinstance(value, (list, tuple)) and len(value) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    return (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _close(first: Any, second: Any) -> bool:
@@ -160,11 +179,14 @@ def _skipped_relu(variant: Variant, student: Sequence[Any]) -> bool:
     data = variant.data
     reference = states_list(_run(variant))
     source, h_0 = data["source"], data["encoder"]["h_0"]
-    for index, state in enumerate(student[:len(source)]):
+    for index, state in enumerate(student[: len(source)]):
         if not _is_pair(state) or _close(state, reference[index]):
             continue
-        previous_states = [h_0] if index == 0 else [reference[index - 1]] + (
-            [student[index - 1]] if _is_pair(student[index - 1]) else [])
+        previous_states = (
+            [h_0]
+            if index == 0
+            else [reference[index - 1]] + ([student[index - 1]] if _is_pair(student[index - 1]) else [])
+        )
         for previous in previous_states:
             pre, clipped = encoder_step(data["source_vocab"][source[index]], previous, data["encoder"])
             if not _close(pre, clipped) and _close(state, pre):
@@ -184,47 +206,79 @@ def tag_part(variant: Variant, name: str, student: Any) -> tuple[str, ...]:
         tags.append("no-relu")
     # h_0 listed first and the list cut to the right length: the same mistake as h_0 plus every state.
     started_at_h0 = [list(variant.data["encoder"]["h_0"]), *reference[:-1]]
-    if ("includes-h0" not in tags and equal("vectors", student, started_at_h0)
-            and not equal("vectors", started_at_h0, reference)):
+    if (
+        "includes-h0" not in tags
+        and equal("vectors", student, started_at_h0)
+        and not equal("vectors", started_at_h0, reference)
+    ):
         tags.append("includes-h0")
     return tuple(tags)
 
 
 MISCONCEPTIONS = (
-    Misconception("no-relu", _no_relu, Text(
-        "每一步只把输入项和旧状态项相加，没有再过 ReLU，负坐标被原样带到了下一步。规则：相加之后要逐个坐标取 "
-        "max(0, ·)，负数变成 0，再把这个结果当作新状态。",
-        "You added the input term and the old-state term but skipped ReLU, so negative coordinates were carried "
-        "into the next read. Rule: after the sum, take max(0, ·) coordinate by coordinate (negatives become 0); "
-        "that clipped vector is the new state."),
-        name=Text("漏了 ReLU", "Skipped ReLU")),
-    Misconception("abs-for-relu", _abs_for_relu, Text(
-        "把负坐标变成了它的绝对值。ReLU 不翻转符号：负数一律变成 0，正数保持不变。",
-        "You turned negative coordinates into their absolute values. ReLU does not flip signs: every negative "
-        "coordinate becomes 0 and positive ones stay as they are."),
-        name=Text("把 ReLU 当成绝对值", "ReLU taken as absolute value")),
-    Misconception("includes-h0", _includes_h0, Text(
-        "把初始状态 h_0 也列成了一个读取结果。h_0 是读任何 token 之前给定的起点；每读一个源 token 才产生一个新状态，"
-        "所以状态个数等于源序列长度。",
-        "You listed the initial state h_0 as if it were a read. h_0 is the given starting point before any token "
-        "is read; each source token read produces one new state, so there are as many states as source tokens."),
-        name=Text("把 h_0 算作一次读取", "Listed h_0 as a read")),
-    Misconception("dropped-a", _dropped_a, Text(
-        "你写的是 a 的系数，漏掉了 a 本身：[a, 0] 写成了 [1, 0]。规则：每个坐标都是 a = ln 2 ≈ 0.693 的倍数，"
-        "要写成 2a、-a 这样带 a 的形式，或写出数值（如 1.386）。",
-        "You wrote the coefficients of a and left the a out: [1, 0] for [a, 0]. Rule: each coordinate is a multiple "
-        "of a = ln 2 ≈ 0.693; write it with the a (2a, -a) or as its value (1.386)."),
-        name=Text("漏写了 a", "Dropped the a"), draws_variants=False),
+    Misconception(
+        "no-relu",
+        _no_relu,
+        Text(
+            "每一步只把输入项和旧状态项相加，没有再过 ReLU，负坐标被原样带到了下一步。规则：相加之后要逐个坐标取 "
+            "max(0, ·)，负数变成 0，再把这个结果当作新状态。",
+            "You added the input term and the old-state term but skipped ReLU, so negative coordinates were carried "
+            "into the next read. Rule: after the sum, take max(0, ·) coordinate by coordinate (negatives become 0); "
+            "that clipped vector is the new state.",
+        ),
+        name=Text("漏了 ReLU", "Skipped ReLU"),
+    ),
+    Misconception(
+        "abs-for-relu",
+        _abs_for_relu,
+        Text(
+            "把负坐标变成了它的绝对值。ReLU 不翻转符号：负数一律变成 0，正数保持不变。",
+            "You turned negative coordinates into their absolute values. ReLU does not flip signs: every negative "
+            "coordinate becomes 0 and positive ones stay as they are.",
+        ),
+        name=Text("把 ReLU 当成绝对值", "ReLU taken as absolute value"),
+    ),
+    Misconception(
+        "includes-h0",
+        _includes_h0,
+        Text(
+            "把初始状态 h_0 也列成了一个读取结果。h_0 是读任何 token 之前给定的起点；每读一个源 token 才产生一个新状态，"
+            "所以状态个数等于源序列长度。",
+            "You listed the initial state h_0 as if it were a read. h_0 is the given starting point before any token "
+            "is read; each source token read produces one new state, so there are as many states as source tokens.",
+        ),
+        name=Text("把 h_0 算作一次读取", "Listed h_0 as a read"),
+    ),
+    Misconception(
+        "dropped-a",
+        _dropped_a,
+        Text(
+            "你写的是 a 的系数，漏掉了 a 本身：[a, 0] 写成了 [1, 0]。规则：每个坐标都是 a = ln 2 ≈ 0.693 的倍数，"
+            "要写成 2a、-a 这样带 a 的形式，或写出数值（如 1.386）。",
+            "You wrote the coefficients of a and left the a out: [1, 0] for [a, 0]. Rule: each coordinate is a multiple "
+            "of a = ln 2 ≈ 0.693; write it with the a (2a, -a) or as its value (1.386).",
+        ),
+        name=Text("漏写了 a", "Dropped the a"),
+        draws_variants=False,
+    ),
 )
 
 FIELDS = (
-    AnswerField("states", "vectors", Text("每次读取后的编码器状态 h_1, h_2, …", "encoder state after each read: h_1, h_2, …"),
-                Text("每次读取一个 [x, y]，按顺序用逗号或换行分开；坐标可写 0、a、-2a 或至少 3 位小数",
-                     "one [x, y] per read, in order, separated by commas or lines; entries like 0, a, -2a or "
-                     "decimals to at least 3 places"),
-                Text("h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，从 h_0 开始，每读一个源 token 记下一个状态，不列 h_0。",
-                     "h_j = ReLU(x_j W_x + h_(j-1) W_h + b) starting from h_0; record one state per source token read, "
-                     "without listing h_0.")),
+    AnswerField(
+        "states",
+        "vectors",
+        Text("每次读取后的编码器状态 h_1, h_2, …", "encoder state after each read: h_1, h_2, …"),
+        Text(
+            "每次读取一个 [x, y]，按顺序用逗号或换行分开；坐标可写 0、a、-2a 或至少 3 位小数",
+            "one [x, y] per read, in order, separated by commas or lines; entries like 0, a, -2a or "
+            "decimals to at least 3 places",
+        ),
+        Text(
+            "h_j = ReLU(x_j W_x + h_(j-1) W_h + b)，从 h_0 开始，每读一个源 token 记下一个状态，不列 h_0。",
+            "h_j = ReLU(x_j W_x + h_(j-1) W_h + b) starting from h_0; record one state per source token read, "
+            "without listing h_0.",
+        ),
+    ),
 )
 
 

@@ -1,4 +1,5 @@
 """ch13.exposure-divergence: the first wrong prediction versus the first step where the decoder's inputs differ."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -31,8 +32,12 @@ EARLY_EOS_SHARE = 0.15  # variants whose first mistake is EOS itself, so the inp
 
 def book_data() -> Data:
     """Example 13.2: table 13.4 and the reference red key . EOS."""
-    return {"candidates": list(CANDIDATES), "table": {k: list(row) for k, row in BOOK_TABLE.items()},
-            "target": list(BOOK_TARGET), "max_steps": MAX_STEPS}
+    return {
+        "candidates": list(CANDIDATES),
+        "table": {k: list(row) for k, row in BOOK_TABLE.items()},
+        "target": list(BOOK_TARGET),
+        "max_steps": MAX_STEPS,
+    }
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
@@ -52,10 +57,16 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
         successors[inputs[step - 1]] = target[step - 1]
     successors[row_token] = mistake
     # Every target token keeps some probability, so the teacher-forced path is a real possibility.
-    fixed = {previous: {token: int(rng.integers(1, 5 if previous == row_token else 4))}
-             for previous, token in zip(inputs, target)}
-    return {"candidates": candidates, "table": fill_table(rng, candidates, successors, fixed),
-            "target": target, "max_steps": MAX_STEPS}
+    fixed = {
+        previous: {token: int(rng.integers(1, 5 if previous == row_token else 4))}
+        for previous, token in zip(inputs, target)
+    }
+    return {
+        "candidates": candidates,
+        "table": fill_table(rng, candidates, successors, fixed),
+        "target": target,
+        "max_steps": MAX_STEPS,
+    }
 
 
 def _decode(variant: Variant) -> Decode:
@@ -86,10 +97,18 @@ def solve(variant: Variant) -> Answer:
         raise ValueError("greedy decoding reproduces the target: quality() rejects such variants")
     divergence = _divergence_after(generated, wrong_step)
     if divergence is None:
-        return {"first_wrong_step": wrong_step, "first_input_divergence_step": None,
-                "teacher_forced_input": NO_TOKEN, "generated_input": NO_TOKEN}
-    return {"first_wrong_step": wrong_step, "first_input_divergence_step": divergence,
-            "teacher_forced_input": target[wrong_step - 1], "generated_input": generated[wrong_step - 1]}
+        return {
+            "first_wrong_step": wrong_step,
+            "first_input_divergence_step": None,
+            "teacher_forced_input": NO_TOKEN,
+            "generated_input": NO_TOKEN,
+        }
+    return {
+        "first_wrong_step": wrong_step,
+        "first_input_divergence_step": divergence,
+        "teacher_forced_input": target[wrong_step - 1],
+        "generated_input": generated[wrong_step - 1],
+    }
 
 
 def quality(variant: Variant) -> str | None:
@@ -109,12 +128,16 @@ def quality(variant: Variant) -> str | None:
 
 DIVERGENCE_WORDS = {
     "two-later": Text("{step}记晚了一步", "in {step} you put it one step too late"),
-    "past-eos": Text("{step}没有注意到出错的预测是 EOS，生成已经停了", "in {step} you missed that the wrong prediction was "
-                     "EOS, which ends generation"),
+    "past-eos": Text(
+        "{step}没有注意到出错的预测是 EOS，生成已经停了",
+        "in {step} you missed that the wrong prediction was EOS, which ends generation",
+    ),
     "never": Text("{step}说输入从不分歧", "in {step} you said the inputs never differ"),
 }
-INPUT_WORDS = {"earlier": Text("{step}取了早一步的 token", "in {step} you took the token one step earlier"),
-               "later": Text("{step}取了晚一步的 token", "in {step} you took the token one step later")}
+INPUT_WORDS = {
+    "earlier": Text("{step}取了早一步的 token", "in {step} you took the token one step earlier"),
+    "later": Text("{step}取了晚一步的 token", "in {step} you took the token one step later"),
+}
 
 
 def _token_at(tokens: tuple[str, ...] | list[str], index: int) -> str:
@@ -131,23 +154,42 @@ def steps(variant: Variant, run: Steps) -> Answer:
         raise ValueError("greedy decoding reproduces the target: quality() rejects such variants")
     wrong = run.index("wrong", Text("第一次预测出错的步", "the first wrong prediction"), first, 1)
     stopped = _token_at(generated, wrong - 1) == EOS
-    divergence = run.custom("divergence", Text("输入第一次不同的步", "the step where the inputs first differ"),
-                            lambda: None if stopped else wrong + 1,
-                            {"two-later": lambda: None if stopped else wrong + 2, "past-eos": lambda: wrong + 1,
-                             "never": lambda: None}, DIVERGENCE_WORDS)
+    divergence = run.custom(
+        "divergence",
+        Text("输入第一次不同的步", "the step where the inputs first differ"),
+        lambda: None if stopped else wrong + 1,
+        {"two-later": lambda: None if stopped else wrong + 2, "past-eos": lambda: wrong + 1, "never": lambda: None},
+        DIVERGENCE_WORDS,
+    )
     if divergence is None:
-        return {"first_wrong_step": wrong, "first_input_divergence_step": None, "teacher_forced_input": NO_TOKEN,
-                "generated_input": NO_TOKEN}
+        return {
+            "first_wrong_step": wrong,
+            "first_input_divergence_step": None,
+            "teacher_forced_input": NO_TOKEN,
+            "generated_input": NO_TOKEN,
+        }
     at = divergence - 1  # the input at step s: BOS at step 1, then the token of step s − 1
     taught, fed_back = [BOS, *target], [BOS, *generated]
-    teacher = run.custom("teacher", Text("教师强制送入的 token", "the token teacher forcing feeds"),
-                         lambda: _token_at(taught, at), {"earlier": lambda: _token_at(taught, at - 1),
-                                                         "later": lambda: _token_at(taught, at + 1)}, INPUT_WORDS)
-    fed = run.custom("generated", Text("自由生成送入的 token", "the token free generation feeds"),
-                     lambda: _token_at(fed_back, at), {"earlier": lambda: _token_at(fed_back, at - 1),
-                                                       "later": lambda: _token_at(fed_back, at + 1)}, INPUT_WORDS)
-    return {"first_wrong_step": wrong, "first_input_divergence_step": divergence, "teacher_forced_input": teacher,
-            "generated_input": fed}
+    teacher = run.custom(
+        "teacher",
+        Text("教师强制送入的 token", "the token teacher forcing feeds"),
+        lambda: _token_at(taught, at),
+        {"earlier": lambda: _token_at(taught, at - 1), "later": lambda: _token_at(taught, at + 1)},
+        INPUT_WORDS,
+    )
+    fed = run.custom(
+        "generated",
+        Text("自由生成送入的 token", "the token free generation feeds"),
+        lambda: _token_at(fed_back, at),
+        {"earlier": lambda: _token_at(fed_back, at - 1), "later": lambda: _token_at(fed_back, at + 1)},
+        INPUT_WORDS,
+    )
+    return {
+        "first_wrong_step": wrong,
+        "first_input_divergence_step": divergence,
+        "teacher_forced_input": teacher,
+        "generated_input": fed,
+    }
 
 
 def _same_step(variant: Variant) -> Answer | None:
@@ -178,30 +220,52 @@ def _zero_based_steps(variant: Variant) -> Answer:
 
 
 MISCONCEPTIONS = (
-    Misconception("same-step", _same_step, Text(
-        "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
-        "出错那一步两边的输入仍然相同。若出错的预测正是 EOS，生成就此停止，下一步不再有生成输入，输入也就不会分歧（填“无”）。",
-        "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
-        "an input at the following step, so the inputs can first differ one step later; at the wrong step "
-        "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
-        "no next generated input, and the inputs never differ (null)."),
-        name=Text("分歧记在同一步", "Divergence at the same step"), builds_on=("first_wrong_step",)),
-    Misconception("teacher-forcing-feeds-prediction", _teacher_forcing_feeds_prediction, Text(
-        "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
-        "无论模型这一步预测了什么。",
-        "You took teacher forcing to feed the model's predicted token onward. Rule: under teacher forcing the next "
-        "input is always the correct token from the reference target, whatever the model predicted."),
-        name=Text("教师强制喂了预测", "Teacher forcing feeds predictions")),
-    Misconception("generation-feeds-reference", _generation_feeds_reference, Text(
-        "你认为生成时下一步输入的是参考答案里的 token。规则：生成时没有参考答案可用，下一步输入是模型自己刚选出的 token。",
-        "You took generation to feed the reference token. Rule: at generation time no reference is available; "
-        "the next input is the token the model itself just chose."),
-        name=Text("生成时喂了参考", "Generation feeds the reference")),
-    Misconception("zero-based-steps", _zero_based_steps, Text(
-        "你的步数从 0 数起，每一步都少了一。规则：输入为 BOS、预测第一个目标 token 的那一步是第 1 步。",
-        "You counted the steps from 0, so every step number is one short. Rule: the step whose input is BOS and "
-        "which predicts the first target token is step 1."),
-        name=Text("步数从 0 数起", "Counted steps from 0"), draws_variants=False),
+    Misconception(
+        "same-step",
+        _same_step,
+        Text(
+            "你把输入分歧放在了预测出错的同一步。规则：某一步的预测要到下一步才成为输入，所以输入最早在下一步才会不同；"
+            "出错那一步两边的输入仍然相同。若出错的预测正是 EOS，生成就此停止，下一步不再有生成输入，输入也就不会分歧（填“无”）。",
+            "You put the input divergence at the same step as the wrong prediction. Rule: a prediction only becomes "
+            "an input at the following step, so the inputs can first differ one step later; at the wrong step "
+            "itself both inputs are still the same. If the wrong prediction is EOS, generation stops there, there is "
+            "no next generated input, and the inputs never differ (null).",
+        ),
+        name=Text("分歧记在同一步", "Divergence at the same step"),
+        builds_on=("first_wrong_step",),
+    ),
+    Misconception(
+        "teacher-forcing-feeds-prediction",
+        _teacher_forcing_feeds_prediction,
+        Text(
+            "你认为教师强制会把模型预测的 token 送进下一步。规则：教师强制的下一步输入总是参考目标里的正确 token，"
+            "无论模型这一步预测了什么。",
+            "You took teacher forcing to feed the model's predicted token onward. Rule: under teacher forcing the next "
+            "input is always the correct token from the reference target, whatever the model predicted.",
+        ),
+        name=Text("教师强制喂了预测", "Teacher forcing feeds predictions"),
+    ),
+    Misconception(
+        "generation-feeds-reference",
+        _generation_feeds_reference,
+        Text(
+            "你认为生成时下一步输入的是参考答案里的 token。规则：生成时没有参考答案可用，下一步输入是模型自己刚选出的 token。",
+            "You took generation to feed the reference token. Rule: at generation time no reference is available; "
+            "the next input is the token the model itself just chose.",
+        ),
+        name=Text("生成时喂了参考", "Generation feeds the reference"),
+    ),
+    Misconception(
+        "zero-based-steps",
+        _zero_based_steps,
+        Text(
+            "你的步数从 0 数起，每一步都少了一。规则：输入为 BOS、预测第一个目标 token 的那一步是第 1 步。",
+            "You counted the steps from 0, so every step number is one short. Rule: the step whose input is BOS and "
+            "which predicts the first target token is step 1.",
+        ),
+        name=Text("步数从 0 数起", "Counted steps from 0"),
+        draws_variants=False,
+    ),
 )
 
 
@@ -232,29 +296,53 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
 
 
 FIELDS = (
-    AnswerField("first_wrong_step", "int", Text("第一次预测错误的步数", "Step of the first wrong prediction"),
-                Text("一个整数，第 1 步的输入是 BOS", "a whole number; step 1 has input BOS"),
-                Text("在第一次出错之前两种过程的输入相同、预测也相同，所以它就是贪心选择第一次不等于目标 token 的那一步。",
-                     "Until the first mistake both processes see the same inputs and make the same choice, so it "
-                     "is the first step whose greedy choice differs from the target token."), units=units.STEP),
-    AnswerField("first_input_divergence_step", "optional_int",
-                Text("两种过程的输入第一次不同的步数", "Step where the inputs first differ"),
-                Text("一个整数；若生成在输入分歧前已选到 EOS 而停止，填“无”",
-                     "a whole number; null if generation chose EOS and stopped before the inputs could differ"),
-                Text("错误的预测要到下一步才被当作输入，所以输入分歧比第一次错误晚一步；若那次错误就是 EOS，生成已停止，没有分歧步。",
-                     "A wrong prediction is only fed in at the next step, so the inputs first differ one step "
-                     "after the first mistake; if that mistake is EOS, generation has stopped and they never do."),
-                units=units.STEP),
-    AnswerField("teacher_forced_input", "token", Text("该步教师强制的输入", "Teacher-forced input at that step"),
-                Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
-                Text("教师强制的输入是参考目标中的前一个 token，与模型预测无关。",
-                     "The teacher-forced input is the previous token of the reference target, whatever the model "
-                     "predicted.")),
-    AnswerField("generated_input", "token", Text("该步生成时的输入", "Generated input at that step"),
-                Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
-                Text("自回归生成的输入是模型自己上一步选出的 token。",
-                     "In autoregressive generation the input is the token the model itself chose at the step "
-                     "before.")),
+    AnswerField(
+        "first_wrong_step",
+        "int",
+        Text("第一次预测错误的步数", "Step of the first wrong prediction"),
+        Text("一个整数，第 1 步的输入是 BOS", "a whole number; step 1 has input BOS"),
+        Text(
+            "在第一次出错之前两种过程的输入相同、预测也相同，所以它就是贪心选择第一次不等于目标 token 的那一步。",
+            "Until the first mistake both processes see the same inputs and make the same choice, so it "
+            "is the first step whose greedy choice differs from the target token.",
+        ),
+        units=units.STEP,
+    ),
+    AnswerField(
+        "first_input_divergence_step",
+        "optional_int",
+        Text("两种过程的输入第一次不同的步数", "Step where the inputs first differ"),
+        Text(
+            "一个整数；若生成在输入分歧前已选到 EOS 而停止，填“无”",
+            "a whole number; null if generation chose EOS and stopped before the inputs could differ",
+        ),
+        Text(
+            "错误的预测要到下一步才被当作输入，所以输入分歧比第一次错误晚一步；若那次错误就是 EOS，生成已停止，没有分歧步。",
+            "A wrong prediction is only fed in at the next step, so the inputs first differ one step "
+            "after the first mistake; if that mistake is EOS, generation has stopped and they never do.",
+        ),
+        units=units.STEP,
+    ),
+    AnswerField(
+        "teacher_forced_input",
+        "token",
+        Text("该步教师强制的输入", "Teacher-forced input at that step"),
+        Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
+        Text(
+            "教师强制的输入是参考目标中的前一个 token，与模型预测无关。",
+            "The teacher-forced input is the previous token of the reference target, whatever the model predicted.",
+        ),
+    ),
+    AnswerField(
+        "generated_input",
+        "token",
+        Text("该步生成时的输入", "Generated input at that step"),
+        Text("一个 token；没有分歧步时填“无”", "one token; none if there is no divergence step"),
+        Text(
+            "自回归生成的输入是模型自己上一步选出的 token。",
+            "In autoregressive generation the input is the token the model itself chose at the step before.",
+        ),
+    ),
 )
 
 

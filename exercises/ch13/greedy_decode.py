@@ -1,4 +1,5 @@
 """ch13.greedy-decode: decode greedily from a probability table, and say whether EOS or the step cap stopped it."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -70,7 +71,7 @@ def _tie_on_path(rng: np.random.Generator, candidates: list[str], successors: Ma
     rows = sorted({previous for previous in [BOS, *path[:-1]] if successors[previous] != EOS}, key=str)
     row = rows[int(rng.integers(len(rows)))]
     favourite = candidates.index(successors[row])
-    later = [token for token in candidates[favourite + 1:] if token != row]
+    later = [token for token in candidates[favourite + 1 :] if token != row]
     return row, later[int(rng.integers(len(later)))]
 
 
@@ -83,8 +84,7 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
     if 0.35 <= shape < 0.7 or (with_tie and rng.random() < 0.5):
         _close_loop(rng, successors)
     tie = _tie_on_path(rng, candidates, successors) if with_tie else None
-    return {"candidates": candidates, "table": fill_table(rng, candidates, successors, tie=tie),
-            "max_steps": MAX_STEPS}
+    return {"candidates": candidates, "table": fill_table(rng, candidates, successors, tie=tie), "max_steps": MAX_STEPS}
 
 
 def _decode(variant: Variant, prefer_later: bool = False, extra_steps: int = 0) -> Decode:
@@ -114,11 +114,14 @@ def quality(variant: Variant) -> str | None:
     return None
 
 
-PICK_WORDS = {"runner-up": Text("{step}取了每行第二大的候选", "in {step} you took each row's second most probable "
-                                "candidate")}
+PICK_WORDS = {
+    "runner-up": Text("{step}取了每行第二大的候选", "in {step} you took each row's second most probable candidate")
+}
 FEED_WORDS = {
-    "bos-always": Text("{step}每一步都用 BOS 那一行，没有把选出的词喂回去", "in {step} you read the BOS row at every step "
-                       "instead of feeding the chosen word back in"),
+    "bos-always": Text(
+        "{step}每一步都用 BOS 那一行，没有把选出的词喂回去",
+        "in {step} you read the BOS row at every step instead of feeding the chosen word back in",
+    ),
     "two-back": Text("{step}用的是再前一个词的那一行", "in {step} you read the row of the word before the last one"),
 }
 REASON_WORDS = {"other": Text("{step}把停止原因说反了", "in {step} you gave the other stop reason")}
@@ -138,10 +141,20 @@ def steps(variant: Variant, run: Steps) -> Answer:
     data = variant.data
     candidates, table = list(data["candidates"]), data["table"]
     cap = run.index("cap", Text("最多预测的次数", "the number of predictions allowed"), int(data["max_steps"]), 1)
-    rule = run.custom("pick", Text("每步取概率最大的候选", "taking the most probable candidate"), lambda: "max",
-                      {"runner-up": lambda: "runner-up"}, PICK_WORDS)
-    feed = run.custom("feed", Text("把选出的词作为下一步的输入", "feeding the chosen word back in"), lambda: "last",
-                      {"bos-always": lambda: "bos", "two-back": lambda: "two-back"}, FEED_WORDS)
+    rule = run.custom(
+        "pick",
+        Text("每步取概率最大的候选", "taking the most probable candidate"),
+        lambda: "max",
+        {"runner-up": lambda: "runner-up"},
+        PICK_WORDS,
+    )
+    feed = run.custom(
+        "feed",
+        Text("把选出的词作为下一步的输入", "feeding the chosen word back in"),
+        lambda: "last",
+        {"bos-always": lambda: "bos", "two-back": lambda: "two-back"},
+        FEED_WORDS,
+    )
     tokens: list[str] = []
     while len(tokens) < cap and (not tokens or tokens[-1] != EOS):
         back = {"last": 1, "two-back": 2}.get(feed, 0)
@@ -150,8 +163,9 @@ def steps(variant: Variant, run: Steps) -> Answer:
     written = run.order("order", Text("按预测的先后写出", "writing the predictions in order"), tokens)
     stopped = STOPPED_BY_EOS if tokens[-1] == EOS else STOPPED_BY_CAP
     other = STOPPED_BY_CAP if stopped == STOPPED_BY_EOS else STOPPED_BY_EOS
-    reason = run.custom("reason", Text("停止原因", "the stop reason"), lambda: stopped, {"other": lambda: other},
-                        REASON_WORDS)
+    reason = run.custom(
+        "reason", Text("停止原因", "the stop reason"), lambda: stopped, {"other": lambda: other}, REASON_WORDS
+    )
     return {"tokens": written, "stopped_by": reason}
 
 
@@ -202,33 +216,59 @@ def _bos_listed(variant: Variant) -> Answer:
 
 
 MISCONCEPTIONS = (
-    Misconception("tie-to-later", _tie_to_later, Text(
-        "在概率并列最大时选了排在后面的候选。规则：并列时取候选顺序中靠前的那个，之后的输入也随之确定。",
-        "At a tie for the largest probability you took the later candidate. Rule: a tie goes to the candidate "
-        "listed first, and every later input follows from that choice."),
-        name=Text("并列时取了靠后者", "Tie went to the later one")),
-    Misconception("ignores-cap", _ignores_cap, Text(
-        "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。"
-        f"规则：最多预测 {MAX_STEPS} 次（题目给的步数上限）；若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
-        "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
-        f"Rule: make at most {MAX_STEPS} predictions (the question's step cap); if EOS never comes, stop there and "
-        "report the cap, not EOS."),
-        name=Text("忽略了步数上限", "Ignored the step cap")),
-    Misconception("eos-omitted", _eos_omitted, Text(
-        "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",
-        "You left EOS out of the output. Rule: EOS is a prediction like any other word and belongs in the list; "
-        "choosing it is what stops the decode."),
-        name=Text("输出漏了 EOS", "Omitted EOS from the output")),
-    Misconception("stops-at-period", _stops_at_period, Text(
-        "你在句号处就停了。规则：句号只是一个普通候选，选到它后仍要把它作为输入继续预测；只有 EOS 或步数上限才让解码停止。",
-        "You stopped at the period. Rule: the period is an ordinary candidate; after choosing it you feed it back "
-        "and keep predicting; only EOS or the step cap ends decoding."),
-        name=Text("在句号处停止", "Stopped at the period")),
-    Misconception("bos-listed", _bos_listed, Text(
-        "你把起始符 BOS 也写成了第一个预测。规则：BOS 是第一步的输入，不是模型预测出来的；输出列表从第一步的预测开始。",
-        "You listed the start token BOS as the first prediction. Rule: BOS is the input of step 1, not something "
-        "the model predicts; the output starts with step 1's prediction."),
-        name=Text("把 BOS 列为预测", "Listed BOS as a prediction"), draws_variants=False),
+    Misconception(
+        "tie-to-later",
+        _tie_to_later,
+        Text(
+            "在概率并列最大时选了排在后面的候选。规则：并列时取候选顺序中靠前的那个，之后的输入也随之确定。",
+            "At a tie for the largest probability you took the later candidate. Rule: a tie goes to the candidate "
+            "listed first, and every later input follows from that choice.",
+        ),
+        name=Text("并列时取了靠后者", "Tie went to the later one"),
+    ),
+    Misconception(
+        "ignores-cap",
+        _ignores_cap,
+        Text(
+            "解码陷入循环后你没有在上限处停下（写出了超过上限的预测，或说是 EOS 让它停止）。"
+            f"规则：最多预测 {MAX_STEPS} 次（题目给的步数上限）；若始终没选到 EOS，就在上限处停止，并报告停止原因是上限而不是 EOS。",
+            "The decode cycles, and you did not stop at the cap (you wrote predictions past it, or said EOS ended it). "
+            f"Rule: make at most {MAX_STEPS} predictions (the question's step cap); if EOS never comes, stop there and "
+            "report the cap, not EOS.",
+        ),
+        name=Text("忽略了步数上限", "Ignored the step cap"),
+    ),
+    Misconception(
+        "eos-omitted",
+        _eos_omitted,
+        Text(
+            "输出列表里漏掉了 EOS。规则：EOS 和其他词一样是模型选出的一个预测，要写进输出列表；正是它让解码停止。",
+            "You left EOS out of the output. Rule: EOS is a prediction like any other word and belongs in the list; "
+            "choosing it is what stops the decode.",
+        ),
+        name=Text("输出漏了 EOS", "Omitted EOS from the output"),
+    ),
+    Misconception(
+        "stops-at-period",
+        _stops_at_period,
+        Text(
+            "你在句号处就停了。规则：句号只是一个普通候选，选到它后仍要把它作为输入继续预测；只有 EOS 或步数上限才让解码停止。",
+            "You stopped at the period. Rule: the period is an ordinary candidate; after choosing it you feed it back "
+            "and keep predicting; only EOS or the step cap ends decoding.",
+        ),
+        name=Text("在句号处停止", "Stopped at the period"),
+    ),
+    Misconception(
+        "bos-listed",
+        _bos_listed,
+        Text(
+            "你把起始符 BOS 也写成了第一个预测。规则：BOS 是第一步的输入，不是模型预测出来的；输出列表从第一步的预测开始。",
+            "You listed the start token BOS as the first prediction. Rule: BOS is the input of step 1, not something "
+            "the model predicts; the output starts with step 1's prediction.",
+        ),
+        name=Text("把 BOS 列为预测", "Listed BOS as a prediction"),
+        draws_variants=False,
+    ),
 )
 
 
@@ -274,17 +314,31 @@ def follow_through(variant: Variant, answer: Answer) -> Mapping[str, Any]:
 
 
 FIELDS = (
-    AnswerField("tokens", "tokens", Text("贪心解码输出的全部 token", "Every token greedy decoding outputs"),
-                Text("按顺序用空格分开，选到的 EOS 也要写，如 blue key . EOS",
-                     "in order, separated by spaces, EOS included if chosen, e.g. blue key . EOS"),
-                Text("每步取所在行概率最大的候选（并列取靠前者），再把它作为下一步输入；选到 EOS 或预测满上限次数即停止。",
-                     "Each step takes the largest entry of the current row (ties to the earlier candidate) and "
-                     "feeds it back in; decoding stops after EOS or after the cap number of predictions.")),
-    AnswerField("stopped_by", "enum", Text("解码停止的原因", "What stopped the decode"),
-                Text("EOS 或 cap（步数上限）", "EOS or cap (the step limit)"),
-                Text("选到 EOS 就是 EOS 停止；始终没有 EOS、预测满上限次数才是上限停止。",
-                     "Choosing EOS means EOS stopped it; only a decode that never chooses EOS stops at the cap."),
-                aliases=STOP_ALIASES),
+    AnswerField(
+        "tokens",
+        "tokens",
+        Text("贪心解码输出的全部 token", "Every token greedy decoding outputs"),
+        Text(
+            "按顺序用空格分开，选到的 EOS 也要写，如 blue key . EOS",
+            "in order, separated by spaces, EOS included if chosen, e.g. blue key . EOS",
+        ),
+        Text(
+            "每步取所在行概率最大的候选（并列取靠前者），再把它作为下一步输入；选到 EOS 或预测满上限次数即停止。",
+            "Each step takes the largest entry of the current row (ties to the earlier candidate) and "
+            "feeds it back in; decoding stops after EOS or after the cap number of predictions.",
+        ),
+    ),
+    AnswerField(
+        "stopped_by",
+        "enum",
+        Text("解码停止的原因", "What stopped the decode"),
+        Text("EOS 或 cap（步数上限）", "EOS or cap (the step limit)"),
+        Text(
+            "选到 EOS 就是 EOS 停止；始终没有 EOS、预测满上限次数才是上限停止。",
+            "Choosing EOS means EOS stopped it; only a decode that never chooses EOS stops at the cap.",
+        ),
+        aliases=STOP_ALIASES,
+    ),
 )
 
 

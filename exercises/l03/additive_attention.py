@@ -1,4 +1,5 @@
 """l03.additive-attention: one decoder step of Bahdanau (additive) attention over T encoder states."""
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -21,8 +22,13 @@ MIN_SCORE_SPREAD = 0.3  # below this the softmax is nearly uniform and uniform-a
 
 def book_data() -> Data:
     """Seed 0: W = U = I and v = [1, 1], so each score is tanh of s + h_j summed."""
-    return {"s_prev": [1, 0], "hs": [[1, 0], [0, 1], [-1, 0]], "w": [[1, 0], [0, 1]], "u": [[1, 0], [0, 1]],
-            "v": [1, 1]}
+    return {
+        "s_prev": [1, 0],
+        "hs": [[1, 0], [0, 1], [-1, 0]],
+        "w": [[1, 0], [0, 1]],
+        "u": [[1, 0], [0, 1]],
+        "v": [1, 1],
+    }
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
@@ -32,8 +38,13 @@ def random_data(rng: np.random.Generator, seed: int) -> Data:
     def draw(*shape: int) -> list[Any]:
         return cast(list[Any], rng.choice(STATE_VALUES, size=shape).tolist())
 
-    return {"s_prev": draw(2), "hs": draw(count, 2), "w": draw(2, 2), "u": draw(2, 2),
-            "v": rng.choice(V_VALUES, size=2).tolist()}
+    return {
+        "s_prev": draw(2),
+        "hs": draw(count, 2),
+        "w": draw(2, 2),
+        "u": draw(2, 2),
+        "v": rng.choice(V_VALUES, size=2).tolist(),
+    }
 
 
 def _context(weights: Vector, hs: list[list[float]]) -> Vector:
@@ -86,8 +97,9 @@ def _no_tanh(variant: Variant) -> Answer:
     return _chain(variant.data, _scores(variant.data, squash=False))
 
 
-SQUASH_AFTER = Text("{step}先与 v 做点积、再过 tanh，顺序反了", "in {step} you applied tanh after the dot product with v, "
-                    "not before")
+SQUASH_AFTER = Text(
+    "{step}先与 v 做点积、再过 tanh，顺序反了", "in {step} you applied tanh after the dot product with v, not before"
+)
 
 
 def steps(variant: Variant, run: Steps) -> Answer:
@@ -101,42 +113,68 @@ def steps(variant: Variant, run: Steps) -> Answer:
     u = run.operand("u", Text("U", "U"), data["u"], {"w": (data["w"], Text("W", "W"))})
     query = run.product("query", Text("W s", "W s"), w, s_prev, Text("W", "W"), s_word)
     keys = run.product("keys", Text("U h_j", "U h_j"), hs, u.T, h_word, Text("Uᵀ", "Uᵀ"))
-    pre = run.total("hidden", Text("W s + U h_j", "W s + U h_j"), [query, keys],
-                    [Text("W s", "W s"), Text("U h_j", "U h_j")])
+    pre = run.total(
+        "hidden", Text("W s + U h_j", "W s + U h_j"), [query, keys], [Text("W s", "W s"), Text("U h_j", "U h_j")]
+    )
     hidden = run.activation("tanh", Text("tanh", "tanh"), pre, "tanh")
     v = np.asarray(data["v"], dtype=float)
-    scores = run.custom("score", Text("与 v 点积", "the dot product with v"), lambda: hidden @ v,
-                        {"squash-after": lambda: np.tanh(pre @ v)}, {"squash-after": SQUASH_AFTER})
+    scores = run.custom(
+        "score",
+        Text("与 v 点积", "the dot product with v"),
+        lambda: hidden @ v,
+        {"squash-after": lambda: np.tanh(pre @ v)},
+        {"squash-after": SQUASH_AFTER},
+    )
     weights = run.softmax("softmax", Text("softmax", "the softmax"), scores)
-    context = run.product("context", Text("Σ_j α_j h_j", "Σ_j α_j h_j"), weights, hs, Text("α", "α"),
-                          Text("H", "H"))
+    context = run.product("context", Text("Σ_j α_j h_j", "Σ_j α_j h_j"), weights, hs, Text("α", "α"), Text("H", "H"))
     return {"scores": as_list(scores), "weights": as_list(weights), "context": as_list(context)}
 
 
 MISCONCEPTIONS = (
-    Misconception("dot-product-score", _dot_product_score, Text(
-        "把分数算成了 s·h_j 的点积。规则：这一课的加性打分是 e_j = v·tanh(W s + U h_j)——先各自线性变换、相加、过 tanh，"
-        "再与 v 点积；点积打分是后来的做法。",
-        "You scored each state with the dot product s·h_j. Rule: this lesson's additive score is "
-        "e_j = v·tanh(W s + U h_j): transform both, add, apply tanh, then dot with v; the dot-product score "
-        "came later."),
-        name=Text("用了点积打分", "Used a dot-product score")),
-    Misconception("no-softmax", _no_softmax, Text(
-        "直接用原始分数当权重。规则：权重 α_j = softmax(e)_j，非负且和为 1；上下文是按这些权重对 h_j 的加权和。",
-        "You used the raw scores as weights. Rule: the weights are α_j = softmax(e)_j, non-negative and "
-        "summing to 1; the context is the sum of the h_j weighted by them."),
-        name=Text("漏了 softmax", "Skipped the softmax")),
-    Misconception("uniform-average", _uniform_average, Text(
-        "把所有编码状态平均了，没有用分数。规则：注意力按相关度分配权重 α = softmax(e)，更相关的位置得到更大的权重。",
-        "You averaged all encoder states evenly and ignored the scores. Rule: attention spreads its weight "
-        "by relevance, α = softmax(e), so better-matching positions weigh more."),
-        name=Text("平均分配了权重", "Plain average, scores ignored")),
-    Misconception("no-tanh", _no_tanh, Text(
-        "打分时漏了 tanh：e_j = v·(W s + U h_j)。规则：加性注意力先把 W s + U h_j 过一次 tanh，再与 v 做点积，"
-        "e_j = v·tanh(W s + U h_j)。",
-        "You left out the tanh in the score: e_j = v·(W s + U h_j). Rule: additive attention passes W s + U h_j "
-        "through tanh before the dot product with v, e_j = v·tanh(W s + U h_j)."),
-        name=Text("打分漏了 tanh", "Score without tanh"), draws_variants=False),
+    Misconception(
+        "dot-product-score",
+        _dot_product_score,
+        Text(
+            "把分数算成了 s·h_j 的点积。规则：这一课的加性打分是 e_j = v·tanh(W s + U h_j)——先各自线性变换、相加、过 tanh，"
+            "再与 v 点积；点积打分是后来的做法。",
+            "You scored each state with the dot product s·h_j. Rule: this lesson's additive score is "
+            "e_j = v·tanh(W s + U h_j): transform both, add, apply tanh, then dot with v; the dot-product score "
+            "came later.",
+        ),
+        name=Text("用了点积打分", "Used a dot-product score"),
+    ),
+    Misconception(
+        "no-softmax",
+        _no_softmax,
+        Text(
+            "直接用原始分数当权重。规则：权重 α_j = softmax(e)_j，非负且和为 1；上下文是按这些权重对 h_j 的加权和。",
+            "You used the raw scores as weights. Rule: the weights are α_j = softmax(e)_j, non-negative and "
+            "summing to 1; the context is the sum of the h_j weighted by them.",
+        ),
+        name=Text("漏了 softmax", "Skipped the softmax"),
+    ),
+    Misconception(
+        "uniform-average",
+        _uniform_average,
+        Text(
+            "把所有编码状态平均了，没有用分数。规则：注意力按相关度分配权重 α = softmax(e)，更相关的位置得到更大的权重。",
+            "You averaged all encoder states evenly and ignored the scores. Rule: attention spreads its weight "
+            "by relevance, α = softmax(e), so better-matching positions weigh more.",
+        ),
+        name=Text("平均分配了权重", "Plain average, scores ignored"),
+    ),
+    Misconception(
+        "no-tanh",
+        _no_tanh,
+        Text(
+            "打分时漏了 tanh：e_j = v·(W s + U h_j)。规则：加性注意力先把 W s + U h_j 过一次 tanh，再与 v 做点积，"
+            "e_j = v·tanh(W s + U h_j)。",
+            "You left out the tanh in the score: e_j = v·(W s + U h_j). Rule: additive attention passes W s + U h_j "
+            "through tanh before the dot product with v, e_j = v·tanh(W s + U h_j).",
+        ),
+        name=Text("打分漏了 tanh", "Score without tanh"),
+        draws_variants=False,
+    ),
 )
 
 
@@ -165,8 +203,11 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     count = len(variant.data["hs"])
     own: dict[str, object] = {}
     scores, weights = answer.get("scores"), answer.get("weights")
-    if (isinstance(scores, (list, tuple)) and len(scores) == count
-            and not all(DEFAULT_TOLERANCE.close(float(score), float(scores[0])) for score in scores)):
+    if (
+        isinstance(scores, (list, tuple))
+        and len(scores) == count
+        and not all(DEFAULT_TOLERANCE.close(float(score), float(scores[0])) for score in scores)
+    ):
         with np.errstate(over="ignore", invalid="ignore"):
             softened = softmax(scores)
         if not _one_hot(softened):
@@ -174,8 +215,11 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
     if isinstance(weights, (list, tuple)) and len(weights) == count:
         with np.errstate(over="ignore", invalid="ignore"):
             context = _context(list(weights), variant.data["hs"])
-        if (all(np.isfinite(context)) and not _one_hot(list(weights))
-                and not all(DEFAULT_TOLERANCE.close(float(weight), 0.0) for weight in weights)):
+        if (
+            all(np.isfinite(context))
+            and not _one_hot(list(weights))
+            and not all(DEFAULT_TOLERANCE.close(float(weight), 0.0) for weight in weights)
+        ):
             own["context"] = context
     return own
 
@@ -183,23 +227,37 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
 def _one_hot(weights: list[float]) -> bool:
     """Whether the weights pick one state (one about 1, the rest about 0)."""
     top = max(range(len(weights)), key=lambda index: weights[index])
-    return all(DEFAULT_TOLERANCE.close(float(value), 1.0 if index == top else 0.0)
-               for index, value in enumerate(weights))
+    return all(
+        DEFAULT_TOLERANCE.close(float(value), 1.0 if index == top else 0.0) for index, value in enumerate(weights)
+    )
 
 
 PRECISION = Text("保留 4 位小数；", "4 decimals;")
 FIELDS = (
-    AnswerField("scores", "vector", Text("打分 e_j", "scores e_j"),
-                PRECISION + Text("每个编码状态一个数", "one number per encoder state"),
-                Text("e_j = v·tanh(W s + U h_j)，W s 与 U h_j 是矩阵乘列向量。",
-                     "e_j = v·tanh(W s + U h_j), where W s and U h_j are matrix-times-column-vector.")),
-    AnswerField("weights", "vector", Text("注意力权重 α_j", "attention weights α_j"),
-                PRECISION + Text("每个编码状态一个数，和为 1", "one number per encoder state, summing to 1"),
-                Text("α = softmax(e)：α_j = exp(e_j) / Σ_k exp(e_k)。",
-                     "α = softmax(e): α_j = exp(e_j) / Σ_k exp(e_k).")),
-    AnswerField("context", "vector", Text("上下文向量 c", "context vector c"),
-                PRECISION + Text("2 个数", "2 numbers"),
-                Text("c = Σ_j α_j h_j。", "c = Σ_j α_j h_j.")),
+    AnswerField(
+        "scores",
+        "vector",
+        Text("打分 e_j", "scores e_j"),
+        PRECISION + Text("每个编码状态一个数", "one number per encoder state"),
+        Text(
+            "e_j = v·tanh(W s + U h_j)，W s 与 U h_j 是矩阵乘列向量。",
+            "e_j = v·tanh(W s + U h_j), where W s and U h_j are matrix-times-column-vector.",
+        ),
+    ),
+    AnswerField(
+        "weights",
+        "vector",
+        Text("注意力权重 α_j", "attention weights α_j"),
+        PRECISION + Text("每个编码状态一个数，和为 1", "one number per encoder state, summing to 1"),
+        Text("α = softmax(e)：α_j = exp(e_j) / Σ_k exp(e_k)。", "α = softmax(e): α_j = exp(e_j) / Σ_k exp(e_k)."),
+    ),
+    AnswerField(
+        "context",
+        "vector",
+        Text("上下文向量 c", "context vector c"),
+        PRECISION + Text("2 个数", "2 numbers"),
+        Text("c = Σ_j α_j h_j。", "c = Σ_j α_j h_j."),
+    ),
 )
 
 

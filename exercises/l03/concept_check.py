@@ -1,4 +1,5 @@
 """l03.concept-check: multiple-choice items on the bottleneck lesson, items and options shuffled per seed."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -32,9 +33,11 @@ def _texts(text: Text) -> dict[str, str]:
 def _shown_item(item: ConceptItem, order: list[int]) -> dict[str, Any]:
     """An item as data; ``order[i]`` is the bank option at display position i (0 = right, 1..3 = wrong)."""
     bank = [item.right, *(option.text for option in item.wrong)]
-    return {"id": SHOWN_IDS[item.id], "question": _texts(item.question),
-            "options": [{"id": OPTION_IDS[position], "text": _texts(bank[index])}
-                        for position, index in enumerate(order)]}
+    return {
+        "id": SHOWN_IDS[item.id],
+        "question": _texts(item.question),
+        "options": [{"id": OPTION_IDS[position], "text": _texts(bank[index])} for position, index in enumerate(order)],
+    }
 
 
 def book_data() -> Data:
@@ -50,8 +53,7 @@ def book_data() -> Data:
 def random_data(rng: np.random.Generator, seed: int) -> Data:
     """A random subset of the items in random order, each with its options shuffled."""
     picked = rng.choice(len(ITEMS), size=ITEMS_PER_VARIANT, replace=False)
-    return {"items": [_shown_item(ITEMS[int(index)], rng.permutation(len(OPTION_IDS)).tolist())
-                      for index in picked]}
+    return {"items": [_shown_item(ITEMS[int(index)], rng.permutation(len(OPTION_IDS)).tolist()) for index in picked]}
 
 
 def _item(shown: dict[str, Any]) -> ConceptItem:
@@ -89,8 +91,9 @@ def _choosing(tag: str) -> Callable[[Variant], Answer | None]:
 
 
 # NAMES[tag], not .get: a wrong option added to the bank without a short name fails at import.
-MISCONCEPTIONS = tuple(Misconception(tag, _choosing(tag), option.feedback, name=NAMES[tag])
-                       for tag, (_, option) in WRONG_BY_TAG.items())
+MISCONCEPTIONS = tuple(
+    Misconception(tag, _choosing(tag), option.feedback, name=NAMES[tag]) for tag, (_, option) in WRONG_BY_TAG.items()
+)
 
 
 def tag_part(variant: Variant, field: str, student: Any) -> tuple[str, ...]:
@@ -111,10 +114,14 @@ def _wrong_option(shown: dict[str, Any], choice: object) -> WrongOption | None:
 # item each one is about.
 ALL_WRONG = Text("这 {count} 题都还不对。", "None of the {count} items is right yet.")
 SOME_RIGHT = Text("第 {right} 题对了；第 {wrong} 题还不对。", "{right} right; {wrong} not.")
-WRONG_ITEM = Text("第 {number} 题（你选了 {letter}；可能的误区：{name}）：{feedback}",
-                  "Item {number} (you chose {letter}; likely misconception: {name}): {feedback}")
-WRONG_ITEM_UNEXPLAINED = Text("第 {number} 题：你选了 {letter}，不是与本课事实相符的那个选项。",
-                              "Item {number}: you chose {letter}, which is not the option that matches the lesson.")
+WRONG_ITEM = Text(
+    "第 {number} 题（你选了 {letter}；可能的误区：{name}）：{feedback}",
+    "Item {number} (you chose {letter}; likely misconception: {name}): {feedback}",
+)
+WRONG_ITEM_UNEXPLAINED = Text(
+    "第 {number} 题：你选了 {letter}，不是与本课事实相符的那个选项。",
+    "Item {number}: you chose {letter}, which is not the option that matches the lesson.",
+)
 
 
 def _items_en(numbers: Sequence[int]) -> str:
@@ -130,14 +137,18 @@ def _summary(right: Sequence[int], wrong: Sequence[int]) -> Text:
     if not right:
         return ALL_WRONG.format(count=len(wrong))
     english = SOME_RIGHT.en.format(right=_items_en(right), wrong=_items_en(wrong))
-    return Text(SOME_RIGHT.zh.format(right="、".join(map(str, right)), wrong="、".join(map(str, wrong))),
-                english[:1].upper() + english[1:])
+    return Text(
+        SOME_RIGHT.zh.format(right="、".join(map(str, right)), wrong="、".join(map(str, wrong))),
+        english[:1].upper() + english[1:],
+    )
 
 
 def _fill(template: Text, texts: dict[str, Text], **values: object) -> Text:
     """``template`` with ``values`` in both languages and each of ``texts`` in the language it is filled into."""
-    return Text(template.zh.format(**values, **{key: text.zh for key, text in texts.items()}),
-                template.en.format(**values, **{key: text.en for key, text in texts.items()}))
+    return Text(
+        template.zh.format(**values, **{key: text.zh for key, text in texts.items()}),
+        template.en.format(**values, **{key: text.en for key, text in texts.items()}),
+    )
 
 
 def item_feedback(variant: Variant, student: Sequence[object]) -> Text:
@@ -152,8 +163,9 @@ def item_feedback(variant: Variant, student: Sequence[object]) -> Text:
         if option is None:
             explained.append(WRONG_ITEM_UNEXPLAINED.format(number=number, letter=choice))
             continue
-        explained.append(_fill(WRONG_ITEM, {"name": NAMES[option.tag], "feedback": option.feedback},
-                               number=number, letter=choice))
+        explained.append(
+            _fill(WRONG_ITEM, {"name": NAMES[option.tag], "feedback": option.feedback}, number=number, letter=choice)
+        )
     wrong = [number for number in range(1, len(student) + 1) if number not in right]
     lines = [_summary(right, wrong), *explained]
     # One line per item: the API and the CLI print them as a list, and a page that joins lines still reads well.
@@ -161,10 +173,15 @@ def item_feedback(variant: Variant, student: Sequence[object]) -> Text:
 
 
 FIELDS = (
-    AnswerField("choices", "choices", Text("各题的选项", "your option for each item"),
-                Text("按题目顺序每题一个字母，如 b, d, a", "one letter per item in order, e.g. b, d, a"),
-                Text("每题只有一个选项与本课讲的事实相符。", "Exactly one option per item matches the facts of the lesson."),
-                options=OPTION_IDS, one_per_item=True),
+    AnswerField(
+        "choices",
+        "choices",
+        Text("各题的选项", "your option for each item"),
+        Text("按题目顺序每题一个字母，如 b, d, a", "one letter per item in order, e.g. b, d, a"),
+        Text("每题只有一个选项与本课讲的事实相符。", "Exactly one option per item matches the facts of the lesson."),
+        options=OPTION_IDS,
+        one_per_item=True,
+    ),
 )
 
 
@@ -177,8 +194,10 @@ def prompt(variant: Variant, lang: str) -> str:
         lines += [f"   {option['id']}) {option['text'][key]}" for option in shown["options"]]
         blocks.append("\n".join(lines))
     count = len(variant.data["items"])
-    header = Text(f"下面 {count} 道选择题各有一个正确选项。按题号顺序给出你选的字母。",
-                  f"Each of the {count} items below has one right option. Give the letters you choose, in item order.")
+    header = Text(
+        f"下面 {count} 道选择题各有一个正确选项。按题号顺序给出你选的字母。",
+        f"Each of the {count} items below has one right option. Give the letters you choose, in item order.",
+    )
     return header.get(lang) + "\n\n" + "\n\n".join(blocks)
 
 
@@ -191,8 +210,12 @@ class ConceptCheck(Exercise):
         result = super().check(variant, answer, lang)
         part, student = result.parts.get("choices"), answer.get("choices")
         # Only an answer with one letter per item reaches a verdict; anything else keeps the engine's feedback.
-        if (part is None or part.correct or not isinstance(student, (list, tuple))
-                or len(student) != len(variant.data["items"])):
+        if (
+            part is None
+            or part.correct
+            or not isinstance(student, (list, tuple))
+            or len(student) != len(variant.data["items"])
+        ):
             return result
         feedback = item_feedback(variant, student).get(lang)
         return replace(result, parts={**result.parts, "choices": replace(part, feedback=feedback)})

@@ -2,6 +2,7 @@
 
 A name is a noun phrase for result pages and the dashboard; the option's feedback says the rest.
 """
+
 from __future__ import annotations
 
 from exercises.i18n import Text

@@ -1,4 +1,5 @@
 """l03.superposition-readback: bind words to ±1 keys, add them into one vector, and read one back."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -21,25 +22,35 @@ MIN_NEAREST_GAP = 0.02  # cosines closer than this could swap places after round
 
 def book_data() -> Data:
     """Seed 0: three 4-d words; reading back word 1 gives cosine 1/√2 and still finds word 1."""
-    return {"words": [[1, 2, 0, 1], [0, 1, 2, -1], [2, 0, 1, 1]],
-            "keys": [[1, 1, -1, 1], [1, -1, 1, 1], [-1, 1, 1, -1]], "probe": 1}
+    return {
+        "words": [[1, 2, 0, 1], [0, 1, 2, -1], [2, 0, 1, 1]],
+        "keys": [[1, 1, -1, 1], [1, -1, 1, 1], [-1, 1, 1, -1]],
+        "probe": 1,
+    }
 
 
 def random_data(rng: np.random.Generator, seed: int) -> Data:
     """T = 3 or 4 words of dimension 3 or 4 (small integers), random ±1 keys, a random probe."""
     count, dim = int(rng.integers(3, 5)), int(rng.integers(3, 5))
-    return {"words": rng.integers(WORD_LOW, WORD_HIGH + 1, size=(count, dim)).tolist(),
-            "keys": rng.choice((-1, 1), size=(count, dim)).tolist(), "probe": int(rng.integers(0, count))}
+    return {
+        "words": rng.integers(WORD_LOW, WORD_HIGH + 1, size=(count, dim)).tolist(),
+        "keys": rng.choice((-1, 1), size=(count, dim)).tolist(),
+        "probe": int(rng.integers(0, count)),
+    }
 
 
 def _memory(data: Data) -> Vector:
     """c = Σ_t k_t ⊙ e_t."""
-    return cast(Vector, (np.asarray(data["keys"], dtype=float) * np.asarray(data["words"], dtype=float)).sum(axis=0).tolist())
+    return cast(
+        Vector, (np.asarray(data["keys"], dtype=float) * np.asarray(data["words"], dtype=float)).sum(axis=0).tolist()
+    )
 
 
 def _unbind(data: Data, memory: Vector) -> Vector:
     """k_probe ⊙ memory."""
-    return cast(Vector, (np.asarray(data["keys"][data["probe"]], dtype=float) * np.asarray(memory, dtype=float)).tolist())
+    return cast(
+        Vector, (np.asarray(data["keys"][data["probe"]], dtype=float) * np.asarray(memory, dtype=float)).tolist()
+    )
 
 
 def _cosines(data: Data, readback: Vector) -> list[float] | None:
@@ -99,16 +110,24 @@ def tag_part(variant: Variant, name: str, student: object) -> tuple[str, ...]:
     return tuple(tags)
 
 
-ADDED = Text("{step}把 k_t 和 e_t 相加了，而不是逐元素相乘", "in {step} you added k_t and e_t instead of multiplying them "
-             "entry by entry")
+ADDED = Text(
+    "{step}把 k_t 和 e_t 相加了，而不是逐元素相乘",
+    "in {step} you added k_t and e_t instead of multiplying them entry by entry",
+)
 COSINE_MISTAKES = {
-    "dot": Text("{step}报的是点积，没有除以两个长度", "in {step} you gave the dot product, not divided by the two lengths"),
+    "dot": Text(
+        "{step}报的是点积，没有除以两个长度", "in {step} you gave the dot product, not divided by the two lengths"
+    ),
     "one-length": Text("{step}只除以了读回向量的长度", "in {step} you divided by the readback's length only"),
     "word-length": Text("{step}只除以了原词的长度", "in {step} you divided by the word's length only"),
-    "memory": Text("{step}算的是记忆向量 c 与原词的余弦，而不是读回向量", "in {step} you took the cosine of the memory c "
-                   "with the word, not of the readback"),
-    "key": Text("{step}算的是读回与键 k_p 的余弦，而不是与原词", "in {step} you took the cosine of the readback with the "
-                "key k_p, not with the word"),
+    "memory": Text(
+        "{step}算的是记忆向量 c 与原词的余弦，而不是读回向量",
+        "in {step} you took the cosine of the memory c with the word, not of the readback",
+    ),
+    "key": Text(
+        "{step}算的是读回与键 k_p 的余弦，而不是与原词",
+        "in {step} you took the cosine of the readback with the key k_p, not with the word",
+    ),
 }
 NEAREST_MISTAKES = {
     "argmin": Text("{step}选了余弦最小的词", "in {step} you picked the word with the smallest cosine"),
@@ -128,43 +147,75 @@ def steps(variant: Variant, run: Steps) -> Answer:
     data = variant.data
     words = np.asarray(data["words"], dtype=float)
     keys = np.asarray(data["keys"], dtype=float)
-    bound = run.custom("bind", Text("k_t ⊙ e_t", "k_t ⊙ e_t"), lambda: keys * words, {"add": lambda: keys + words},
-                       {"add": ADDED})
-    memory = run.total("superpose", Text("c = Σ_t k_t ⊙ e_t", "c = Σ_t k_t ⊙ e_t"), list(bound),
-                       [Text(f"k_{t} ⊙ e_{t}", f"k_{t} ⊙ e_{t}") for t in range(len(words))])
-    probe = run.index("probe", Text("要读回的词的编号 p", "the probed word's index p"), int(data["probe"]), 0,
-                      len(words) - 1)
-    readback = run.custom("unbind", Text("k_p ⊙ c", "k_p ⊙ c"), lambda: keys[probe] * memory,
-                          {"skip": lambda: memory})
+    bound = run.custom(
+        "bind", Text("k_t ⊙ e_t", "k_t ⊙ e_t"), lambda: keys * words, {"add": lambda: keys + words}, {"add": ADDED}
+    )
+    memory = run.total(
+        "superpose",
+        Text("c = Σ_t k_t ⊙ e_t", "c = Σ_t k_t ⊙ e_t"),
+        list(bound),
+        [Text(f"k_{t} ⊙ e_{t}", f"k_{t} ⊙ e_{t}") for t in range(len(words))],
+    )
+    probe = run.index(
+        "probe", Text("要读回的词的编号 p", "the probed word's index p"), int(data["probe"]), 0, len(words) - 1
+    )
+    readback = run.custom("unbind", Text("k_p ⊙ c", "k_p ⊙ c"), lambda: keys[probe] * memory, {"skip": lambda: memory})
     values = [_cos(readback, word) for word in words]
     dots = words @ readback
     length, word_length = float(np.linalg.norm(readback)), float(np.linalg.norm(words[probe]))
-    cosine_value = run.custom("cosine", Text("cos(读回, e_p)", "cos(readback, e_p)"), lambda: values[probe], {
-        "dot": lambda: float(dots[probe]), "one-length": lambda: float(dots[probe]) / length if length else 0.0,
-        "word-length": lambda: float(dots[probe]) / word_length if word_length else 0.0,
-        "memory": lambda: _cos(memory, words[probe]), "key": lambda: _cos(readback, keys[probe])}, COSINE_MISTAKES)
-    nearest = run.custom("nearest", Text("余弦最大的词", "the word with the largest cosine"),
-                         lambda: int(np.argmax(values)),
-                         {"argmin": lambda: int(np.argmin(values)), "from-one": lambda: int(np.argmax(values)) + 1},
-                         NEAREST_MISTAKES)
-    return {"memory": as_list(memory), "readback": as_list(readback), "cosine": float(cosine_value),
-            "nearest": int(nearest)}
+    cosine_value = run.custom(
+        "cosine",
+        Text("cos(读回, e_p)", "cos(readback, e_p)"),
+        lambda: values[probe],
+        {
+            "dot": lambda: float(dots[probe]),
+            "one-length": lambda: float(dots[probe]) / length if length else 0.0,
+            "word-length": lambda: float(dots[probe]) / word_length if word_length else 0.0,
+            "memory": lambda: _cos(memory, words[probe]),
+            "key": lambda: _cos(readback, keys[probe]),
+        },
+        COSINE_MISTAKES,
+    )
+    nearest = run.custom(
+        "nearest",
+        Text("余弦最大的词", "the word with the largest cosine"),
+        lambda: int(np.argmax(values)),
+        {"argmin": lambda: int(np.argmin(values)), "from-one": lambda: int(np.argmax(values)) + 1},
+        NEAREST_MISTAKES,
+    )
+    return {
+        "memory": as_list(memory),
+        "readback": as_list(readback),
+        "cosine": float(cosine_value),
+        "nearest": int(nearest),
+    }
 
 
 MISCONCEPTIONS = (
-    Misconception("no-unbinding", _no_unbinding, Text(
-        "直接拿记忆向量 c 去比较，没有先用钥匙解绑。规则：读回第 p 个词要算 k_p ⊙ c——±1 钥匙自乘为 1，"
-        "这一步把 e_p 还原出来，其余词变成串扰。",
-        "You compared the memory c as it is, without unbinding it first. Rule: reading word p back means "
-        "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk."),
-        name=Text("没有先解绑", "Skipped unbinding")),
-    Misconception("dot-for-cosine", _dot_for_cosine, Text(
-        "你用点积代替了余弦（当作余弦写出，或按点积挑最接近的词）。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 "
-        "之间；按余弦比较时，长度大的词不会因为长度占便宜。",
-        "You used the dot product where the cosine is asked for (as the cosine itself, or to pick the nearest "
-        "word). Rule: cosine = dot product / (product of the two lengths), which always lies between -1 and 1; "
-        "compared by cosine, a longer word gains nothing from its length."),
-        name=Text("把点积当余弦", "Dot product for cosine"), builds_on=("memory", "readback")),
+    Misconception(
+        "no-unbinding",
+        _no_unbinding,
+        Text(
+            "直接拿记忆向量 c 去比较，没有先用钥匙解绑。规则：读回第 p 个词要算 k_p ⊙ c——±1 钥匙自乘为 1，"
+            "这一步把 e_p 还原出来，其余词变成串扰。",
+            "You compared the memory c as it is, without unbinding it first. Rule: reading word p back means "
+            "k_p ⊙ c; a ±1 key times itself is 1, so this restores e_p and turns the other words into crosstalk.",
+        ),
+        name=Text("没有先解绑", "Skipped unbinding"),
+    ),
+    Misconception(
+        "dot-for-cosine",
+        _dot_for_cosine,
+        Text(
+            "你用点积代替了余弦（当作余弦写出，或按点积挑最接近的词）。规则：余弦 = 点积 / (两个向量长度之积)，总在 -1 到 1 "
+            "之间；按余弦比较时，长度大的词不会因为长度占便宜。",
+            "You used the dot product where the cosine is asked for (as the cosine itself, or to pick the nearest "
+            "word). Rule: cosine = dot product / (product of the two lengths), which always lies between -1 and 1; "
+            "compared by cosine, a longer word gains nothing from its length.",
+        ),
+        name=Text("把点积当余弦", "Dot product for cosine"),
+        builds_on=("memory", "readback"),
+    ),
 )
 
 
@@ -205,8 +256,11 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
         unbound = _unbind(data, list(memory))
         # Nor from a readback that is the student's memory copied unchanged (the no-unbinding mistake): where the
         # probe's key is +1 the copy would match the unbound value without any unbinding done.
-        copied = isinstance(readback, (list, tuple)) and len(readback) == dim and all(
-            DEFAULT_TOLERANCE.close(float(read), float(value)) for read, value in zip(readback, memory))
+        copied = (
+            isinstance(readback, (list, tuple))
+            and len(readback) == dim
+            and all(DEFAULT_TOLERANCE.close(float(read), float(value)) for read, value in zip(readback, memory))
+        )
         if not copied and not all(DEFAULT_TOLERANCE.close(new, float(value)) for new, value in zip(unbound, memory)):
             own["readback"] = unbound
     if isinstance(readback, (list, tuple)) and len(readback) == dim:
@@ -221,28 +275,54 @@ def follow_through(variant: Variant, answer: Answer) -> dict[str, object]:
 
 
 FIELDS = (
-    AnswerField("memory", "vector", Text("记忆向量 c", "memory vector c"),
-                Text("d 个整数", "d integers"),
-                Text("c = Σ_t k_t ⊙ e_t，⊙ 是逐元素相乘。", "c = Σ_t k_t ⊙ e_t, where ⊙ multiplies element by element.")),
-    AnswerField("readback", "vector", Text("读回向量 k_p ⊙ c", "readback k_p ⊙ c"),
-                Text("d 个整数", "d integers"),
-                Text("用被查询词的钥匙逐元素乘记忆：k_p ⊙ c。", "Multiply the memory element by element by the probed key: k_p ⊙ c.")),
-    AnswerField("cosine", "number", Text("读回与原词的余弦", "cosine of readback and the probed word"),
-                Text("一个数，保留 4 位小数，或写成 1/sqrt(2) 这样的表达式", "a number, 4 decimals or an expression like 1/sqrt(2)"),
-                Text("cos = (r·e_p) / (|r| |e_p|)。", "cos = (r·e_p) / (|r| |e_p|).")),
-    AnswerField("nearest", "int", Text("读回最接近哪个词（从 0 数）", "nearest word to the readback (from 0)"),
-                Text("一个整数下标，从 0 开始", "an integer index, counting from 0"),
-                Text("比较读回向量与每个词的余弦，取最大者的下标。",
-                     "Compare the readback's cosine with every word and take the index of the largest."),
-                units=units.INDEX),
+    AnswerField(
+        "memory",
+        "vector",
+        Text("记忆向量 c", "memory vector c"),
+        Text("d 个整数", "d integers"),
+        Text("c = Σ_t k_t ⊙ e_t，⊙ 是逐元素相乘。", "c = Σ_t k_t ⊙ e_t, where ⊙ multiplies element by element."),
+    ),
+    AnswerField(
+        "readback",
+        "vector",
+        Text("读回向量 k_p ⊙ c", "readback k_p ⊙ c"),
+        Text("d 个整数", "d integers"),
+        Text(
+            "用被查询词的钥匙逐元素乘记忆：k_p ⊙ c。",
+            "Multiply the memory element by element by the probed key: k_p ⊙ c.",
+        ),
+    ),
+    AnswerField(
+        "cosine",
+        "number",
+        Text("读回与原词的余弦", "cosine of readback and the probed word"),
+        Text(
+            "一个数，保留 4 位小数，或写成 1/sqrt(2) 这样的表达式",
+            "a number, 4 decimals or an expression like 1/sqrt(2)",
+        ),
+        Text("cos = (r·e_p) / (|r| |e_p|)。", "cos = (r·e_p) / (|r| |e_p|)."),
+    ),
+    AnswerField(
+        "nearest",
+        "int",
+        Text("读回最接近哪个词（从 0 数）", "nearest word to the readback (from 0)"),
+        Text("一个整数下标，从 0 开始", "an integer index, counting from 0"),
+        Text(
+            "比较读回向量与每个词的余弦，取最大者的下标。",
+            "Compare the readback's cosine with every word and take the index of the largest.",
+        ),
+        units=units.INDEX,
+    ),
 )
 
 
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's words, keys and probe."""
     data = variant.data
-    rows = "\n".join(f"e_{t} = {vector_text(word)}    k_{t} = {vector_text(key)}"
-                     for t, (word, key) in enumerate(zip(data["words"], data["keys"])))
+    rows = "\n".join(
+        f"e_{t} = {vector_text(word)}    k_{t} = {vector_text(key)}"
+        for t, (word, key) in enumerate(zip(data["words"], data["keys"]))
+    )
     count, dim, probe = len(data["words"]), len(data["words"][0]), data["probe"]
     return Text(
         f"把 {count} 个 {dim} 维词向量各自乘上一把 ±1 钥匙（逐元素），再全部加进一个向量（下标从 0 开始）：\n{rows}\n"

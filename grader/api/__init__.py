@@ -1,4 +1,5 @@
 """JSON API v1: the blueprint under /api/v1, its error handlers, rate limits and OpenAPI document."""
+
 from __future__ import annotations
 
 from flask import Flask

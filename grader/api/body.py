@@ -1,4 +1,5 @@
 """Strict reading of JSON request bodies and query parameters; every failure is an ApiError naming the field."""
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,9 @@ def _find_bad_value(value: Any, path: str) -> tuple[str, str] | None:
             if found:
                 return found
     if isinstance(value, _Repeated):
-        return _printable((f"{path}.{value.repeated}" if path else value.repeated,
-                           "the key is given more than once; send it once"))
+        return _printable(
+            (f"{path}.{value.repeated}" if path else value.repeated, "the key is given more than once; send it once")
+        )
     if isinstance(value, dict):
         for key, item in value.items():
             child = f"{path}.{key}" if path else str(key)
@@ -110,8 +112,12 @@ def _cut_at_the_limit(read: int) -> bool:
 def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     """The request body as a JSON object with only ``allowed`` keys; 415/413/400/422 otherwise."""
     if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.",
-                       field="Content-Type")
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "Send the body as JSON with Content-Type: application/json.",
+            field="Content-Type",
+        )
     raw = request.get_data(cache=True)  # werkzeug raises 413 beyond MAX_CONTENT_LENGTH when Content-Length says so
     if _cut_at_the_limit(len(raw)):
         raise RequestEntityTooLarge()  # answered as the Content-Length case is (413 payload_too_large)
@@ -122,7 +128,9 @@ def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     try:
         body = json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
-        raise ApiError(400, "invalid_json", f"Malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}.") from None
+        raise ApiError(
+            400, "invalid_json", f"Malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}."
+        ) from None
     except (ValueError, RecursionError) as exc:  # integers beyond Python's digit limit, absurd nesting
         raise ApiError(400, "invalid_json", f"The JSON cannot be read: {type(exc).__name__}.") from None
     if not isinstance(body, dict):
@@ -132,8 +140,12 @@ def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
         raise ApiError(422, "invalid_value", f"Field '{found[0]}': {found[1]}.", field=found[0])
     unknown = sorted(set(body) - set(allowed))
     if unknown:
-        raise ApiError(422, "unknown_field", f"Unknown field '{unknown[0]}'; allowed: {', '.join(sorted(allowed))}.",
-                       field=unknown[0])
+        raise ApiError(
+            422,
+            "unknown_field",
+            f"Unknown field '{unknown[0]}'; allowed: {', '.join(sorted(allowed))}.",
+            field=unknown[0],
+        )
     return body
 
 
@@ -218,15 +230,24 @@ def _check_query(allowed: Collection[str]) -> None:
         if name not in allowed:
             known = ", ".join(sorted(allowed)) or "none"
             hint = f" (did you mean '{name[:-3]}'?)" if name.endswith("_id") and name[:-3] in allowed else ""
-            raise ApiError(400, "unknown_parameter", f"Unknown query parameter '{shown}'{hint}; allowed: {known}.",
-                           field=shown)
+            raise ApiError(
+                400, "unknown_parameter", f"Unknown query parameter '{shown}'{hint}; allowed: {known}.", field=shown
+            )
         if len(request.args.getlist(name)) > 1:
-            raise ApiError(400, "repeated_parameter", f"Query parameter '{shown}' is given more than once; send it "
-                           "once.", field=shown)
+            raise ApiError(
+                400,
+                "repeated_parameter",
+                f"Query parameter '{shown}' is given more than once; send it once.",
+                field=shown,
+            )
         if request.args[name] == "":
             # An empty filter (an LMS whose course setting is blank) would otherwise answer with every course's rows.
-            raise ApiError(400, "invalid_parameter", f"Query parameter '{shown}' is empty: give it a value, or leave "
-                           "it out.", field=shown)
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"Query parameter '{shown}' is empty: give it a value, or leave it out.",
+                field=shown,
+            )
 
 
 def _shown(name: str) -> str:
@@ -245,8 +266,9 @@ def query_int(name: str, default: int | None, minimum: int, maximum: int) -> int
         raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be an integer.", field=name)
     value = int(raw)
     if not minimum <= value <= maximum:
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be in [{minimum}, {maximum}].",
-                       field=name)
+        raise ApiError(
+            400, "invalid_parameter", f"Query parameter '{name}' must be in [{minimum}, {maximum}].", field=name
+        )
     return value
 
 
@@ -255,12 +277,21 @@ def query_cursor(offset: int) -> tuple[int | None, int | None]:
     before_id = query_int("before_id", None, 1, ROW_ID_MAX)
     after_id = query_int("after_id", None, 0, ROW_ID_MAX)
     if before_id is not None and after_id is not None:
-        raise ApiError(400, "invalid_parameter", "Query parameters 'before_id' (newest first) and 'after_id' (oldest "
-                       "first) cannot be combined; send one.", field="after_id")
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            "Query parameters 'before_id' (newest first) and 'after_id' (oldest first) cannot be combined; send one.",
+            field="after_id",
+        )
     if offset and (before_id is not None or after_id is not None):
         name = "before_id" if before_id is not None else "after_id"
-        raise ApiError(400, "invalid_parameter", f"Query parameter 'offset' cannot be combined with '{name}': "
-                       "the cursor already says where the page starts.", field="offset")
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"Query parameter 'offset' cannot be combined with '{name}': "
+            "the cursor already says where the page starts.",
+            field="offset",
+        )
     return before_id, after_id
 
 
@@ -274,8 +305,12 @@ def query_number(name: str, default: float, minimum: float, maximum: float) -> f
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or not minimum <= value <= maximum:
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be a number in [{minimum:g}, {maximum:g}].",
-                       field=name)
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"Query parameter '{name}' must be a number in [{minimum:g}, {maximum:g}].",
+            field=name,
+        )
     return value
 
 
@@ -285,8 +320,9 @@ def query_choice(name: str, choices: Collection[str]) -> str | None:
     if raw is None or raw == "":
         return None
     if raw not in choices:
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be one of {', '.join(choices)}.",
-                       field=name)
+        raise ApiError(
+            400, "invalid_parameter", f"Query parameter '{name}' must be one of {', '.join(choices)}.", field=name
+        )
     return raw
 
 
@@ -326,7 +362,8 @@ def prefer_wait(raw: str | None, maximum: float) -> float:
             continue
         seconds = value.strip().strip('"')
         if not seconds.isascii() or not seconds.isdigit() or len(seconds) > 12:
-            raise ApiError(400, "invalid_header", "Prefer: wait=N needs N as a whole number of seconds.",
-                           field="Prefer")
+            raise ApiError(
+                400, "invalid_header", "Prefer: wait=N needs N as a whole number of seconds.", field="Prefer"
+            )
         return min(float(seconds), maximum)
     return 0.0

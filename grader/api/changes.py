@@ -11,6 +11,7 @@ write (one statement, committed at once) and a regrade batch (about a second of 
 either past its lease (GRADER_LEASE_SECONDS) has it taken over by the sweeper and its late commit refused. Hence the
 default S: the lease plus 30 s, which also covers clock skew between the web and worker hosts.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,8 +60,9 @@ class ChangePage:
     has_more: bool
 
 
-def list_changes(session: Session, principal: Principal, filters: ChangeFilters, after_id: int, limit: int,
-                 settled_before: datetime) -> ChangePage:
+def list_changes(
+    session: Session, principal: Principal, filters: ChangeFilters, after_id: int, limit: int, settled_before: datetime
+) -> ChangePage:
     """Grade-log entries above ``after_id`` of the submissions the caller may read (``queries.visible_condition``),
     oldest first, up to the first one stamped after ``settled_before``."""
     assignment_ids = _filtered_assignments(session, principal, filters)
@@ -75,13 +77,17 @@ def list_changes(session: Session, principal: Principal, filters: ChangeFilters,
     fetched = session.execute(
         select(GradeLogEntry, Submission.user_id, Submission.assignment_id, Submission.exercise_id)
         .join(Submission, Submission.id == GradeLogEntry.submission_id)
-        .where(*conditions).order_by(GradeLogEntry.id).limit(limit + 1)
+        .where(*conditions)
+        .order_by(GradeLogEntry.id)
+        .limit(limit + 1)
     ).all()
     settled = list(takewhile(lambda row: row[0].created_at <= settled_before, fetched))
     page = settled[:limit]
     staff = queries.staff_assignments(session, principal, {row.assignment_id for row in page})
-    changes = [Change(entry, user_id, assignment_id, exercise_id, assignment_id in staff)
-               for entry, user_id, assignment_id, exercise_id in page]
+    changes = [
+        Change(entry, user_id, assignment_id, exercise_id, assignment_id in staff)
+        for entry, user_id, assignment_id, exercise_id in page
+    ]
     return ChangePage(changes, changes[-1].entry.id if changes else after_id, len(settled) > limit)
 
 
@@ -93,8 +99,9 @@ def _visible(session: Session, principal: Principal) -> Any:
     """
     if principal.is_admin or not principal.is_staff:
         return queries.visible_condition(principal)
-    taught = list(session.scalars(select(Assignment.id).where(
-        Assignment.course_id.in_(queries.taught_course_ids(principal)))))
+    taught = list(
+        session.scalars(select(Assignment.id).where(Assignment.course_id.in_(queries.taught_course_ids(principal))))
+    )
     return or_(Submission.user_id == principal.user_id, Submission.assignment_id.in_(taught))
 
 
@@ -109,8 +116,9 @@ def _filtered_assignments(session: Session, principal: Principal, filters: Chang
     query = select(Assignment.id).order_by(Assignment.id)
     if filters.assignment_id is not None:
         assignment = session.get(Assignment, filters.assignment_id)
-        _member_of(session, principal, assignment.course_id if assignment else None, "assignment",
-                   filters.assignment_id)
+        _member_of(
+            session, principal, assignment.course_id if assignment else None, "assignment", filters.assignment_id
+        )
         query = query.where(Assignment.id == filters.assignment_id)
     if filters.course_id is not None:
         query = query.where(Assignment.course_id == filters.course_id)

@@ -3,6 +3,7 @@
 Both are staff listings, paged by student id (``after_id``), with a fixed number of statements per page however
 many students the course has.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -80,8 +81,12 @@ def staff_assignment(session: Session, principal: Principal, assignment_id: int)
     """
     assignment = queries.visible_assignment(session, principal, assignment_id)
     if not queries.acts_as_staff_in(session, principal, assignment.id):
-        raise ApiError(403, "forbidden", "Only the course's teachers and admins may read its gradebook; a student's "
-                       "own results are at /assignments/{id}/progress.")
+        raise ApiError(
+            403,
+            "forbidden",
+            "Only the course's teachers and admins may read its gradebook; a student's "
+            "own results are at /assignments/{id}/progress.",
+        )
     return assignment
 
 
@@ -112,10 +117,20 @@ def gradebook_page(session: Session, assignment: Assignment, after_id: int, limi
     own_terms = terms_of_students(session, assignment, user_ids)
     corrected = overrides_of(session, assignment, user_ids)
     worth = points_of(assignment)
-    rows = [GradebookRow(student, [(exercise_id, results.get((student.id, exercise_id), NO_RESULT))
-                                   for exercise_id in assignment.exercise_ids], changed.get(student.id),
-                         own_terms[student.id], corrected.get((student.id, TOTAL)), worth)
-            for student in page.students]
+    rows = [
+        GradebookRow(
+            student,
+            [
+                (exercise_id, results.get((student.id, exercise_id), NO_RESULT))
+                for exercise_id in assignment.exercise_ids
+            ],
+            changed.get(student.id),
+            own_terms[student.id],
+            corrected.get((student.id, TOTAL)),
+            worth,
+        )
+        for student in page.students
+    ]
     return GradebookPage(rows, page.next_after_id)
 
 
@@ -126,8 +141,11 @@ def scores_changed_at(session: Session, assignment: Assignment, user_ids: list[i
     rows = session.execute(
         select(Submission.user_id, func.max(GradeLogEntry.created_at))
         .join(GradeLogEntry, GradeLogEntry.submission_id == Submission.id)
-        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(user_ids),
-               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        .where(
+            Submission.assignment_id == assignment.id,
+            Submission.user_id.in_(user_ids),
+            Submission.exercise_id.in_(list(assignment.exercise_ids)),
+        )
         .group_by(Submission.user_id)
     ).all()
     return {user_id: moment for user_id, moment in rows if moment is not None}

@@ -1,4 +1,5 @@
 """Building blocks of the OpenAPI document: references, responses, parameters, operations and shared schemas."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,18 +40,26 @@ def path_param(name: str, schema: JSONObject) -> JSONObject:
 
 def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
     """One operation (its id is the view function's name) with its success and shared error responses."""
-    return {"operationId": operation_id, "summary": summary, **extra,
-            "responses": {**ok, **error_refs(*errors, 414, 500, 503)}}  # 414: grader.gunicorn_worker, any route
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        **extra,
+        "responses": {**ok, **error_refs(*errors, 414, 500, 503)},
+    }  # 414: grader.gunicorn_worker, any route
 
 
-LANG = query_param("lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"},
-                   "Language of prompts and messages.")
+LANG = query_param(
+    "lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"}, "Language of prompts and messages."
+)
 ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 CURSOR = {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
-SEED_TEXT = {"type": "string", "pattern": "^[0-9]{1,19}$",
-             "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
-                            "where a JavaScript number stops being exact (JSON.parse would change the seed)."}
+SEED_TEXT = {
+    "type": "string",
+    "pattern": "^[0-9]{1,19}$",
+    "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
+    "where a JavaScript number stops being exact (JSON.parse would change the seed).",
+}
 TIME = {"type": ["string", "null"], "format": "date-time"}
 # Optional body fields read null as absent ("no seed"); merged after ID or SEED.
 NULLABLE = {"type": ["integer", "null"]}

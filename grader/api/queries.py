@@ -1,4 +1,5 @@
 """What each caller may see: visible courses, assignments and submissions, listings with filters, progress."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,8 +79,14 @@ def acts_as_staff_in(session: Session, principal: Principal, assignment_id: int 
         return False
     if assignment_id is None:
         return True
-    return session.scalar(select(Assignment.id).where(
-        Assignment.id == assignment_id, Assignment.course_id.in_(taught_course_ids(principal)))) is not None
+    return (
+        session.scalar(
+            select(Assignment.id).where(
+                Assignment.id == assignment_id, Assignment.course_id.in_(taught_course_ids(principal))
+            )
+        )
+        is not None
+    )
 
 
 def staff_row_ids(session: Session, principal: Principal, rows: list[Submission]) -> set[int]:
@@ -95,8 +102,17 @@ def staff_assignments(session: Session, principal: Principal, assignment_ids: se
     if not principal.is_staff:
         return set()
     wanted = {assignment_id for assignment_id in assignment_ids if assignment_id is not None}
-    taught: set[int | None] = set(session.scalars(select(Assignment.id).where(
-        Assignment.id.in_(wanted), Assignment.course_id.in_(taught_course_ids(principal))))) if wanted else set()
+    taught: set[int | None] = (
+        set(
+            session.scalars(
+                select(Assignment.id).where(
+                    Assignment.id.in_(wanted), Assignment.course_id.in_(taught_course_ids(principal))
+                )
+            )
+        )
+        if wanted
+        else set()
+    )
     return taught | ({None} & assignment_ids)
 
 
@@ -105,8 +121,10 @@ def visible_courses(session: Session, principal: Principal) -> list[tuple[Course
     if principal.is_admin:
         return [(course, "admin") for course in session.scalars(select(Course).order_by(Course.id))]
     rows = session.execute(
-        select(Course, Enrolment.role).join(Enrolment, Enrolment.course_id == Course.id)
-        .where(Enrolment.user_id == principal.user_id).order_by(Course.id)
+        select(Course, Enrolment.role)
+        .join(Enrolment, Enrolment.course_id == Course.id)
+        .where(Enrolment.user_id == principal.user_id)
+        .order_by(Course.id)
     ).all()
     # A teacher acting through a student-role token sees their courses as a student would.
     return [(course, role if principal.is_staff else EnrolmentRole.STUDENT) for course, role in rows]
@@ -122,9 +140,10 @@ def visible_assignment(session: Session, principal: Principal, assignment_id: in
 
 def _enrolled(session: Session, user_id: int, course_id: int) -> bool:
     """True if the user is a member of the course in any role."""
-    return session.scalar(
-        select(Enrolment.id).where(Enrolment.user_id == user_id, Enrolment.course_id == course_id)
-    ) is not None
+    return (
+        session.scalar(select(Enrolment.id).where(Enrolment.user_id == user_id, Enrolment.course_id == course_id))
+        is not None
+    )
 
 
 def visible_condition(principal: Principal) -> Any:
@@ -140,16 +159,23 @@ def visible_condition(principal: Principal) -> Any:
 
 def _submission_by_id(*conditions: Any) -> Select[Submission]:
     """SQL: the submission with the bound ``submission_id`` under ``conditions``, re-read even if already loaded."""
-    return (select(Submission).where(Submission.id == bindparam("submission_id"), *conditions)
-            .execution_options(populate_existing=True))
+    return (
+        select(Submission)
+        .where(Submission.id == bindparam("submission_id"), *conditions)
+        .execution_options(populate_existing=True)
+    )
 
 
 # The same visibility rules as visible_condition, built once per kind of caller with the user id bound: this read
 # runs on every GET of a submission (twice when it waits).
 _OWN = Submission.user_id == bindparam("user_id")
-_TAUGHT_BY_CALLER = select(Assignment.id).where(Assignment.course_id.in_(
-    select(Enrolment.course_id).where(Enrolment.user_id == bindparam("user_id"),
-                                      Enrolment.role == EnrolmentRole.TEACHER)))
+_TAUGHT_BY_CALLER = select(Assignment.id).where(
+    Assignment.course_id.in_(
+        select(Enrolment.course_id).where(
+            Enrolment.user_id == bindparam("user_id"), Enrolment.role == EnrolmentRole.TEACHER
+        )
+    )
+)
 _SUBMISSION_FOR_ADMIN = _submission_by_id()
 _SUBMISSION_FOR_STAFF = _submission_by_id(or_(_OWN, Submission.assignment_id.in_(_TAUGHT_BY_CALLER)))
 _SUBMISSION_FOR_STUDENT = _submission_by_id(_OWN)
@@ -157,8 +183,13 @@ _SUBMISSION_FOR_STUDENT = _submission_by_id(_OWN)
 
 def visible_submission(session: Session, principal: Principal, submission_id: int) -> Submission:
     """The submission if the caller may read it; 404 otherwise (existence is not revealed)."""
-    query = (_SUBMISSION_FOR_ADMIN if principal.is_admin
-             else _SUBMISSION_FOR_STAFF if principal.is_staff else _SUBMISSION_FOR_STUDENT)
+    query = (
+        _SUBMISSION_FOR_ADMIN
+        if principal.is_admin
+        else _SUBMISSION_FOR_STAFF
+        if principal.is_staff
+        else _SUBMISSION_FOR_STUDENT
+    )
     submission = session.scalar(query, {"submission_id": submission_id, "user_id": principal.user_id})
     if submission is None:
         raise ApiError(404, "not_found", f"No submission {submission_id}.")
@@ -199,12 +230,17 @@ def list_submissions(
         ids = merged.limit(wanted).offset(page.offset).subquery()
         query = select(Submission).join(ids, Submission.id == ids.c.id).order_by(_in_order(ids.c.id, newest_first))
     else:
-        query = (select(Submission).where(*conditions, *in_assignments).order_by(_in_order(Submission.id, newest_first))
-                 .limit(wanted).offset(page.offset))
+        query = (
+            select(Submission)
+            .where(*conditions, *in_assignments)
+            .order_by(_in_order(Submission.id, newest_first))
+            .limit(wanted)
+            .offset(page.offset)
+        )
     # Each row names its student: loaded for the whole page in one statement, not one per row.
     rows = list(session.scalars(query.options(selectinload(Submission.user))).all())
     more = len(rows) > page.limit
-    rows = rows[:page.limit]
+    rows = rows[: page.limit]
     if not newest_first:
         return SubmissionPage(rows, total, None, rows[-1].id if rows else page.after_id)
     return SubmissionPage(rows, total, rows[-1].id if more else None, None)
@@ -237,8 +273,9 @@ def _listed_assignments(session: Session, filters: SubmissionFilters) -> list[in
     return list(session.scalars(query))
 
 
-def _merged_by_assignment(assignment_ids: list[int], conditions: list[Any], newest_first: bool, first: int,
-                          dialect: str) -> Select[int]:
+def _merged_by_assignment(
+    assignment_ids: list[int], conditions: list[Any], newest_first: bool, first: int, dialect: str
+) -> Select[int]:
     """SQL: ids of the assignments' submissions under ``conditions``, merged from each one's first rows in order.
 
     With one ``ORDER BY id`` over a course PostgreSQL walks the primary key past every newer (or older) row of every
@@ -247,9 +284,12 @@ def _merged_by_assignment(assignment_ids: list[int], conditions: list[Any], newe
     """
     branches = []
     for assignment_id in assignment_ids:
-        branch = (select(Submission.id).where(_is_assignment(assignment_id, dialect), *conditions)
-                  .order_by(_in_order(Submission.assignment_id, newest_first), _in_order(Submission.id, newest_first))
-                  .limit(first))
+        branch = (
+            select(Submission.id)
+            .where(_is_assignment(assignment_id, dialect), *conditions)
+            .order_by(_in_order(Submission.assignment_id, newest_first), _in_order(Submission.id, newest_first))
+            .limit(first)
+        )
         branches.append(branch.subquery())
     merged = union_all(*(select(branch.c.id) for branch in branches)).subquery()
     return select(merged.c.id).order_by(_in_order(merged.c.id, newest_first))
@@ -265,8 +305,9 @@ def progress_subject(session: Session, principal: Principal, assignment: Assignm
     if student_id is None or student_id == principal.user_id:
         return principal.user
     if not teaches(session, principal, assignment.course_id):
-        raise ApiError(403, "forbidden", "Only the course's teachers may see another student's progress.",
-                       field="student")
+        raise ApiError(
+            403, "forbidden", "Only the course's teachers may see another student's progress.", field="student"
+        )
     student = session.get(User, student_id)
     if student is None or not _enrolled(session, student.id, assignment.course_id):
         raise ApiError(404, "not_found", f"No student {student_id} in this course.", field="student")

@@ -1,4 +1,5 @@
 """The API's use cases between parsing and serialising: variants, validation, submitting, waiting for a grade."""
+
 from __future__ import annotations
 
 import time
@@ -51,9 +52,15 @@ REJECTION_STATUS: dict[str, int] = {
     "course_archived": 403,
 }
 # The field each refusal names: the assignment whose rules refused (its window, its attempts), or the field at fault.
-REJECTION_FIELD = {"no_such_assignment": "assignment_id", "exercise_not_in_assignment": "exercise_id",
-                   "idempotency_conflict": "Idempotency-Key", "attempts_exhausted": "assignment_id",
-                   "not_open": "assignment_id", "past_due": "assignment_id", "course_archived": "assignment_id"}
+REJECTION_FIELD = {
+    "no_such_assignment": "assignment_id",
+    "exercise_not_in_assignment": "exercise_id",
+    "idempotency_conflict": "Idempotency-Key",
+    "attempts_exhausted": "assignment_id",
+    "not_open": "assignment_id",
+    "past_due": "assignment_id",
+    "course_archived": "assignment_id",
+}
 
 
 @dataclass(frozen=True)
@@ -79,8 +86,14 @@ def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     return exercise_id
 
 
-def own_variant(session: Session, principal: Principal, exercise_id: str, lang: str, now: datetime,
-                assignment: Assignment | None = None) -> OwnVariant:
+def own_variant(
+    session: Session,
+    principal: Principal,
+    exercise_id: str,
+    lang: str,
+    now: datetime,
+    assignment: Assignment | None = None,
+) -> OwnVariant:
     """The caller's own variant (``validate_use_case.own_variant``, in ``assignment`` if given); 404 or 403
     ``not_open`` when it is refused."""
     own = validate_use_case.own_variant(session, _caller(principal), exercise_id, now, assignment)
@@ -89,16 +102,22 @@ def own_variant(session: Session, principal: Principal, exercise_id: str, lang: 
     return own
 
 
-def named_assignment(session: Session, principal: Principal, exercise_id: str, assignment_id: int | None,
-                     lang: str) -> Assignment | None:
+def named_assignment(
+    session: Session, principal: Principal, exercise_id: str, assignment_id: int | None, lang: str
+) -> Assignment | None:
     """The assignment whose variant the caller asks for (None if none is named); 404 naming ``assignment`` if it is
     not one of theirs that sets the exercise (worded alike whether it exists or not)."""
     found = variant_assignment(session, _caller(principal), exercise_id, assignment_id)
     if assignment_id is not None and found is None:
-        raise ApiError(404, "not_found", Text(
-            zh=f"你的课程里没有编号为 {assignment_id} 且包含练习 {exercise_id} 的作业。",
-            en=f"None of your courses has an assignment {assignment_id} that sets exercise {exercise_id}.",
-        ).get(lang), field="assignment")
+        raise ApiError(
+            404,
+            "not_found",
+            Text(
+                zh=f"你的课程里没有编号为 {assignment_id} 且包含练习 {exercise_id} 的作业。",
+                en=f"None of your courses has an assignment {assignment_id} that sets exercise {exercise_id}.",
+            ).get(lang),
+            field="assignment",
+        )
     return found
 
 
@@ -117,8 +136,9 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
     """Check a submission body's fields; only admins and the assignment's teachers (any teacher outside an
     assignment) may choose the seed or leave out the assignment."""
     if payload.get("seed") is not None and not principal.is_staff:  # null is "no seed", as for the other fields
-        raise ApiError(403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.",
-                       field="seed")
+        raise ApiError(
+            403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.", field="seed"
+        )
     parsed = SubmissionRequest(
         exercise_id=known_exercise(parse.required_string(payload, "exercise_id", 64)),
         answer=parse.required_object(payload, "answer"),
@@ -130,20 +150,38 @@ def parse_submission(session: Session, principal: Principal, payload: dict[str, 
     if parsed.seed is not None and not staff:
         # A teacher enrolled in the course as a student works on their own variant, as every student does: a chosen
         # seed (the book's, say) would spend an attempt on numbers they already know.
-        raise ApiError(403, "seed_not_allowed", "Only the course's teachers may send a seed with an assignment of "
-                       "it; its students work on their own variant: leave 'seed' out.", field="seed")
+        raise ApiError(
+            403,
+            "seed_not_allowed",
+            "Only the course's teachers may send a seed with an assignment of "
+            "it; its students work on their own variant: leave 'seed' out.",
+            field="seed",
+        )
     if parsed.assignment_id is None and not staff:
         # Outside an assignment nothing limits the attempts, and the per-part verdicts on the student's own variant
         # would give away the answers that the assignment's attempts and key rule protect.
-        raise ApiError(422, "missing_field", "Students submit to an assignment: give its id in 'assignment_id'.",
-                       field="assignment_id")
-    if parsed.seed is None and staff and not principal.is_admin \
-            and studied_assignments(session, principal.user_id, parsed.exercise_id):
+        raise ApiError(
+            422,
+            "missing_field",
+            "Students submit to an assignment: give its id in 'assignment_id'.",
+            field="assignment_id",
+        )
+    if (
+        parsed.seed is None
+        and staff
+        and not principal.is_admin
+        and studied_assignments(session, principal.user_id, parsed.exercise_id)
+    ):
         # Without a seed a teacher's try is graded on their own variant, a student's where they study the exercise:
         # as a teacher's row it would show that variant's seed and key.
-        raise ApiError(422, "missing_field", f"You are enrolled as a student in a course that sets "
-                       f"{parsed.exercise_id}, so your own variant of it is a student's: send a 'seed' to try the "
-                       "exercise as a teacher, or submit to that course's assignment.", field="seed")
+        raise ApiError(
+            422,
+            "missing_field",
+            f"You are enrolled as a student in a course that sets "
+            f"{parsed.exercise_id}, so your own variant of it is a student's: send a 'seed' to try the "
+            "exercise as a teacher, or submit to that course's assignment.",
+            field="seed",
+        )
     return parsed
 
 
@@ -151,8 +189,13 @@ def invalid_answer_error(reading: dict[str, Any]) -> ApiError:
     """The 422 for an answer the engine cannot read, carrying the engine's errors."""
     first = reading["errors"][0] if reading["errors"] else {}
     field = f"answer.{first['field']}" if first.get("field") else "answer"
-    return ApiError(422, "invalid_answer", first.get("message") or "The answer cannot be read.", field=field,
-                    details={"errors": reading["errors"], "interpreted": reading["interpreted"]})
+    return ApiError(
+        422,
+        "invalid_answer",
+        first.get("message") or "The answer cannot be read.",
+        field=field,
+        details={"errors": reading["errors"], "interpreted": reading["interpreted"]},
+    )
 
 
 def reading_for_preview(session: Session, principal: Principal, payload: dict[str, Any]) -> dict[str, Any]:
@@ -165,7 +208,9 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
     seed = parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT)
     lang = parse.language(payload.get("lang"))
     caller = _caller(principal, queries.acts_as_staff_in(session, principal, assignment_id))
-    outcome = validate_answer(session, caller, ValidateRequest(exercise_id, answer, lang, seed, assignment_id), utcnow())
+    outcome = validate_answer(
+        session, caller, ValidateRequest(exercise_id, answer, lang, seed, assignment_id), utcnow()
+    )
     if isinstance(outcome, Refused):
         raise _variant_refusal(outcome, lang)
     return outcome.reading
@@ -177,8 +222,12 @@ def idempotency_key(raw: str | None) -> str | None:
     if raw is None:
         return None
     if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable() or raw != raw.strip(" "):
-        raise ApiError(400, "invalid_header", "Idempotency-Key must be 1 to 128 printable ASCII characters, with no "
-                       "space at either end.", field="Idempotency-Key")
+        raise ApiError(
+            400,
+            "invalid_header",
+            "Idempotency-Key must be 1 to 128 printable ASCII characters, with no space at either end.",
+            field="Idempotency-Key",
+        )
     return raw
 
 
@@ -187,15 +236,26 @@ def create_submission(
 ) -> tuple[Submission, bool]:
     """Submit through ``submit_answer``; returns the submission and whether it is a replay of an earlier key, or
     raises the API error for a refusal, the rate limit or an unreadable answer."""
-    outcome = submit_answer(session, _caller(principal), SubmitRequest(
-        exercise_id=request.exercise_id, answer=request.answer, lang=request.lang,
-        assignment_id=request.assignment_id, seed=request.seed, idempotency_key=key), utcnow())
+    outcome = submit_answer(
+        session,
+        _caller(principal),
+        SubmitRequest(
+            exercise_id=request.exercise_id,
+            answer=request.answer,
+            lang=request.lang,
+            assignment_id=request.assignment_id,
+            seed=request.seed,
+            idempotency_key=key,
+        ),
+        utcnow(),
+    )
     match outcome:
         case Accepted(submission) | Replay(submission):
             return submission, isinstance(outcome, Replay)
         case Refused(code, message):
-            raise ApiError(REJECTION_STATUS.get(code, 409), code, message.get(request.lang),
-                           field=REJECTION_FIELD.get(code))
+            raise ApiError(
+                REJECTION_STATUS.get(code, 409), code, message.get(request.lang), field=REJECTION_FIELD.get(code)
+            )
         case RateLimited(retry_after):
             raise ratelimit.submission_limit_error(retry_after)
         case Unreadable(reading):
@@ -214,8 +274,12 @@ def wait_for_own(
     is ``notify.subscription_mark`` taken before it was sent."""
     try:
         return wait_until_final(
-            session, lambda: queries.own_submission(session, principal, submission.id), submission.id, seconds,
-            pending=(submission, mark), user_id=principal.user_id,
+            session,
+            lambda: queries.own_submission(session, principal, submission.id),
+            submission.id,
+            seconds,
+            pending=(submission, mark),
+            user_id=principal.user_id,
         )
     except OperationalError:
         # The row is committed: a connection lost while waiting must not answer 503, which says nothing was
@@ -226,8 +290,12 @@ def wait_for_own(
 
 
 def wait_until_final(
-    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
-    pending: tuple[Submission, int | None] | None = None, user_id: int | None = None,
+    session: Session,
+    load: Callable[[], Submission],
+    submission_id: int,
+    seconds: float,
+    pending: tuple[Submission, int | None] | None = None,
+    user_id: int | None = None,
 ) -> Submission:
     """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass; at once if ``user_id``
     already holds its share of waits (``wait_slots``).
@@ -248,7 +316,10 @@ def wait_until_final(
 
 
 def _wait_until_final(
-    session: Session, load: Callable[[], Submission], submission_id: int, seconds: float,
+    session: Session,
+    load: Callable[[], Submission],
+    submission_id: int,
+    seconds: float,
     pending: tuple[Submission, int | None] | None,
 ) -> Submission:
     """``wait_until_final`` once a slot is held (or, with ``seconds`` 0, without one)."""

@@ -1,4 +1,5 @@
 """API v1 routes: each view parses the request, calls a service and serialises the result."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -64,8 +65,9 @@ def own_variant(exercise_id: str) -> ResponseReturnValue:
     lang = parse.query_lang()
     known = services.known_exercise(exercise_id, field=None)
     session, principal = get_session(), require_principal()
-    assignment = services.named_assignment(session, principal, known, parse.query_int("assignment", None, 1,
-                                                                                      ROW_ID_MAX), lang)
+    assignment = services.named_assignment(
+        session, principal, known, parse.query_int("assignment", None, 1, ROW_ID_MAX), lang
+    )
     own = services.own_variant(session, principal, known, lang, utcnow(), assignment)
     return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
@@ -103,8 +105,9 @@ def create_submission() -> ResponseReturnValue:
     key = services.idempotency_key(request.headers.get("Idempotency-Key"))
     wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
     session = get_session()
-    submission_request = services.parse_submission(session, principal,
-                                                   parse.read_json_object(services.SUBMISSION_FIELDS))
+    submission_request = services.parse_submission(
+        session, principal, parse.read_json_object(services.SUBMISSION_FIELDS)
+    )
     mark = services.notice_mark() if wait else None
     submission, replay = services.create_submission(session, principal, submission_request, key)
     if wait:
@@ -129,7 +132,10 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     feedback_lang = parse.query_choice("lang", parse.LANGS)
     session = get_session()
     submission = services.wait_until_final(
-        session, lambda: queries.visible_submission(session, principal, submission_id), submission_id, wait,
+        session,
+        lambda: queries.visible_submission(session, principal, submission_id),
+        submission_id,
+        wait,
         user_id=principal.user_id,
     )
     return jsonify(serialise.submission_json(session, principal, submission, utcnow(), feedback_lang))
@@ -137,8 +143,9 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/submissions")
 @require_user
-@parse.query_parameters("course", "assignment", "student", "exercise", "status", "limit", "offset", "before_id",
-                        "after_id")
+@parse.query_parameters(
+    "course", "assignment", "student", "exercise", "status", "limit", "offset", "before_id", "after_id"
+)
 def list_submissions() -> ResponseReturnValue:
     """Submissions the caller may read, filtered by course, assignment, student, exercise, status; newest first
     (pages by ``offset`` or ``before_id``), or oldest first after ``after_id`` (incremental sync)."""
@@ -146,19 +153,29 @@ def list_submissions() -> ResponseReturnValue:
     filters = queries.SubmissionFilters(
         course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
         assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX),
-        student_id=parse.query_int("student", None, 1, ROW_ID_MAX), exercise_id=parse.query_text("exercise", 64),
+        student_id=parse.query_int("student", None, 1, ROW_ID_MAX),
+        exercise_id=parse.query_text("exercise", 64),
         status=parse.query_choice("status", [s.value for s in SubmissionStatus]),
     )
     limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
     offset = parse.query_int("offset", 0, 0, 2**62) or 0
     before_id, after_id = parse.query_cursor(offset)
     session = get_session()
-    page = queries.list_submissions(session, principal, filters,
-                                    queries.PageRequest(limit, offset, before_id, after_id))
+    page = queries.list_submissions(
+        session, principal, filters, queries.PageRequest(limit, offset, before_id, after_id)
+    )
     staff_rows = queries.staff_row_ids(session, principal, page.rows)
     items = [serialise.submission_summary(principal, row, row.id in staff_rows) for row in page.rows]
-    return jsonify({"submissions": items, "total": page.total, "limit": limit, "offset": offset,
-                    "next_before_id": page.next_before_id, "next_after_id": page.next_after_id})
+    return jsonify(
+        {
+            "submissions": items,
+            "total": page.total,
+            "limit": limit,
+            "offset": offset,
+            "next_before_id": page.next_before_id,
+            "next_after_id": page.next_after_id,
+        }
+    )
 
 
 @blueprint.get("/assignments/<int:assignment_id>/progress")
@@ -187,9 +204,14 @@ def assignment_grades(assignment_id: int) -> ResponseReturnValue:
     session = get_session()
     assignment = gradebook.staff_assignment(session, principal, assignment_id)
     page = gradebook.gradebook_page(session, assignment, after_id, limit)
-    return jsonify({"assignment": serialise.assignment_json(assignment, lang),
-                    "students": [serialise.gradebook_row_json(row) for row in page.rows],
-                    "limit": limit, "next_after_id": page.next_after_id})
+    return jsonify(
+        {
+            "assignment": serialise.assignment_json(assignment, lang),
+            "students": [serialise.gradebook_row_json(row) for row in page.rows],
+            "limit": limit,
+            "next_after_id": page.next_after_id,
+        }
+    )
 
 
 @blueprint.get("/courses/<int:course_id>/students")
@@ -203,9 +225,14 @@ def course_students(course_id: int) -> ResponseReturnValue:
     session = get_session()
     course = gradebook.staff_course(session, principal, course_id)
     page = gradebook.student_page(session, course.id, after_id, limit)
-    return jsonify({"course": {"id": course.id, "code": course.code, "title": course.title},
-                    "students": [serialise.student_json(student) for student in page.students],
-                    "limit": limit, "next_after_id": page.next_after_id})
+    return jsonify(
+        {
+            "course": {"id": course.id, "code": course.code, "title": course.title},
+            "students": [serialise.student_json(student) for student in page.students],
+            "limit": limit,
+            "next_after_id": page.next_after_id,
+        }
+    )
 
 
 @blueprint.get("/grade-changes")
@@ -214,13 +241,22 @@ def course_students(course_id: int) -> ResponseReturnValue:
 def grade_changes() -> ResponseReturnValue:
     """Grade-log entries of the submissions the caller may read, oldest first after ``after_id``, once settled."""
     principal = require_principal()
-    filters = changes.ChangeFilters(course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
-                                    assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX))
+    filters = changes.ChangeFilters(
+        course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
+        assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX),
+    )
     limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
     after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
     settle = float(current_app.config[changes.SETTLE_SETTING])
     settled_before = utcnow() - timedelta(seconds=settle)
     page = changes.list_changes(get_session(), principal, filters, after_id, limit, settled_before)
-    return jsonify({"changes": [serialise.change_json(change) for change in page.changes], "limit": limit,
-                    "next_after_id": page.next_after_id, "has_more": page.has_more, "settle_seconds": settle,
-                    "settled_before": iso_timestamp(settled_before)})
+    return jsonify(
+        {
+            "changes": [serialise.change_json(change) for change in page.changes],
+            "limit": limit,
+            "next_after_id": page.next_after_id,
+            "has_more": page.has_more,
+            "settle_seconds": settle,
+            "settled_before": iso_timestamp(settled_before),
+        }
+    )

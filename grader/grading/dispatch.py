@@ -14,8 +14,12 @@ GRADE_TASK = "grader.grade_submission"
 LAB_TASK = "grader.run_lab"
 REGRADE_TASK = "grader.regrade_assignment"
 LTI_SCORE_TASK = "grader.lti_send_score"
-TASK_FOR_MODEL: dict[type, str] = {Submission: GRADE_TASK, LabRun: LAB_TASK, RegradeJob: REGRADE_TASK,
-                                   LtiScoreOutbox: LTI_SCORE_TASK}
+TASK_FOR_MODEL: dict[type, str] = {
+    Submission: GRADE_TASK,
+    LabRun: LAB_TASK,
+    RegradeJob: REGRADE_TASK,
+    LtiScoreOutbox: LTI_SCORE_TASK,
+}
 
 log = logging.getLogger(__name__)
 

@@ -5,6 +5,7 @@ publishes after the commit carries them as JSON; a request waiting on that submi
 already holds (read or inserted by itself). The database stays the one source: the notice only carries what the
 committed write returned, and a request that gets no usable copy (a lost or older-style notice) re-reads the row.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,21 @@ from grader.models import Submission
 # Every column that the claim, the graded write or the sweeper can change after the INSERT; the others (who, what,
 # which variant, the answer as typed, when) are written once by the INSERT.
 GRADING_COLUMNS = (
-    "status", "score", "parts", "errors", "parsed_answer", "engine_version", "error_message", "attempts",
-    "lease_owner", "lease_until", "dispatched_at", "resends", "queued_at", "started_at", "finished_at",
+    "status",
+    "score",
+    "parts",
+    "errors",
+    "parsed_answer",
+    "engine_version",
+    "error_message",
+    "attempts",
+    "lease_owner",
+    "lease_until",
+    "dispatched_at",
+    "resends",
+    "queued_at",
+    "started_at",
+    "finished_at",
 )
 
 
@@ -52,8 +66,11 @@ def apply(submission: Submission, payload: bytes) -> bool:
     try:
         decoded = json.loads(payload)
         fields = decoded["row"]
-        if decoded.get("v") != PAYLOAD_VERSION or decoded.get("id") != submission.id or set(fields) != set(
-                GRADING_COLUMNS):
+        if (
+            decoded.get("v") != PAYLOAD_VERSION
+            or decoded.get("id") != submission.id
+            or set(fields) != set(GRADING_COLUMNS)
+        ):
             return False
         values = {name: _from_iso(fields[name]) if name in _TIMESTAMPS else fields[name] for name in GRADING_COLUMNS}
     except (ValueError, TypeError, KeyError, AttributeError):

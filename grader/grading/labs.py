@@ -98,8 +98,11 @@ def request_lab_run(
 def _check_not_busy(session: Session, user: User) -> None:
     """Refuse a new run while ``user`` has MAX_OPEN_RUNS_PER_USER of theirs waiting or running: lab runs share
     the workers with grading, and one person queueing dozens would hold up everyone's grades."""
-    open_runs = session.scalar(select(func.count()).select_from(LabRun).where(
-        LabRun.requested_by_id == user.id, LabRun.status.in_((LabStatus.QUEUED, LabStatus.RUNNING))))
+    open_runs = session.scalar(
+        select(func.count())
+        .select_from(LabRun)
+        .where(LabRun.requested_by_id == user.id, LabRun.status.in_((LabStatus.QUEUED, LabStatus.RUNNING)))
+    )
     if (open_runs or 0) >= MAX_OPEN_RUNS_PER_USER:
         raise LabRunsBusy()
 

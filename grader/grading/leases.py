@@ -79,12 +79,21 @@ def _claim_statement(model: JobModel, columns: tuple[str, ...]) -> Update:
     worker more CPU than running it.
     """
     row = model.__table__.c
-    now, until = bindparam("claim_now", type_=row.lease_until.type), bindparam("claim_until", type_=row.lease_until.type)
+    now, until = (
+        bindparam("claim_now", type_=row.lease_until.type),
+        bindparam("claim_until", type_=row.lease_until.type),
+    )
     return (
         update(model.__table__)
         .where(row.id == bindparam("claim_row_id"), row.attempts < row.max_attempts, claimable(model, now))
-        .values(status=model.WORKING, lease_owner=bindparam("claim_owner", type_=row.lease_owner.type),
-                lease_until=until, attempts=row.attempts + 1, started_at=now, resends=0)
+        .values(
+            status=model.WORKING,
+            lease_owner=bindparam("claim_owner", type_=row.lease_owner.type),
+            lease_until=until,
+            attempts=row.attempts + 1,
+            started_at=now,
+            resends=0,
+        )
         .returning(row.attempts, *(row[name] for name in columns))
     )
 
@@ -118,12 +127,17 @@ def finish(session: Session, model: JobModel, lease: Lease, status: str, **value
     An earlier attempt's failure message is cleared unless ``values`` sets one: a job that ended well carries none.
     """
     values.setdefault("error_message", None)
-    return rows_matched(session.execute(
-        update(model)
-        .where(holds(model, lease))
-        .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
-        .execution_options(synchronize_session=False)
-    )) == 1
+    return (
+        rows_matched(
+            session.execute(
+                update(model)
+                .where(holds(model, lease))
+                .values(status=status, lease_owner=None, lease_until=None, finished_at=utcnow(), **values)
+                .execution_options(synchronize_session=False)
+            )
+        )
+        == 1
+    )
 
 
 def fail(session: Session, model: JobModel, lease: Lease, error_status: str, message: str) -> bool:

@@ -189,8 +189,9 @@ def listener(url: str, prefix: str) -> FinalListener:
 class FinalWait:
     """How one request waits between re-reads of a submission: a Redis notice, or polling without one."""
 
-    def __init__(self, submission_id: int, event: threading.Event | None,
-                 process_listener: FinalListener | None) -> None:
+    def __init__(
+        self, submission_id: int, event: threading.Event | None, process_listener: FinalListener | None
+    ) -> None:
         self._submission_id = submission_id
         self._event = event
         self._listener = process_listener

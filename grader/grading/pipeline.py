@@ -34,7 +34,12 @@ FINAL_OUTCOMES = frozenset({Outcome.GRADED, Outcome.INVALID, Outcome.ERROR})
 
 
 def grade_submission(
-    database: Database, submission_id: int, *, worker: str, lease_seconds: float, renew_every: float = 0.0,
+    database: Database,
+    submission_id: int,
+    *,
+    worker: str,
+    lease_seconds: float,
+    renew_every: float = 0.0,
     test_delay: float = 0.0,
 ) -> Outcome:
     """Grade one submission exactly once however often its task is delivered; the lease is renewed every
@@ -67,8 +72,15 @@ def _grade(
     single_statements = sql_dialects.single_statement_autocommit(database.dialect)
     with database.pinned_session(autocommit=single_statements) as session:
         claimed = leases.claim_reading(
-            session, Submission, submission_id, worker, lease_seconds,
-            "exercise_id", "seed", "raw_answer", "lang",
+            session,
+            Submission,
+            submission_id,
+            worker,
+            lease_seconds,
+            "exercise_id",
+            "seed",
+            "raw_answer",
+            "lang",
         )
         if claimed is None:
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)
@@ -110,11 +122,17 @@ def _write_result(
     elsewhere they are two statements in one transaction. Both are built from the same pieces, once.
     """
     graded = result["status"] == "graded"
-    parameters = {**leases.bound_lease(lease), "now": utcnow(),
-                  "new_status": SubmissionStatus.GRADED if graded else SubmissionStatus.INVALID,
-                  "new_score": result.get("score"), "new_parts": result.get("parts") or {},
-                  "new_errors": result.get("errors") or [], "new_parsed": result.get("parsed"),
-                  "new_engine_version": result["engine_version"], "actor": f"worker:{lease.owner}"}
+    parameters = {
+        **leases.bound_lease(lease),
+        "now": utcnow(),
+        "new_status": SubmissionStatus.GRADED if graded else SubmissionStatus.INVALID,
+        "new_score": result.get("score"),
+        "new_parts": result.get("parts") or {},
+        "new_errors": result.get("errors") or [],
+        "new_parsed": result.get("parsed"),
+        "new_engine_version": result["engine_version"],
+        "actor": f"worker:{lease.owner}",
+    }
     if graded and single_statement:
         written = session.execute(_graded_write_statement(), parameters).first()
     else:
@@ -140,12 +158,18 @@ def _finish_statement() -> Update:
     return (
         update(cast(Table, Submission.__table__))
         .where(leases.holds_bound(Submission))
-        .values(status=bindparam("new_status", type_=row.status.type), lease_owner=None, lease_until=None,
-                finished_at=bindparam("now", type_=row.finished_at.type),
-                score=bindparam("new_score", type_=row.score.type), parts=bindparam("new_parts", type_=row.parts.type),
-                errors=bindparam("new_errors", type_=row.errors.type),
-                parsed_answer=bindparam("new_parsed", type_=row.parsed_answer.type),
-                engine_version=bindparam("new_engine_version", type_=row.engine_version.type), error_message=None)
+        .values(
+            status=bindparam("new_status", type_=row.status.type),
+            lease_owner=None,
+            lease_until=None,
+            finished_at=bindparam("now", type_=row.finished_at.type),
+            score=bindparam("new_score", type_=row.score.type),
+            parts=bindparam("new_parts", type_=row.parts.type),
+            errors=bindparam("new_errors", type_=row.errors.type),
+            parsed_answer=bindparam("new_parsed", type_=row.parsed_answer.type),
+            engine_version=bindparam("new_engine_version", type_=row.engine_version.type),
+            error_message=None,
+        )
         .returning(*final_row.returned_columns())
     )
 
@@ -153,10 +177,13 @@ def _finish_statement() -> Update:
 def _log_columns() -> dict[str, Any]:
     """The grade-log row of a first grading (no old score) as bound parameters, without the submission id."""
     log = GradeLogEntry.__table__.c
-    return {"new_score": bindparam("new_score", type_=log.new_score.type),
-            "new_engine_version": bindparam("new_engine_version", type_=log.new_engine_version.type),
-            "reason": literal("graded", log.reason.type), "actor": bindparam("actor", type_=log.actor.type),
-            "created_at": bindparam("now", type_=log.created_at.type)}
+    return {
+        "new_score": bindparam("new_score", type_=log.new_score.type),
+        "new_engine_version": bindparam("new_engine_version", type_=log.new_engine_version.type),
+        "reason": literal("graded", log.reason.type),
+        "actor": bindparam("actor", type_=log.actor.type),
+        "created_at": bindparam("now", type_=log.created_at.type),
+    }
 
 
 @functools.cache
@@ -177,8 +204,11 @@ def _graded_write_statement() -> Select[Any]:
     matched), returning the written row's grading columns."""
     finished = _finish_statement().cte("finished")
     columns = _log_columns()
-    logged = (insert(cast(Table, GradeLogEntry.__table__))
-              .from_select(["submission_id", *columns], select(finished.c.id, *columns.values())).cte("logged"))
+    logged = (
+        insert(cast(Table, GradeLogEntry.__table__))
+        .from_select(["submission_id", *columns], select(finished.c.id, *columns.values()))
+        .cte("logged")
+    )
     # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
     # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
     outboxed = submission_score_changed(finished).cte("outboxed")

@@ -26,15 +26,18 @@ from grader.models import (
 )
 
 NO_SUCH_ASSIGNMENT = Text(zh="没有这个作业。", en="There is no such assignment.")
-COURSE_ARCHIVED = Text(zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",
-                       en="This course is archived: you can still see your results and submissions, but you cannot "
-                          "submit any more answers.")
+COURSE_ARCHIVED = Text(
+    zh="这门课程已归档：你仍可查看自己的成绩和提交，但不能再提交答案。",
+    en="This course is archived: you can still see your results and submissions, but you cannot "
+    "submit any more answers.",
+)
 # Invalid answers and the system's own errors do not use up an attempt.
 COUNTED_STATUSES = (SubmissionStatus.QUEUED, SubmissionStatus.GRADING, SubmissionStatus.GRADED)
 
 
-def attempts_used(session: Session, user_id: int, assignment_id: int, exercise_id: str,
-                  statuses: tuple[str, ...] = COUNTED_STATUSES) -> int:
+def attempts_used(
+    session: Session, user_id: int, assignment_id: int, exercise_id: str, statuses: tuple[str, ...] = COUNTED_STATUSES
+) -> int:
     """How many of the user's submissions to this exercise of this assignment count as attempts (or, with
     ``statuses``, have one of those statuses)."""
     return (
@@ -67,7 +70,8 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
     """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
     # Membership and the archive flag in one read: every submission to an assignment passes here.
     membership = session.execute(
-        select(Course.archived_at).join(Enrolment, Enrolment.course_id == Course.id)
+        select(Course.archived_at)
+        .join(Enrolment, Enrolment.course_id == Course.id)
         .where(Course.id == assignment.course_id, Enrolment.user_id == user_id)
     ).first()
     if membership is None:
@@ -94,8 +98,9 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
         )
 
 
-def answer_key_visible(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime,
-                       *, staff: bool = False) -> bool:
+def answer_key_visible(
+    session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime, *, staff: bool = False
+) -> bool:
     """True if the caller may see the key of their variant of ``exercise_id`` with ``assignment`` at ``now``.
 
     ``staff`` (a teacher or admin acting as one) always may. For a student the assignment's key rule must allow it.
@@ -110,22 +115,28 @@ def answer_key_visible(session: Session, user_id: int, assignment: Assignment, e
     if assignment.fresh_variants:
         return True
     others = session.scalars(
-        select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id)
+        select(Assignment)
+        .join(Enrolment, Enrolment.course_id == Assignment.course_id)
         .where(Enrolment.user_id == user_id, Assignment.id != assignment.id, Assignment.fresh_variants.is_(False))
     ).all()
     return not any(
-        exercise_id in other.exercise_ids and _may_take_answers(session, user_id, other, exercise_id, now)
+        exercise_id in other.exercise_ids
+        and _may_take_answers(session, user_id, other, exercise_id, now)
         and not _key_rule_allows(session, user_id, other, exercise_id, now)
         for other in others
     )
 
 
-def assignments_setting(session: Session, user_id: int, exercise_id: str,
-                        roles: tuple[str, ...] | None = None) -> list[Assignment]:
+def assignments_setting(
+    session: Session, user_id: int, exercise_id: str, roles: tuple[str, ...] | None = None
+) -> list[Assignment]:
     """The assignments of the user's courses (those they are enrolled in with one of ``roles``, if given) that set
     ``exercise_id``."""
-    query = select(Assignment).join(Enrolment, Enrolment.course_id == Assignment.course_id).where(
-        Enrolment.user_id == user_id)
+    query = (
+        select(Assignment)
+        .join(Enrolment, Enrolment.course_id == Assignment.course_id)
+        .where(Enrolment.user_id == user_id)
+    )
     if roles is not None:
         query = query.where(Enrolment.role.in_(roles))
     # exercise_ids is a JSON list: filtered here, the same on SQLite and PostgreSQL.
@@ -198,13 +209,23 @@ def assignment_progress(session: Session, user: User, assignment: Assignment) ->
         mine = [s for s in rows if s.exercise_id == exercise_id]
         used = sum(1 for s in mine if s.status in COUNTED_STATUSES)
         left = None if allowed is None else max(allowed - used, 0)
-        counted = counted_attempt([(s.score, s.created_at) for s in mine if s.status == SubmissionStatus.GRADED],
-                                  terms, assignment.score_policy)
+        counted = counted_attempt(
+            [(s.score, s.created_at) for s in mine if s.status == SubmissionStatus.GRADED],
+            terms,
+            assignment.score_policy,
+        )
         override = corrected.get((user.id, exercise_id))
-        progress.append(ExerciseProgress(exercise_id=exercise_id, attempts_used=used, attempts_left=left,
-                                         score=counted.score if override is None else override.score,
-                                         last_status=mine[-1].status if mine else None, late=counted.late,
-                                         override=override))
+        progress.append(
+            ExerciseProgress(
+                exercise_id=exercise_id,
+                attempts_used=used,
+                attempts_left=left,
+                score=counted.score if override is None else override.score,
+                last_status=mine[-1].status if mine else None,
+                late=counted.late,
+                override=override,
+            )
+        )
     return progress
 
 
@@ -216,8 +237,9 @@ class CountedAttempt:
     late: Lateness | None
 
 
-def counted_attempt(graded: Sequence[tuple[float | None, datetime]], terms: StudentTerms,
-                    score_policy: str) -> CountedAttempt:
+def counted_attempt(
+    graded: Sequence[tuple[float | None, datetime]], terms: StudentTerms, score_policy: str
+) -> CountedAttempt:
     """Of graded attempts (engine score, submitted at) in submission order, the one that counts under the score
     policy, compared by their counted values: a late penalty lowers what counts, never the engine's verdict."""
     values = [(terms.counted(score, at), terms.lateness(at)) for score, at in graded if score is not None]
@@ -245,8 +267,9 @@ class ExerciseResult:
     overridden: bool = False  # a teacher's override is the score
 
 
-def assignment_results(session: Session, assignment: Assignment,
-                       user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+def assignment_results(
+    session: Session, assignment: Assignment, user_ids: Collection[int]
+) -> dict[tuple[int, str], ExerciseResult]:
     """``assignment_progress``'s attempts and counted scores for many students at once, teachers' overrides applied
     (an overridden pair without a submission is present, with no attempts). Keyed by (user id, exercise id)."""
     results = _counted_results(session, assignment, user_ids)
@@ -257,8 +280,9 @@ def assignment_results(session: Session, assignment: Assignment,
     return results
 
 
-def _counted_results(session: Session, assignment: Assignment,
-                     user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+def _counted_results(
+    session: Session, assignment: Assignment, user_ids: Collection[int]
+) -> dict[tuple[int, str], ExerciseResult]:
     """``assignment_progress``'s attempts and counted scores for many students at once, in one statement.
 
     Keyed by (user id, exercise id); pairs without a submission are absent. Per pair the statement returns the
@@ -271,33 +295,47 @@ def _counted_results(session: Session, assignment: Assignment,
         return _results_with_late_work(session, assignment, user_ids)
     scored = and_(Submission.status == SubmissionStatus.GRADED, Submission.score.is_not(None))
     grouped = (
-        select(Submission.user_id, Submission.exercise_id,
-               func.count(case((Submission.status.in_(COUNTED_STATUSES), 1))).label("used"),
-               func.max(case((scored, Submission.score))).label("best"),
-               func.max(case((scored, Submission.id))).label("last_id"))
-        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(list(user_ids)),
-               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        select(
+            Submission.user_id,
+            Submission.exercise_id,
+            func.count(case((Submission.status.in_(COUNTED_STATUSES), 1))).label("used"),
+            func.max(case((scored, Submission.score))).label("best"),
+            func.max(case((scored, Submission.id))).label("last_id"),
+        )
+        .where(
+            Submission.assignment_id == assignment.id,
+            Submission.user_id.in_(list(user_ids)),
+            Submission.exercise_id.in_(list(assignment.exercise_ids)),
+        )
         .group_by(Submission.user_id, Submission.exercise_id)
         .subquery("grouped")
     )
     last = aliased(Submission, name="last_graded")
     rows = session.execute(
-        select(grouped.c.user_id, grouped.c.exercise_id, grouped.c.used, grouped.c.best, last.score)
-        .outerjoin(last, last.id == grouped.c.last_id)
+        select(grouped.c.user_id, grouped.c.exercise_id, grouped.c.used, grouped.c.best, last.score).outerjoin(
+            last, last.id == grouped.c.last_id
+        )
     )
-    return {(user_id, exercise_id): ExerciseResult(int(used or 0), counted_score([best, last_score],
-                                                                                 assignment.score_policy))
-            for user_id, exercise_id, used, best, last_score in rows}
+    return {
+        (user_id, exercise_id): ExerciseResult(
+            int(used or 0), counted_score([best, last_score], assignment.score_policy)
+        )
+        for user_id, exercise_id, used, best, last_score in rows
+    }
 
 
-def _results_with_late_work(session: Session, assignment: Assignment,
-                            user_ids: Collection[int]) -> dict[tuple[int, str], ExerciseResult]:
+def _results_with_late_work(
+    session: Session, assignment: Assignment, user_ids: Collection[int]
+) -> dict[tuple[int, str], ExerciseResult]:
     """``assignment_results`` where late work is taken: each attempt's penalty depends on when it came and on the
     student's own due date, so the attempts are read (one statement) and counted by ``counted_attempt``."""
     rows = session.execute(
         select(Submission.user_id, Submission.exercise_id, Submission.status, Submission.score, Submission.created_at)
-        .where(Submission.assignment_id == assignment.id, Submission.user_id.in_(list(user_ids)),
-               Submission.exercise_id.in_(list(assignment.exercise_ids)))
+        .where(
+            Submission.assignment_id == assignment.id,
+            Submission.user_id.in_(list(user_ids)),
+            Submission.exercise_id.in_(list(assignment.exercise_ids)),
+        )
         .order_by(Submission.id)
     ).all()
     own_terms = terms_of_students(session, assignment, user_ids)
@@ -309,5 +347,6 @@ def _results_with_late_work(session: Session, assignment: Assignment,
         graded = [(score, at) for status, score, at in attempts if status == SubmissionStatus.GRADED]
         counted = counted_attempt(graded, own_terms[user_id], assignment.score_policy)
         results[(user_id, exercise_id)] = ExerciseResult(
-            sum(1 for status, _, _ in attempts if status in COUNTED_STATUSES), counted.score, counted.late is not None)
+            sum(1 for status, _, _ in attempts if status in COUNTED_STATUSES), counted.score, counted.late is not None
+        )
     return results

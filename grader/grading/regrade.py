@@ -4,6 +4,7 @@ The job row is leased like a submission (grader.grading.leases), walks the assig
 order and keeps a cursor, so a re-delivered task resumes where the last one stopped; re-checking a submission the
 job already updated finds nothing to change, so a repeat is harmless.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -94,7 +95,9 @@ def _verdict(part: dict[str, Any] | None) -> str:
     return f"✗ {float(part.get('score') or 0):.2f}{tag}"
 
 
-def explain(old_parts: dict[str, Any] | None, new_parts: dict[str, Any] | None, old_status: str, new_status: str) -> str:
+def explain(
+    old_parts: dict[str, Any] | None, new_parts: dict[str, Any] | None, old_status: str, new_status: str
+) -> str:
     """Why a verdict changed: the status change and each part whose verdict differs ("field: old → new")."""
     reasons = [f"{old_status} → {new_status}"] if old_status != new_status else []
     old_parts, new_parts = old_parts or {}, new_parts or {}
@@ -118,7 +121,9 @@ def recheck(submission: Submission) -> Recheck | None:
         return None
     new_status = SubmissionStatus.GRADED if result["status"] == "graded" else SubmissionStatus.INVALID
     old_parts, new_parts = submission.parts or {}, result.get("parts") or {}
-    verdicts_differ = any(_verdict(old_parts.get(f)) != _verdict(new_parts.get(f)) for f in set(old_parts) | set(new_parts))
+    verdicts_differ = any(
+        _verdict(old_parts.get(f)) != _verdict(new_parts.get(f)) for f in set(old_parts) | set(new_parts)
+    )
     old_worth, new_worth = worth(submission.status, submission.score), worth(new_status, result.get("score"))
     changed = (
         submission.status != new_status
@@ -135,8 +140,8 @@ def recheck(submission: Submission) -> Recheck | None:
         old_engine_version=submission.engine_version,
         new_engine_version=result["engine_version"],
         changed=changed,
-        lowered=new_worth < old_worth - SCORE_EPSILON or (submission.status == SubmissionStatus.GRADED
-                                                          and new_status != SubmissionStatus.GRADED),
+        lowered=new_worth < old_worth - SCORE_EPSILON
+        or (submission.status == SubmissionStatus.GRADED and new_status != SubmissionStatus.GRADED),
         reason=explain(old_parts, new_parts, str(submission.status), str(new_status)),
         result=result,
     )
@@ -153,9 +158,14 @@ def _write_result(session: Session, submission: Submission, check: Recheck) -> b
             Submission.score.is_not_distinct_from(submission.score),
             Submission.engine_version.is_not_distinct_from(submission.engine_version),
         )
-        .values(status=check.new_status, score=check.new_score, parts=result.get("parts") or {},
-                errors=result.get("errors") or [], parsed_answer=result.get("parsed"),
-                engine_version=check.new_engine_version)
+        .values(
+            status=check.new_status,
+            score=check.new_score,
+            parts=result.get("parts") or {},
+            errors=result.get("errors") or [],
+            parsed_answer=result.get("parsed"),
+            engine_version=check.new_engine_version,
+        )
         .execution_options(synchronize_session=False)
     )
     return rows_matched(written) == 1
@@ -170,30 +180,41 @@ def _over_attempt_limit(session: Session, submission: Submission, check: Recheck
     if allowed is None or check.old_status != SubmissionStatus.INVALID or check.new_status != SubmissionStatus.GRADED:
         return False
     assert submission.assignment_id is not None  # the job walks one assignment's rows
-    return policy.attempts_used(session, submission.user_id, submission.assignment_id, submission.exercise_id) >= allowed
+    return (
+        policy.attempts_used(session, submission.user_id, submission.assignment_id, submission.exercise_id) >= allowed
+    )
 
 
 def _lowers_counted_score(session: Session, submission: Submission, check: Recheck, score_policy: str) -> bool:
     """True if, under "last attempt counts", the re-check makes an unread answer the student's latest graded
     attempt, counted in place of a higher score (the answer's own worth rises from nothing, so ``lowered`` is
     False, yet the score the teacher sees would drop)."""
-    if (score_policy != ScorePolicy.LAST or check.old_status == SubmissionStatus.GRADED
-            or check.new_status != SubmissionStatus.GRADED):
+    if (
+        score_policy != ScorePolicy.LAST
+        or check.old_status == SubmissionStatus.GRADED
+        or check.new_status != SubmissionStatus.GRADED
+    ):
         return False
     latest = session.execute(
         select(Submission.id, Submission.score)
-        .where(Submission.user_id == submission.user_id, Submission.assignment_id == submission.assignment_id,
-               Submission.exercise_id == submission.exercise_id, Submission.status == SubmissionStatus.GRADED,
-               Submission.id != submission.id)
-        .order_by(Submission.id.desc()).limit(1)
+        .where(
+            Submission.user_id == submission.user_id,
+            Submission.assignment_id == submission.assignment_id,
+            Submission.exercise_id == submission.exercise_id,
+            Submission.status == SubmissionStatus.GRADED,
+            Submission.id != submission.id,
+        )
+        .order_by(Submission.id.desc())
+        .limit(1)
     ).first()
     if latest is None or latest.id > submission.id:
         return False  # nothing counted yet, or a later graded attempt stays the counted one
     return worth(check.new_status, check.new_score) < float(latest.score or 0.0) - SCORE_EPSILON
 
 
-def _apply(session: Session, job: RegradeJob, submission: Submission, check: Recheck,
-           assignment: Assignment) -> tuple[int, int]:
+def _apply(
+    session: Session, job: RegradeJob, submission: Submission, check: Recheck, assignment: Assignment
+) -> tuple[int, int]:
     """Record one re-check under the assignment's rules (the student's own attempt limit, the score policy):
     (changes applied, changes kept back) — 0/1 each."""
     allowed = student_terms(session, assignment, submission.user_id).attempts_allowed
@@ -205,7 +226,11 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
     if check.changed and _over_attempt_limit(session, submission, check, allowed):
         session.add(_change_row(job, submission, check, applied=False, why=KEPT_OVER_LIMIT.format(allowed=allowed)))
         return 0, 1
-    refreshed = check.changed or submission.engine_version != check.new_engine_version or submission.parts != check.result.get("parts")
+    refreshed = (
+        check.changed
+        or submission.engine_version != check.new_engine_version
+        or submission.parts != check.result.get("parts")
+    )
     if not refreshed or not _write_result(session, submission, check):
         return 0, 0
     if not check.changed:
@@ -213,22 +238,37 @@ def _apply(session: Session, job: RegradeJob, submission: Submission, check: Rec
     session.add(_change_row(job, submission, check, applied=True))
     if submission.assignment_id is not None:
         counted_scores_changed(session, submission.assignment_id, [submission.user_id], utcnow())
-    session.add(GradeLogEntry(
-        submission_id=submission.id, old_score=check.old_score, new_score=check.new_score,
-        old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version,
-        reason=f"regrade #{job.id}: {check.reason}", actor=job.requested_by,
-    ))
+    session.add(
+        GradeLogEntry(
+            submission_id=submission.id,
+            old_score=check.old_score,
+            new_score=check.new_score,
+            old_engine_version=check.old_engine_version,
+            new_engine_version=check.new_engine_version,
+            reason=f"regrade #{job.id}: {check.reason}",
+            actor=job.requested_by,
+        )
+    )
     return 1, 0
 
 
-def _change_row(job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool,
-                why: str = "") -> RegradeChange:
+def _change_row(
+    job: RegradeJob, submission: Submission, check: Recheck, *, applied: bool, why: str = ""
+) -> RegradeChange:
     """The report row for one changed verdict; ``why`` says why one not applied was kept back."""
     reason = check.reason if applied else KEPT.format(reason=check.reason, why=why)
     return RegradeChange(
-        job_id=job.id, submission_id=submission.id, user_id=submission.user_id, exercise_id=submission.exercise_id,
-        old_status=check.old_status, new_status=check.new_status, old_score=check.old_score, new_score=check.new_score,
-        old_engine_version=check.old_engine_version, new_engine_version=check.new_engine_version, applied=applied,
+        job_id=job.id,
+        submission_id=submission.id,
+        user_id=submission.user_id,
+        exercise_id=submission.exercise_id,
+        old_status=check.old_status,
+        new_status=check.new_status,
+        old_score=check.old_score,
+        new_score=check.new_score,
+        old_engine_version=check.old_engine_version,
+        new_engine_version=check.new_engine_version,
+        applied=applied,
         reason=reason,
     )
 
@@ -243,9 +283,12 @@ def _start(session: Session, lease: leases.Lease) -> RegradeJob:
     job = session.get_one(RegradeJob, lease.row_id, populate_existing=True)
     total = session.scalar(select(func.count()).where(_regradable(job))) or 0
     done = session.scalar(select(func.count()).where(_regradable(job), Submission.id <= job.cursor)) or 0
-    session.execute(update(RegradeJob).where(leases.holds(RegradeJob, lease))
-                    .values(total=total, processed=done, engine_version=engine.ENGINE_VERSION)
-                    .execution_options(synchronize_session=False))
+    session.execute(
+        update(RegradeJob)
+        .where(leases.holds(RegradeJob, lease))
+        .values(total=total, processed=done, engine_version=engine.ENGINE_VERSION)
+        .execution_options(synchronize_session=False)
+    )
     session.commit()
     return session.get_one(RegradeJob, lease.row_id, populate_existing=True)
 
@@ -267,9 +310,15 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
             applied, kept = applied + a, kept + k
     # Moving the cursor under the lease in the same transaction makes the batch count exactly once.
     moved = session.execute(
-        update(RegradeJob).where(leases.holds(RegradeJob, lease))
-        .values(cursor=batch[-1].id, processed=RegradeJob.processed + len(batch), changed=RegradeJob.changed + applied,
-                kept=RegradeJob.kept + kept, lease_until=utcnow() + timedelta(seconds=lease_seconds))
+        update(RegradeJob)
+        .where(leases.holds(RegradeJob, lease))
+        .values(
+            cursor=batch[-1].id,
+            processed=RegradeJob.processed + len(batch),
+            changed=RegradeJob.changed + applied,
+            kept=RegradeJob.kept + kept,
+            lease_until=utcnow() + timedelta(seconds=lease_seconds),
+        )
         .execution_options(synchronize_session=False)
     )
     if rows_matched(moved) != 1:
@@ -299,7 +348,9 @@ def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: 
         except Exception as exc:
             # Keep the message on the job for the teacher's page, then let Celery record the failure.
             session.rollback()
-            leases.release_after_failure(session, RegradeJob, lease, f"{type(exc).__name__}: {exc}", RegradeStatus.ERROR)
+            leases.release_after_failure(
+                session, RegradeJob, lease, f"{type(exc).__name__}: {exc}", RegradeStatus.ERROR
+            )
             raise
         if more is None:
             return RegradeStatus.RUNNING  # another worker took over

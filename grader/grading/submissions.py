@@ -47,10 +47,20 @@ def accept(
         if assignment is None:
             raise SubmissionRejected("no_such_assignment", policy.NO_SUCH_ASSIGNMENT)
     values = {
-        "user_id": user_id, "exercise_id": exercise_id, "seed": seed, "lang": lang, "raw_answer": raw_answer,
-        "parsed_answer": parsed_answer, "assignment_id": assignment_id, "idempotency_key": idempotency_key,
-        "status": SubmissionStatus.QUEUED, "attempts": 0, "max_attempts": current_app.config["GRADER_MAX_ATTEMPTS"],
-        "created_at": now, "queued_at": now, "dispatched_at": now,
+        "user_id": user_id,
+        "exercise_id": exercise_id,
+        "seed": seed,
+        "lang": lang,
+        "raw_answer": raw_answer,
+        "parsed_answer": parsed_answer,
+        "assignment_id": assignment_id,
+        "idempotency_key": idempotency_key,
+        "status": SubmissionStatus.QUEUED,
+        "attempts": 0,
+        "max_attempts": current_app.config["GRADER_MAX_ATTEMPTS"],
+        "created_at": now,
+        "queued_at": now,
+        "dispatched_at": now,
     }
     conflict: IntegrityError | None = None
     try:
@@ -75,8 +85,9 @@ def accept(
 _INSERT_RETURNING_ID = insert(cast(Table, Submission.__table__)).returning(Submission.__table__.c.id)
 
 
-def _insert_within_the_rules(database: Database, user_id: int, assignment: Assignment, exercise_id: str,
-                             now: datetime, values: dict[str, Any]) -> int | None:
+def _insert_within_the_rules(
+    database: Database, user_id: int, assignment: Assignment, exercise_id: str, now: datetime, values: dict[str, Any]
+) -> int | None:
     """Check the assignment's rules and insert the row in one transaction that holds the student's lock on the
     assignment: two parallel requests would otherwise both count an attempt left and both insert.
 
@@ -108,16 +119,27 @@ def _as_loaded(session: Session, submission_id: int, values: dict[str, Any]) -> 
     Every column gets a value, the ones the INSERT left out their scalar default or NULL, so that no attribute is
     left to load later.
     """
-    columns = {column.key: column.default.arg if column.default is not None and column.default.is_scalar else None
-               for column in Submission.__table__.columns}
+    columns = {
+        column.key: column.default.arg if column.default is not None and column.default.is_scalar else None
+        for column in Submission.__table__.columns
+    }
     submission = Submission(**{**columns, **values, "id": submission_id})
     make_transient_to_detached(submission)
     session.add(submission)
     return submission
 
 
-def replay_of(session: Session, *, user_id: int, idempotency_key: str, exercise_id: str, seed: int, lang: str,
-              raw_answer: Any, assignment_id: int | None) -> Submission | None:
+def replay_of(
+    session: Session,
+    *,
+    user_id: int,
+    idempotency_key: str,
+    exercise_id: str,
+    seed: int,
+    lang: str,
+    raw_answer: Any,
+    assignment_id: int | None,
+) -> Submission | None:
     """The user's earlier submission made with this key if the request repeats it, None if the key is new; a key
     reused for something else raises SubmissionRejected("idempotency_conflict")."""
     earlier = _by_idempotency_key(session, user_id, idempotency_key)
@@ -136,7 +158,11 @@ def _same_request_or_conflict(
 ) -> Submission:
     """Return ``earlier`` if it is the same request again; a key reused for something else is a conflict."""
     if (earlier.exercise_id, earlier.seed, earlier.lang, earlier.raw_answer, earlier.assignment_id) != (
-        exercise_id, seed, lang, raw_answer, assignment_id
+        exercise_id,
+        seed,
+        lang,
+        raw_answer,
+        assignment_id,
     ):
         raise SubmissionRejected(
             "idempotency_conflict",

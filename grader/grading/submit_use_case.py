@@ -84,8 +84,9 @@ class Unreadable:
 SubmitOutcome = Accepted | Replay | Refused | RateLimited | Unreadable
 
 
-def variant_assignment(session: Session, caller: Caller, exercise_id: str,
-                       assignment_id: int | None) -> Assignment | None:
+def variant_assignment(
+    session: Session, caller: Caller, exercise_id: str, assignment_id: int | None
+) -> Assignment | None:
     """Assignment ``assignment_id`` if it sets ``exercise_id`` in a course of the caller's (any course for an
     admin): the one whose variant (its own, with fresh variants) the caller works on there; else None."""
     found = session.get(Assignment, assignment_id) if assignment_id is not None else None
@@ -100,9 +101,16 @@ def submit_answer(session: Session, caller: Caller, request: SubmitRequest, now:
     A replay is answered first, before the rate limit counts: it is not a new submission, and a client retrying
     after a lost reply must get its submission back, not a refusal for an attempt that was already stored.
     """
-    seed = request.seed if request.seed is not None else seed_for(
-        session, caller.user_id, request.exercise_id,
-        variant_assignment(session, caller, request.exercise_id, request.assignment_id))
+    seed = (
+        request.seed
+        if request.seed is not None
+        else seed_for(
+            session,
+            caller.user_id,
+            request.exercise_id,
+            variant_assignment(session, caller, request.exercise_id, request.assignment_id),
+        )
+    )
     key = request.idempotency_key
     try:
         if key is not None:

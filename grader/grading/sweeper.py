@@ -72,8 +72,10 @@ def stale(model: JobModel, now: datetime, requeue_after: float) -> ColumnElement
     worker runs, a row its dead worker left must not gain a copy every ``requeue_after`` either.
     """
     backed_off = case(
-        *((model.resends == doublings, now - timedelta(seconds=requeue_after * 2**doublings))
-          for doublings in range(MAX_BACKOFF_DOUBLINGS)),
+        *(
+            (model.resends == doublings, now - timedelta(seconds=requeue_after * 2**doublings))
+            for doublings in range(MAX_BACKOFF_DOUBLINGS)
+        ),
         else_=now - timedelta(seconds=requeue_after * 2**MAX_BACKOFF_DOUBLINGS),
     )
     not_recent = or_(model.dispatched_at.is_(None), model.dispatched_at < backed_off)
@@ -113,11 +115,14 @@ def unsent_since_claim(model: JobModel) -> ColumnElement[bool]:
     """SQL condition: no message was sent for the row since it was last claimed (or ever), so none can be waiting
     in the broker: its worker died, or the attempt failed and handed it back."""
     # Never NULL (a row never claimed has no started_at), so that its negation means what it says.
-    return or_(model.dispatched_at.is_(None),
-               and_(model.started_at.is_not(None), model.dispatched_at < model.started_at))
+    return or_(
+        model.dispatched_at.is_(None), and_(model.started_at.is_not(None), model.dispatched_at < model.started_at)
+    )
 
 
-def take_lost(session: Session, queued_messages: int, asked_at: float, requeue_after: float) -> dict[JobModel, list[int]]:
+def take_lost(
+    session: Session, queued_messages: int, asked_at: float, requeue_after: float
+) -> dict[JobModel, list[int]]:
     """With a worker alive: mark the rows whose message is lost as dispatched now and return their ids; commits.
 
     ``queued_messages`` is what the broker said its queue holds, asked at ``time.monotonic()`` ``asked_at``
@@ -134,19 +139,24 @@ def take_lost(session: Session, queued_messages: int, asked_at: float, requeue_a
     now = utcnow()
     taken: dict[JobModel, list[int]] = {model: [] for model in ERROR_STATUS}
     if excess > 0:
-        condition = {model: and_(waiting(model, now), not_(unsent_since_claim(model)),
-                                 model.dispatched_at < now - sent_before) for model in ERROR_STATUS}
+        condition = {
+            model: and_(waiting(model, now), not_(unsent_since_claim(model)), model.dispatched_at < now - sent_before)
+            for model in ERROR_STATUS
+        }
         limit = min(excess, BATCH_SIZE)
-        oldest = sorted((dispatched_at, index, model, row_id) for index, model in enumerate(ERROR_STATUS)
-                        for row_id, dispatched_at in _candidates(session, model, condition[model],
-                                                                 model.dispatched_at, limit))[:limit]
+        oldest = sorted(
+            (dispatched_at, index, model, row_id)
+            for index, model in enumerate(ERROR_STATUS)
+            for row_id, dispatched_at in _candidates(session, model, condition[model], model.dispatched_at, limit)
+        )[:limit]
         for model in ERROR_STATUS:
             rows = [(row_id, dispatched_at) for dispatched_at, _, chosen, row_id in oldest if chosen is model]
             taken[model] += _take(session, model, rows, condition[model], now)
     for model in ERROR_STATUS:
         condition_unsent = and_(waiting(model, now), unsent_since_claim(model))
-        taken[model] += _take(session, model, _candidates(session, model, condition_unsent, model.id, BATCH_SIZE),
-                              condition_unsent, now)
+        taken[model] += _take(
+            session, model, _candidates(session, model, condition_unsent, model.id, BATCH_SIZE), condition_unsent, now
+        )
     session.commit()
     return taken
 
@@ -154,12 +164,18 @@ def take_lost(session: Session, queued_messages: int, asked_at: float, requeue_a
 def _rows_expecting_a_message(session: Session) -> int:
     """How many waiting rows of every kind should have a message in the queue (sent since their last claim)."""
     now = utcnow()
-    return sum(session.scalar(select(func.count()).select_from(model).where(
-        waiting(model, now), not_(unsent_since_claim(model)))) or 0 for model in ERROR_STATUS)
+    return sum(
+        session.scalar(
+            select(func.count()).select_from(model).where(waiting(model, now), not_(unsent_since_claim(model)))
+        )
+        or 0
+        for model in ERROR_STATUS
+    )
 
 
-def _candidates(session: Session, model: JobModel, condition: ColumnElement[bool], order: ColumnElement[object],
-                limit: int) -> list[tuple[int, datetime | None]]:
+def _candidates(
+    session: Session, model: JobModel, condition: ColumnElement[bool], order: ColumnElement[object], limit: int
+) -> list[tuple[int, datetime | None]]:
     """Up to ``limit`` (id, dispatched_at) of rows matching ``condition`` in ``order``; on PostgreSQL locked with
     SKIP LOCKED, so that sweepers do not queue on each other."""
     query = select(model.id, model.dispatched_at).where(condition).order_by(order).limit(limit)
@@ -167,8 +183,13 @@ def _candidates(session: Session, model: JobModel, condition: ColumnElement[bool
     return [(row_id, dispatched_at) for row_id, dispatched_at in session.execute(query).all()]
 
 
-def _take(session: Session, model: JobModel, rows: list[tuple[int, datetime | None]], condition: ColumnElement[bool],
-          now: datetime) -> list[int]:
+def _take(
+    session: Session,
+    model: JobModel,
+    rows: list[tuple[int, datetime | None]],
+    condition: ColumnElement[bool],
+    now: datetime,
+) -> list[int]:
     """Mark each of ``rows`` dispatched now by a compare-and-set on ``dispatched_at`` (two sweepers never both take
     one) while it still meets ``condition``; the ids taken. The caller commits."""
     taken = []
@@ -191,7 +212,9 @@ def sweep(app: Flask) -> SweepReport:
         database = get_db(app)
         requeue_after, queue = app.config["GRADER_REQUEUE_AFTER"], app.config["GRADER_QUEUE"]
         with database.session() as session:
-            given_up = {model: leases.give_up_exhausted(session, model, status) for model, status in ERROR_STATUS.items()}
+            given_up = {
+                model: leases.give_up_exhausted(session, model, status) for model, status in ERROR_STATUS.items()
+            }
             # Asked before the rows are counted (see take_lost); only worth asking while someone can claim.
             asked_at = time.monotonic()
             queued_messages = dispatch.waiting_messages(queue) if liveness.live_capacity(session, queue) else None

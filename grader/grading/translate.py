@@ -5,6 +5,7 @@ on the language (only the messages do), so the same engine version grading the s
 language gives the same verdict with translated texts. Anything that does not line up exactly (another engine
 version, a different status or score on any part) keeps the stored texts: the stored result is the truth.
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,8 +33,11 @@ class Feedback:
 def feedback_in(submission: Submission, lang: str) -> Feedback:
     """``submission``'s stored parts and errors, with their texts in ``lang`` when the engine can say so."""
     stored = Feedback(dict(submission.parts or {}), list(submission.errors or []), submission.lang)
-    if (lang == submission.lang or submission.engine_version != engine.ENGINE_VERSION
-            or submission.status not in (SubmissionStatus.GRADED, SubmissionStatus.INVALID)):
+    if (
+        lang == submission.lang
+        or submission.engine_version != engine.ENGINE_VERSION
+        or submission.status not in (SubmissionStatus.GRADED, SubmissionStatus.INVALID)
+    ):
         return stored
     fresh = _graded_in(submission.exercise_id, submission.seed, json.dumps(submission.raw_answer, sort_keys=True), lang)
     if fresh.get("status") != submission.status:

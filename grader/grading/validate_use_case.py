@@ -51,8 +51,9 @@ def studied_assignments(session: Session, user_id: int, exercise_id: str) -> lis
     return policy.assignments_setting(session, user_id, exercise_id, (EnrolmentRole.STUDENT,))
 
 
-def own_variant(session: Session, caller: Caller, exercise_id: str, now: datetime,
-                assignment: Assignment | None = None) -> OwnVariant | Refused:
+def own_variant(
+    session: Session, caller: Caller, exercise_id: str, now: datetime, assignment: Assignment | None = None
+) -> OwnVariant | Refused:
     """The caller's own variant (in ``assignment``, one of theirs that sets the exercise, if given: its own with fresh
     variants); refused ``not_open`` for a student whose assignments that set the exercise (or ``assignment``) are
     all still to open (the variant would show what the opening date holds back), ``not_found`` if none sets it.
@@ -64,8 +65,9 @@ def own_variant(session: Session, caller: Caller, exercise_id: str, now: datetim
     if caller.is_admin:
         as_student, opens_at = False, None
     elif not caller.is_staff:
-        setting = [assignment] if assignment is not None else \
-            policy.assignments_setting(session, caller.user_id, exercise_id)
+        setting = (
+            [assignment] if assignment is not None else policy.assignments_setting(session, caller.user_id, exercise_id)
+        )
         if not setting:
             # Seeds belong to the user and the exercise: shown before any assignment sets it, the variant a
             # teacher assigns later (to open on a date) would have been seen long before.
@@ -103,8 +105,13 @@ def validate_answer(session: Session, caller: Caller, request: ValidateRequest, 
         # student types), and refused as the variant itself is before an assignment that sets it opens.
         seed = None
         if engine.reads_per_variant(request.exercise_id):
-            own = own_variant(session, caller, request.exercise_id, now,
-                              variant_assignment(session, caller, request.exercise_id, request.assignment_id))
+            own = own_variant(
+                session,
+                caller,
+                request.exercise_id,
+                now,
+                variant_assignment(session, caller, request.exercise_id, request.assignment_id),
+            )
             if isinstance(own, Refused):
                 return own
             seed = own.seed

@@ -30,14 +30,18 @@ def variant_scope(assignment: Assignment | None) -> int:
 def derive_seed(secret: str, user_id: int, exercise_id: str, scope: int = SHARED_SCOPE) -> int:
     """HMAC-SHA256 of (user id, exercise id), and the assignment for a fresh scope, under ``secret``, reduced to a
     seed; unguessable without the secret. The shared scope's message is the one used before scopes existed."""
-    message = f"variant:{user_id}:{exercise_id}" if scope == SHARED_SCOPE \
+    message = (
+        f"variant:{user_id}:{exercise_id}"
+        if scope == SHARED_SCOPE
         else f"fresh-variant:{scope}:{user_id}:{exercise_id}"
+    )
     digest = hmac.new(secret.encode("utf-8"), message.encode(), hashlib.sha256)
     return int.from_bytes(digest.digest()[:8], "big") % SEED_LIMIT
 
 
-def seed_for(session: Session, user_id: int, exercise_id: str, assignment: Assignment | None = None,
-             secret: str | None = None) -> int:
+def seed_for(
+    session: Session, user_id: int, exercise_id: str, assignment: Assignment | None = None, secret: str | None = None
+) -> int:
     """The seed of user ``user_id``'s variant of ``exercise_id`` in ``assignment`` (its own with fresh variants,
     else the shared one), created and committed on first use.
 
@@ -49,9 +53,17 @@ def seed_for(session: Session, user_id: int, exercise_id: str, assignment: Assig
     if stored is not None:
         return stored
     seed = derive_seed(secret or current_app.config["VARIANT_SECRET"], user_id, exercise_id, scope)
-    session.execute(sql_dialects.insert_ignoring_conflict(
-        sql_dialects.dialect_of(session), VariantAssignment, ["user_id", "exercise_id", "scope"],
-        user_id=user_id, exercise_id=exercise_id, scope=scope, seed=seed))
+    session.execute(
+        sql_dialects.insert_ignoring_conflict(
+            sql_dialects.dialect_of(session),
+            VariantAssignment,
+            ["user_id", "exercise_id", "scope"],
+            user_id=user_id,
+            exercise_id=exercise_id,
+            scope=scope,
+            seed=seed,
+        )
+    )
     session.commit()
     stored = _stored_seed(session, user_id, exercise_id, scope)
     assert stored is not None, "variant row must exist after insert-or-ignore"
@@ -62,7 +74,8 @@ def _stored_seed(session: Session, user_id: int, exercise_id: str, scope: int) -
     """The seed already assigned to this user and exercise in ``scope``, if any."""
     return session.scalar(
         select(VariantAssignment.seed).where(
-            VariantAssignment.user_id == user_id, VariantAssignment.exercise_id == exercise_id,
+            VariantAssignment.user_id == user_id,
+            VariantAssignment.exercise_id == exercise_id,
             VariantAssignment.scope == scope,
         )
     )

@@ -58,8 +58,10 @@ COURSE_UI: dict[str, Text] = {
     "points.col": Text("得分 / 分值", "Points"),
     "points.total": Text("共 {points} / {max} 分", "{points} of {max} points"),
     "points.label": Text("分值", "Points"),
-    "points.err": Text("分值须是大于 0、至多 1000 的数，最多两位小数。",
-                       "Points must be a number above 0 and at most 1000, with at most two decimals."),
+    "points.err": Text(
+        "分值须是大于 0、至多 1000 的数，最多两位小数。",
+        "Points must be a number above 0 and at most 1000, with at most two decimals.",
+    ),
     "ovr.err_student": Text("请选择本课程的一名学生。", "Choose a student of this course."),
     "ovr.err_exercise": Text(
         "请选择本作业中的一道题，或作业总分。", "Choose an exercise of this assignment, or its total."

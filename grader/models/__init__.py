@@ -1,4 +1,5 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
+
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
 from grader.models.extensions import Extension

@@ -77,8 +77,9 @@ class Course(Base):
     title: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The IANA zone in which teachers enter, and everyone sees, opening and due times (stored as UTC instants).
-    time_zone: Mapped[str] = mapped_column(String(TIME_ZONE_MAX), default=DEFAULT_TIME_ZONE,
-                                           server_default=DEFAULT_TIME_ZONE)
+    time_zone: Mapped[str] = mapped_column(
+        String(TIME_ZONE_MAX), default=DEFAULT_TIME_ZONE, server_default=DEFAULT_TIME_ZONE
+    )
     # Set while the course is archived: read-only for students (results stay visible, nothing can be submitted).
     archived_at: Mapped[datetime | None]
 

@@ -1,4 +1,5 @@
 """Regrade jobs (re-checking an assignment's submissions on the workers) and the changes each one found."""
+
 from __future__ import annotations
 
 from datetime import datetime

@@ -1,4 +1,5 @@
 """Teacher pages at /teach: courses, rosters, assignments, the dashboard, CSV exports, regrades and API tokens."""
+
 from __future__ import annotations
 
 from flask import Flask
@@ -21,8 +22,20 @@ from grader.teacher.blueprint import teacher
 
 # Every teacher view module; its routes are added to the blueprint here, not by importing it. (The regrade task,
 # grader.teacher.tasks, is listed in the Celery app's include, grader.celery_app.)
-VIEW_MODULES = (admin_views, assignment_views, course_admin_views, course_views, dashboard_views, export_views, extension_views,
-                override_views, regrade_views, roster_link_views, roster_views, token_views)
+VIEW_MODULES = (
+    admin_views,
+    assignment_views,
+    course_admin_views,
+    course_views,
+    dashboard_views,
+    export_views,
+    extension_views,
+    override_views,
+    regrade_views,
+    roster_link_views,
+    roster_views,
+    token_views,
+)
 
 
 def init_app(app: Flask) -> None:

@@ -1,4 +1,5 @@
 """Who may see which teacher page: teachers of a course and admins; everyone else gets a 404."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -45,10 +46,14 @@ def teaches(session: Session, user: User, course_id: int) -> bool:
     """True if ``user`` is an admin or enrolled as a teacher of the course."""
     if user.role == Role.ADMIN:
         return True
-    return session.scalar(
-        select(Enrolment.id).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id,
-                                   Enrolment.role == EnrolmentRole.TEACHER)
-    ) is not None
+    return (
+        session.scalar(
+            select(Enrolment.id).where(
+                Enrolment.course_id == course_id, Enrolment.user_id == user.id, Enrolment.role == EnrolmentRole.TEACHER
+            )
+        )
+        is not None
+    )
 
 
 def taught_courses(session: Session, user: User) -> list[Course]:

@@ -3,6 +3,7 @@
 Only graded submissions of the course's enrolled students count; a student's score on an exercise is the
 assignment's counted score (best or last graded attempt), as students see it.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -97,7 +98,9 @@ def course_students(course_id: int) -> Select[int]:
 
 def in_assignments(assignments: Sequence[Assignment]) -> ColumnElement[bool]:
     """SQL condition: the submission belongs to one of ``assignments`` and to an exercise it still sets."""
-    conditions = [and_(Submission.assignment_id == a.id, Submission.exercise_id.in_(a.exercise_ids)) for a in assignments]
+    conditions = [
+        and_(Submission.assignment_id == a.id, Submission.exercise_id.in_(a.exercise_ids)) for a in assignments
+    ]
     return or_(*conditions) if conditions else false()
 
 
@@ -120,28 +123,59 @@ def counted_scores(assignments: Sequence[Assignment], course_id: int, dialect: s
     keys = (Submission.assignment_id, Submission.user_id, Submission.exercise_id)
     if sql_dialects.ranks_by_window(dialect):
         position = func.row_number().over(partition_by=keys, order_by=Submission.id)
-        rows = select(*keys, Submission.score, Submission.created_at, position.label("position"),
-                      func.count().over(partition_by=keys).label("of")).where(
-            graded_of_students(assignments, course_id)).subquery("ranked")
+        rows = (
+            select(
+                *keys,
+                Submission.score,
+                Submission.created_at,
+                position.label("position"),
+                func.count().over(partition_by=keys).label("of"),
+            )
+            .where(graded_of_students(assignments, course_id))
+            .subquery("ranked")
+        )
         first_score: ColumnElement[Any] = func.max(case((rows.c.position == 1, rows.c.score)))
         last_score: ColumnElement[Any] = func.max(case((rows.c.position == rows.c.of, rows.c.score)))
-        per_key = select(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id, func.count().label("attempts"),
-                         func.max(rows.c.created_at).label("last_at"), first_score.label("first_score"),
-                         last_score.label("last_score"), func.max(rows.c.score).label("best"))
+        per_key = select(
+            rows.c.assignment_id,
+            rows.c.user_id,
+            rows.c.exercise_id,
+            func.count().label("attempts"),
+            func.max(rows.c.created_at).label("last_at"),
+            first_score.label("first_score"),
+            last_score.label("last_score"),
+            func.max(rows.c.score).label("best"),
+        )
         grouped = per_key.group_by(rows.c.assignment_id, rows.c.user_id, rows.c.exercise_id).subquery("grouped")
         first_score, last_score = grouped.c.first_score, grouped.c.last_score
     else:
-        grouped = select(*keys, func.count().label("attempts"), func.max(Submission.created_at).label("last_at"),
-                         func.min(Submission.id).label("first_id"), func.max(Submission.id).label("last_id"),
-                         func.max(Submission.score).label("best")).where(
-            graded_of_students(assignments, course_id)).group_by(*keys).subquery("grouped")
+        grouped = (
+            select(
+                *keys,
+                func.count().label("attempts"),
+                func.max(Submission.created_at).label("last_at"),
+                func.min(Submission.id).label("first_id"),
+                func.max(Submission.id).label("last_id"),
+                func.max(Submission.score).label("best"),
+            )
+            .where(graded_of_students(assignments, course_id))
+            .group_by(*keys)
+            .subquery("grouped")
+        )
         first, last = aliased(Submission, name="first_try"), aliased(Submission, name="last_try")
         first_score = select(first.score).where(first.id == grouped.c.first_id).scalar_subquery()
         last_score = select(last.score).where(last.id == grouped.c.last_id).scalar_subquery()
     best_policy = [a.id for a in assignments if a.score_policy == ScorePolicy.BEST]
     counted = case((grouped.c.assignment_id.in_(best_policy), grouped.c.best), else_=last_score)
-    return select(grouped.c.assignment_id, grouped.c.user_id, grouped.c.exercise_id, grouped.c.attempts,
-                  grouped.c.last_at, first_score.label("first_score"), counted.label("counted")).subquery("counted_scores")
+    return select(
+        grouped.c.assignment_id,
+        grouped.c.user_id,
+        grouped.c.exercise_id,
+        grouped.c.attempts,
+        grouped.c.last_at,
+        first_score.label("first_score"),
+        counted.label("counted"),
+    ).subquery("counted_scores")
 
 
 def score_bin(score: ColumnElement[Any]) -> ColumnElement[int]:
@@ -156,8 +190,13 @@ def score_bin(score: ColumnElement[Any]) -> ColumnElement[int]:
     return case(*whens, else_=0)
 
 
-def _summaries(session: Session, keys: Sequence[str | int], key: ColumnElement[Any], score: ColumnElement[Any],
-               first_share: ColumnElement[Any]) -> list[ScoreSummary]:
+def _summaries(
+    session: Session,
+    keys: Sequence[str | int],
+    key: ColumnElement[Any],
+    score: ColumnElement[Any],
+    first_share: ColumnElement[Any],
+) -> list[ScoreSummary]:
     """ScoreSummary per key (in ``keys`` order; keys nobody attempted get zeros) from one GROUP BY ``key``.
 
     Counts, mean, first-try share and the histogram's bins come from the same pass, so the counted scores behind
@@ -170,13 +209,15 @@ def _summaries(session: Session, keys: Sequence[str | int], key: ColumnElement[A
     summaries = []
     for wanted in keys:
         row = found.get(wanted)
-        summaries.append(ScoreSummary(
-            key=wanted,
-            attempted=int(row[1]) if row else 0,
-            mean_score=float(row[2]) if row and row[2] is not None else None,
-            first_try_share=float(row[3]) if row and row[3] is not None else None,
-            histogram=tuple(int(n or 0) for n in row[4:]) if row else (0,) * BIN_COUNT,
-        ))
+        summaries.append(
+            ScoreSummary(
+                key=wanted,
+                attempted=int(row[1]) if row else 0,
+                mean_score=float(row[2]) if row and row[2] is not None else None,
+                first_try_share=float(row[3]) if row and row[3] is not None else None,
+                histogram=tuple(int(n or 0) for n in row[4:]) if row else (0,) * BIN_COUNT,
+            )
+        )
     return summaries
 
 
@@ -204,7 +245,9 @@ def assignment_stats(session: Session, course_id: int, assignments: Sequence[Ass
         .subquery("per_student")
     )
     first_share = func.sum(per_student.c.firsts) / cast(func.sum(per_student.c.pairs), Float)
-    return _summaries(session, [a.id for a in assignments], per_student.c.assignment_id, per_student.c.score, first_share)
+    return _summaries(
+        session, [a.id for a in assignments], per_student.c.assignment_id, per_student.c.score, first_share
+    )
 
 
 def _json_text(document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
@@ -238,13 +281,22 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
             examples[(exercise_id, tag)].append((int(n), f"{field}: {read if read is not None else ''}"))
     by_exercise: dict[str, list[TagCount]] = defaultdict(list)
     for exercise_id, tag, n, students in counts:
-        by_exercise[exercise_id].append(TagCount(
-            tag=tag, count=n, students=students, share_of_wrong=n / wrong_counts[exercise_id],
-            examples=tuple(example for _rank, example in sorted(examples.get((exercise_id, tag), ()))),
-        ))
+        by_exercise[exercise_id].append(
+            TagCount(
+                tag=tag,
+                count=n,
+                students=students,
+                share_of_wrong=n / wrong_counts[exercise_id],
+                examples=tuple(example for _rank, example in sorted(examples.get((exercise_id, tag), ()))),
+            )
+        )
     return [
-        MisconceptionTable(e, wrong_counts.get(e, 0), tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))),
-                           wrong_counts.get(e, 0) - tagged_answers.get(e, 0))
+        MisconceptionTable(
+            e,
+            wrong_counts.get(e, 0),
+            tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))),
+            wrong_counts.get(e, 0) - tagged_answers.get(e, 0),
+        )
         for e in assignment.exercise_ids
     ]
 
@@ -260,34 +312,72 @@ def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect
     wrong = and_(graded_of_students([assignment], assignment.course_id), Submission.score < FULL_MARKS)
     # MATERIALIZED fences the plain scan of the wrong answers off from the JSON expansion: with json_each's guess of
     # 100 rows per call, PostgreSQL otherwise walked the whole table in id order to spare itself a sort.
-    answers = (select(Submission.id, Submission.user_id, Submission.exercise_id, Submission.parts).where(wrong)
-               .cte("wrong_answers").prefix_with("MATERIALIZED"))
+    answers = (
+        select(Submission.id, Submission.user_id, Submission.exercise_id, Submission.parts)
+        .where(wrong)
+        .cte("wrong_answers")
+        .prefix_with("MATERIALIZED")
+    )
     parts, tags = _tagged_parts(dialect, answers.c.parts)
     # Each (answer, tag) once, shown by its lowest-scoring tagged part (ties: the first field by name).
-    choice = func.row_number().over(partition_by=(answers.c.id, tags.c.value), order_by=(
-        cast(_json_text(parts.c.value, "score"), Float), parts.c.key))
+    choice = func.row_number().over(
+        partition_by=(answers.c.id, tags.c.value),
+        order_by=(cast(_json_text(parts.c.value, "score"), Float), parts.c.key),
+    )
     expanded = (
-        select(answers.c.id.label("submission_id"), answers.c.user_id, answers.c.exercise_id,
-               tags.c.value.label("tag"), parts.c.key.label("field"),
-               _json_text(parts.c.value, "read").label("read"), choice.label("choice"))
-        .select_from(answers).join(parts, true()).join(tags, true())
+        select(
+            answers.c.id.label("submission_id"),
+            answers.c.user_id,
+            answers.c.exercise_id,
+            tags.c.value.label("tag"),
+            parts.c.key.label("field"),
+            _json_text(parts.c.value, "read").label("read"),
+            choice.label("choice"),
+        )
+        .select_from(answers)
+        .join(parts, true())
+        .join(tags, true())
         .subquery("expanded")
     )
     per_tag = select(expanded).where(expanded.c.choice == 1).cte("per_tag")
     no_text, no_number = cast(null(), String), cast(null(), Integer)
-    newest = func.row_number().over(partition_by=(per_tag.c.exercise_id, per_tag.c.tag),
-                                    order_by=per_tag.c.submission_id.desc())
-    ranked = select(per_tag.c.exercise_id, per_tag.c.tag, per_tag.c.field, per_tag.c.read,
-                    newest.label("rank")).subquery("ranked")
+    newest = func.row_number().over(
+        partition_by=(per_tag.c.exercise_id, per_tag.c.tag), order_by=per_tag.c.submission_id.desc()
+    )
+    ranked = select(
+        per_tag.c.exercise_id, per_tag.c.tag, per_tag.c.field, per_tag.c.read, newest.label("rank")
+    ).subquery("ranked")
     return union_all(
-        select(literal("wrong"), answers.c.exercise_id, no_text, func.count(), no_number, no_text, no_text)
-        .group_by(answers.c.exercise_id),
-        select(literal("tagged"), per_tag.c.exercise_id, no_text, func.count(per_tag.c.submission_id.distinct()),
-               no_number, no_text, no_text).group_by(per_tag.c.exercise_id),
-        select(literal("tag"), per_tag.c.exercise_id, per_tag.c.tag, func.count(),
-               func.count(per_tag.c.user_id.distinct()), no_text, no_text).group_by(per_tag.c.exercise_id, per_tag.c.tag),
-        select(literal("example"), ranked.c.exercise_id, ranked.c.tag, ranked.c.rank, no_number, ranked.c.field,
-               ranked.c.read).where(ranked.c.rank <= EXAMPLES_PER_TAG),
+        select(literal("wrong"), answers.c.exercise_id, no_text, func.count(), no_number, no_text, no_text).group_by(
+            answers.c.exercise_id
+        ),
+        select(
+            literal("tagged"),
+            per_tag.c.exercise_id,
+            no_text,
+            func.count(per_tag.c.submission_id.distinct()),
+            no_number,
+            no_text,
+            no_text,
+        ).group_by(per_tag.c.exercise_id),
+        select(
+            literal("tag"),
+            per_tag.c.exercise_id,
+            per_tag.c.tag,
+            func.count(),
+            func.count(per_tag.c.user_id.distinct()),
+            no_text,
+            no_text,
+        ).group_by(per_tag.c.exercise_id, per_tag.c.tag),
+        select(
+            literal("example"),
+            ranked.c.exercise_id,
+            ranked.c.tag,
+            ranked.c.rank,
+            no_number,
+            ranked.c.field,
+            ranked.c.read,
+        ).where(ranked.c.rank <= EXAMPLES_PER_TAG),
     )
 
 
@@ -311,8 +401,15 @@ def student_progress(session: Session, course_id: int, assignments: Sequence[Ass
         .subquery("activity")
     )
     rows = session.execute(
-        select(User.id, User.username, User.display_name, graded.c.attempted, graded.c.points, graded.c.full,
-               activity.c.last_at)
+        select(
+            User.id,
+            User.username,
+            User.display_name,
+            graded.c.attempted,
+            graded.c.points,
+            graded.c.full,
+            activity.c.last_at,
+        )
         .join(Enrolment, Enrolment.user_id == User.id)
         .outerjoin(graded, graded.c.user_id == User.id)
         .outerjoin(activity, activity.c.user_id == User.id)
@@ -321,7 +418,15 @@ def student_progress(session: Session, course_id: int, assignments: Sequence[Ass
     ).all()
     total = sum(len(a.exercise_ids) for a in assignments)
     return [
-        StudentProgress(user_id, username, display_name, int(attempted or 0), int(full or 0), total,
-                        float(points or 0.0) / total if total else 0.0, last_at)
+        StudentProgress(
+            user_id,
+            username,
+            display_name,
+            int(attempted or 0),
+            int(full or 0),
+            total,
+            float(points or 0.0) / total if total else 0.0,
+            last_at,
+        )
         for user_id, username, display_name, attempted, points, full, last_at in rows
     ]

@@ -1,4 +1,5 @@
 """Creating and editing assignments, and previewing a sample variant of a catalogue exercise."""
+
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
@@ -18,14 +19,24 @@ from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 
-def _form_page(course: Course, form: assignments.AssignmentForm, assignment: Assignment | None,
-               status: int = 200, dropped: int = 0) -> ResponseReturnValue:
+def _form_page(
+    course: Course, form: assignments.AssignmentForm, assignment: Assignment | None, status: int = 200, dropped: int = 0
+) -> ResponseReturnValue:
     """The assignment form (new or edit) with the exercise catalogue; ``dropped``: the grades the posted exercise
     list would stop counting, asked about before it is saved."""
-    return render("teach/assignment_form.html", status, course=course, form=form, assignment=assignment,
-                  catalogue=assignments.catalogue(page_lang()), score_policies=assignments.SCORE_POLICIES,
-                  key_policies=assignments.KEY_POLICIES, offset=utc_offset_label(offset_now(course.time_zone)),
-                  variants=variant_mode(get_session(), assignment, utcnow()), dropped=dropped)
+    return render(
+        "teach/assignment_form.html",
+        status,
+        course=course,
+        form=form,
+        assignment=assignment,
+        catalogue=assignments.catalogue(page_lang()),
+        score_policies=assignments.SCORE_POLICIES,
+        key_policies=assignments.KEY_POLICIES,
+        offset=utc_offset_label(offset_now(course.time_zone)),
+        variants=variant_mode(get_session(), assignment, utcnow()),
+        dropped=dropped,
+    )
 
 
 def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
@@ -78,10 +89,19 @@ def delete_assignment(assignment_id: int) -> ResponseReturnValue:
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     if request.form.get("confirm") != "yes":
         tries = assignments.staff_tries(get_session(), found)
-        note = t("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
-        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=t("asg.delete_heading", lang, title=title), question=t("asg.delete_question", lang),
-                      note=note, button=t("asg.delete_yes", lang))
+        note = (
+            t("asg.delete_staff_tries_one" if tries == 1 else "asg.delete_staff_tries", lang, n=tries) if tries else ""
+        )
+        return render(
+            "teach/confirm.html",
+            course=course,
+            cancel=back,
+            action=request.path,
+            heading=t("asg.delete_heading", lang, title=title),
+            question=t("asg.delete_question", lang),
+            note=note,
+            button=t("asg.delete_yes", lang),
+        )
     if not assignments.delete(get_session(), found.id):  # a submission came in after the question
         return render("teach/cannot_delete.html", 409, course=course, title=title, back=back)
     flash(t("asg.deleted", lang, title=title))
@@ -96,7 +116,18 @@ def preview(exercise_id: str) -> ResponseReturnValue:
     if exercise_id not in engine.exercise_ids(graded_only=True):
         abort(404)
     if seed is None:
-        return render("teach/preview.html", 422, exercise_id=exercise_id, seed=request.args.get("seed"),
-                      title=exercise_title(exercise_id, lang), sample=None)
-    return render("teach/preview.html", exercise_id=exercise_id, seed=seed, title=exercise_title(exercise_id, lang),
-                  sample=assignments.preview(exercise_id, seed, lang))
+        return render(
+            "teach/preview.html",
+            422,
+            exercise_id=exercise_id,
+            seed=request.args.get("seed"),
+            title=exercise_title(exercise_id, lang),
+            sample=None,
+        )
+    return render(
+        "teach/preview.html",
+        exercise_id=exercise_id,
+        seed=seed,
+        title=exercise_title(exercise_id, lang),
+        sample=assignments.preview(exercise_id, seed, lang),
+    )

@@ -2,6 +2,7 @@
 
 Opening and due times are typed in the course's time zone and stored as UTC instants (see grader.teacher.zones).
 """
+
 from __future__ import annotations
 
 import copy
@@ -84,14 +85,22 @@ class AssignmentSettings:
 def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
     """The posted form's values, trimmed."""
     return AssignmentForm(
-        title_zh=form.get("title_zh", "").strip(), title_en=form.get("title_en", "").strip(),
-        exercise_ids=tuple(form.getlist("exercise_ids")), opens_at=form.get("opens_at", "").strip(),
-        due_at=form.get("due_at", "").strip(), attempts=form.get("attempts", "").strip(),
-        score_policy=form.get("score_policy", ""), answer_key_policy=form.get("answer_key_policy", ""),
-        late_until=form.get("late_until", "").strip(), late_per_day=form.get("late_per_day", "").strip(),
+        title_zh=form.get("title_zh", "").strip(),
+        title_en=form.get("title_en", "").strip(),
+        exercise_ids=tuple(form.getlist("exercise_ids")),
+        opens_at=form.get("opens_at", "").strip(),
+        due_at=form.get("due_at", "").strip(),
+        attempts=form.get("attempts", "").strip(),
+        score_policy=form.get("score_policy", ""),
+        answer_key_policy=form.get("answer_key_policy", ""),
+        late_until=form.get("late_until", "").strip(),
+        late_per_day=form.get("late_per_day", "").strip(),
         late_cap=form.get("late_cap", "").strip(),
-        points={name.removeprefix(POINTS_PREFIX): value.strip() for name, value in form.items()
-                if name.startswith(POINTS_PREFIX)},
+        points={
+            name.removeprefix(POINTS_PREFIX): value.strip()
+            for name, value in form.items()
+            if name.startswith(POINTS_PREFIX)
+        },
     )
 
 
@@ -99,10 +108,14 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
     """The form filled with an existing assignment's settings, its times in its course's zone."""
     zone = assignment.course.time_zone
     return AssignmentForm(
-        title_zh=assignment.title_zh, title_en=assignment.title_en, exercise_ids=tuple(assignment.exercise_ids),
-        opens_at=form_time(assignment.opens_at, zone), due_at=form_time(assignment.due_at, zone),
+        title_zh=assignment.title_zh,
+        title_en=assignment.title_en,
+        exercise_ids=tuple(assignment.exercise_ids),
+        opens_at=form_time(assignment.opens_at, zone),
+        due_at=form_time(assignment.due_at, zone),
         attempts="" if assignment.attempts_allowed is None else str(assignment.attempts_allowed),
-        score_policy=assignment.score_policy, answer_key_policy=assignment.answer_key_policy,
+        score_policy=assignment.score_policy,
+        answer_key_policy=assignment.answer_key_policy,
         late_until=form_time(assignment.late_until, zone),
         late_per_day="" if not assignment.late_penalty_per_day else f"{assignment.late_penalty_per_day:g}",
         late_cap="" if assignment.late_cap is None else f"{assignment.late_cap:g}",
@@ -136,8 +149,9 @@ def _time_field(text: str, zone: str, stored: datetime | None) -> datetime | Non
 TIME_ERRORS = {"gap": "asg.err_gap_", "repeated": "asg.err_repeated_"}  # + the field's name
 
 
-def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
-          assignment: Assignment | None = None) -> tuple[AssignmentSettings | None, AssignmentForm]:
+def check(
+    form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE, assignment: Assignment | None = None
+) -> tuple[AssignmentSettings | None, AssignmentForm]:
     """Checked settings (times typed in ``zone``, the course's), or None and the form with an error key per bad
     field; ``assignment`` is the one being edited, if any."""
     errors: dict[str, str] = {}
@@ -174,14 +188,28 @@ def check(form: AssignmentForm, zone: str = DEFAULT_TIME_ZONE,
     late = LateSettings()
     if "due_at" not in errors:  # the close is checked against the due date, which must be readable first
         stored_close = assignment.late_until if assignment else None
-        late = check_late({"late_until": form.late_until, "late_per_day": form.late_per_day,
-                           "late_cap": form.late_cap}, times.get("due_at"),
-                          lambda text: _time_field(text, zone, stored_close), errors)
+        late = check_late(
+            {"late_until": form.late_until, "late_per_day": form.late_per_day, "late_cap": form.late_cap},
+            times.get("due_at"),
+            lambda text: _time_field(text, zone, stored_close),
+            errors,
+        )
     if errors:
         return None, replace(form, errors=errors)
-    return AssignmentSettings(form.title_zh, form.title_en, chosen, times["opens_at"], times["due_at"], attempts,
-                              form.score_policy, form.answer_key_policy, late.late_until, late.late_penalty_per_day,
-                              late.late_cap, points), form
+    return AssignmentSettings(
+        form.title_zh,
+        form.title_en,
+        chosen,
+        times["opens_at"],
+        times["due_at"],
+        attempts,
+        form.score_policy,
+        form.answer_key_policy,
+        late.late_until,
+        late.late_penalty_per_day,
+        late.late_cap,
+        points,
+    ), form
 
 
 # Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook.
@@ -190,11 +218,16 @@ _NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy"})
 
 def _counted_settings(target: Assignment) -> dict[str, object]:
     """A copy of the assignment's settings that a counted score depends on (policy, exercises, points, times)."""
-    return {item.name: copy.copy(getattr(target, item.name)) for item in fields(AssignmentSettings)
-            if item.name not in _NOT_COUNTED}
+    return {
+        item.name: copy.copy(getattr(target, item.name))
+        for item in fields(AssignmentSettings)
+        if item.name not in _NOT_COUNTED
+    }
 
 
-def save(session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None) -> Assignment:
+def save(
+    session: Session, course_id: int, settings: AssignmentSettings, assignment: Assignment | None = None
+) -> Assignment:
     """Create an assignment in the course, or update ``assignment``; commits (an edit may change every student's
     counted score: the late policy, the score policy, the exercise list)."""
     # A new assignment gets fresh variants; an existing one keeps its mode, so no student's variant changes.
@@ -213,8 +246,9 @@ def save(session: Session, course_id: int, settings: AssignmentSettings, assignm
 def _by_staff(assignment: Assignment) -> ColumnElement[bool]:
     """SQL condition: a submission by someone who teaches the assignment's course (an admin, or enrolled in it as a
     teacher); the teacher pages' access rule (grader.teacher.access.teaches)."""
-    teachers = select(Enrolment.user_id).where(Enrolment.course_id == assignment.course_id,
-                                               Enrolment.role == EnrolmentRole.TEACHER)
+    teachers = select(Enrolment.user_id).where(
+        Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.TEACHER
+    )
     admins = select(User.id).where(User.role == Role.ADMIN)
     return Submission.user_id.in_(teachers) | Submission.user_id.in_(admins)
 
@@ -222,14 +256,22 @@ def _by_staff(assignment: Assignment) -> ColumnElement[bool]:
 def has_student_work(session: Session, assignment: Assignment) -> bool:
     """True if anyone but the course's teachers submitted to the assignment (any status): students' work, which
     deleting the assignment would cut off from it. A former student's submissions count too."""
-    return session.scalar(select(Submission.id).where(
-        Submission.assignment_id == assignment.id, ~_by_staff(assignment)).limit(1)) is not None
+    return (
+        session.scalar(
+            select(Submission.id).where(Submission.assignment_id == assignment.id, ~_by_staff(assignment)).limit(1)
+        )
+        is not None
+    )
 
 
 def staff_tries(session: Session, assignment: Assignment) -> int:
     """How many submissions the course's teachers made to the assignment (trying it out as a student would)."""
-    return session.scalar(select(func.count(Submission.id)).where(
-        Submission.assignment_id == assignment.id, _by_staff(assignment))) or 0
+    return (
+        session.scalar(
+            select(func.count(Submission.id)).where(Submission.assignment_id == assignment.id, _by_staff(assignment))
+        )
+        or 0
+    )
 
 
 def delete(session: Session, assignment_id: int) -> bool:
@@ -254,8 +296,11 @@ def delete(session: Session, assignment_id: int) -> bool:
 
 def catalogue(lang: str) -> list[dict[str, Any]]:
     """Graded exercises for the picker: id, chapter and title in ``lang``."""
-    return [{"id": e["id"], "chapter": e["chapter"], "title": e["title"][lang]}
-            for e in engine.list_exercises() if e["graded"]]
+    return [
+        {"id": e["id"], "chapter": e["chapter"], "title": e["title"][lang]}
+        for e in engine.list_exercises()
+        if e["graded"]
+    ]
 
 
 def parse_seed(text: str | None) -> int | None:
@@ -271,6 +316,10 @@ def preview(exercise_id: str, seed: int, lang: str) -> dict[str, Any]:
     """A sample variant, for the teacher: its prompt and data as the student's page shows them, and its answer key
     as students see it once it shows (values written as answers are, by field label); raises engine.UnknownExercise."""
     variant = engine.variant(exercise_id, seed, lang)
-    return {"variant": variant, "key": engine.answer_key_text(exercise_id, seed, lang),
-            "labels": {f["name"]: f["label"][lang] for f in variant["fields"]},
-            "prompt": page_prompt(exercise_id, seed, lang), "blocks": data_blocks(variant["data"], lang)}
+    return {
+        "variant": variant,
+        "key": engine.answer_key_text(exercise_id, seed, lang),
+        "labels": {f["name"]: f["label"][lang] for f in variant["fields"]},
+        "prompt": page_prompt(exercise_id, seed, lang),
+        "blocks": data_blocks(variant["data"], lang),
+    }

@@ -1,4 +1,5 @@
 """The teacher pages' blueprint (mounted at /teach): CSRF on every post, error pages (strings come from the one catalogue, grader.i18n)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Geometry for the dashboard's inline SVG charts; readable without colour (patterns, labels, numbers on bars)."""
+
 from __future__ import annotations
 
 import itertools
@@ -80,20 +81,36 @@ def histogram(chart_id: str, counts: Sequence[int], labels: Sequence[str]) -> Hi
     bars = []
     for index, (count, label) in enumerate(zip(counts, labels)):
         height = PLOT_HEIGHT * count / tallest
-        bars.append(Bar(x=LEFT + index * (BAR_WIDTH + GAP), y=baseline - height, width=BAR_WIDTH, height=height,
-                        value=count, label=label, pattern=PATTERNS[index % len(PATTERNS)]))
+        bars.append(
+            Bar(
+                x=LEFT + index * (BAR_WIDTH + GAP),
+                y=baseline - height,
+                width=BAR_WIDTH,
+                height=height,
+                value=count,
+                label=label,
+                pattern=PATTERNS[index % len(PATTERNS)],
+            )
+        )
     width = LEFT * 2 + len(bars) * (BAR_WIDTH + GAP)
     return Histogram(chart_id, width, baseline + BOTTOM, baseline, tuple(bars))
 
 
-def share_chart(chart_id: str, items: Sequence[tuple[str, float, str]],
-                keys: Sequence[str] | None = None) -> ShareChart:
+def share_chart(
+    chart_id: str, items: Sequence[tuple[str, float, str]], keys: Sequence[str] | None = None
+) -> ShareChart:
     """One bar per (label, share, text), with ``keys[i]`` the stable id behind label i (default: the label itself);
     bar length is the share of SHARE_WIDTH."""
     keys = keys if keys is not None else [label for label, _share, _text in items]
     rows = tuple(
-        ShareRow(y=index * ROW_HEIGHT, width=max(SHARE_WIDTH * min(max(share, 0.0), 1.0), 1.0), label=label, text=text,
-                 pattern=PATTERNS[index % len(PATTERNS)], key=key)
+        ShareRow(
+            y=index * ROW_HEIGHT,
+            width=max(SHARE_WIDTH * min(max(share, 0.0), 1.0), 1.0),
+            label=label,
+            text=text,
+            pattern=PATTERNS[index % len(PATTERNS)],
+            key=key,
+        )
         for index, ((label, share, text), key) in enumerate(zip(items, keys))
     )
     return ShareChart(chart_id, LABEL_WIDTH + SHARE_WIDTH + 140, max(len(rows), 1) * ROW_HEIGHT, LABEL_WIDTH, rows)

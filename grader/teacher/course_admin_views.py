@@ -1,4 +1,5 @@
 """A course's settings page (time zone) and archiving or unarchiving it, each after a confirmation."""
+
 from __future__ import annotations
 
 from flask import flash, redirect, request, url_for
@@ -15,12 +16,19 @@ from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 
-def _settings_page(course: Course, status: int = 200, time_zone: str | None = None,
-                   error: str | None = None) -> ResponseReturnValue:
+def _settings_page(
+    course: Course, status: int = 200, time_zone: str | None = None, error: str | None = None
+) -> ResponseReturnValue:
     """The settings form (the zone typed, if it was refused) with the archive or unarchive button."""
-    return render("teach/course_settings.html", status, course=course, zones=COMMON_TIME_ZONES, error=error,
-                  time_zone=course.time_zone if time_zone is None else time_zone,
-                  offset=utc_offset_label(offset_now(course.time_zone)))
+    return render(
+        "teach/course_settings.html",
+        status,
+        course=course,
+        zones=COMMON_TIME_ZONES,
+        error=error,
+        time_zone=course.time_zone if time_zone is None else time_zone,
+        offset=utc_offset_label(offset_now(course.time_zone)),
+    )
 
 
 routes = Routes()
@@ -51,9 +59,15 @@ def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
     if course.archived == archived:  # already so (e.g. a second tab): nothing to confirm
         return redirect(back)
     if request.form.get("confirm") != "yes":
-        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=t(f"{prefix}.heading", lang, title=course.title),
-                      question=t(f"{prefix}.question", lang, title=course.title), button=t(f"{prefix}.yes", lang))
+        return render(
+            "teach/confirm.html",
+            course=course,
+            cancel=back,
+            action=request.path,
+            heading=t(f"{prefix}.heading", lang, title=course.title),
+            question=t(f"{prefix}.question", lang, title=course.title),
+            button=t(f"{prefix}.yes", lang),
+        )
     if course_settings.set_archived(get_session(), course, archived):
         flash(t(f"{prefix}.done", lang))
     return redirect(url_for("teacher.course", course_id=course.id))

@@ -1,4 +1,5 @@
 """A course's settings that its teachers change after creating it: the time zone, and archiving."""
+
 from __future__ import annotations
 
 from sqlalchemy.orm import Session

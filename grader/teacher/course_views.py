@@ -1,4 +1,5 @@
 """Teacher home (courses taught, create a course) and the course dashboard."""
+
 from __future__ import annotations
 
 from flask import flash, redirect, request, url_for
@@ -15,14 +16,28 @@ from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 
-def _home(status: int = 200, errors: list[str] | None = None, code: str = "", title: str = "",
-          time_zone: str = SUGGESTED_TIME_ZONE) -> ResponseReturnValue:
+def _home(
+    status: int = 200,
+    errors: list[str] | None = None,
+    code: str = "",
+    title: str = "",
+    time_zone: str = SUGGESTED_TIME_ZONE,
+) -> ResponseReturnValue:
     """The courses-I-teach page (archived ones listed apart), optionally with the create form's errors."""
     courses = taught_courses(get_session(), signed_in())
     counts = student_counts(get_session(), [c.id for c in courses])
-    return render("teach/home.html", status, courses=[c for c in courses if not c.archived],
-                  archived=[c for c in courses if c.archived], counts=counts, errors=errors or [], code=code,
-                  title=title, time_zone=time_zone, zones=COMMON_TIME_ZONES)
+    return render(
+        "teach/home.html",
+        status,
+        courses=[c for c in courses if not c.archived],
+        archived=[c for c in courses if c.archived],
+        counts=counts,
+        errors=errors or [],
+        code=code,
+        title=title,
+        time_zone=time_zone,
+        zones=COMMON_TIME_ZONES,
+    )
 
 
 routes = Routes()

@@ -1,4 +1,5 @@
 """What each dashboard page shows, shaped for its template: statistics, chart geometry, tables."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -99,10 +100,14 @@ def _tag_names(table: analytics.MisconceptionTable, lang: str) -> dict[str, str]
 def _tag_chart(chart_id: str, table: analytics.MisconceptionTable, names: dict[str, str]) -> charts.ShareChart:
     """The misconception histogram: one bar per tag, called by its name (the bare tag if unknown), labelled with
     count and share; the tag stays the bar's key."""
-    return charts.share_chart(chart_id, [
-        (names.get(tag.tag, tag.tag), tag.share_of_wrong, f"{tag.count} ({shown_percent(tag.share_of_wrong)}%)")
-        for tag in table.tags
-    ], keys=[tag.tag for tag in table.tags])
+    return charts.share_chart(
+        chart_id,
+        [
+            (names.get(tag.tag, tag.tag), tag.share_of_wrong, f"{tag.count} ({shown_percent(tag.share_of_wrong)}%)")
+            for tag in table.tags
+        ],
+        keys=[tag.tag for tag in table.tags],
+    )
 
 
 def assignment_page(session: Session, assignment: Assignment, lang: str) -> AssignmentPage:
@@ -112,16 +117,28 @@ def assignment_page(session: Session, assignment: Assignment, lang: str) -> Assi
     labels = charts.bin_labels()
     names = [_tag_names(table, lang) for table in tables]
     exercises = tuple(
-        ExerciseRow(str(s.key), exercise_title(str(s.key), lang), s, charts.histogram(f"e{index}", s.histogram, labels),
-                    table, _tag_chart(f"m{index}", table, tag_names), table.untagged, tag_names)
+        ExerciseRow(
+            str(s.key),
+            exercise_title(str(s.key), lang),
+            s,
+            charts.histogram(f"e{index}", s.histogram, labels),
+            table,
+            _tag_chart(f"m{index}", table, tag_names),
+            table.untagged,
+            tag_names,
+        )
         for index, (s, table, tag_names) in enumerate(zip(stats, tables, names))
     )
     regrades = session.scalars(
-        select(RegradeJob).where(RegradeJob.assignment_id == assignment.id).order_by(RegradeJob.id.desc()).limit(REGRADES_SHOWN)
+        select(RegradeJob)
+        .where(RegradeJob.assignment_id == assignment.id)
+        .order_by(RegradeJob.id.desc())
+        .limit(REGRADES_SHOWN)
     ).all()
     students = analytics.student_progress(session, assignment.course_id, [assignment])
-    return AssignmentPage(assignment, assignment.title(lang), exercises, tuple(students), tuple(regrades),
-                          engine.ENGINE_VERSION)
+    return AssignmentPage(
+        assignment, assignment.title(lang), exercises, tuple(students), tuple(regrades), engine.ENGINE_VERSION
+    )
 
 
 def student_page(session: Session, course: Course, user_id: int, lang: str) -> StudentPage:
@@ -133,13 +150,19 @@ def student_page(session: Session, course: Course, user_id: int, lang: str) -> S
         abort(404)
     ids = [a.id for a in course.assignments]
     submissions = session.scalars(
-        select(Submission).where(Submission.user_id == user_id, Submission.assignment_id.in_(ids))
-        .order_by(Submission.id.desc()).limit(SUBMISSIONS_SHOWN)
+        select(Submission)
+        .where(Submission.user_id == user_id, Submission.assignment_id.in_(ids))
+        .order_by(Submission.id.desc())
+        .limit(SUBMISSIONS_SHOWN)
     ).all()
     exercise_ids = {s.exercise_id for s in submissions}
     return StudentPage(
-        course, student, tuple(submissions), {a.id: a.title(lang) for a in course.assignments},
-        {e: field_labels(e, lang) for e in exercise_ids}, {e: exercise_title(e, lang) for e in exercise_ids},
+        course,
+        student,
+        tuple(submissions),
+        {a.id: a.title(lang) for a in course.assignments},
+        {e: field_labels(e, lang) for e in exercise_ids},
+        {e: exercise_title(e, lang) for e in exercise_ids},
     )
 
 
@@ -150,16 +173,29 @@ def regrade_context(session: Session, job: RegradeJob, lang: str, page: int = 1)
     pages = max(1, -(-total // REGRADE_CHANGES_PER_PAGE))
     page = min(max(page, 1), pages)
     changes = session.scalars(
-        select(RegradeChange).where(RegradeChange.job_id == job.id).options(selectinload(RegradeChange.user))
-        .order_by(RegradeChange.id).limit(REGRADE_CHANGES_PER_PAGE).offset((page - 1) * REGRADE_CHANGES_PER_PAGE)
+        select(RegradeChange)
+        .where(RegradeChange.job_id == job.id)
+        .options(selectinload(RegradeChange.user))
+        .order_by(RegradeChange.id)
+        .limit(REGRADE_CHANGES_PER_PAGE)
+        .offset((page - 1) * REGRADE_CHANGES_PER_PAGE)
     ).all()
     first = (page - 1) * REGRADE_CHANGES_PER_PAGE + 1
     # A student since removed from the course has no page to link to (it would be a 404).
-    members = set(session.scalars(select(Enrolment.user_id).where(
-        Enrolment.course_id == job.assignment.course_id, Enrolment.user_id.in_({c.user_id for c in changes}))))
-    return {"job": job, "title": job.assignment.title(lang), "changes": changes, "course": job.assignment.course,
-            "members": members,
-            "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes},
-            "reasons": {c.id: shown_reason(c.reason, c.exercise_id, lang, c.applied) for c in changes},
-            "paging": {"page": page, "pages": pages, "total": total, "first": first,
-                       "last": first + len(changes) - 1}}
+    members = set(
+        session.scalars(
+            select(Enrolment.user_id).where(
+                Enrolment.course_id == job.assignment.course_id, Enrolment.user_id.in_({c.user_id for c in changes})
+            )
+        )
+    )
+    return {
+        "job": job,
+        "title": job.assignment.title(lang),
+        "changes": changes,
+        "course": job.assignment.course,
+        "members": members,
+        "exercise_titles": {c.exercise_id: exercise_title(c.exercise_id, lang) for c in changes},
+        "reasons": {c.id: shown_reason(c.reason, c.exercise_id, lang, c.applied) for c in changes},
+        "paging": {"page": page, "pages": pages, "total": total, "first": first, "last": first + len(changes) - 1},
+    }

@@ -1,4 +1,5 @@
 """The assignment dashboard and one student's submissions."""
+
 from __future__ import annotations
 
 from flask.typing import ResponseReturnValue

@@ -1,4 +1,5 @@
 """CSV downloads of an assignment (posts, so they carry the CSRF token like every other teacher action)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -31,10 +32,14 @@ def export(assignment_id: int, kind: str) -> Response:
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
     if kind not in EXPORTS:
         abort(404)
-    return Response(stream_with_context(_csv_stream(kind, found.id)), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="{exports.filename(found, kind)}"',
-        "Cache-Control": "no-store",
-    })
+    return Response(
+        stream_with_context(_csv_stream(kind, found.id)),
+        mimetype="text/csv",
+        headers={
+            "Content-Disposition": f'attachment; filename="{exports.filename(found, kind)}"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 def _csv_stream(kind: str, assignment_id: int) -> Iterator[str]:

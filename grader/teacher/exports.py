@@ -1,4 +1,5 @@
 """CSV exports of an assignment: grades (one row per student), every submission, and the misconception table."""
+
 from __future__ import annotations
 
 import csv
@@ -32,13 +33,34 @@ UNMARKED = policy.ExerciseResult(0, None)
 # count the row (a graded answer of an enrolled student to an exercise the assignment still sets), since the file
 # also holds the teacher's own tries, former students' rows and answers to exercises taken out of the assignment.
 SUBMISSIONS_HEADER = (
-    "submission_id", "username", "display_name", "exercise_id", "seed", "status", "score", "raw_answer",
-    "parsed_answer", "tags", "engine_version", "created_at", "finished_at", "counted",
+    "submission_id",
+    "username",
+    "display_name",
+    "exercise_id",
+    "seed",
+    "status",
+    "score",
+    "raw_answer",
+    "parsed_answer",
+    "tags",
+    "engine_version",
+    "created_at",
+    "finished_at",
+    "counted",
 )
 # The tag's short name in both languages, appended so that existing columns keep their places; both, not the page's
 # language, so that the file is the same whoever downloads it.
-MISCONCEPTIONS_HEADER = ("exercise_id", "tag", "count", "students", "share_of_wrong", "wrong_answers", "examples",
-                         "name_zh", "name_en")
+MISCONCEPTIONS_HEADER = (
+    "exercise_id",
+    "tag",
+    "count",
+    "students",
+    "share_of_wrong",
+    "wrong_answers",
+    "examples",
+    "name_zh",
+    "name_en",
+)
 STREAM_BATCH = 1000
 
 
@@ -91,15 +113,25 @@ def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]
     for user_id, username, display_name in students:
         mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]
         total_override = totals.get((user_id, TOTAL))
-        total = total_of(worth, list(zip(assignment.exercise_ids, mine, strict=True)),
-                         None if total_override is None else total_override.score)
+        total = total_of(
+            worth,
+            list(zip(assignment.exercise_ids, mine, strict=True)),
+            None if total_override is None else total_override.score,
+        )
         terms = own_terms[user_id]
         marked = [e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).overridden]
-        yield [safe_text(username), safe_text(display_name), *(number(score) for score in mine), number(total.points),
-               timestamp(terms.due_at), str(terms.extra_attempts),
-               ";".join([*marked, *(["total"] if total_override is not None else [])]),
-               ";".join(e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).late),
-               number(total.max_points), number(None if total.fraction is None else total.fraction * 100)]
+        yield [
+            safe_text(username),
+            safe_text(display_name),
+            *(number(score) for score in mine),
+            number(total.points),
+            timestamp(terms.due_at),
+            str(terms.extra_attempts),
+            ";".join([*marked, *(["total"] if total_override is not None else [])]),
+            ";".join(e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).late),
+            number(total.max_points),
+            number(None if total.fraction is None else total.fraction * 100),
+        ]
 
 
 def part_tags(parts: dict[str, Any] | None) -> list[str]:
@@ -121,21 +153,57 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
     # Plain columns, not ORM objects: the export reads each row once, so identity-map bookkeeping and decoding the
     # columns it never shows (errors, lease fields) were most of its time.
     query = (
-        select(Submission.id, User.username, User.display_name, Submission.exercise_id, Submission.seed,
-               Submission.status, Submission.score, Submission.raw_answer, Submission.parsed_answer, Submission.parts,
-               Submission.engine_version, Submission.created_at, Submission.finished_at, counted)
+        select(
+            Submission.id,
+            User.username,
+            User.display_name,
+            Submission.exercise_id,
+            Submission.seed,
+            Submission.status,
+            Submission.score,
+            Submission.raw_answer,
+            Submission.parsed_answer,
+            Submission.parts,
+            Submission.engine_version,
+            Submission.created_at,
+            Submission.finished_at,
+            counted,
+        )
         .join(User, User.id == Submission.user_id)
         .where(Submission.assignment_id == assignment.id)
         .order_by(Submission.id)
         .execution_options(yield_per=STREAM_BATCH)
     )
-    for (submission_id, username, display_name, exercise_id, seed, status, score, raw_answer, parsed_answer, parts,
-         engine_version, created_at, finished_at, is_counted) in session.execute(query):
+    for (
+        submission_id,
+        username,
+        display_name,
+        exercise_id,
+        seed,
+        status,
+        score,
+        raw_answer,
+        parsed_answer,
+        parts,
+        engine_version,
+        created_at,
+        finished_at,
+        is_counted,
+    ) in session.execute(query):
         yield [
-            str(submission_id), safe_text(username), safe_text(display_name), exercise_id, str(seed), str(status),
-            number(score), json.dumps(raw_answer, ensure_ascii=False),
+            str(submission_id),
+            safe_text(username),
+            safe_text(display_name),
+            exercise_id,
+            str(seed),
+            str(status),
+            number(score),
+            json.dumps(raw_answer, ensure_ascii=False),
             "" if parsed_answer is None else json.dumps(parsed_answer, ensure_ascii=False),
-            ";".join(part_tags(parts)), engine_version or "", timestamp(created_at), timestamp(finished_at),
+            ";".join(part_tags(parts)),
+            engine_version or "",
+            timestamp(created_at),
+            timestamp(finished_at),
             "yes" if is_counted else "no",
         ]
 
@@ -146,9 +214,16 @@ def misconception_rows(session: Session, assignment: Assignment) -> Iterator[lis
     yield list(MISCONCEPTIONS_HEADER)
     for table in analytics.misconceptions(session, assignment):
         for tag in table.tags:
-            yield [table.exercise_id, tag.tag, str(tag.count), str(tag.students), number(tag.share_of_wrong),
-                   str(table.wrong_answers), " | ".join(tag.examples),
-                   *(engine.misconception_name(table.exercise_id, tag.tag, lang) or "" for lang in ("zh", "en"))]
+            yield [
+                table.exercise_id,
+                tag.tag,
+                str(tag.count),
+                str(tag.students),
+                number(tag.share_of_wrong),
+                str(table.wrong_answers),
+                " | ".join(tag.examples),
+                *(engine.misconception_name(table.exercise_id, tag.tag, lang) or "" for lang in ("zh", "en")),
+            ]
 
 
 def filename(assignment: Assignment, kind: str) -> str:

@@ -5,6 +5,7 @@ grader.grading.regrade stores each reason as English text with raw field ids ("c
 labels, part scores as percentages, statuses and the kept reason in words. Anything it does not recognise (a reason
 from an older format, say) is shown as stored.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,10 @@ from grader.percent import shown_percent
 from grader.ui.exercise_catalogue import field_labels
 
 STATUSES = frozenset(status.value for status in SubmissionStatus)
-_KEPT = re.compile(re.escape(regrade.KEPT).replace(r"\{reason\}", "(?P<reason>.*)").replace(r"\{why\}", "(?P<why>.+)")
-                   + r"\Z", re.DOTALL)
+_KEPT = re.compile(
+    re.escape(regrade.KEPT).replace(r"\{reason\}", "(?P<reason>.*)").replace(r"\{why\}", "(?P<why>.+)") + r"\Z",
+    re.DOTALL,
+)
 _OVER_LIMIT = re.compile(re.escape(regrade.KEPT_OVER_LIMIT).replace(r"\{allowed\}", r"(?P<allowed>\d+)") + r"\Z")
 _STATUS = re.compile(r"(?P<old>\w+) → (?P<new>\w+)\Z")
 _PART = re.compile(r"(?P<field>[\w.-]+): (?P<before>.+?) → (?P<after>.+)\Z")
@@ -51,8 +54,12 @@ def _segment(text: str, exercise_id: str, lang: str, labels: dict[str, str]) -> 
     """One "; "-separated piece of a stored reason (a status change or a part's verdict change), re-worded."""
     status = _STATUS.match(text)
     if status and status["old"] in STATUSES and status["new"] in STATUSES:
-        return t("regrade.reason_status", lang, old=t(f"substatus.{status['old']}", lang),
-                  new=t(f"substatus.{status['new']}", lang))
+        return t(
+            "regrade.reason_status",
+            lang,
+            old=t(f"substatus.{status['old']}", lang),
+            new=t(f"substatus.{status['new']}", lang),
+        )
     part = _PART.match(text)
     if part:
         before, after = (_verdict(part[side], exercise_id, lang) for side in ("before", "after"))

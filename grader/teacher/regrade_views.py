@@ -1,4 +1,5 @@
 """Starting a regrade of an assignment and following it: progress bar, then the report of what changed."""
+
 from __future__ import annotations
 
 from flask import redirect, request, url_for
@@ -21,7 +22,9 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
     """Queue a regrade job on the workers (or return to the one already running) and show its progress."""
     user = signed_in()
     found = assignment_or_404(get_session(), user, assignment_id)
-    job = request_regrade(get_session(), assignment=found, user=user, never_lower=request.form.get("never_lower") == "on")
+    job = request_regrade(
+        get_session(), assignment=found, user=user, never_lower=request.form.get("never_lower") == "on"
+    )
     return redirect(url_for("teacher.regrade", job_id=job.id))
 
 
@@ -30,8 +33,12 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
 def regrade_preview(assignment_id: int) -> ResponseReturnValue:
     """How many scores a regrade would change (up, down), nothing written; the form to start it follows."""
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
-    return render("teach/regrade_preview.html", assignment=found, course=found.course,
-                  preview=preview_regrade(get_session(), found))
+    return render(
+        "teach/regrade_preview.html",
+        assignment=found,
+        course=found.course,
+        preview=preview_regrade(get_session(), found),
+    )
 
 
 @routes.get("/regrades/<int:job_id>")

@@ -1,4 +1,5 @@
 """Course membership for teachers: create a course, enrol students one by one or from a CSV, remove them."""
+
 from __future__ import annotations
 
 import re
@@ -45,8 +46,9 @@ def course_form_errors(session: Session, code: str, title: str) -> list[str]:
     return errors
 
 
-def create_course(session: Session, teacher: User, code: str, title: str,
-                  time_zone: str = DEFAULT_TIME_ZONE) -> Course | None:
+def create_course(
+    session: Session, teacher: User, code: str, title: str, time_zone: str = DEFAULT_TIME_ZONE
+) -> Course | None:
     """A new course with ``teacher`` enrolled as its teacher; commits. Check course_form_errors first.
 
     None if the code was taken after that check (another request, e.g. a double click, created it meanwhile).
@@ -75,9 +77,14 @@ def student_counts(session: Session, course_ids: list[int]) -> dict[int, int]:
 
 def members(session: Session, course: Course, role: str) -> list[User]:
     """The course's members with ``role``, by username."""
-    return list(session.scalars(
-        select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.role == role).order_by(User.username)
-    ))
+    return list(
+        session.scalars(
+            select(User)
+            .join(Enrolment)
+            .where(Enrolment.course_id == course.id, Enrolment.role == role)
+            .order_by(User.username)
+        )
+    )
 
 
 def confirmed_rows(values: list[str]) -> list[tuple[int, str]] | None:
@@ -95,9 +102,17 @@ def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) ->
     """Each row with the reason it cannot be enrolled, if any; two queries however long the file is."""
     names = {name for _line, name in rows if name}
     users = dict(session.execute(select(User.username, User.id).where(User.username.in_(names))).all()) if names else {}
-    roles = dict(session.execute(
-        select(Enrolment.user_id, Enrolment.role).where(Enrolment.course_id == course.id, Enrolment.user_id.in_(users.values()))
-    ).all()) if users else {}
+    roles = (
+        dict(
+            session.execute(
+                select(Enrolment.user_id, Enrolment.role).where(
+                    Enrolment.course_id == course.id, Enrolment.user_id.in_(users.values())
+                )
+            ).all()
+        )
+        if users
+        else {}
+    )
     seen: set[str] = set()
     checked = []
     for line, name in rows:
@@ -143,16 +158,18 @@ def enrol(session: Session, course: Course, lines: list[tuple[int, str]]) -> tup
 def student(session: Session, course: Course, user_id: int) -> User | None:
     """The user enrolled as a student of the course with ``user_id``; None if there is none."""
     return session.scalar(
-        select(User).join(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user_id,
-                                           Enrolment.role == EnrolmentRole.STUDENT)
+        select(User)
+        .join(Enrolment)
+        .where(Enrolment.course_id == course.id, Enrolment.user_id == user_id, Enrolment.role == EnrolmentRole.STUDENT)
     )
 
 
 def remove_student(session: Session, course: Course, user_id: int) -> User | None:
     """Remove a student from the course (their submissions stay); commits. None if they were not a student here."""
     enrolment = session.scalar(
-        select(Enrolment).where(Enrolment.course_id == course.id, Enrolment.user_id == user_id,
-                                Enrolment.role == EnrolmentRole.STUDENT)
+        select(Enrolment).where(
+            Enrolment.course_id == course.id, Enrolment.user_id == user_id, Enrolment.role == EnrolmentRole.STUDENT
+        )
     )
     if enrolment is None:
         return None

@@ -1,5 +1,6 @@
 """The roster: enrol one student, enrol many from a CSV or .xlsx file (preview first; accounts that do not exist yet
 are created), remove a student (after a confirmation)."""
+
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
@@ -26,9 +27,15 @@ ONE_STUDENT_ERRORS = {
 def _roster_page(course: Course, status: int = 200, **extra: object) -> ResponseReturnValue:
     """The roster page with the current members (and any preview or errors passed in)."""
     session = get_session()
-    return render("teach/roster.html", status, course=course, students=roster.members(session, course, EnrolmentRole.STUDENT),
-                  teachers=roster.members(session, course, EnrolmentRole.TEACHER),
-                  waiting=len(roster_accounts.without_password(session, course)), **extra)
+    return render(
+        "teach/roster.html",
+        status,
+        course=course,
+        students=roster.members(session, course, EnrolmentRole.STUDENT),
+        teachers=roster.members(session, course, EnrolmentRole.TEACHER),
+        waiting=len(roster_accounts.without_password(session, course)),
+        **extra,
+    )
 
 
 routes = Routes()
@@ -52,8 +59,9 @@ def roster_add(course_id: int) -> ResponseReturnValue:
         error = refused[0].error or ""
         key = ONE_STUDENT_ERRORS.get(error)
         lang = page_lang()
-        message = t(key, lang, name=username) if key else t("roster.one_refused", lang, name=username,
-                                                              reason=t(error, lang))
+        message = (
+            t(key, lang, name=username) if key else t("roster.one_refused", lang, name=username, reason=t(error, lang))
+        )
         return _roster_page(course, 422, add_error=message, add_username=username)
     flash(t("roster.enrolled_one", page_lang(), name=username))
     return redirect(url_for("teacher.roster_page", course_id=course.id))
@@ -103,11 +111,21 @@ def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
         return redirect(back)
     if request.form.get("confirm") != "yes":
         lang = page_lang()
-        return render("teach/confirm.html", course=course, cancel=back, action=request.path,
-                      heading=t("roster.remove_heading", lang, name=student.display_name),
-                      question=t("roster.remove_question", lang, name=student.display_name,
-                                  username=student.username, course=course.title),
-                      button=t("roster.remove_yes", lang))
+        return render(
+            "teach/confirm.html",
+            course=course,
+            cancel=back,
+            action=request.path,
+            heading=t("roster.remove_heading", lang, name=student.display_name),
+            question=t(
+                "roster.remove_question",
+                lang,
+                name=student.display_name,
+                username=student.username,
+                course=course.title,
+            ),
+            button=t("roster.remove_yes", lang),
+        )
     removed = roster.remove_student(get_session(), course, user_id)
     if removed is not None:
         flash(t("roster.removed", page_lang(), name=removed.display_name))

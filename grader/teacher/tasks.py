@@ -1,4 +1,5 @@
 """Celery task of the teacher dashboard: a thin wrapper that hands a regrade job id to grader.grading.regrade."""
+
 from __future__ import annotations
 
 from celery import Task, shared_task
@@ -14,5 +15,10 @@ from grader.tasks import RETRY_OPTIONS, worker_id
 def regrade_assignment(self: Task, job_id: int) -> str:
     """Run regrade job ``job_id`` unless it is already done or taken by a live worker."""
     config = current_app.config
-    return run_regrade(get_db(), job_id, worker=worker_id(self), lease_seconds=config["GRADER_LEASE_SECONDS"],
-                       renew_every=config["GRADER_LEASE_RENEW_SECONDS"])
+    return run_regrade(
+        get_db(),
+        job_id,
+        worker=worker_id(self),
+        lease_seconds=config["GRADER_LEASE_SECONDS"],
+        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
+    )

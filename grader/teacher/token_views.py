@@ -1,4 +1,5 @@
 """A teacher's own API tokens (for an LMS or a script): create one (shown once), list them, revoke one."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -23,14 +24,24 @@ TOKEN_ROLES = (Role.TEACHER.value, Role.STUDENT.value)
 TOKEN_LIFETIMES = ("365", "90", "30", "7", "")
 
 
-def _page(status: int = 200, new_token: str | None = None, error: str | None = None,
-          chosen: Mapping[str, str] | None = None) -> ResponseReturnValue:
+def _page(
+    status: int = 200, new_token: str | None = None, error: str | None = None, chosen: Mapping[str, str] | None = None
+) -> ResponseReturnValue:
     """The token list with the create form; ``new_token`` is the one just made (never shown again); after an
     ``error`` the form shows what was ``chosen`` (a reset role or lifetime would make the next press create a
     stronger, longer-lived token than the one asked for)."""
     tokens = tokens_of(get_session(), signed_in().username)
-    return render("teach/tokens.html", status, tokens=tokens, new_token=new_token, error=error, roles=TOKEN_ROLES,
-                  lifetimes=TOKEN_LIFETIMES, now=utcnow(), chosen=chosen or {})
+    return render(
+        "teach/tokens.html",
+        status,
+        tokens=tokens,
+        new_token=new_token,
+        error=error,
+        roles=TOKEN_ROLES,
+        lifetimes=TOKEN_LIFETIMES,
+        now=utcnow(),
+        chosen=chosen or {},
+    )
 
 
 routes = Routes()
@@ -68,9 +79,14 @@ def revoke(token_id: int) -> ResponseReturnValue:
         raise NotFound()
     if request.form.get("confirm") != "yes":
         lang = page_lang()
-        return render("teach/confirm.html", cancel=url_for("teacher.tokens"), action=request.path,
-                      heading=t("tokens.revoke_heading", lang, name=token.name),
-                      question=t("tokens.revoke_question", lang), button=t("tokens.revoke_yes", lang))
+        return render(
+            "teach/confirm.html",
+            cancel=url_for("teacher.tokens"),
+            action=request.path,
+            heading=t("tokens.revoke_heading", lang, name=token.name),
+            question=t("tokens.revoke_question", lang),
+            button=t("tokens.revoke_yes", lang),
+        )
     revoke_token(session, token_id)
     session.commit()
     flash(t("tokens.revoked", page_lang()))

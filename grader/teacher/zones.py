@@ -3,6 +3,7 @@
 A local time that a daylight-saving change skips (it never happens) or repeats (it happens twice) is refused with
 an error naming the field, rather than guessed: a deadline an hour off is worse than asking again.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -15,9 +16,19 @@ FORM_TIME = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends and sho
 # What the new-course form suggests: most classes are in China; a teacher may type any other IANA name.
 SUGGESTED_TIME_ZONE = "Asia/Shanghai"
 COMMON_TIME_ZONES = (
-    "Asia/Shanghai", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Singapore", "Asia/Tokyo", "Asia/Kolkata",
-    "Europe/London", "Europe/Berlin", "America/New_York", "America/Chicago", "America/Los_Angeles",
-    "Australia/Sydney", DEFAULT_TIME_ZONE,
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Singapore",
+    "Asia/Tokyo",
+    "Asia/Kolkata",
+    "Europe/London",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "Australia/Sydney",
+    DEFAULT_TIME_ZONE,
 )
 # Names the zone database carries that are not places: the server's own setting, and a placeholder zone.
 _NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})

@@ -1,4 +1,5 @@
 """A small CSRF guard: one random token per session, sent back in a form field or the X-CSRF-Token header."""
+
 from __future__ import annotations
 
 import hmac

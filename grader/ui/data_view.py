@@ -1,4 +1,5 @@
 """Turn a variant's JSON ``data`` into display blocks: probability tables, matrices, token chips, values."""
+
 from __future__ import annotations
 
 import math
@@ -79,17 +80,24 @@ def _matrix_table(key: str, rows: list[list[float]], lang: str, unit_a: float | 
     """A numeric matrix with numbered rows and columns (rows named as the prompt names them, if it does)."""
     width = max(len(row) for row in rows)
     name = ROW_NAMES.get(key)
-    return Table("", tuple(t("data.col", lang, i=j + 1) for j in range(width)),
-                 tuple((name.format(i=i) if name else t("data.row", lang, i=i + 1),
-                        tuple(format_number(x, unit_a) for x in row))
-                       for i, row in enumerate(rows)))
+    return Table(
+        "",
+        tuple(t("data.col", lang, i=j + 1) for j in range(width)),
+        tuple(
+            (name.format(i=i) if name else t("data.row", lang, i=i + 1), tuple(format_number(x, unit_a) for x in row))
+            for i, row in enumerate(rows)
+        ),
+    )
 
 
 def _keyed_vectors(mapping: Mapping[str, list[float]], lang: str, unit_a: float | None) -> Table:
     """Token -> vector (an embedding table): one row per token, one column per dimension."""
     width = max(len(v) for v in mapping.values())
-    return Table(t("data.token", lang), tuple(t("data.dim", lang, i=j + 1) for j in range(width)),
-                 tuple((token, tuple(format_number(x, unit_a) for x in vector)) for token, vector in mapping.items()))
+    return Table(
+        t("data.token", lang),
+        tuple(t("data.dim", lang, i=j + 1) for j in range(width)),
+        tuple((token, tuple(format_number(x, unit_a) for x in vector)) for token, vector in mapping.items()),
+    )
 
 
 def _localised(value: Any, lang: str) -> str:
@@ -103,17 +111,28 @@ def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: 
     """The display block for one data field."""
     title = key_label(key, lang)
     if key == "table" and isinstance(value, dict) and isinstance(data.get("candidates"), list):
-        table = Table(t("data.prev_token", lang), tuple(map(str, data["candidates"])),
-                      tuple((prev, tuple(format_number(p) for p in row)) for prev, row in value.items()),
-                      t("data.prob_table", lang))
+        table = Table(
+            t("data.prev_token", lang),
+            tuple(map(str, data["candidates"])),
+            tuple((prev, tuple(format_number(p) for p in row)) for prev, row in value.items()),
+            t("data.prob_table", lang),
+        )
         return Block(key, title, "table", table=table)
     if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
         return Block(key, title, "chips", chips=tuple(value))
     if _is_matrix(value):
         return Block(key, title, "table", table=_matrix_table(key, value, lang, unit_a))
     if _is_vector(value):
-        return Block(key, title, "table", table=Table("", tuple(t("data.dim", lang, i=j + 1) for j in range(len(value))),
-                                                      ((t("data.vector", lang), tuple(format_number(x, unit_a) for x in value)),)))
+        return Block(
+            key,
+            title,
+            "table",
+            table=Table(
+                "",
+                tuple(t("data.dim", lang, i=j + 1) for j in range(len(value))),
+                ((t("data.vector", lang), tuple(format_number(x, unit_a) for x in value)),),
+            ),
+        )
     if isinstance(value, dict) and value and all(_is_vector(v) for v in value.values()):
         return Block(key, title, "table", table=_keyed_vectors(value, lang, unit_a))
     if isinstance(value, dict):
@@ -129,8 +148,11 @@ def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
     """Blocks for every data field, in the engine's order; candidates fold into their probability table."""
     unit_a = float(data["a"]) if _is_number(data.get("a")) else None
     has_table = isinstance(data.get("table"), dict)
-    return [block_for(key, value, lang, data, unit_a) for key, value in data.items()
-            if not (has_table and key in CONSUMED_WITH_TABLE) and key not in SHOWN_IN_PROMPT]
+    return [
+        block_for(key, value, lang, data, unit_a)
+        for key, value in data.items()
+        if not (has_table and key in CONSUMED_WITH_TABLE) and key not in SHOWN_IN_PROMPT
+    ]
 
 
 def page_prompt(exercise_id: str, seed: int, lang: str) -> str:

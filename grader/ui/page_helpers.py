@@ -1,4 +1,5 @@
 """Helpers shared by the page views: the language, the signed-in user, login redirects and safe 'next' links."""
+
 from __future__ import annotations
 
 import json
@@ -98,8 +99,9 @@ def error_message_key(exc: HTTPException) -> str:
 
 # Besides NUL: control characters other than tab and line breaks (terminal escapes) and the bidirectional
 # embeddings, overrides and isolates, which make a title or a name display as something else than it is.
-_HIDDEN_CONTROLS = {chr(code) for code in (*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F),
-                                           *range(0x2066, 0x206A))} - {"\t", "\n", "\r"}
+_HIDDEN_CONTROLS = {
+    chr(code) for code in (*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+} - {"\t", "\n", "\r"}
 
 
 def refuse_hidden_characters(names_and_titles: bool = False) -> None:
@@ -148,6 +150,12 @@ def template_globals() -> dict[str, Any]:
     def named(exercise_id: str, tag: str) -> str | None:
         return misconception_name(exercise_id, tag, lang)
 
-    return {"_": translate, "lang": lang, "user": current_user(), "csrf_token": csrf_token, "feedback_in": feedback_in,
-            "misconception_name": named,
-            "ui_strings": Markup(json.dumps(js_strings(lang), ensure_ascii=False).replace("</", "<\\/"))}
+    return {
+        "_": translate,
+        "lang": lang,
+        "user": current_user(),
+        "csrf_token": csrf_token,
+        "feedback_in": feedback_in,
+        "misconception_name": named,
+        "ui_strings": Markup(json.dumps(js_strings(lang), ensure_ascii=False).replace("</", "<\\/")),
+    }

@@ -1,4 +1,5 @@
 """Web pages for students: login, courses, assignments, exercises, submissions and the capacity lab."""
+
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, make_response, request, session

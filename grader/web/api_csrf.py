@@ -1,4 +1,5 @@
 """CSRF for the JSON API when the caller is authenticated by the session cookie (the pages' scripts)."""
+
 from __future__ import annotations
 
 from flask import request, session
@@ -16,5 +17,9 @@ def protect_cookie_api_posts() -> None:
     if request.method in SAFE_METHODS or not is_api_request() or "Authorization" in request.headers:
         return
     if session.get(SESSION_USER_KEY) is not None and not token_is_valid(request):
-        raise ApiError(403, "csrf_failed", f"Cookie-authenticated requests must send the {CSRF_HEADER} header "
-                       "with the token from the page's <meta name=\"csrf-token\">.")
+        raise ApiError(
+            403,
+            "csrf_failed",
+            f"Cookie-authenticated requests must send the {CSRF_HEADER} header "
+            'with the token from the page\'s <meta name="csrf-token">.',
+        )

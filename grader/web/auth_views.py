@@ -1,4 +1,5 @@
 """Log in, log out, and the sticky language switch."""
+
 from __future__ import annotations
 
 from flask import flash, redirect, request, url_for
@@ -38,18 +39,29 @@ def login_submit() -> ResponseReturnValue:
     username = request.form.get("username", "").strip()
     wait = ratelimit.login_retry_after(username)
     if wait:  # refused before the password is even checked, so guessing gets no faster by trying harder
-        return render("login.html", 429, error=t("login.too_many", page_lang(), seconds=wait), username=username,
-                      next=request.form.get("next", ""))
+        return render(
+            "login.html",
+            429,
+            error=t("login.too_many", page_lang(), seconds=wait),
+            username=username,
+            next=request.form.get("next", ""),
+        )
     try:
         user = authenticate_password(get_session(), username, request.form.get("password", ""))
     except PasswordChecksBusy:  # a sign-in flood: answered at once, counted as nothing, the thread kept free
-        html, status = render("login.html", 429, error=t("login.busy", page_lang()), username=username,
-                              next=request.form.get("next", ""))
+        html, status = render(
+            "login.html", 429, error=t("login.busy", page_lang()), username=username, next=request.form.get("next", "")
+        )
         return html, status, {"Retry-After": "1"}
     if user is None:
         ratelimit.count_failed_login(username)
-        return render("login.html", 401, error=t("login.failed", page_lang()), username=username,
-                      next=request.form.get("next", ""))
+        return render(
+            "login.html",
+            401,
+            error=t("login.failed", page_lang()),
+            username=username,
+            next=request.form.get("next", ""),
+        )
     login_user(user)
     return redirect(safe_next(request.form.get("next"), _landing(user)))
 

@@ -1,4 +1,5 @@
 """My courses and one assignment's exercise list."""
+
 from __future__ import annotations
 
 from flask import redirect, url_for

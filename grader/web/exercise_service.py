@@ -1,4 +1,5 @@
 """The exercise page: the student's variant as tables, the answer form, attempts, key and history; plain-form submit."""
+
 from __future__ import annotations
 
 import json
@@ -92,8 +93,9 @@ def graded_exercise(assignment: Assignment, exercise_id: str) -> dict[str, Any]:
 
 def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...]:
     """The engine's answer fields in the page language."""
-    return tuple(FieldView(f["name"], f["kind"], f["label"][lang], f["hint"][lang], f["kind"] in MULTILINE_KINDS)
-                 for f in fields)
+    return tuple(
+        FieldView(f["name"], f["kind"], f["label"][lang], f["hint"][lang], f["kind"] in MULTILINE_KINDS) for f in fields
+    )
 
 
 def _refusal(state: str, attempts_left: int | None) -> str | None:
@@ -103,8 +105,9 @@ def _refusal(state: str, attempts_left: int | None) -> str | None:
     return "no_attempts" if attempts_left == 0 else None
 
 
-def key_note(assignment: Assignment, terms: StudentTerms, attempts_left: int | None, last_status: str | None,
-             state: str) -> str:
+def key_note(
+    assignment: Assignment, terms: StudentTerms, attempts_left: int | None, last_status: str | None, state: str
+) -> str:
     """The UI string that says when a hidden answer key will show (or that it never will), by the key rule and the
     student's own ``terms``."""
     policy = assignment.answer_key_policy
@@ -123,8 +126,9 @@ def key_note(assignment: Assignment, terms: StudentTerms, attempts_left: int | N
     return "exercise.key_elsewhere"
 
 
-def exercise_page(session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str,
-                  now: datetime) -> ExercisePage | LockedPage:
+def exercise_page(
+    session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
+) -> ExercisePage | LockedPage:
     """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view);
     before the assignment opens, a student gets the locked page (the same variant may show through an open one)."""
     entry = graded_exercise(assignment, exercise_id)
@@ -136,30 +140,45 @@ def exercise_page(session: Session, user: User, assignment: Assignment, exercise
     prompt = page_prompt(exercise_id, seed, lang)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
     # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
-    key_visible = policy.answer_key_visible(session, user.id, assignment, exercise_id, now,
-                                            staff=teaches_course(session, user, assignment.course_id))
+    key_visible = policy.answer_key_visible(
+        session, user.id, assignment, exercise_id, now, staff=teaches_course(session, user, assignment.course_id)
+    )
     history = submissions_for(session, user, assignment.id, exercise_id)
     latest = history[0] if history else None
     worked, departed_at = worked_solution(exercise_id, seed, lang, latest) if key_visible else ((), None)
     return ExercisePage(
-        exercise_id=exercise_id, title=entry["title"][lang], prompt=prompt,
-        blocks=tuple(data_blocks(shown["data"], lang)), fields=field_views(shown["fields"], lang),
-        progress=progress, attempts_used=row.attempts_used, attempts_left=row.attempts_left,
-        refusal=_refusal(progress.state, row.attempts_left), key_policy=assignment.answer_key_policy,
+        exercise_id=exercise_id,
+        title=entry["title"][lang],
+        prompt=prompt,
+        blocks=tuple(data_blocks(shown["data"], lang)),
+        fields=field_views(shown["fields"], lang),
+        progress=progress,
+        attempts_used=row.attempts_used,
+        attempts_left=row.attempts_left,
+        refusal=_refusal(progress.state, row.attempts_left),
+        key_policy=assignment.answer_key_policy,
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, progress.terms, row.attempts_left, row.last_status, progress.state),
-        latest=latest, misconception_names=engine.misconception_names(exercise_id, lang),
-        worked=worked, departed_at=departed_at,
+        latest=latest,
+        misconception_names=engine.misconception_names(exercise_id, lang),
+        worked=worked,
+        departed_at=departed_at,
     )
 
 
-def worked_solution(exercise_id: str, seed: int, lang: str,
-                    latest: Submission | None) -> tuple[tuple[Mapping[str, Any], ...], int | None]:
+def worked_solution(
+    exercise_id: str, seed: int, lang: str, latest: Submission | None
+) -> tuple[tuple[Mapping[str, Any], ...], int | None]:
     """The variant's worked solution (for a key the rules let the student see), and the number of the step where
     ``latest``, when it is a graded answer to this variant that is not fully right, first leaves it."""
     steps = tuple(engine.worked_solution(exercise_id, seed, lang))
-    if (not steps or latest is None or latest.status != SubmissionStatus.GRADED or latest.seed != seed
-            or (latest.score or 0.0) >= 1.0):
+    if (
+        not steps
+        or latest is None
+        or latest.status != SubmissionStatus.GRADED
+        or latest.seed != seed
+        or (latest.score or 0.0) >= 1.0
+    ):
         return steps, None
     departure = engine.first_departure(exercise_id, seed, latest.raw_answer, lang)
     return steps, None if departure is None else int(departure["number"])
@@ -167,9 +186,17 @@ def worked_solution(exercise_id: str, seed: int, lang: str,
 
 def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
     """The user's submissions to this exercise of this assignment, newest first."""
-    return list(session.scalars(select(Submission).where(
-        Submission.user_id == user.id, Submission.assignment_id == assignment_id,
-        Submission.exercise_id == exercise_id).order_by(Submission.id.desc())))
+    return list(
+        session.scalars(
+            select(Submission)
+            .where(
+                Submission.user_id == user.id,
+                Submission.assignment_id == assignment_id,
+                Submission.exercise_id == exercise_id,
+            )
+            .order_by(Submission.id.desc())
+        )
+    )
 
 
 def form_from_latest(page: ExercisePage | LockedPage) -> dict[str, str]:
@@ -178,8 +205,11 @@ def form_from_latest(page: ExercisePage | LockedPage) -> dict[str, str]:
     latest = getattr(page, "latest", None)
     if latest is None or not isinstance(latest.raw_answer, dict):
         return {}
-    return {FIELD_PREFIX + f.name: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            for f in page.fields if (value := latest.raw_answer.get(f.name)) is not None}
+    return {
+        FIELD_PREFIX + f.name: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        for f in page.fields
+        if (value := latest.raw_answer.get(f.name)) is not None
+    }
 
 
 def answer_from_form(form: Mapping[str, str], fields: tuple[FieldView, ...]) -> dict[str, str]:
@@ -197,8 +227,15 @@ class FormOutcome:
     status: int = 422  # of the page shown instead of the submission
 
 
-def submit_form(session: Session, user: User, assignment: Assignment, exercise_id: str, form: Mapping[str, str],
-                lang: str, now: datetime) -> FormOutcome:
+def submit_form(
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    exercise_id: str,
+    form: Mapping[str, str],
+    lang: str,
+    now: datetime,
+) -> FormOutcome:
     """Submit the posted form through ``submit_answer`` (an unreadable answer costs no attempt and stores nothing)
     and say what the page shows instead of the submission if it was not accepted."""
     entry = graded_exercise(assignment, exercise_id)
@@ -206,8 +243,13 @@ def submit_form(session: Session, user: User, assignment: Assignment, exercise_i
         # Refused before reading: reading on the student's variant could tell what the opening date holds back.
         return FormOutcome(None, status=403)
     key = form.get("idempotency_key") or None
-    request = SubmitRequest(exercise_id, answer_from_form(form, field_views(entry["fields"], lang)), lang,
-                            assignment_id=assignment.id, idempotency_key=key[:128] if key else None)
+    request = SubmitRequest(
+        exercise_id,
+        answer_from_form(form, field_views(entry["fields"], lang)),
+        lang,
+        assignment_id=assignment.id,
+        idempotency_key=key[:128] if key else None,
+    )
     match submit_answer(session, Caller(user.id), request, now):
         case Accepted(submission) | Replay(submission):
             return FormOutcome(submission.id)

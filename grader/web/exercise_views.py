@@ -1,4 +1,5 @@
 """The exercise page (with a plain-form submit for browsers without JavaScript) and the submission history."""
+
 from __future__ import annotations
 
 import secrets
@@ -30,8 +31,16 @@ def _page(assignment_id: int, exercise_id: str, status: int = 200, **extra: obje
     page = visible_or_404(lambda: exercise_page(session, user, found, exercise_id, lang, utcnow()))
     # A form sent back (without JavaScript) shows what was sent; a fresh page, the latest answer to edit.
     form, prefilled = (request.form, False) if request.method == "POST" else (form_from_latest(page), True)
-    return render("exercise.html", status, page=page, assignment=found, form=form, prefilled=prefilled and bool(form),
-                  idempotency_key=secrets.token_urlsafe(16), **extra)
+    return render(
+        "exercise.html",
+        status,
+        page=page,
+        assignment=found,
+        form=form,
+        prefilled=prefilled and bool(form),
+        idempotency_key=secrets.token_urlsafe(16),
+        **extra,
+    )
 
 
 routes = Routes()
@@ -50,8 +59,9 @@ def exercise_submit(assignment_id: int, exercise_id: str) -> ResponseReturnValue
     """Without JavaScript: validate, submit, then show the submission (which refreshes until graded)."""
     session, user = get_session(), signed_in()
     found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
-    outcome = visible_or_404(lambda: submit_form(session, user, found, exercise_id, request.form, page_lang(),
-                                                 utcnow()))
+    outcome = visible_or_404(
+        lambda: submit_form(session, user, found, exercise_id, request.form, page_lang(), utcnow())
+    )
     if outcome.submission_id is not None:
         return redirect(url_for("web.submission", submission_id=outcome.submission_id))
     return _page(assignment_id, exercise_id, outcome.status, validation=outcome.validation, refusal=outcome.refusal)
@@ -71,5 +81,10 @@ def submission(submission_id: int) -> ResponseReturnValue:
     """One of the user's submissions with its per-part result."""
     found = visible_or_404(lambda: visible_submission(get_session(), signed_in(), submission_id))
     lang = page_lang()
-    return render("submission.html", submission=found, labels=field_labels(found.exercise_id, lang),
-                  title=exercise_title(found.exercise_id, lang), refresh=refresh_seconds(found, utcnow()))
+    return render(
+        "submission.html",
+        submission=found,
+        labels=field_labels(found.exercise_id, lang),
+        title=exercise_title(found.exercise_id, lang),
+        refresh=refresh_seconds(found, utcnow()),
+    )

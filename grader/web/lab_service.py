@@ -1,4 +1,5 @@
 """The capacity lab for the web page: read the form, start (or reuse) a run, report progress and the plot."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -67,8 +68,13 @@ def restrict(result: Mapping[str, Any], t_min: int) -> dict[str, Any]:
 
     fixed = cut(result["fixed_accuracy"])
     first = {d: next((x for x, acc in zip(shown_ts, row) if acc < THRESHOLD), None) for d, row in fixed.items()}
-    return {"ds": result["ds"], "ts": shown_ts, "fixed_accuracy": fixed,
-            "attention_accuracy": cut(result["attention_accuracy"]), "first_below_90": first}
+    return {
+        "ds": result["ds"],
+        "ts": shown_ts,
+        "fixed_accuracy": fixed,
+        "attention_accuracy": cut(result["attention_accuracy"]),
+        "first_below_90": first,
+    }
 
 
 def start_run(session: Session, user: User, ds: list[int], t_max: int) -> LabRun:

@@ -1,4 +1,5 @@
 """The capacity lab page and its small JSON endpoints (start a run; poll its progress and plot)."""
+
 from __future__ import annotations
 
 from flask import jsonify, redirect, request, url_for
@@ -37,11 +38,17 @@ def _lab_page(run: LabRun | None, status: int = 200, error: str | None = None) -
     """The lab page, with a run's progress, plot and table when one is given."""
     lang, t_min = page_lang(), _t_min()
     shown = restrict(run.result, t_min) if run is not None and run.result else None
-    return render("lab.html", status, run=run, error=error, lab_ds=LAB_DS,
-                  chosen_ds=run.params["ds"] if run else DEFAULT_DS,
-                  t_range=(t_min, run.params["t_max"]) if run else DEFAULT_T_RANGE,
-                  plot=plot_for(run, lang, t_min) if run else None,
-                  first_below=first_below_rows(shown, lang) if shown else [])
+    return render(
+        "lab.html",
+        status,
+        run=run,
+        error=error,
+        lab_ds=LAB_DS,
+        chosen_ds=run.params["ds"] if run else DEFAULT_DS,
+        t_range=(t_min, run.params["t_max"]) if run else DEFAULT_T_RANGE,
+        plot=plot_for(run, lang, t_min) if run else None,
+        first_below=first_below_rows(shown, lang) if shown else [],
+    )
 
 
 routes = Routes()

@@ -1,4 +1,5 @@
 """The capacity-lab plot: read-back accuracy against T, one line per d, drawn as inline SVG on the server."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -38,8 +39,14 @@ def lab_series(result: Mapping[str, Any], lang: str) -> list[Series]:
     series = []
     for index, d in enumerate(int(x) for x in result["ds"]):
         accuracy = by_d(result["fixed_accuracy"], d)
-        series.append(Series(t("lab.fixed", lang, d=d), tuple(zip(ts, map(float, accuracy))),
-                             COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)]))
+        series.append(
+            Series(
+                t("lab.fixed", lang, d=d),
+                tuple(zip(ts, map(float, accuracy))),
+                COLOURS[index % len(COLOURS)],
+                MARKERS[index % len(MARKERS)],
+            )
+        )
     attention = [by_d(result["attention_accuracy"], int(d)) for d in result["ds"]]
     if attention and all(a is not None for a in attention):
         mean = [sum(float(row[i]) for row in attention) / len(attention) for i in range(len(ts))]
@@ -81,28 +88,38 @@ def render_plot(result: Mapping[str, Any], lang: str) -> Markup:
         return TOP + (1.0 - value) * plot_h
 
     title, desc = escape(t("lab.plot_title", lang)), escape(t("lab.plot_desc", lang))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="lab-plot" role="img" '
-             f'aria-labelledby="lab-plot-title lab-plot-desc">',
-             f'<title id="lab-plot-title">{title}</title><desc id="lab-plot-desc">{desc}</desc>',
-             f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#888"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="lab-plot" role="img" '
+        f'aria-labelledby="lab-plot-title lab-plot-desc">',
+        f'<title id="lab-plot-title">{title}</title><desc id="lab-plot-desc">{desc}</desc>',
+        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#888"/>',
+    ]
     for level in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
         y = sy(level)
-        parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
-                     f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" class="tick">{int(level * 100)}%</text>')
+        parts.append(
+            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
+            f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" class="tick">{int(level * 100)}%</text>'
+        )
     for tick in _ticks(t_low, t_high):
         x = sx(tick)
-        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 5}" stroke="#888"/>'
-                     f'<text x="{x:.1f}" y="{TOP + plot_h + 19}" text-anchor="middle" class="tick">{tick}</text>')
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 5}" stroke="#888"/>'
+            f'<text x="{x:.1f}" y="{TOP + plot_h + 19}" text-anchor="middle" class="tick">{tick}</text>'
+        )
     y90 = sy(THRESHOLD)
-    parts.append(f'<line class="threshold" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y90:.1f}" y2="{y90:.1f}" '
-                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="6 4"/>'
-                 f'<text x="{LEFT + plot_w + 6}" y="{y90 + 4:.1f}" class="label">{escape(t("lab.threshold", lang))}</text>')
+    parts.append(
+        f'<line class="threshold" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y90:.1f}" y2="{y90:.1f}" '
+        f'stroke="#000" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        f'<text x="{LEFT + plot_w + 6}" y="{y90 + 4:.1f}" class="label">{escape(t("lab.threshold", lang))}</text>'
+    )
     parts.extend(_series_svg(s, sx, sy) for s in series)
     parts.append(_legend(series, LEFT + plot_w + 6, TOP + plot_h * 0.35))
-    parts.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" class="axis">'
-                 f'{escape(t("lab.axis_t", lang))}</text>'
-                 f'<text transform="translate(14 {TOP + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" class="axis">'
-                 f'{escape(t("lab.axis_acc", lang))}</text></svg>')
+    parts.append(
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" class="axis">'
+        f"{escape(t('lab.axis_t', lang))}</text>"
+        f'<text transform="translate(14 {TOP + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" class="axis">'
+        f"{escape(t('lab.axis_acc', lang))}</text></svg>"
+    )
     return Markup("".join(parts))
 
 
@@ -111,8 +128,10 @@ def _series_svg(series: Series, sx: Any, sy: Any) -> str:
     coords = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in series.points)
     style = ' stroke-dasharray="2 3"' if series.marker == "none" else ""
     markers = "".join(_marker(series.marker, sx(x), sy(y), series.colour) for x, y in series.points)
-    return (f'<g class="series" data-label="{escape(series.label)}"><polyline points="{coords}" fill="none" '
-            f'stroke="{series.colour}" stroke-width="2"{style}/>{markers}</g>')
+    return (
+        f'<g class="series" data-label="{escape(series.label)}"><polyline points="{coords}" fill="none" '
+        f'stroke="{series.colour}" stroke-width="2"{style}/>{markers}</g>'
+    )
 
 
 def _legend(series: Sequence[Series], x: float, y: float) -> str:
@@ -121,7 +140,9 @@ def _legend(series: Sequence[Series], x: float, y: float) -> str:
     for index, item in enumerate(series):
         row_y = y + index * 20
         dash = ' stroke-dasharray="2 3"' if item.marker == "none" else ""
-        rows.append(f'<line x1="{x:.1f}" x2="{x + 18:.1f}" y1="{row_y:.1f}" y2="{row_y:.1f}" stroke="{item.colour}" '
-                    f'stroke-width="2"{dash}/>{_marker(item.marker, x + 9, row_y, item.colour)}'
-                    f'<text x="{x + 22:.1f}" y="{row_y + 4:.1f}" class="legend">{escape(item.label)}</text>')
+        rows.append(
+            f'<line x1="{x:.1f}" x2="{x + 18:.1f}" y1="{row_y:.1f}" y2="{row_y:.1f}" stroke="{item.colour}" '
+            f'stroke-width="2"{dash}/>{_marker(item.marker, x + 9, row_y, item.colour)}'
+            f'<text x="{x + 22:.1f}" y="{row_y + 4:.1f}" class="legend">{escape(item.label)}</text>'
+        )
     return f'<g class="legend">{"".join(rows)}</g>'

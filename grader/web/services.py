@@ -1,4 +1,5 @@
 """Page services for courses, assignments and submissions: who may see what, shaped for the templates."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -117,9 +118,16 @@ def teaches_course(session: Session, user: User, course_id: int) -> bool:
     """True if ``user`` is an admin or enrolled as a teacher of the course (who may preview its assignments)."""
     if user.role == Role.ADMIN:
         return True
-    return session.scalar(select(Enrolment.id).where(
-        Enrolment.course_id == course_id, Enrolment.user_id == user.id, Enrolment.role == EnrolmentRole.TEACHER,
-    )) is not None
+    return (
+        session.scalar(
+            select(Enrolment.id).where(
+                Enrolment.course_id == course_id,
+                Enrolment.user_id == user.id,
+                Enrolment.role == EnrolmentRole.TEACHER,
+            )
+        )
+        is not None
+    )
 
 
 def locked_for(session: Session, user: User, assignment: Assignment, now: datetime, staff: bool | None = None) -> bool:
@@ -130,30 +138,54 @@ def locked_for(session: Session, user: User, assignment: Assignment, now: dateti
     return not (teaches_course(session, user, assignment.course_id) if staff is None else staff)
 
 
-def assignment_view(session: Session, user: User, assignment: Assignment, lang: str, now: datetime,
-                    staff: bool | None = None) -> AssignmentView:
+def assignment_view(
+    session: Session, user: User, assignment: Assignment, lang: str, now: datetime, staff: bool | None = None
+) -> AssignmentView:
     """The assignment with the user's counted scores and percentage (``staff``: teaches the course, if known)."""
     progress = policy.assignment_progress(session, user, assignment)
-    rows = tuple(ExerciseRow(p.exercise_id, exercise_title(p.exercise_id, lang),
-                             bool((exercise_entry(p.exercise_id) or {}).get("graded")),
-                             p.score, p.attempts_used, p.attempts_left, p.last_status, p.late, p.override)
-                 for p in progress)
+    rows = tuple(
+        ExerciseRow(
+            p.exercise_id,
+            exercise_title(p.exercise_id, lang),
+            bool((exercise_entry(p.exercise_id) or {}).get("graded")),
+            p.score,
+            p.attempts_used,
+            p.attempts_left,
+            p.last_status,
+            p.late,
+            p.override,
+        )
+        for p in progress
+    )
     graded = [row for row in rows if row.graded]
     total_override = overrides_of(session, assignment, [user.id]).get((user.id, TOTAL))
-    worth = {row.exercise_id: points for row in graded
-             if (points := points_of(assignment).get(row.exercise_id)) is not None}
-    total = total_of(worth, [(row.exercise_id, row.score) for row in graded],
-                     None if total_override is None else total_override.score)
+    worth = {
+        row.exercise_id: points for row in graded if (points := points_of(assignment).get(row.exercise_id)) is not None
+    }
+    total = total_of(
+        worth,
+        [(row.exercise_id, row.score) for row in graded],
+        None if total_override is None else total_override.score,
+    )
     percent = shown_percent(total.fraction or 0.0)
     terms = student_terms(session, assignment, user.id)
     allowed = terms.attempts_allowed
     return AssignmentView(
-        assignment=assignment, title=assignment.title(lang), rows=rows, percent=percent,
-        done=sum(1 for row in graded if row.score is not None), total=len(graded),
+        assignment=assignment,
+        title=assignment.title(lang),
+        rows=rows,
+        percent=percent,
+        done=sum(1 for row in graded if row.score is not None),
+        total=len(graded),
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
-        state=window_state(assignment, terms, now), terms=terms, locked=locked_for(session, user, assignment, now, staff),
-        archived=archived_note(assignment.course, lang), total_override=total_override, points_total=total, points=worth,
+        state=window_state(assignment, terms, now),
+        terms=terms,
+        locked=locked_for(session, user, assignment, now, staff),
+        archived=archived_note(assignment.course, lang),
+        total_override=total_override,
+        points_total=total,
+        points=worth,
     )
 
 
@@ -163,9 +195,18 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
         select(Enrolment).where(Enrolment.user_id == user.id).order_by(Enrolment.course_id)
     ).all()
     staff = user.role == Role.ADMIN
-    return [CourseView(e.course, e.role, tuple(
-        assignment_view(session, user, a, lang, now, staff=staff or e.role == EnrolmentRole.TEACHER)
-        for a in e.course.assignments), archived_note(e.course, lang)) for e in enrolments]
+    return [
+        CourseView(
+            e.course,
+            e.role,
+            tuple(
+                assignment_view(session, user, a, lang, now, staff=staff or e.role == EnrolmentRole.TEACHER)
+                for a in e.course.assignments
+            ),
+            archived_note(e.course, lang),
+        )
+        for e in enrolments
+    ]
 
 
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
@@ -208,8 +249,9 @@ class HistoryGroup:
     submissions: tuple[Submission, ...]
 
 
-def submission_history(session: Session, user: User, lang: str, exercise_id: str | None = None,
-                       assignment_id: int | None = None) -> list[HistoryGroup]:
+def submission_history(
+    session: Session, user: User, lang: str, exercise_id: str | None = None, assignment_id: int | None = None
+) -> list[HistoryGroup]:
     """The user's submissions grouped per (assignment, exercise), newest group and newest attempt first."""
     query = select(Submission).where(Submission.user_id == user.id).order_by(Submission.id.desc())
     if exercise_id is not None:
@@ -219,8 +261,10 @@ def submission_history(session: Session, user: User, lang: str, exercise_id: str
     groups: dict[tuple[int | None, str], list[Submission]] = {}
     for submission in session.scalars(query):
         groups.setdefault((submission.assignment_id, submission.exercise_id), []).append(submission)
-    return [HistoryGroup(ex_id, exercise_title(ex_id, lang), subs[0].assignment, tuple(subs))
-            for (_, ex_id), subs in groups.items()]
+    return [
+        HistoryGroup(ex_id, exercise_title(ex_id, lang), subs[0].assignment, tuple(subs))
+        for (_, ex_id), subs in groups.items()
+    ]
 
 
 def first_feedback(submission: Submission, lang: str) -> str:

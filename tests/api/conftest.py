@@ -1,4 +1,5 @@
 """API test fixtures, built on the backbone's ``app`` (per database backend) and ``worker`` fixtures."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

@@ -1,4 +1,5 @@
 """Attempt limits hold under parallel requests: counting the attempts left and inserting one are one step."""
+
 from __future__ import annotations
 
 import threading
@@ -26,17 +27,24 @@ ROUNDS = 15  # the race needs the requests to interleave just so; several rounds
 def _open_assignment(app: Flask, course_id: int) -> int:
     """A new open assignment of the course over SHIFT with 2 attempts."""
     with app.app_context(), get_db(app).session() as session:
-        assignment = Assignment(course_id=course_id, title_zh="并发", title_en="Parallel", exercise_ids=[SHIFT],
-                                attempts_allowed=2, opens_at=utcnow() - timedelta(days=1),
-                                due_at=utcnow() + timedelta(days=1))
+        assignment = Assignment(
+            course_id=course_id,
+            title_zh="并发",
+            title_en="Parallel",
+            exercise_ids=[SHIFT],
+            attempts_allowed=2,
+            opens_at=utcnow() - timedelta(days=1),
+            due_at=utcnow() + timedelta(days=1),
+        )
         session.add(assignment)
         session.commit()
         return assignment.id
 
 
 @pytest.mark.parametrize("round_number", range(ROUNDS))
-def test_parallel_submissions_cannot_use_more_attempts_than_allowed(api: Api, api_app: Flask,
-                                                                    round_number: int) -> None:
+def test_parallel_submissions_cannot_use_more_attempts_than_allowed(
+    api: Api, api_app: Flask, round_number: int
+) -> None:
     # 2 attempts allowed; 8 requests arrive at once (queued rows count: no worker needed).
     assignment_id = _open_assignment(api_app, api.school.course_a)
     body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": assignment_id}
@@ -70,7 +78,9 @@ def test_a_retry_that_overlaps_its_original_on_the_last_attempt_gets_the_origina
     if database.dialect == "sqlite":
         holder.exec_driver_sql("BEGIN IMMEDIATE")
     else:
-        holder.execute(select(func.pg_advisory_xact_lock(attempt_lock_key(api.school.user_ids["alice"], assignment_id))))
+        holder.execute(
+            select(func.pg_advisory_xact_lock(attempt_lock_key(api.school.user_ids["alice"], assignment_id)))
+        )
     replies: list[TestResponse] = []
 
     def send() -> None:

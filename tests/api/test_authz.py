@@ -1,4 +1,5 @@
 """Who sees what: students their own work, teachers their courses, admins everything; tokens never exceed owners."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -44,8 +45,12 @@ def test_students_submit_to_an_assignment(api: Api) -> None:
     # variant would give away what the assignment's attempts and key rule protect.
     response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": ANSWER})
     assert_error(response, 422, "missing_field", "assignment_id")
-    assert_error(api.post("/submissions", "teacher_as_student", {"exercise_id": SHIFT, "answer": ANSWER}), 422,
-                 "missing_field", "assignment_id")
+    assert_error(
+        api.post("/submissions", "teacher_as_student", {"exercise_id": SHIFT, "answer": ANSWER}),
+        422,
+        "missing_field",
+        "assignment_id",
+    )
     assert api.get("/submissions", "admin").get_json()["total"] == 0
     # Staff may still try answers outside any assignment (their own, private to them).
     staff = _submit(api, "teacher", seed=0)
@@ -118,9 +123,16 @@ def test_progress_own_and_by_teacher(api: Api, worker: Any) -> None:
     own = api.get(f"/assignments/{assignment}/progress", "alice").get_json()
     assert own["student"]["username"] == "alice"
     assert own["exercises"][0] == {
-        "exercise_id": SHIFT, "attempts_used": 1, "attempts_left": 1, "score": graded["score"],
-        "best_score": graded["score"], "last_score": graded["score"], "last_status": "graded",
-        "override": None, "late": None}
+        "exercise_id": SHIFT,
+        "attempts_used": 1,
+        "attempts_left": 1,
+        "score": graded["score"],
+        "best_score": graded["score"],
+        "last_score": graded["score"],
+        "last_status": "graded",
+        "override": None,
+        "late": None,
+    }
     alice_id = api.school.user_ids["alice"]
     by_teacher = api.get(f"/assignments/{assignment}/progress?student={alice_id}", "teacher").get_json()
     assert by_teacher["exercises"] == own["exercises"]

@@ -1,5 +1,6 @@
 """A body sent without Content-Length (Transfer-Encoding: chunked) is held to the same 64 KiB limit: 413, not a
 "malformed JSON" 400 about the cut that the limit made."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,9 @@ ANSWER = {"pairs": "BOS→red", "bos_scored": "no", "eos_scored": "yes", "scored
 
 def _body(api: Api, size: int) -> bytes:
     """A valid JSON body for both routes, padded with trailing spaces to exactly ``size`` bytes."""
-    data = json.dumps({"exercise_id": SHIFT, "answer": ANSWER, "lang": "en",
-                       "assignment_id": api.school.practice_assignment}).encode("utf-8")
+    data = json.dumps(
+        {"exercise_id": SHIFT, "answer": ANSWER, "lang": "en", "assignment_id": api.school.practice_assignment}
+    ).encode("utf-8")
     assert len(data) <= size
     return data + b" " * (size - len(data))
 
@@ -27,9 +29,13 @@ def _body(api: Api, size: int) -> bytes:
 def _chunked(api: Api, path: str, body: bytes) -> TestResponse:
     """POST ``body`` as alice with no Content-Length, as a server that handles chunked requests passes it on
     (it sets wsgi.input_terminated: the stream ends where the body does)."""
-    return api.client.post(f"/api/v1{path}", input_stream=io.BytesIO(body), content_type="application/json",
-                           headers=api.headers("alice", {"Transfer-Encoding": "chunked"}),
-                           environ_overrides={"wsgi.input_terminated": True})
+    return api.client.post(
+        f"/api/v1{path}",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+        headers=api.headers("alice", {"Transfer-Encoding": "chunked"}),
+        environ_overrides={"wsgi.input_terminated": True},
+    )
 
 
 @pytest.mark.parametrize("path", ["/submissions", "/validate"])

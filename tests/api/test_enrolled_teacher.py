@@ -2,6 +2,7 @@
 
 As `grader course enrol --code A --username teacher_b --role student` sets it up: teacher_b teaches course B only.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -25,8 +26,9 @@ ANSWER = {"pairs": "100", "causal_pairs": "50", "growth": "4"}
 def _enrol_as_student(api: Api, who: str) -> None:
     """``who`` joins course A as a student."""
     with get_db(api.client.application).session() as session:
-        session.add(Enrolment(course_id=api.school.course_a, user_id=api.school.user_ids[who],
-                              role=EnrolmentRole.STUDENT))
+        session.add(
+            Enrolment(course_id=api.school.course_a, user_id=api.school.user_ids[who], role=EnrolmentRole.STUDENT)
+        )
         session.commit()
 
 
@@ -34,9 +36,15 @@ def _quiz(api: Api) -> int:
     """Course A's quiz over COST: open, due in a week, answer key after the due date."""
     now = utcnow()
     with get_db(api.client.application).session() as session:
-        quiz = Assignment(course_id=api.school.course_a, title_zh="quiz", title_en="quiz", exercise_ids=[COST],
-                          opens_at=now - timedelta(days=1), due_at=now + timedelta(days=7),
-                          answer_key_policy="after_due")
+        quiz = Assignment(
+            course_id=api.school.course_a,
+            title_zh="quiz",
+            title_en="quiz",
+            exercise_ids=[COST],
+            opens_at=now - timedelta(days=1),
+            due_at=now + timedelta(days=7),
+            answer_key_policy="after_due",
+        )
         session.add(quiz)
         session.commit()
         return quiz.id
@@ -111,8 +119,10 @@ def test_their_own_variant_is_a_students(api: Api, quiz: int) -> None:
 def test_a_seedless_try_outside_what_they_study_would_be_their_students_variant(api: Api, quiz: int) -> None:
     # Without a seed, a teacher's try is graded on their own variant: a student's where they study the exercise.
     assert_error(_submit(api, "teacher_b"), 422, "missing_field", "seed")
-    shift = {"exercise_id": SHIFT, "answer": {"pairs": "BOS→red", "bos_scored": "no", "eos_scored": "yes",
-                                             "scored_count": "1"}}
+    shift = {
+        "exercise_id": SHIFT,
+        "answer": {"pairs": "BOS→red", "bos_scored": "no", "eos_scored": "yes", "scored_count": "1"},
+    }
     other = api.school.other_assignment  # course B, which teacher_b teaches, sets SHIFT too
     assert_error(api.post("/submissions", "teacher_b", shift | {"assignment_id": other}), 422, "missing_field", "seed")
     # With a seed, as a teacher: as before.

@@ -1,5 +1,6 @@
 """Refusals name what they are about: an assignment's rules name ``assignment_id``; a dead token's 401 says it may be
 unknown, revoked or expired, the same words for each."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -19,8 +20,9 @@ UNREADABLE = {"pairs": "", "bos_scored": "", "eos_scored": "", "scored_count": "
 
 def _post(api: Api, assignment_id: int, answer: dict[str, str] = ANSWER) -> TestResponse:
     """POST alice's answer to the assignment."""
-    return api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": answer, "lang": "en",
-                                              "assignment_id": assignment_id})
+    return api.post(
+        "/submissions", "alice", {"exercise_id": SHIFT, "answer": answer, "lang": "en", "assignment_id": assignment_id}
+    )
 
 
 def test_the_rules_of_an_assignment_name_it(api: Api) -> None:

@@ -1,4 +1,5 @@
 """Every error status once, each with the shared JSON body naming the code and, where one is at fault, the field."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,11 @@ def _count(api: Api, who: str) -> int:
 
 
 def test_400_malformed_json(api: Api) -> None:
-    assert_error(api.post("/submissions", "alice", raw='{"exercise_id": "ch13', content_type="application/json"),
-                 400, "invalid_json")
+    assert_error(
+        api.post("/submissions", "alice", raw='{"exercise_id": "ch13', content_type="application/json"),
+        400,
+        "invalid_json",
+    )
 
 
 def test_400_body_not_an_object(api: Api) -> None:
@@ -34,8 +38,9 @@ def test_400_body_not_an_object(api: Api) -> None:
 
 
 def test_400_wait_not_a_number_or_out_of_range(api: Api) -> None:
-    created = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK,
-                                                 "assignment_id": api.school.practice_assignment}).get_json()
+    created = api.post(
+        "/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
+    ).get_json()
     for wait in ("soon", "11", "-1", "nan", "inf"):
         assert_error(api.get(f"/submissions/{created['id']}?wait={wait}", "alice"), 400, "invalid_parameter", "wait")
 
@@ -52,8 +57,9 @@ def test_400_bad_seed_in_path(api: Api) -> None:
 
 
 def test_400_bad_idempotency_key(api: Api) -> None:
-    response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK},
-                        headers={"Idempotency-Key": "x" * 129})
+    response = api.post(
+        "/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK}, headers={"Idempotency-Key": "x" * 129}
+    )
     assert_error(response, 400, "invalid_header", "Idempotency-Key")
 
 
@@ -76,8 +82,12 @@ def test_403_student_may_not_fetch_variants_by_seed_or_send_a_seed(api: Api) -> 
 
 def test_403_closed_and_future_assignments(api: Api) -> None:
     body = {"exercise_id": SHIFT, "answer": BOOK}
-    assert_error(api.post("/submissions", "alice", body | {"assignment_id": api.school.closed_assignment}), 403, "past_due")
-    assert_error(api.post("/submissions", "alice", body | {"assignment_id": api.school.future_assignment}), 403, "not_open")
+    assert_error(
+        api.post("/submissions", "alice", body | {"assignment_id": api.school.closed_assignment}), 403, "past_due"
+    )
+    assert_error(
+        api.post("/submissions", "alice", body | {"assignment_id": api.school.future_assignment}), 403, "not_open"
+    )
     assert _count(api, "alice") == 0
 
 
@@ -94,8 +104,12 @@ def test_404_unknown_route_submission_exercise_and_assignment(api: Api) -> None:
     assert_error(api.get("/nowhere", "alice"), 404, "not_found")
     assert_error(api.get("/submissions/999999", "alice"), 404, "not_found")
     assert_error(api.get("/exercises/ch99.nope/variant", "alice"), 404, "not_found")
-    assert_error(api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": 999999}),
-                 404, "no_such_assignment", "assignment_id")
+    assert_error(
+        api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": 999999}),
+        404,
+        "no_such_assignment",
+        "assignment_id",
+    )
 
 
 def test_405_wrong_method(api: Api) -> None:
@@ -114,7 +128,9 @@ def test_409_idempotency_key_reused_for_another_body(api: Api) -> None:
 
 
 def test_413_body_too_large(api: Api) -> None:
-    huge = json.dumps({"exercise_id": SHIFT, "answer": {"pairs": "x" * (api.client.application.config["MAX_CONTENT_LENGTH"])}})
+    huge = json.dumps(
+        {"exercise_id": SHIFT, "answer": {"pairs": "x" * (api.client.application.config["MAX_CONTENT_LENGTH"])}}
+    )
     assert_error(api.post("/submissions", "alice", raw=huge), 413, "payload_too_large")
 
 
@@ -123,25 +139,46 @@ def test_415_not_json(api: Api) -> None:
     assert_error(response, 415, "unsupported_media_type", "Content-Type")
 
 
-@pytest.mark.parametrize(("raw", "field", "code"), [
-    ('{"exercise_id": "ch13.shift-pairs", "answer": "blue door"}', "answer", "invalid_type"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": [1]}', "answer", "invalid_type"),
-    ('{"exercise_id": 7, "answer": {}}', "exercise_id", "invalid_type"),
-    ('{"exercise_id": "ch99.nope", "answer": {}}', "exercise_id", "unknown_exercise"),
-    ('{"answer": {}}', "exercise_id", "missing_field"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "lang": "fr"}', "lang", "invalid_value"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "assignment_id": "1"}', "assignment_id", "invalid_type"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "assignment_id": true}', "assignment_id", "invalid_type"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "colour": 1}', "colour", "unknown_field"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": NaN}}', "answer.scored_count", "invalid_value"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": -Infinity}}', "answer.scored_count", "invalid_value"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": 1e999}}', "answer.scored_count", "invalid_value"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "a\\ud800b"}}', "answer.pairs", "invalid_value"),
-    ('{"exercise_id": "ch13.shift-pairs", "answer": {"pairs": ["x", "\\u0000"]}}', "answer.pairs[1]", "invalid_value"),
-])
+@pytest.mark.parametrize(
+    ("raw", "field", "code"),
+    [
+        ('{"exercise_id": "ch13.shift-pairs", "answer": "blue door"}', "answer", "invalid_type"),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": [1]}', "answer", "invalid_type"),
+        ('{"exercise_id": 7, "answer": {}}', "exercise_id", "invalid_type"),
+        ('{"exercise_id": "ch99.nope", "answer": {}}', "exercise_id", "unknown_exercise"),
+        ('{"answer": {}}', "exercise_id", "missing_field"),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "lang": "fr"}', "lang", "invalid_value"),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "assignment_id": "1"}', "assignment_id", "invalid_type"),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "assignment_id": true}', "assignment_id", "invalid_type"),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": {}, "colour": 1}', "colour", "unknown_field"),
+        (
+            '{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": NaN}}',
+            "answer.scored_count",
+            "invalid_value",
+        ),
+        (
+            '{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": -Infinity}}',
+            "answer.scored_count",
+            "invalid_value",
+        ),
+        (
+            '{"exercise_id": "ch13.shift-pairs", "answer": {"scored_count": 1e999}}',
+            "answer.scored_count",
+            "invalid_value",
+        ),
+        ('{"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "a\\ud800b"}}', "answer.pairs", "invalid_value"),
+        (
+            '{"exercise_id": "ch13.shift-pairs", "answer": {"pairs": ["x", "\\u0000"]}}',
+            "answer.pairs[1]",
+            "invalid_value",
+        ),
+    ],
+)
 def test_422_wrong_types_and_odd_values_name_the_field(api: Api, raw: str, field: str, code: str) -> None:
     assert_error(api.post("/submissions", "alice", raw=raw), 422, code, field)
-    assert_error(api.post("/submissions", "teacher", raw=raw.replace('"answer"', '"seed": 0, "answer"')), 422, code, field)
+    assert_error(
+        api.post("/submissions", "teacher", raw=raw.replace('"answer"', '"seed": 0, "answer"')), 422, code, field
+    )
     assert _count(api, "alice") == 0
 
 
@@ -152,8 +189,11 @@ def test_422_bad_seed_from_a_teacher(api: Api, seed: str) -> None:
 
 
 def test_422_unreadable_answer_uses_no_attempt(api: Api) -> None:
-    body = {"exercise_id": SHIFT, "answer": BOOK | {"scored_count": "four-ish"},
-            "assignment_id": api.school.open_assignment}
+    body = {
+        "exercise_id": SHIFT,
+        "answer": BOOK | {"scored_count": "four-ish"},
+        "assignment_id": api.school.open_assignment,
+    }
     error = assert_error(api.post("/submissions", "alice", body), 422, "invalid_answer", "answer.scored_count")
     assert [e["field"] for e in error["errors"]] == ["scored_count"]
     assert _count(api, "alice") == 0
@@ -190,14 +230,24 @@ def test_a_replay_is_answered_even_past_the_rate_limit(api: Api) -> None:
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["id"] == first.get_json()["id"]
     other = {**body, "answer": {**BOOK, "scored_count": "3"}}
-    assert_error(api.post("/submissions", "alice", other, headers={"Idempotency-Key": "lost-reply-1"}), 409,
-                 "idempotency_conflict")
+    assert_error(
+        api.post("/submissions", "alice", other, headers={"Idempotency-Key": "lost-reply-1"}),
+        409,
+        "idempotency_conflict",
+    )
     assert _count(api, "alice") == 2
 
 
 def test_500_is_json_without_a_stack_trace(tmp_path: Path) -> None:
-    app: Flask = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(tmp_path), "PROPAGATE_EXCEPTIONS": False,
-                             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}", "CELERY_BROKER_URL": "memory://"})
+    app: Flask = create_app(
+        {
+            "GRADER_ENV": "testing",
+            "GRADER_DATA_DIR": str(tmp_path),
+            "PROPAGATE_EXCEPTIONS": False,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "CELERY_BROKER_URL": "memory://",
+        }
+    )
 
     def explode() -> str:
         raise RuntimeError("secret internal detail")
@@ -219,8 +269,12 @@ def test_validate_reads_a_submission_body_too(api: Api) -> None:
 
 def test_too_few_letters_for_the_concept_check_are_a_422_on_the_callers_own_variant(api: Api) -> None:
     set_exercises(api.client.application, api.school.practice_assignment, ["l03.concept-check"])
-    body = {"exercise_id": "l03.concept-check", "answer": {"choices": "a, b, c"}, "lang": "en",
-            "assignment_id": api.school.practice_assignment}
+    body = {
+        "exercise_id": "l03.concept-check",
+        "answer": {"choices": "a, b, c"},
+        "lang": "en",
+        "assignment_id": api.school.practice_assignment,
+    }
     error = assert_error(api.post("/submissions", "alice", body), 422, "invalid_answer", "answer.choices")
     assert error["message"].startswith("Expected 6 entries (one per item), read 3")  # alice's variant has 6 items
     assert _count(api, "alice") == 0  # nothing stored, no attempt used
@@ -237,8 +291,14 @@ def test_the_preview_looks_up_a_students_variant_only_when_the_reading_needs_it(
 
     def variants_of_alice() -> int:
         with get_db(api.client.application).session() as session:
-            return session.scalar(select(func.count()).select_from(VariantAssignment)
-                                  .where(VariantAssignment.user_id == api.school.user_ids["alice"])) or 0
+            return (
+                session.scalar(
+                    select(func.count())
+                    .select_from(VariantAssignment)
+                    .where(VariantAssignment.user_id == api.school.user_ids["alice"])
+                )
+                or 0
+            )
 
     set_exercises(api.client.application, api.school.practice_assignment, ["l03.concept-check"])
     before = variants_of_alice()
@@ -251,11 +311,16 @@ def test_the_preview_looks_up_a_students_variant_only_when_the_reading_needs_it(
 def test_the_capacity_lab_is_listed_and_says_why_it_has_no_variant(api: Api) -> None:
     # The listing shows it (graded: false); its variant and a submission to it were "unknown exercise", unexplained.
     assert {"id": "l03.capacity-lab", "graded": False}.items() <= next(
-        e for e in api.get("/exercises", "teacher").get_json()["exercises"] if e["id"] == "l03.capacity-lab").items()
+        e for e in api.get("/exercises", "teacher").get_json()["exercises"] if e["id"] == "l03.capacity-lab"
+    ).items()
     error = assert_error(api.get("/exercises/l03.capacity-lab/variants/0", "teacher"), 404, "not_found")
     assert "not graded" in error["message"]
-    error = assert_error(api.post("/validate", "teacher", {"exercise_id": "l03.capacity-lab", "answer": {}}), 422,
-                         "unknown_exercise", "exercise_id")
+    error = assert_error(
+        api.post("/validate", "teacher", {"exercise_id": "l03.capacity-lab", "answer": {}}),
+        422,
+        "unknown_exercise",
+        "exercise_id",
+    )
     assert "not graded" in error["message"]
     assert "not graded" not in assert_error(api.get("/exercises/ch99.nothing/variants/0", "teacher"), 404)["message"]
 
@@ -264,4 +329,6 @@ def test_options_answers_with_the_allow_header_as_documented(api: Api) -> None:
     response = api.client.options("/api/v1/submissions")
     assert response.status_code == 200 and response.get_data() == b""
     assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
-    assert "OPTIONS answers 200 with the Allow header" in api.get("/openapi.json", None).get_json()["info"]["description"]
+    assert (
+        "OPTIONS answers 200 with the Allow header" in api.get("/openapi.json", None).get_json()["info"]["description"]
+    )

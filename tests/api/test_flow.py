@@ -1,4 +1,5 @@
 """The whole path through HTTP with a real worker: submit, wait, read the engine's result back."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -63,8 +64,9 @@ def test_wrong_answer_carries_its_misconception_tag(api: Api, worker: Any) -> No
 
 def test_feedback_can_be_read_in_the_other_language(api: Api, worker: Any) -> None:
     answer = dict(BOOK_ANSWERS["ch13.shift-pairs"], bos_scored="是")
-    chinese = _submit_and_wait(api, "teacher", {"exercise_id": "ch13.shift-pairs", "answer": answer, "seed": 0,
-                                                "lang": "zh"})
+    chinese = _submit_and_wait(
+        api, "teacher", {"exercise_id": "ch13.shift-pairs", "answer": answer, "seed": 0, "lang": "zh"}
+    )
     english = api.get(f"/submissions/{chinese['id']}?lang=en", "teacher").get_json()
     expected = engine.grade("ch13.shift-pairs", 0, answer, "en")["parts"]
     assert (chinese["feedback_lang"], english["feedback_lang"], english["lang"]) == ("zh", "en", "zh")
@@ -80,8 +82,11 @@ def test_student_is_graded_on_the_assigned_variant_without_seeing_the_seed(api: 
     target = variant["data"]["target"]
     pairs = ", ".join(f"{a}→{b}" for a, b in zip(["BOS", *target[:-1]], target))
     answer = {"pairs": pairs, "bos_scored": "no", "eos_scored": "yes", "scored_count": str(len(target))}
-    result = _submit_and_wait(api, "alice", {"exercise_id": "ch13.shift-pairs", "answer": answer,
-                                             "assignment_id": api.school.practice_assignment})
+    result = _submit_and_wait(
+        api,
+        "alice",
+        {"exercise_id": "ch13.shift-pairs", "answer": answer, "assignment_id": api.school.practice_assignment},
+    )
     assert result["status"] == "graded" and result["score"] == 1.0
     assert "seed" not in result and "answer_key" not in result
     seen_by_admin = api.get(f"/submissions/{result['id']}", "admin").get_json()
@@ -89,9 +94,11 @@ def test_student_is_graded_on_the_assigned_variant_without_seeing_the_seed(api: 
 
 
 def test_answer_key_appears_only_when_the_key_rule_allows(api: Api, worker: Any) -> None:
-    body = {"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "BOS→x", "bos_scored": "no", "eos_scored": "no",
-                                                          "scored_count": "1"},
-            "assignment_id": api.school.open_assignment}
+    body = {
+        "exercise_id": "ch13.shift-pairs",
+        "answer": {"pairs": "BOS→x", "bos_scored": "no", "eos_scored": "no", "scored_count": "1"},
+        "assignment_id": api.school.open_assignment,
+    }
     # The school's not-yet-open and practice assignments set the same exercise, so they share alice's variant
     # and would keep the key hidden (tests/test_policy.py); here they set another one.
     for sharing in (api.school.future_assignment, api.school.practice_assignment):

@@ -3,6 +3,7 @@
 Schemathesis's own pytest plugin (``from_fixture`` + ``parametrize``) breaks on pytest 9.2 (it writes
 ``Node._nodeid``), so each operation is a plain parametrised test driving the operation's Hypothesis strategy.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,13 @@ def test_operation_conforms_to_document(api_app: Flask, school: School, path: st
     headers = {"Authorization": f"Bearer {school.tokens['teacher']}"}
 
     @given(case=cases)
-    @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES_PER_OPERATION,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def responds_as_documented(case: Case) -> None:
         case.call_and_validate(headers=headers, checks=CHECKS)
 

@@ -4,6 +4,7 @@ Entries come oldest first after a cursor with the student, assignment and exerci
 what the submission listing shows them (staff: their courses; students: their own, without the actor); and an
 entry is listed only once it has settled, so that a lower id committed late is never stepped over.
 """
+
 from __future__ import annotations
 
 import time
@@ -54,17 +55,29 @@ def _world(api: Api) -> dict[str, int]:
     (no assignment), and a regrade of alice's; entry ids by name."""
     users, school, app = api.school.user_ids, api.school, api.client.application
     stamp = utcnow() - LONG_AGO
-    alice, bob, carol, own = add_attempts(app, [
-        Attempt(users["alice"], school.practice_assignment, SHIFT, "graded", 0.5, logged_at=stamp),
-        Attempt(users["bob"], school.open_assignment, SHIFT, "graded", 1.0, logged_at=stamp),
-        Attempt(users["carol"], school.other_assignment, SHIFT, "graded", 0.0, logged_at=stamp),
-        Attempt(users["teacher"], None, SHIFT, "graded", 1.0, logged_at=stamp),
-    ])
+    alice, bob, carol, own = add_attempts(
+        app,
+        [
+            Attempt(users["alice"], school.practice_assignment, SHIFT, "graded", 0.5, logged_at=stamp),
+            Attempt(users["bob"], school.open_assignment, SHIFT, "graded", 1.0, logged_at=stamp),
+            Attempt(users["carol"], school.other_assignment, SHIFT, "graded", 0.0, logged_at=stamp),
+            Attempt(users["teacher"], None, SHIFT, "graded", 1.0, logged_at=stamp),
+        ],
+    )
     regrade = add_grade_log(app, alice, 0.5, 0.75, stamp + timedelta(minutes=1), reason="regrade #7: a: ✗ → ✓")
     entries = _ids(_feed(api, "admin"))
     assert len(entries) == 5 and entries == sorted(entries) and entries[-1] == regrade
-    return {"alice": entries[0], "bob": entries[1], "carol": entries[2], "own": entries[3], "regrade": regrade,
-            "alice_submission": alice, "bob_submission": bob, "carol_submission": carol, "own_submission": own}
+    return {
+        "alice": entries[0],
+        "bob": entries[1],
+        "carol": entries[2],
+        "own": entries[3],
+        "regrade": regrade,
+        "alice_submission": alice,
+        "bob_submission": bob,
+        "carol_submission": carol,
+        "own_submission": own,
+    }
 
 
 def test_entries_come_oldest_first_with_what_they_changed(api: Api) -> None:
@@ -73,11 +86,19 @@ def test_entries_come_oldest_first_with_what_they_changed(api: Api) -> None:
     assert _ids(page) == [world["alice"], world["bob"], world["regrade"]]
     regrade = page["changes"][-1]
     assert regrade == {
-        "id": world["regrade"], "submission_id": world["alice_submission"],
-        "student_id": api.school.user_ids["alice"], "assignment_id": api.school.practice_assignment,
-        "exercise_id": SHIFT, "old_score": 0.5, "new_score": 0.75, "old_engine_version": "1.0.0",
-        "new_engine_version": "1.1.0", "reason": "regrade #7: a: ✗ → ✓", "actor": "user:teacher",
-        "created_at": regrade["created_at"]}
+        "id": world["regrade"],
+        "submission_id": world["alice_submission"],
+        "student_id": api.school.user_ids["alice"],
+        "assignment_id": api.school.practice_assignment,
+        "exercise_id": SHIFT,
+        "old_score": 0.5,
+        "new_score": 0.75,
+        "old_engine_version": "1.0.0",
+        "new_engine_version": "1.1.0",
+        "reason": "regrade #7: a: ✗ → ✓",
+        "actor": "user:teacher",
+        "created_at": regrade["created_at"],
+    }
     assert datetime.fromisoformat(regrade["created_at"]) < utcnow() - LONG_AGO + timedelta(minutes=2)
     assert page["next_after_id"] == world["regrade"] and page["has_more"] is False
     assert page["settle_seconds"] == 0 and page["limit"] == 100
@@ -126,19 +147,31 @@ def test_filters_by_course_and_assignment(api: Api) -> None:
     assert _ids(_feed(api, "admin", f"course={school.course_b}")) == [world["carol"]]
     mismatch = _feed(api, "admin", f"course={school.course_b}&assignment={school.open_assignment}&after_id=3")
     assert mismatch["changes"] == [] and mismatch["next_after_id"] == 3
-    for who, query, field in [("teacher", f"course={school.course_b}", "course"),  # another teacher's course
-                              ("alice", f"course={school.course_b}", "course"),
-                              ("teacher", f"assignment={school.other_assignment}", "assignment"),
-                              ("carol", f"assignment={school.open_assignment}", "assignment"),
-                              ("admin", "course=1000000", "course"), ("admin", "assignment=1000000", "assignment")]:
+    for who, query, field in [
+        ("teacher", f"course={school.course_b}", "course"),  # another teacher's course
+        ("alice", f"course={school.course_b}", "course"),
+        ("teacher", f"assignment={school.other_assignment}", "assignment"),
+        ("carol", f"assignment={school.open_assignment}", "assignment"),
+        ("admin", "course=1000000", "course"),
+        ("admin", "assignment=1000000", "assignment"),
+    ]:
         assert_error(api.get(f"/grade-changes?{query}", who), 404, "not_found", field)
 
 
-@pytest.mark.parametrize("query, field", [
-    ("course=0", "course"), ("assignment=2147483648", "assignment"), ("after_id=-1", "after_id"),
-    ("after_id=x", "after_id"), ("limit=0", "limit"), ("limit=201", "limit"), ("student=1", "student"),
-    ("after_id=1&after_id=2", "after_id"), ("before_id=5", "before_id"),
-])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("course=0", "course"),
+        ("assignment=2147483648", "assignment"),
+        ("after_id=-1", "after_id"),
+        ("after_id=x", "after_id"),
+        ("limit=0", "limit"),
+        ("limit=201", "limit"),
+        ("student=1", "student"),
+        ("after_id=1&after_id=2", "after_id"),
+        ("before_id=5", "before_id"),
+    ],
+)
 def test_bad_parameters_are_a_400_naming_them(api: Api, query: str, field: str) -> None:
     assert_error(api.get(f"/grade-changes?{query}", "teacher"), 400, field=field)
 
@@ -159,7 +192,8 @@ def test_an_entry_is_listed_once_it_has_settled_and_a_page_stops_before_an_unset
     assert _ids(page) == [settled] and page["next_after_id"] == settled and page["has_more"] is False
     assert page["settle_seconds"] == 60
     assert abs(datetime.fromisoformat(page["settled_before"]) - (utcnow() - timedelta(seconds=60))) < timedelta(
-        seconds=5)
+        seconds=5
+    )
     assert _feed(api, "teacher", f"after_id={settled}")["changes"] == []
     app.config[SETTLE_SETTING] = 0.0  # as if a minute had passed
     assert _ids(_feed(api, "teacher", f"after_id={settled}")) == [fresh, late]
@@ -183,8 +217,9 @@ def test_a_lower_id_committed_late_is_not_stepped_over(api: Api, backend: Backen
     (submission,) = add_attempts(app, [Attempt(api.school.user_ids["alice"], api.school.open_assignment, SHIFT)])
     row = {"submission_id": submission, "reason": "regrade #1: x", "actor": "user:teacher"}
     with get_db(app).engine.connect() as batch:  # a regrade batch, still open
-        lower = batch.execute(insert(GradeLogEntry).returning(GradeLogEntry.id),
-                              {**row, "new_score": 0.1, "created_at": utcnow()}).scalar_one()
+        lower = batch.execute(
+            insert(GradeLogEntry).returning(GradeLogEntry.id), {**row, "new_score": 0.1, "created_at": utcnow()}
+        ).scalar_one()
         higher = add_grade_log(app, submission, 0.1, 0.2, utcnow())
         assert higher > lower
         assert _ids(_feed(api, "teacher")) == [higher]  # with no settle interval, the lower id is stepped over
@@ -199,9 +234,18 @@ def test_a_lower_id_committed_late_is_not_stepped_over(api: Api, backend: Backen
 def test_a_regrade_the_submission_cursor_cannot_show_comes_through_the_feed(api: Api) -> None:
     app, users = api.client.application, api.school.user_ids
     with get_db(app).session() as session:
-        stored = Submission(user_id=users["alice"], assignment_id=api.school.practice_assignment, exercise_id=SHIFT,
-                            seed=BOOK_SEED, lang="en", raw_answer=BOOK_ANSWER, status="graded", score=0.125,
-                            parts={}, engine_version="0.0.1")
+        stored = Submission(
+            user_id=users["alice"],
+            assignment_id=api.school.practice_assignment,
+            exercise_id=SHIFT,
+            seed=BOOK_SEED,
+            lang="en",
+            raw_answer=BOOK_ANSWER,
+            status="graded",
+            score=0.125,
+            parts={},
+            engine_version="0.0.1",
+        )
         session.add(stored)
         session.commit()
         submission_id = stored.id
@@ -225,8 +269,12 @@ def test_a_worker_grading_is_in_the_feed(api: Api, worker: Any) -> None:
     graded = api.post("/submissions", "bob", body, headers={"Prefer": "wait=10"}).get_json()
     assert graded["status"] == "graded", graded
     (change,) = _feed(api, "teacher")["changes"]
-    assert (change["submission_id"], change["old_score"], change["new_score"], change["reason"]) == \
-        (graded["id"], None, graded["score"], "graded")
+    assert (change["submission_id"], change["old_score"], change["new_score"], change["reason"]) == (
+        graded["id"],
+        None,
+        graded["score"],
+        "graded",
+    )
     assert change["actor"].startswith("worker:") and change["new_engine_version"] == graded["engine_version"]
     assert _feed(api, "bob")["changes"][0]["actor"] is None
     assert _feed(api, "alice")["changes"] == []
@@ -234,6 +282,7 @@ def test_a_worker_grading_is_in_the_feed(api: Api, worker: Any) -> None:
 
 def test_the_settle_interval_setting() -> None:
     """The environment sets it; by default it follows the worker lease; nonsense refuses to start."""
+
     def settle(**environ: str) -> float:
         return float(load_config(environ={"GRADER_ENV": "testing", "SECRET_KEY": "x" * 32, **environ})[SETTLE_SETTING])
 
@@ -241,8 +290,10 @@ def test_the_settle_interval_setting() -> None:
     assert settle(GRADER_LEASE_SECONDS="300") == 330.0  # follows a longer lease
     assert settle(**{SETTLE_SETTING: "15"}) == 15.0
     assert settle(**{SETTLE_SETTING: "0"}) == 0.0
-    assert load_config({SETTLE_SETTING: "2.5"}, environ={"GRADER_ENV": "testing", SETTLE_SETTING: "15"})[
-        SETTLE_SETTING] == 2.5
+    assert (
+        load_config({SETTLE_SETTING: "2.5"}, environ={"GRADER_ENV": "testing", SETTLE_SETTING: "15"})[SETTLE_SETTING]
+        == 2.5
+    )
     for bad in ("-1", "soon", "nan", "inf"):
         with pytest.raises(ConfigError):
             settle(**{SETTLE_SETTING: bad})

@@ -4,6 +4,7 @@ The gradebook counts as the student's progress and the teacher dashboards do (be
 attempts that count), pages by student id, is for the course's staff only, and sends as many statements for 30
 students as for 3.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -44,18 +45,21 @@ def _history(api: Api) -> None:
     """Alice and bob's attempts at the practice assignment, with noise the gradebook must not count."""
     users, school = api.school.user_ids, api.school
     practice = school.practice_assignment
-    add_attempts(api.client.application, [
-        Attempt(users["alice"], practice, SHIFT, "graded", 0.5),
-        Attempt(users["alice"], practice, SHIFT, "graded", 0.25),
-        Attempt(users["alice"], practice, SHIFT, "invalid"),  # no attempt used, no score
-        Attempt(users["alice"], practice, SHIFT, "error"),
-        Attempt(users["alice"], practice, EXPOSURE, "graded", 1.0),
-        Attempt(users["alice"], practice, EXPOSURE, "queued"),  # an attempt, not yet a score
-        Attempt(users["alice"], practice, GREEDY, "invalid"),
-        Attempt(users["alice"], practice, "ch09.rnn-step", "graded", 1.0),  # not set by the assignment
-        Attempt(users["alice"], school.open_assignment, SHIFT, "graded", 1.0),  # another assignment
-        Attempt(users["bob"], practice, SHIFT, "graded", 0.0),  # a zero is a score, not "none"
-    ])
+    add_attempts(
+        api.client.application,
+        [
+            Attempt(users["alice"], practice, SHIFT, "graded", 0.5),
+            Attempt(users["alice"], practice, SHIFT, "graded", 0.25),
+            Attempt(users["alice"], practice, SHIFT, "invalid"),  # no attempt used, no score
+            Attempt(users["alice"], practice, SHIFT, "error"),
+            Attempt(users["alice"], practice, EXPOSURE, "graded", 1.0),
+            Attempt(users["alice"], practice, EXPOSURE, "queued"),  # an attempt, not yet a score
+            Attempt(users["alice"], practice, GREEDY, "invalid"),
+            Attempt(users["alice"], practice, "ch09.rnn-step", "graded", 1.0),  # not set by the assignment
+            Attempt(users["alice"], school.open_assignment, SHIFT, "graded", 1.0),  # another assignment
+            Attempt(users["bob"], practice, SHIFT, "graded", 0.0),  # a zero is a score, not "none"
+        ],
+    )
 
 
 @pytest.mark.parametrize("score_policy, alice_shift", [("best", 0.5), ("last", 0.25)])
@@ -72,14 +76,37 @@ def test_counted_scores_attempts_and_total(api: Api, score_policy: str, alice_sh
     assert alice["id"] == api.school.user_ids["alice"] and alice["display_name"] == "Alice"
     assert [e["exercise_id"] for e in alice["exercises"]] == list(CH13_IDS)
     cells = {e["exercise_id"]: (e["score"], e["attempts_used"]) for e in alice["exercises"]}
-    assert cells == {SHIFT: (alice_shift, 2), EXPOSURE: (1.0, 2), GREEDY: (None, 0),
-                     **{exercise: (None, 0) for exercise in CH13_IDS[3:]}}
-    assert alice["total"] == {"score": pytest.approx((alice_shift + 1.0) / 6), "points": pytest.approx(alice_shift + 1.0),
-                              "max_points": 6.0, "graded": 2, "exercises": 6, "override": None}
-    assert bob["exercises"][0] == {"exercise_id": SHIFT, "attempts_used": 1, "score": 0.0, "points": 0.0,
-                                   "max_points": 1.0, "late": False, "overridden": False}
-    assert bob["total"] == {"score": 0.0, "points": 0.0, "max_points": 6.0, "graded": 1, "exercises": 6,
-                            "override": None}
+    assert cells == {
+        SHIFT: (alice_shift, 2),
+        EXPOSURE: (1.0, 2),
+        GREEDY: (None, 0),
+        **{exercise: (None, 0) for exercise in CH13_IDS[3:]},
+    }
+    assert alice["total"] == {
+        "score": pytest.approx((alice_shift + 1.0) / 6),
+        "points": pytest.approx(alice_shift + 1.0),
+        "max_points": 6.0,
+        "graded": 2,
+        "exercises": 6,
+        "override": None,
+    }
+    assert bob["exercises"][0] == {
+        "exercise_id": SHIFT,
+        "attempts_used": 1,
+        "score": 0.0,
+        "points": 0.0,
+        "max_points": 1.0,
+        "late": False,
+        "overridden": False,
+    }
+    assert bob["total"] == {
+        "score": 0.0,
+        "points": 0.0,
+        "max_points": 6.0,
+        "graded": 1,
+        "exercises": 6,
+        "override": None,
+    }
 
 
 @pytest.mark.parametrize("score_policy", ["best", "last"])
@@ -90,14 +117,16 @@ def test_the_gradebook_agrees_with_progress_and_the_dashboards(api: Api, score_p
     rows = _grades(api, practice)["students"]
     for row in rows:
         progress = api.get(f"/assignments/{practice}/progress?student={row['id']}", "teacher").get_json()
-        assert [(e["exercise_id"], e["score"], e["attempts_used"]) for e in progress["exercises"]] == \
-            [(e["exercise_id"], e["score"], e["attempts_used"]) for e in row["exercises"]]
+        assert [(e["exercise_id"], e["score"], e["attempts_used"]) for e in progress["exercises"]] == [
+            (e["exercise_id"], e["score"], e["attempts_used"]) for e in row["exercises"]
+        ]
     with get_db(app).session() as session:
         assignment = session.get_one(Assignment, practice)
         per = analytics.counted_scores([assignment], assignment.course_id, session.get_bind().dialect.name)
         dashboard = {(u, e): c for u, e, c in session.execute(select(per.c.user_id, per.c.exercise_id, per.c.counted))}
-    shown = {(row["id"], e["exercise_id"]): e["score"] for row in rows for e in row["exercises"]
-             if e["score"] is not None}
+    shown = {
+        (row["id"], e["exercise_id"]): e["score"] for row in rows for e in row["exercises"] if e["score"] is not None
+    }
     assert shown == pytest.approx(dashboard) and len(shown) == 3
 
 
@@ -105,11 +134,16 @@ def test_scores_changed_at_is_the_students_latest_grade_log_entry(api: Api) -> N
     users, practice = api.school.user_ids, api.school.practice_assignment
     app = api.client.application
     start = utcnow() - timedelta(hours=3)
-    ids = add_attempts(app, [
-        Attempt(users["alice"], practice, SHIFT, "graded", 0.5, logged_at=start),
-        Attempt(users["alice"], practice, EXPOSURE, "graded", 1.0, logged_at=start + timedelta(minutes=5)),
-        Attempt(users["alice"], api.school.open_assignment, SHIFT, "graded", 1.0, logged_at=start + timedelta(hours=2)),
-    ])
+    ids = add_attempts(
+        app,
+        [
+            Attempt(users["alice"], practice, SHIFT, "graded", 0.5, logged_at=start),
+            Attempt(users["alice"], practice, EXPOSURE, "graded", 1.0, logged_at=start + timedelta(minutes=5)),
+            Attempt(
+                users["alice"], api.school.open_assignment, SHIFT, "graded", 1.0, logged_at=start + timedelta(hours=2)
+            ),
+        ],
+    )
     regraded = start + timedelta(hours=1)
     add_grade_log(app, ids[0], 0.5, 0.75, regraded)
     rows = {row["username"]: row for row in _grades(api, practice)["students"]}
@@ -125,8 +159,13 @@ def test_pages_by_student_id(api: Api) -> None:
             user = User(username=name, display_name=name.title(), role=Role.STUDENT)
             session.add(Enrolment(course=course, user=user, role="student"))
         session.commit()
-    expected = sorted([api.school.user_ids["alice"], api.school.user_ids["bob"],
-                       *(uid for uid in _user_ids(app, ("dora", "erik", "fay")))])
+    expected = sorted(
+        [
+            api.school.user_ids["alice"],
+            api.school.user_ids["bob"],
+            *(uid for uid in _user_ids(app, ("dora", "erik", "fay"))),
+        ]
+    )
     for path in (f"/assignments/{api.school.open_assignment}/grades", f"/courses/{api.school.course_a}/students"):
         seen, cursor, pages = [], 0, 0
         while cursor is not None:
@@ -152,7 +191,9 @@ def test_the_roster_names_the_students_with_their_enrolment(api: Api) -> None:
     page = api.get(f"/courses/{api.school.course_a}/students", "admin").get_json()
     assert page["course"] == {"id": api.school.course_a, "code": "A", "title": "Course A"}
     assert [(s["id"], s["username"], s["display_name"]) for s in page["students"]] == [
-        (api.school.user_ids["alice"], "alice", "Alice"), (api.school.user_ids["bob"], "bob", "Bob")]
+        (api.school.user_ids["alice"], "alice", "Alice"),
+        (api.school.user_ids["bob"], "bob", "Bob"),
+    ]
     for student in page["students"]:
         assert before - timedelta(minutes=5) < datetime.fromisoformat(student["enrolled_at"]) <= utcnow()
     assert page["next_after_id"] is None
@@ -173,9 +214,15 @@ def test_only_the_courses_staff_may_read_them(api: Api, path: str) -> None:
     missing = path.format(open=10**6, course=10**6)
     assert_error(api.get(missing, "admin"), 404)
     assert_error(api.get(path.format(open=2**31, course=2**31), "admin"), 404)  # beyond an id column
-    for query, field in [("limit=0", "limit"), ("limit=201", "limit"), ("after_id=-1", "after_id"),
-                         ("after_id=2147483648", "after_id"), ("limit=x", "limit"), ("student=1", "student"),
-                         ("limit=1&limit=2", "limit")]:
+    for query, field in [
+        ("limit=0", "limit"),
+        ("limit=201", "limit"),
+        ("after_id=-1", "after_id"),
+        ("after_id=2147483648", "after_id"),
+        ("limit=x", "limit"),
+        ("student=1", "student"),
+        ("limit=1&limit=2", "limit"),
+    ]:
         assert_error(api.get(f"{url}?{query}", "teacher"), 400, field=field)
 
 
@@ -196,23 +243,56 @@ def _course_of(app: Flask, teacher_id: int, students: int) -> tuple[int, int]:
         course = Course(code=f"scale-{students}", title="Scale")
         session.add(course)
         session.flush()
-        user_ids = list(session.scalars(insert(User).returning(User.id), [
-            {"username": f"s{students}-{i}", "display_name": f"S {i}", "role": "student"} for i in range(students)]))
-        session.execute(insert(Enrolment), [{"course_id": course.id, "user_id": u, "role": "student"}
-                                            for u in user_ids] + [{"course_id": course.id, "user_id": teacher_id,
-                                                                   "role": "teacher"}])
-        assignment = Assignment(course_id=course.id, title_zh="规模", title_en="Scale", exercise_ids=[SHIFT, EXPOSURE],
-                                score_policy="last")
+        user_ids = list(
+            session.scalars(
+                insert(User).returning(User.id),
+                [
+                    {"username": f"s{students}-{i}", "display_name": f"S {i}", "role": "student"}
+                    for i in range(students)
+                ],
+            )
+        )
+        session.execute(
+            insert(Enrolment),
+            [{"course_id": course.id, "user_id": u, "role": "student"} for u in user_ids]
+            + [{"course_id": course.id, "user_id": teacher_id, "role": "teacher"}],
+        )
+        assignment = Assignment(
+            course_id=course.id, title_zh="规模", title_en="Scale", exercise_ids=[SHIFT, EXPOSURE], score_policy="last"
+        )
         session.add(assignment)
         session.flush()
-        rows = [{"user_id": u, "assignment_id": assignment.id, "exercise_id": e, "seed": 1, "lang": "en",
-                 "raw_answer": {}, "status": status, "score": score, "engine_version": "1.0.0"}
-                for u in user_ids for e in (SHIFT, EXPOSURE)
-                for status, score in (("graded", 0.5), ("invalid", None), ("graded", 1.0))]
+        rows = [
+            {
+                "user_id": u,
+                "assignment_id": assignment.id,
+                "exercise_id": e,
+                "seed": 1,
+                "lang": "en",
+                "raw_answer": {},
+                "status": status,
+                "score": score,
+                "engine_version": "1.0.0",
+            }
+            for u in user_ids
+            for e in (SHIFT, EXPOSURE)
+            for status, score in (("graded", 0.5), ("invalid", None), ("graded", 1.0))
+        ]
         ids = list(session.scalars(insert(Submission).returning(Submission.id, sort_by_parameter_order=True), rows))
-        session.execute(insert(GradeLogEntry), [
-            {"submission_id": sid, "new_score": row["score"], "reason": "graded", "actor": "worker:x:1",
-             "created_at": moment} for sid, row in zip(ids, rows) if row["status"] == "graded"])
+        session.execute(
+            insert(GradeLogEntry),
+            [
+                {
+                    "submission_id": sid,
+                    "new_score": row["score"],
+                    "reason": "graded",
+                    "actor": "worker:x:1",
+                    "created_at": moment,
+                }
+                for sid, row in zip(ids, rows)
+                if row["status"] == "graded"
+            ],
+        )
         session.commit()
         return course.id, assignment.id
 
@@ -228,9 +308,11 @@ def test_statements_do_not_grow_with_students(api: Api) -> None:
     app.config["GRADER_CHANGE_FEED_SETTLE_SECONDS"] = 0.0
     counts: dict[str, list[int]] = {}
     for course_id, assignment_id in (small, large):
-        for name, url in [("gradebook", f"/api/v1/assignments/{assignment_id}/grades?limit=200"),
-                          ("roster", f"/api/v1/courses/{course_id}/students?limit=200"),
-                          ("changes", f"/api/v1/grade-changes?course={course_id}&limit=200")]:
+        for name, url in [
+            ("gradebook", f"/api/v1/assignments/{assignment_id}/grades?limit=200"),
+            ("roster", f"/api/v1/courses/{course_id}/students?limit=200"),
+            ("changes", f"/api/v1/grade-changes?course={course_id}&limit=200"),
+        ]:
             api.client.get(url, headers=headers)  # warm: the token's bookkeeping
             with sql_sent(app) as sent:
                 response = api.client.get(url, headers=headers)
@@ -250,10 +332,25 @@ def test_the_gradebook_reports_grades_as_the_worker_writes_them(api: Api, worker
     submitted = api.post("/submissions", "alice", body, headers={"Prefer": "wait=10"}).get_json()
     assert submitted["status"] == "graded", submitted
     row = next(r for r in _grades(api, api.school.open_assignment)["students"] if r["username"] == "alice")
-    assert row["exercises"] == [{"exercise_id": SHIFT, "attempts_used": 1, "score": submitted["score"],
-                                 "points": submitted["score"], "max_points": 1.0, "late": False, "overridden": False}]
-    assert row["total"] == {"score": submitted["score"], "points": submitted["score"], "max_points": 1.0, "graded": 1,
-                            "exercises": 1, "override": None}
+    assert row["exercises"] == [
+        {
+            "exercise_id": SHIFT,
+            "attempts_used": 1,
+            "score": submitted["score"],
+            "points": submitted["score"],
+            "max_points": 1.0,
+            "late": False,
+            "overridden": False,
+        }
+    ]
+    assert row["total"] == {
+        "score": submitted["score"],
+        "points": submitted["score"],
+        "max_points": 1.0,
+        "graded": 1,
+        "exercises": 1,
+        "override": None,
+    }
     changed = datetime.fromisoformat(row["scores_changed_at"])
     assert abs(changed - datetime.fromisoformat(submitted["finished_at"])) < timedelta(seconds=1)
     assert changed.tzinfo is not None and changed.utcoffset() == UTC.utcoffset(None)
@@ -276,5 +373,9 @@ def test_a_settings_change_moves_the_assignments_updated_at(api: Api) -> None:
         save(session, assignment.course_id, replace(unchanged, score_policy="last"), assignment)
     moved = stamp()
     assert moved > first
-    assert [a["updated_at"] for c in api.get("/courses", "teacher").get_json()["courses"] for a in c["assignments"]
-            if a["id"] == practice] == [moved]
+    assert [
+        a["updated_at"]
+        for c in api.get("/courses", "teacher").get_json()["courses"]
+        for a in c["assignments"]
+        if a["id"] == practice
+    ] == [moved]

@@ -1,4 +1,5 @@
 """A student's own variant stays hidden while every assignment of theirs that sets the exercise is still to open."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -98,8 +99,12 @@ def test_an_unreadable_answer_to_an_assignment_not_open_yet_gets_the_refusal_not
     # The reading's errors are made on the student's variant (e.g. "expected 7 answers"): before the assignment
     # opens, the refusal comes first.
     set_exercises(api.client.application, api.school.future_assignment, [CONCEPT])
-    body = {"exercise_id": CONCEPT, "answer": {"choices": "a"}, "lang": "en",
-            "assignment_id": api.school.future_assignment}
+    body = {
+        "exercise_id": CONCEPT,
+        "answer": {"choices": "a"},
+        "lang": "en",
+        "assignment_id": api.school.future_assignment,
+    }
     error = assert_error(api.post("/submissions", "alice", body), 403, "not_open")
     assert "not open" in error["message"]
     past = dict(body, assignment_id=api.school.closed_assignment)

@@ -1,4 +1,5 @@
 """The OpenAPI document is valid JSON and describes every registered /api/v1 route and method."""
+
 from __future__ import annotations
 
 import json
@@ -85,11 +86,19 @@ def test_every_error_response_component_is_used_and_headers_are_documented(api: 
     for name in document["components"]["responses"]:
         assert f'"#/components/responses/{name}"' in text, name
     components = document["components"]
-    assert set(components["headers"]) == {"Location", "Idempotent-Replayed", "Preference-Applied", "Retry-After",
-                                          "WWW-Authenticate"}
+    assert set(components["headers"]) == {
+        "Location",
+        "Idempotent-Replayed",
+        "Preference-Applied",
+        "Retry-After",
+        "WWW-Authenticate",
+    }
     assert set(components["responses"]["E401"]["headers"]) == {"WWW-Authenticate"}
-    assert set(components["responses"]["E429"]["headers"]) == set(components["responses"]["E503"]["headers"]) \
+    assert (
+        set(components["responses"]["E429"]["headers"])
+        == set(components["responses"]["E503"]["headers"])
         == {"Retry-After"}
+    )
     post = document["paths"]["/api/v1/submissions"]["post"]
     assert set(post["responses"]["200"]["headers"]) == {"Location", "Idempotent-Replayed", "Preference-Applied"}
     assert "per user" in next(p for p in post["parameters"] if p["name"] == "Idempotency-Key")["description"]
@@ -119,8 +128,11 @@ def test_what_the_api_answers_is_documented(api: Api) -> None:
     provoked = [
         ("POST", "/submissions", created),
         ("POST", "/submissions", api.post("/submissions", "alice", body, headers={"Idempotency-Key": "k1"})),
-        ("POST", "/submissions", api.post("/submissions", "alice", body | {"lang": "en"},
-                                          headers={"Idempotency-Key": "k1"})),
+        (
+            "POST",
+            "/submissions",
+            api.post("/submissions", "alice", body | {"lang": "en"}, headers={"Idempotency-Key": "k1"}),
+        ),
         ("POST", "/submissions", api.post("/submissions", "alice", body | {"seed": 1})),
         ("POST", "/submissions", api.post("/submissions", "alice", body | {"assignment_id": 10**6})),
         ("POST", "/submissions", api.post("/submissions", "alice", raw="x" * 70_000)),
@@ -132,8 +144,11 @@ def test_what_the_api_answers_is_documented(api: Api) -> None:
         ("GET", "/me", api.get("/me", None, headers={"Authorization": "Bearer grd_no"})),
         ("GET", "/submissions/1", api.get("/submissions/999999", "alice")),
         ("GET", f"/exercises/{shift}/variants/0", api.get(f"/exercises/{shift}/variants/0", "alice")),
-        ("GET", f"/assignments/{api.school.open_assignment}/progress",
-         api.get(f"/assignments/{api.school.open_assignment}/progress?student=1", "alice")),
+        (
+            "GET",
+            f"/assignments/{api.school.open_assignment}/progress",
+            api.get(f"/assignments/{api.school.open_assignment}/progress?student=1", "alice"),
+        ),
     ]
     with api.client.session_transaction() as cookie_session:  # signed in on the pages, with no CSRF header sent
         cookie_session[SESSION_USER_KEY] = api.school.user_ids["alice"]

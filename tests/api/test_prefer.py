@@ -1,4 +1,5 @@
 """``Prefer: wait=N`` on POST /submissions: one request that submits and, if the grade comes in time, returns it."""
+
 from __future__ import annotations
 
 import threading
@@ -27,20 +28,23 @@ def practice(api: Api) -> dict[str, Any]:
     return {"exercise_id": SHIFT, "answer": BOOK, "assignment_id": api.school.practice_assignment}
 
 
-@pytest.mark.parametrize(("header", "seconds"), [
-    (None, 0.0),
-    ("wait=5", 5.0),
-    ("WAIT = 3", 3.0),
-    ('wait="7"', 7.0),
-    ("respond-async, wait=4", 4.0),
-    ("wait=2; foo=bar", 2.0),
-    ("wait=30", 10.0),  # capped at the server's maximum
-    ("wait=0", 0.0),
-    ("wait=6, wait=1", 6.0),  # RFC 7240: only the first instance counts
-    ("respond-async", 0.0),  # other preferences are ignored
-    ("return=minimal, handling=lenient", 0.0),
-    ("", 0.0),
-])
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        (None, 0.0),
+        ("wait=5", 5.0),
+        ("WAIT = 3", 3.0),
+        ('wait="7"', 7.0),
+        ("respond-async, wait=4", 4.0),
+        ("wait=2; foo=bar", 2.0),
+        ("wait=30", 10.0),  # capped at the server's maximum
+        ("wait=0", 0.0),
+        ("wait=6, wait=1", 6.0),  # RFC 7240: only the first instance counts
+        ("respond-async", 0.0),  # other preferences are ignored
+        ("return=minimal, handling=lenient", 0.0),
+        ("", 0.0),
+    ],
+)
 def test_prefer_header_is_read(header: str | None, seconds: float) -> None:
     assert prefer_wait(header, 10.0) == seconds
 
@@ -54,8 +58,7 @@ def test_a_malformed_wait_is_refused(header: str) -> None:
 
 def test_malformed_wait_is_a_400_naming_the_header_and_stores_nothing(api: Api) -> None:
     before = api.get("/submissions", "alice").get_json()["total"]
-    response = api.post("/submissions", "alice", practice(api),
-                        headers={"Prefer": "wait=soon"})
+    response = api.post("/submissions", "alice", practice(api), headers={"Prefer": "wait=soon"})
     assert_error(response, 400, "invalid_header", "Prefer")
     assert api.get("/submissions", "alice").get_json()["total"] == before
 
@@ -72,8 +75,7 @@ def unconsumed_queue(api_app: Flask, backend: Backend) -> Iterator[str]:
 
 def test_prefer_wait_answers_202_when_the_grade_does_not_come_in_time(api: Api, unconsumed_queue: str) -> None:
     started = time.monotonic()
-    response = api.post("/submissions", "alice", practice(api),
-                        headers={"Prefer": "wait=1"})
+    response = api.post("/submissions", "alice", practice(api), headers={"Prefer": "wait=1"})
     waited = time.monotonic() - started
     assert response.status_code == 202, response.get_json()
     assert response.get_json()["status"] == "queued"
@@ -83,8 +85,7 @@ def test_prefer_wait_answers_202_when_the_grade_does_not_come_in_time(api: Api, 
 
 
 def test_other_preferences_do_not_hold_the_reply(api: Api, unconsumed_queue: str) -> None:
-    response = api.post("/submissions", "alice", practice(api),
-                        headers={"Prefer": "respond-async"})
+    response = api.post("/submissions", "alice", practice(api), headers={"Prefer": "respond-async"})
     assert response.status_code == 202
     assert response.get_json()["status"] == "queued"
     assert "Preference-Applied" not in response.headers
@@ -93,8 +94,12 @@ def test_other_preferences_do_not_hold_the_reply(api: Api, unconsumed_queue: str
 @pytest.mark.integration
 def test_one_request_submits_and_returns_the_grade(api: Api, worker: Any) -> None:
     wrong = dict(BOOK, bos_scored="是")
-    response = api.post("/submissions", "teacher", {"exercise_id": SHIFT, "answer": wrong, "seed": 0, "lang": "en"},
-                        headers={"Prefer": "respond-async, wait=30"})
+    response = api.post(
+        "/submissions",
+        "teacher",
+        {"exercise_id": SHIFT, "answer": wrong, "seed": 0, "lang": "en"},
+        headers={"Prefer": "respond-async, wait=30"},
+    )
     assert response.status_code == 200, response.get_json()
     result = response.get_json()
     assert result["status"] == "graded"
@@ -107,8 +112,7 @@ def test_one_request_submits_and_returns_the_grade(api: Api, worker: Any) -> Non
 
 @pytest.mark.integration
 def test_a_student_waiting_on_post_sees_no_seed_and_no_key(api: Api, worker: Any) -> None:
-    response = api.post("/submissions", "alice", practice(api),
-                        headers={"Prefer": "wait=10"})
+    response = api.post("/submissions", "alice", practice(api), headers={"Prefer": "wait=10"})
     assert response.status_code == 200, response.get_json()
     result = response.get_json()
     assert result["status"] == "graded" and result["user"]["username"] == "alice"
@@ -128,8 +132,9 @@ def test_a_replayed_key_with_wait_returns_the_first_submission(api: Api, worker:
 
 
 @pytest.mark.parametrize("how", ["GET ?wait", "POST Prefer: wait"])
-def test_a_waiting_request_holds_no_database_connection(api: Api, api_app: Flask, unconsumed_queue: str,
-                                                         how: str) -> None:
+def test_a_waiting_request_holds_no_database_connection(
+    api: Api, api_app: Flask, unconsumed_queue: str, how: str
+) -> None:
     # Every waiting request holding a pooled connection for up to 10 s would exhaust the pool (and PostgreSQL's
     # connection limit) long before the web threads run out.
     created = api.post("/submissions", "alice", practice(api)).get_json()
@@ -140,8 +145,7 @@ def test_a_waiting_request_holds_no_database_connection(api: Api, api_app: Flask
         if how == "GET ?wait":
             replies.append(api.get(f"/submissions/{created['id']}?wait=2", "alice"))
         else:
-            replies.append(api.post("/submissions", "alice", practice(api),
-                                    headers={"Prefer": "wait=2"}))
+            replies.append(api.post("/submissions", "alice", practice(api), headers={"Prefer": "wait=2"}))
 
     waiting = threading.Thread(target=wait_for_the_grade)
     waiting.start()

@@ -1,6 +1,7 @@
 """GET routes refuse query parameters they do not read, and ones sent twice: a typo (the body's ``assignment_id``
 for the listing's ``assignment``) would otherwise answer with unfiltered rows, and of a repeated one only the first
 would count."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,10 +25,14 @@ def _submission(api: Api) -> int:
 def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
     """Every API GET route: a path to it, who calls it, and one query parameter it reads (or none)."""
     return {
-        "openapi_json": ("/openapi.json", ""), "me": ("/me", ""), "courses": ("/courses", "lang"),
-        "exercises": ("/exercises", ""), "own_variant": (f"/exercises/{SHIFT}/variant", "lang"),
+        "openapi_json": ("/openapi.json", ""),
+        "me": ("/me", ""),
+        "courses": ("/courses", "lang"),
+        "exercises": ("/exercises", ""),
+        "own_variant": (f"/exercises/{SHIFT}/variant", "lang"),
         "any_variant": (f"/exercises/{SHIFT}/variants/0", "lang"),
-        "get_submission": (f"/submissions/{_submission(api)}", "wait"), "list_submissions": ("/submissions", "limit"),
+        "get_submission": (f"/submissions/{_submission(api)}", "wait"),
+        "list_submissions": ("/submissions", "limit"),
         "assignment_progress": (f"/assignments/{api.school.open_assignment}/progress", "lang"),
         "assignment_grades": (f"/assignments/{api.school.open_assignment}/grades", "limit"),
         "course_students": (f"/courses/{api.school.course_a}/students", "limit"),
@@ -38,8 +43,11 @@ def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
 
 
 def test_every_get_route_is_covered_here(api: Api) -> None:
-    routes = {rule.endpoint.removeprefix("api_v1.") for rule in api.client.application.url_map.iter_rules()
-              if rule.rule.startswith("/api/v1/") and "GET" in (rule.methods or ())}
+    routes = {
+        rule.endpoint.removeprefix("api_v1.")
+        for rule in api.client.application.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1/") and "GET" in (rule.methods or ())
+    }
     assert routes == set(_get_routes(api))
 
 
@@ -53,7 +61,9 @@ def test_every_get_route_refuses_a_repeated_parameter(api: Api) -> None:
     for path, known in _get_routes(api).values():
         if known:
             value = "1" if known in ("wait", "limit") else "en"
-            assert_error(api.get(f"{path}?{known}={value}&{known}={value}", "teacher"), 400, "repeated_parameter", known)
+            assert_error(
+                api.get(f"{path}?{known}={value}&{known}={value}", "teacher"), 400, "repeated_parameter", known
+            )
 
 
 def test_every_get_route_refuses_an_empty_parameter(api: Api) -> None:
@@ -66,11 +76,20 @@ def test_every_get_route_refuses_an_empty_parameter(api: Api) -> None:
         assert_error(api.get(f"/grade-changes?{query}", "teacher"), 400, "invalid_parameter", query.rstrip("="))
 
 
-@pytest.mark.parametrize("query, field", [
-    ("assignment_id=3", "assignment_id"), ("student_id=3", "student_id"), ("course_id=1", "course_id"),
-    ("limit=1&limit=500", "limit"), ("limit=500&limit=1", "limit"), ("exercise=a&exercise=b", "exercise"),
-    ("status=graded&status=queued", "status"), ("course=&course=", "course"), ("lang=en", "lang"),
-])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("assignment_id=3", "assignment_id"),
+        ("student_id=3", "student_id"),
+        ("course_id=1", "course_id"),
+        ("limit=1&limit=500", "limit"),
+        ("limit=500&limit=1", "limit"),
+        ("exercise=a&exercise=b", "exercise"),
+        ("status=graded&status=queued", "status"),
+        ("course=&course=", "course"),
+        ("lang=en", "lang"),
+    ],
+)
 def test_the_listing_refuses_typos_and_repeats(api: Api, query: str, field: str) -> None:
     _submission(api)
     assert_error(api.get(f"/submissions?{query}", "alice"), 400, field=field)
@@ -89,16 +108,27 @@ def test_an_odd_name_is_echoed_back_escaped_and_short(api: Api) -> None:
     assert len(error["message"]) < 200
 
 
-@pytest.mark.parametrize("path, query", [
-    ("/courses", "lang=en"), ("/submissions", "course={course}&assignment={assignment}&student={student}&exercise="
-                                              f"{SHIFT}&status=queued&limit=5&offset=0"),
-    ("/submissions", "before_id=10"), ("/submissions", "after_id=0"),
-    ("/assignments/{assignment}/progress", "student={student}&lang=en"),
-    (f"/exercises/{SHIFT}/variant", "lang=en"),
-])
+@pytest.mark.parametrize(
+    "path, query",
+    [
+        ("/courses", "lang=en"),
+        (
+            "/submissions",
+            "course={course}&assignment={assignment}&student={student}&exercise="
+            f"{SHIFT}&status=queued&limit=5&offset=0",
+        ),
+        ("/submissions", "before_id=10"),
+        ("/submissions", "after_id=0"),
+        ("/assignments/{assignment}/progress", "student={student}&lang=en"),
+        (f"/exercises/{SHIFT}/variant", "lang=en"),
+    ],
+)
 def test_the_parameters_each_route_reads_still_work(api: Api, path: str, query: str) -> None:
-    ids: dict[str, Any] = {"course": api.school.course_a, "assignment": api.school.open_assignment,
-                           "student": api.school.user_ids["alice"]}
+    ids: dict[str, Any] = {
+        "course": api.school.course_a,
+        "assignment": api.school.open_assignment,
+        "student": api.school.user_ids["alice"],
+    }
     response = api.get(f"{path.format(**ids)}?{query.format(**ids)}", "alice")
     assert response.status_code == 200, response.get_json()
 
@@ -108,8 +138,9 @@ def test_anonymous_callers_hear_401_first(api: Api) -> None:
 
 
 @pytest.mark.parametrize("path", ["/submissions", "/validate"])
-@pytest.mark.parametrize("query, field", [("seed=5", "seed"), ("assignment_id=3", "assignment_id"),
-                                          ("wait=1&wait=1", "wait")])
+@pytest.mark.parametrize(
+    "query, field", [("seed=5", "seed"), ("assignment_id=3", "assignment_id"), ("wait=1&wait=1", "wait")]
+)
 def test_the_post_routes_refuse_query_parameters(api: Api, path: str, query: str, field: str) -> None:
     # Found by an audit: a teacher who put the seed in the URL got a reading of no variant (the query was ignored).
     body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
@@ -121,8 +152,10 @@ def test_the_post_routes_refuse_query_parameters(api: Api, path: str, query: str
 def test_a_json_key_given_twice_is_refused_naming_it(api: Api) -> None:
     # Parsers disagree on which of two values wins; the last one won here, silently.
     practice = api.school.practice_assignment
-    raw = (f'{{"exercise_id": "{SHIFT}", "assignment_id": 999999, "assignment_id": {practice}, "answer": '
-           '{"pairs": "BOS→red", "pairs": "BOS→blue"}}')
+    raw = (
+        f'{{"exercise_id": "{SHIFT}", "assignment_id": 999999, "assignment_id": {practice}, "answer": '
+        '{"pairs": "BOS→red", "pairs": "BOS→blue"}}'
+    )
     error = assert_error(api.post("/submissions", "alice", raw=raw), 422, "invalid_value", "assignment_id")
     assert "more than once" in error["message"]
     nested = f'{{"exercise_id": "{SHIFT}", "assignment_id": {practice}, "answer": {{"pairs": "a", "pairs": "b"}}}}'

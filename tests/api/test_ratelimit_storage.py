@@ -1,4 +1,5 @@
 """Where rate-limit counts live: the configured URI, else the broker's Redis, else process memory."""
+
 from __future__ import annotations
 
 from grader import create_app
@@ -25,9 +26,11 @@ def test_an_unreachable_redis_counts_in_memory_instead_of_failing(backend: Backe
     try:
         school = build_school(app)
         client, headers = app.test_client(), {"Authorization": f"Bearer {school.tokens['alice']}"}
-        body = {"exercise_id": "ch13.shift-pairs", "answer": {"pairs": "BOS→a", "bos_scored": "no",
-                                                               "eos_scored": "no", "scored_count": "1"},
-                "assignment_id": school.practice_assignment}
+        body = {
+            "exercise_id": "ch13.shift-pairs",
+            "answer": {"pairs": "BOS→a", "bos_scored": "no", "eos_scored": "no", "scored_count": "1"},
+            "assignment_id": school.practice_assignment,
+        }
         statuses = [client.post("/api/v1/submissions", json=body, headers=headers).status_code for _ in range(3)]
         assert statuses == [202, 202, 429]  # no 500 while Redis is down, and the limit still holds
     finally:

@@ -4,6 +4,7 @@ A walk returns every row it may see exactly once and in order, also while new su
 the listing's visibility rules; bad cursor values are a 400 naming the parameter; and on PostgreSQL a course's
 listing reads that course's rows only, not every newer (or older) row of other courses.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,16 @@ def _insert(app: Flask, owners: list[tuple[int, int | None]]) -> list[int]:
     ids = []
     with get_db(app).session() as session:
         for index, (user_id, assignment_id) in enumerate(owners):
-            row = Submission(user_id=user_id, assignment_id=assignment_id, exercise_id=SHIFT, seed=index, lang="en",
-                             raw_answer=ANSWER, status=STATUSES[index % len(STATUSES)], engine_version="1.0.0")
+            row = Submission(
+                user_id=user_id,
+                assignment_id=assignment_id,
+                exercise_id=SHIFT,
+                seed=index,
+                lang="en",
+                raw_answer=ANSWER,
+                status=STATUSES[index % len(STATUSES)],
+                engine_version="1.0.0",
+            )
             session.add(row)
             session.flush()
             ids.append(row.id)
@@ -43,10 +52,15 @@ def _insert(app: Flask, owners: list[tuple[int, int | None]]) -> list[int]:
 def _interleaved(api: Api, count: int) -> list[tuple[int, int]]:
     """``count`` owners cycling through alice, bob, carol and the teacher over both courses' assignments."""
     school, users = api.school, api.school.user_ids
-    cycle = [(users["alice"], school.open_assignment), (users["carol"], school.other_assignment),
-             (users["bob"], school.practice_assignment), (users["alice"], school.closed_assignment),
-             (users["carol"], school.other_assignment), (users["teacher"], school.practice_assignment),
-             (users["bob"], school.open_assignment)]
+    cycle = [
+        (users["alice"], school.open_assignment),
+        (users["carol"], school.other_assignment),
+        (users["bob"], school.practice_assignment),
+        (users["alice"], school.closed_assignment),
+        (users["carol"], school.other_assignment),
+        (users["teacher"], school.practice_assignment),
+        (users["bob"], school.open_assignment),
+    ]
     return [cycle[index % len(cycle)] for index in range(count)]
 
 
@@ -57,8 +71,14 @@ def _listed(api: Api, who: str, query: str) -> dict[str, Any]:
     return response.get_json()
 
 
-def _walk(api: Api, who: str, query: str, cursor: str, start: int | None = None,
-          between: Callable[[int], None] = lambda _page: None) -> list[int]:
+def _walk(
+    api: Api,
+    who: str,
+    query: str,
+    cursor: str,
+    start: int | None = None,
+    between: Callable[[int], None] = lambda _page: None,
+) -> list[int]:
     """The ids of every page of a cursor walk (``cursor``: before_id or after_id), calling ``between`` after each."""
     ids: list[int] = []
     position = start
@@ -114,8 +134,11 @@ def test_before_id_walk_is_stable_while_new_submissions_arrive(api: Api, api_app
     def submit_more(_page: int) -> None:
         # Two new rows of course A per page: with offsets, each would push two already-listed rows onto the next page.
         arrived.extend(_insert(api_app, [owners[0], owners[2]]))
-        response = api.post("/submissions", "alice", {"exercise_id": SHIFT, "answer": ANSWER,
-                                                      "assignment_id": api.school.practice_assignment})
+        response = api.post(
+            "/submissions",
+            "alice",
+            {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment},
+        )
         assert response.status_code == 202, response.get_data(as_text=True)
         arrived.append(response.get_json()["id"])
 
@@ -174,9 +197,13 @@ def test_a_students_cursor_walk_never_returns_another_students_rows(api: Api, ap
     school = api.school
     mine = _visible_to(api, "alice", owners, ids)
     in_open = [i for i, (_u, a) in zip(ids, owners) if a == school.open_assignment and i in mine]
-    for query, expected in (("limit=2", mine), (f"limit=2&course={school.course_a}", mine),
-                            (f"limit=2&student={school.user_ids['bob']}", []), (f"limit=2&course={school.course_b}", []),
-                            (f"limit=2&assignment={school.open_assignment}", in_open)):
+    for query, expected in (
+        ("limit=2", mine),
+        (f"limit=2&course={school.course_a}", mine),
+        (f"limit=2&student={school.user_ids['bob']}", []),
+        (f"limit=2&course={school.course_b}", []),
+        (f"limit=2&assignment={school.open_assignment}", in_open),
+    ):
         assert _walk(api, "alice", query, "before_id") == expected[::-1], query
         assert _walk(api, "alice", query, "after_id", start=0) == expected, query
     rows = _listed(api, "alice", f"limit=200&before_id={ids[-1] + 1}")["submissions"]
@@ -187,8 +214,9 @@ def test_a_students_cursor_walk_never_returns_another_students_rows(api: Api, ap
 
 
 @pytest.mark.parametrize("merged", [True, False], ids=["merged", "one-scan"])
-def test_a_teachers_course_filter_with_a_cursor_stays_in_the_course(api: Api, api_app: Flask, merged: bool,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_teachers_course_filter_with_a_cursor_stays_in_the_course(
+    api: Api, api_app: Flask, merged: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not merged:  # a course with more assignments than are merged is read in one scan of id order
         monkeypatch.setattr(queries, "MERGE_ASSIGNMENTS_MAX", 0)
     owners = _interleaved(api, 35)
@@ -245,8 +273,25 @@ def test_cursor_conflicts_are_a_400_naming_the_parameter(api: Api) -> None:
     assert_error(api.get("/submissions?before_id=x&after_id=2", "alice"), 400, "invalid_parameter", "before_id")
 
 
-BAD_IDS = ["x", "-1", "--5", "-", "1.5", "1e3", "0x10", "+7", " 7", "7 ", "１２", "٣", "²", "2147483648",
-           "99999999999999999999999999", "null", "[1]"]
+BAD_IDS = [
+    "x",
+    "-1",
+    "--5",
+    "-",
+    "1.5",
+    "1e3",
+    "0x10",
+    "+7",
+    " 7",
+    "7 ",
+    "１２",
+    "٣",
+    "²",
+    "2147483648",
+    "99999999999999999999999999",
+    "null",
+    "[1]",
+]
 
 
 @pytest.mark.parametrize("name", ["before_id", "after_id"])
@@ -270,8 +315,11 @@ def _rows_read(plan: dict[str, Any]) -> int:
     """Rows (and index entries) of ``submissions`` that a plan node and its children read, from EXPLAIN ANALYZE."""
     read = 0
     if plan.get("Relation Name") == "submissions" or "submissions" in plan.get("Index Name", ""):
-        read += plan["Actual Rows"] * plan["Actual Loops"] + plan.get("Rows Removed by Filter", 0) \
+        read += (
+            plan["Actual Rows"] * plan["Actual Loops"]
+            + plan.get("Rows Removed by Filter", 0)
             + plan.get("Rows Removed by Index Recheck", 0)
+        )
     return read + sum(_rows_read(child) for child in plan.get("Plans", []))
 
 
@@ -283,26 +331,44 @@ def test_postgresql_reads_only_the_listed_courses_rows(api: Api, api_app: Flask,
     per_course = 3000
     a_assignments = (school.open_assignment, school.closed_assignment, school.practice_assignment)
     with get_db(api_app).session() as session:
-        for owners in ([(users[("alice", "bob")[i % 2]], a_assignments[i % 3]) for i in range(per_course)],
-                       [(users["carol"], school.other_assignment)] * per_course):
-            session.execute(insert(Submission), [
-                {"user_id": user, "assignment_id": assignment, "exercise_id": SHIFT, "seed": 0, "lang": "en",
-                 "raw_answer": ANSWER, "status": "graded"} for user, assignment in owners])
+        for owners in (
+            [(users[("alice", "bob")[i % 2]], a_assignments[i % 3]) for i in range(per_course)],
+            [(users["carol"], school.other_assignment)] * per_course,
+        ):
+            session.execute(
+                insert(Submission),
+                [
+                    {
+                        "user_id": user,
+                        "assignment_id": assignment,
+                        "exercise_id": SHIFT,
+                        "seed": 0,
+                        "lang": "en",
+                        "raw_answer": ANSWER,
+                        "status": "graded",
+                    }
+                    for user, assignment in owners
+                ],
+            )
         session.commit()
         a_ids = list(session.scalars(select(Submission.id).where(Submission.assignment_id.in_(a_assignments))))
         session.execute(text("ANALYZE submissions"))  # as autovacuum would soon after a class's data arrived
         session.commit()
-    for who, query in (("teacher", f"course={school.course_a}&limit=20"),
-                       ("teacher", f"course={school.course_a}&limit=20&before_id={a_ids[len(a_ids) // 2]}"),
-                       ("admin", f"course={school.course_a}&limit=20&status=graded&before_id={a_ids[-100]}"),
-                       ("teacher_b", f"course={school.course_b}&limit=20&after_id=0"),
-                       ("teacher", f"assignment={school.open_assignment}&limit=20")):
+    for who, query in (
+        ("teacher", f"course={school.course_a}&limit=20"),
+        ("teacher", f"course={school.course_a}&limit=20&before_id={a_ids[len(a_ids) // 2]}"),
+        ("admin", f"course={school.course_a}&limit=20&status=graded&before_id={a_ids[-100]}"),
+        ("teacher_b", f"course={school.course_b}&limit=20&after_id=0"),
+        ("teacher", f"assignment={school.open_assignment}&limit=20"),
+    ):
         with sql_sent(api_app) as sent:
             assert len(_listed(api, who, query)["submissions"]) == 20
         pages = [(s, p) for s, p in sent if "FROM submissions" in s and "LIMIT" in s and "count(" not in s]
         assert len(pages) == 1, sent
         with get_db(api_app).engine.connect() as connection:
-            explained = connection.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {pages[0][0]}", pages[0][1]).scalar()
+            explained = connection.exec_driver_sql(
+                f"EXPLAIN (ANALYZE, FORMAT JSON) {pages[0][0]}", pages[0][1]
+            ).scalar()
         plan = explained[0]["Plan"] if isinstance(explained, list) else json.loads(explained)[0]["Plan"]
         # Each assignment gives at most a page and one row, and the page is then read by id (~100 rows in all);
         # walking the primary key or scanning the table would read the other course's 3,000 rows.

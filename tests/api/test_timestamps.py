@@ -1,4 +1,5 @@
 """Every timestamp the API writes has one shape: ISO 8601 in UTC with microseconds, even when they are zero."""
+
 from __future__ import annotations
 
 import re
@@ -41,8 +42,12 @@ def test_a_whole_second_keeps_its_microseconds(api_app: Flask, api: Api) -> None
     body = {"exercise_id": SHIFT, "answer": ANSWER, "assignment_id": api.school.practice_assignment}
     created = api.post("/submissions", "alice", body)
     assert created.status_code == 202
-    replies = [created.get_json(), api.get("/courses", "teacher").get_json(),
-               api.get("/submissions", "alice").get_json(), api.get("/me", "alice").get_json()]
+    replies = [
+        created.get_json(),
+        api.get("/courses", "teacher").get_json(),
+        api.get("/submissions", "alice").get_json(),
+        api.get("/me", "alice").get_json(),
+    ]
     found = {k: v for reply in replies for k, v in _timestamps(reply).items()}
     assert "2026-11-01T08:00:00.000000+00:00" in found.values()
     assert any(path.endswith(".created_at") for path in found)

@@ -1,6 +1,7 @@
 """Waiting on a grade through the worker's Redis notice: a notice that came before the reader started watching
 still wakes it, and ``Prefer: wait`` never reads its new row back: the row it stored, brought up to date by the
 columns the worker's notice carried, is the answer."""
+
 from __future__ import annotations
 
 import time
@@ -50,7 +51,8 @@ def _wait_for(condition: Any, seconds: float = 5.0) -> bool:
 
 
 def test_a_notice_that_came_before_watching_still_wakes_the_reader(
-        own_listener: tuple[dict[str, Any], notify.FinalListener]) -> None:
+    own_listener: tuple[dict[str, Any], notify.FinalListener],
+) -> None:
     config, process_listener = own_listener
     submission_id = 900_000 + int(uuid.uuid4().int % 1000)
     notify.announce_final(config, submission_id)
@@ -64,8 +66,9 @@ def test_a_notice_that_came_before_watching_still_wakes_the_reader(
         assert not other.is_set()  # only the announced id
 
 
-def test_a_broken_subscription_voids_an_earlier_mark(own_listener: tuple[dict[str, Any], notify.FinalListener],
-                                                    redis_backend: Backend) -> None:
+def test_a_broken_subscription_voids_an_earlier_mark(
+    own_listener: tuple[dict[str, Any], notify.FinalListener], redis_backend: Backend
+) -> None:
     config, process_listener = own_listener
     mark = notify.subscription_mark(config)
     assert mark is not None
@@ -78,8 +81,9 @@ def test_a_broken_subscription_voids_an_earlier_mark(own_listener: tuple[dict[st
 
 
 @pytest.mark.integration
-def test_prefer_wait_never_reads_its_new_row_back(api: Api, api_app: Flask, worker: Any, redis_backend: Backend,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prefer_wait_never_reads_its_new_row_back(
+    api: Api, api_app: Flask, worker: Any, redis_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A safety re-check could add a read on a slow machine; pushed out of the way, every read left is one the
     # request chose to make.
     monkeypatch.setattr(notify, "SAFETY_RECHECK_SECONDS", 30.0)
@@ -90,8 +94,11 @@ def test_prefer_wait_never_reads_its_new_row_back(api: Api, api_app: Flask, work
     assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
     with sql_sent(api_app) as sent:
         response = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})
-    submission_reads = [statement for statement, _ in sent
-                        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement]
+    submission_reads = [
+        statement
+        for statement, _ in sent
+        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement
+    ]
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["status"] == "graded" and response.get_json()["score"] == 1.0
     # Stored by the INSERT, brought up to date by the columns the worker's notice carried: never read back.

@@ -1,4 +1,5 @@
 """The answer key as a page shows it: every field, written the way answers are read back, in the page language."""
+
 from __future__ import annotations
 
 import pytest

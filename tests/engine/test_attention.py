@@ -1,4 +1,5 @@
 """ch09.scaled-dot-attention and l03.additive-attention: book numbers, tags, follow-through and variant mixes."""
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,12 @@ def test_scaled_book_answer_typed_with_chinese_punctuation_scores_one() -> None:
     scores = [[x / R2 for x in row] for row in raw]
     weights = _row_softmax(scores)
     output = [[w[0] * 1 + w[2] * 1, w[1] * 1 + w[2] * 1] for w in weights]
-    answer = {"scores": "[[1/sqrt(2)，0，sqrt(2)]，[0，1/√2，√2]，[1/sqrt(2)，1/sqrt(2)，2*sqrt(2)]]",
-              "weights": _matrix_text(weights), "output": _matrix_text(output), "diagonal_dominant": "否"}
+    answer = {
+        "scores": "[[1/sqrt(2)，0，sqrt(2)]，[0，1/√2，√2]，[1/sqrt(2)，1/sqrt(2)，2*sqrt(2)]]",
+        "weights": _matrix_text(weights),
+        "output": _matrix_text(output),
+        "diagonal_dominant": "否",
+    }
     result = api.grade(SCALED, 0, answer, "zh")
     assert result["status"] == "graded", result["errors"]
     assert result["score"] == 1.0, result["parts"]
@@ -78,8 +83,9 @@ def test_scaled_follow_through_from_unscaled_scores() -> None:
     scores = [[1, 0, 2], [0, 1, 2], [1, 1, 4]]
     weights = _row_softmax(scores)
     output = (np.asarray(weights) @ np.asarray(variant.data["v"])).tolist()
-    result = exercise.check(variant, {"scores": scores, "weights": weights, "output": output,
-                                      "diagonal_dominant": False}, "en")
+    result = exercise.check(
+        variant, {"scores": scores, "weights": weights, "output": output, "diagonal_dominant": False}, "en"
+    )
     assert result.parts["scores"].score < 1.0 and not result.parts["scores"].follow_through
     for name in ("weights", "output"):
         assert result.parts[name].follow_through and result.parts[name].score == 1.0
@@ -120,10 +126,12 @@ def test_scaled_solution_matches_an_independent_computation() -> None:
         weights = _row_softmax(scores)
         reference = exercise.solve(exercise.generate(seed))
         assert np.allclose(reference["scores"], scores) and np.allclose(reference["weights"], weights)
-        assert np.allclose(reference["output"], [[sum(w[j] * v[j][c] for j in range(3)) for c in range(2)]
-                                                 for w in weights])
-        assert reference["diagonal_dominant"] == all(max(range(3), key=w.__getitem__) == i
-                                                     for i, w in enumerate(weights))
+        assert np.allclose(
+            reference["output"], [[sum(w[j] * v[j][c] for j in range(3)) for c in range(2)] for w in weights]
+        )
+        assert reference["diagonal_dominant"] == all(
+            max(range(3), key=w.__getitem__) == i for i, w in enumerate(weights)
+        )
 
 
 def _additive_reference(data: dict) -> tuple[list[float], list[float], list[float]]:
@@ -144,8 +152,11 @@ def test_additive_book_answer_typed_as_text_scores_one() -> None:
     scores = [math.tanh(2), 2 * math.tanh(1), 0.0]
     weights = _row_softmax([scores])[0]
     context = [weights[0] - weights[2], weights[1]]
-    answer = {"scores": "0.96403，2*0.761594，0",
-              "weights": "，".join(f"{x:.5f}" for x in weights), "context": f"({context[0]:.5f}, {context[1]:.5f})"}
+    answer = {
+        "scores": "0.96403，2*0.761594，0",
+        "weights": "，".join(f"{x:.5f}" for x in weights),
+        "context": f"({context[0]:.5f}, {context[1]:.5f})",
+    }
     result = api.grade(ADDITIVE, 0, answer, "zh")
     assert result["status"] == "graded", result["errors"]
     assert result["score"] == 1.0, result["parts"]
@@ -168,9 +179,11 @@ def test_additive_misconceptions_tag_their_parts() -> None:
     exercise = get_exercise(ADDITIVE)
     variant = exercise.generate(0)
     reference = exercise.solve(variant)
-    cases = [("scores", [1, 0, -1], "dot-product-score"),
-             ("weights", "1/3, 1/3, 1/3", "uniform-average"),
-             ("weights", reference["scores"], "no-softmax")]
+    cases = [
+        ("scores", [1, 0, -1], "dot-product-score"),
+        ("weights", "1/3, 1/3, 1/3", "uniform-average"),
+        ("weights", reference["scores"], "no-softmax"),
+    ]
     for name, value, tag in cases:
         typed = {**{k: v for k, v in reference.items()}, name: value}
         result = api.grade(ADDITIVE, 0, typed, "en")
@@ -187,8 +200,9 @@ def test_additive_follow_through_chain_from_dot_product_scores() -> None:
     assert result.parts["scores"].misconception == "dot-product-score"
     assert result.parts["weights"].follow_through and result.parts["weights"].score == 1.0
     assert result.parts["context"].follow_through and result.parts["context"].score == 1.0
-    uniform = exercise.check(variant, {**exercise.solve(variant), "weights": [1 / 3] * 3,
-                                       "context": [0.0, 1 / 3]}, "en")
+    uniform = exercise.check(
+        variant, {**exercise.solve(variant), "weights": [1 / 3] * 3, "context": [0.0, 1 / 3]}, "en"
+    )
     assert uniform.parts["context"].follow_through and not uniform.parts["weights"].follow_through
 
 

@@ -1,4 +1,5 @@
 """Seed 0 is the book's variant: the catalogue's answers, typed as a student would, score 1."""
+
 from __future__ import annotations
 
 import math
@@ -10,16 +11,33 @@ from exercises import api
 A = math.log(2)
 
 BOOK_ANSWERS = {
-    "ch13.shift-pairs": {"pairs": "BOS→blue, blue→door, door→句号, 句号→EOS", "bos_scored": "否",
-                         "eos_scored": "是", "scored_count": "4"},
-    "ch13.exposure-divergence": {"first_wrong_step": "1", "first_input_divergence_step": "2",
-                                 "teacher_forced_input": "red", "generated_input": "blue"},
+    "ch13.shift-pairs": {
+        "pairs": "BOS→blue, blue→door, door→句号, 句号→EOS",
+        "bos_scored": "否",
+        "eos_scored": "是",
+        "scored_count": "4",
+    },
+    "ch13.exposure-divergence": {
+        "first_wrong_step": "1",
+        "first_input_divergence_step": "2",
+        "teacher_forced_input": "red",
+        "generated_input": "blue",
+    },
     "ch13.greedy-decode": {"tokens": "blue key . EOS", "stopped_by": "EOS"},
     "ch13.encoder-states": {"states": "[a, 0], [0, a], [0, 0]"},
-    "ch13.encoder-collision": {"pre_activation": "[-a, a]", "post_activation": "[0, a]", "collision_step": "2",
-                               "final_equal": "true", "teacher_forcing_separates": "false"},
-    "ch13.loss-average": {"sequence_probability": "0.288", "total_loss": "1.2447947988461912",
-                          "mean_loss_with_eos": "0.311199", "mean_loss_without_eos": "0.414932"},
+    "ch13.encoder-collision": {
+        "pre_activation": "[-a, a]",
+        "post_activation": "[0, a]",
+        "collision_step": "2",
+        "final_equal": "true",
+        "teacher_forcing_separates": "false",
+    },
+    "ch13.loss-average": {
+        "sequence_probability": "0.288",
+        "total_loss": "1.2447947988461912",
+        "mean_loss_with_eos": "0.311199",
+        "mean_loss_without_eos": "0.414932",
+    },
     "ch09.multihead-shapes": {"head_dim": "128", "projection_params": str(4 * 12288**2)},
 }
 

@@ -1,5 +1,6 @@
 """The capacity lab: deterministic, well-shaped, and showing the lesson's facts (capacity grows with d,
 attention reads everything back)."""
+
 from __future__ import annotations
 
 import itertools
@@ -88,20 +89,23 @@ def test_progress_is_reported_after_each_dimension() -> None:
     assert 0 < seen[0] < seen[1] == 1.0
 
 
-@pytest.mark.parametrize(("kwargs", "named"), [
-    ({"ds": [48], "t_max": 10}, "ds"),
-    ({"ds": [], "t_max": 10}, "ds"),
-    ({"ds": "32", "t_max": 10}, "ds"),
-    ({"ds": [True], "t_max": 10}, "ds"),
-    ({"ds": [32], "t_max": 65}, "t_max"),
-    ({"ds": [32], "t_max": 0}, "t_max"),
-    ({"ds": [32], "t_max": 8.0}, "t_max"),
-    ({"ds": [32], "t_max": 8, "t_min": 0}, "t_min"),
-    ({"ds": [32], "t_max": 8, "t_min": 9}, "t_min"),
-    ({"ds": [32], "t_max": 8, "trials": 0}, "trials"),
-    ({"ds": [32], "t_max": 8, "trials": 2001}, "trials"),
-    ({"ds": [32], "t_max": 8, "seed": -1}, "seed"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"ds": [48], "t_max": 10}, "ds"),
+        ({"ds": [], "t_max": 10}, "ds"),
+        ({"ds": "32", "t_max": 10}, "ds"),
+        ({"ds": [True], "t_max": 10}, "ds"),
+        ({"ds": [32], "t_max": 65}, "t_max"),
+        ({"ds": [32], "t_max": 0}, "t_max"),
+        ({"ds": [32], "t_max": 8.0}, "t_max"),
+        ({"ds": [32], "t_max": 8, "t_min": 0}, "t_min"),
+        ({"ds": [32], "t_max": 8, "t_min": 9}, "t_min"),
+        ({"ds": [32], "t_max": 8, "trials": 0}, "trials"),
+        ({"ds": [32], "t_max": 8, "trials": 2001}, "trials"),
+        ({"ds": [32], "t_max": 8, "seed": -1}, "seed"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_the_parameter(kwargs: dict, named: str) -> None:
     with pytest.raises(ValueError, match=named):
         api.run_capacity_lab(**kwargs)

@@ -4,6 +4,7 @@ Most are follow-through credit that did not show the skill of the part: an earli
 that makes the later one trivial (a saturated tanh or softmax, a one-hot weighting that only copies a row, a
 readback that is the probed word itself) earned full marks on the later step.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,12 +37,17 @@ def _part(exercise_id: str, answer: dict, name: str, seed: int = 0, lang: str = 
 
 # --- ch09.scaled-dot-attention: a softmax or weighted sum that needs no work earns no follow-through -------
 
+
 def test_scaled_saturated_scores_earn_no_credit_for_one_hot_weights_and_copied_values() -> None:
     # Made-up scores of 100 on the diagonal soften to the identity, which weighs nothing; the identity then
     # "weighs" V into V itself. Scores, weights and output all wrong, yet weights and output had full
     # follow-through and the whole answer scored 0.8 without a single softmax or weighted sum.
-    answer = {"scores": "[[100,0,0],[0,100,0],[0,0,100]]", "weights": IDENTITY,
-              "output": "[[1,0],[0,1],[1,1]]", "diagonal_dominant": "是"}
+    answer = {
+        "scores": "[[100,0,0],[0,100,0],[0,0,100]]",
+        "weights": IDENTITY,
+        "output": "[[1,0],[0,1],[1,1]]",
+        "diagonal_dominant": "是",
+    }
     result = _graded(SCALED, answer)
     for name in ("weights", "output"):
         assert result["parts"][name]["score"] == 0.0 and not result["parts"][name]["follow_through"], name
@@ -56,8 +62,9 @@ def test_scaled_constant_score_rows_earn_no_credit_for_uniform_weights() -> None
 
 
 def test_scaled_one_hot_weights_earn_no_credit_for_copied_value_rows() -> None:
-    part = _part(SCALED, {**BOOK_SCALED, "weights": "[[0,0,1],[0,0,1],[0,0,1]]",
-                          "output": "[[1,1],[1,1],[1,1]]"}, "output")
+    part = _part(
+        SCALED, {**BOOK_SCALED, "weights": "[[0,0,1],[0,0,1],[0,0,1]]", "output": "[[1,1],[1,1],[1,1]]"}, "output"
+    )
     assert part["score"] == 0.0 and not part["follow_through"]
 
 
@@ -75,6 +82,7 @@ def test_scaled_follow_through_survives_one_saturated_row() -> None:
 
 
 # --- l03.additive-attention ------------------------------------------------------------------------------
+
 
 def test_additive_saturated_scores_earn_no_credit_for_one_hot_weights() -> None:
     answer = {"scores": "10, 0, -10", "weights": "1, 0, 0", "context": "1, 0"}
@@ -94,14 +102,18 @@ def test_additive_spread_scores_still_carry_forward() -> None:
     exps = [math.exp(x) for x in scores]
     weights = [e / sum(exps) for e in exps]
     context = [weights[0] - weights[2], weights[1]]
-    answer = {"scores": "3, 0, -1", "weights": ", ".join(f"{w:.5f}" for w in weights),
-              "context": ", ".join(f"{c:.5f}" for c in context)}
+    answer = {
+        "scores": "3, 0, -1",
+        "weights": ", ".join(f"{w:.5f}" for w in weights),
+        "context": ", ".join(f"{c:.5f}" for c in context),
+    }
     result = _graded(ADDITIVE, answer)
     for name in ("weights", "context"):
         assert result["parts"][name]["score"] == 1.0 and result["parts"][name]["follow_through"], name
 
 
 # --- ch09.rnn-step: tanh of a saturated coordinate is its sign, of a tiny one the number itself --------------
+
 
 def test_rnn_saturated_pre_activation_earns_no_credit_for_signs() -> None:
     # Any pre-activation of ±10 gives h = ±1 "by tanh": half the marks without a single tanh.
@@ -121,6 +133,7 @@ def test_rnn_saturated_and_tiny_coordinates_together_earn_no_credit() -> None:
 
 
 # --- l03.superposition-readback: a readback that is the probed word itself ------------------------------------
+
 
 def _lost_probe_seed() -> int:
     """A seed whose readback is nearest to some other word than the probed one (crosstalk wins)."""
@@ -164,6 +177,7 @@ def test_readback_prompt_names_the_probed_word_by_its_index_in_chinese() -> None
 
 # --- ch09.attention-cost: leaving out the token itself ------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_cost_counting_without_the_token_itself_is_tagged(lang: str) -> None:
     # n(n-1)/2 under the mask and n(n-1) without it: each query skips its own key. Untagged before.
@@ -178,15 +192,21 @@ def test_cost_excludes_self_tag_fires_on_random_variants_only_for_its_own_number
     for seed in range(1, 60):
         n = api.variant(COST, seed)["data"]["n"]
         key = api.answer_key(COST, seed)
-        part = _part(COST, {**{k: str(v) for k, v in key.items()}, "causal_pairs": str(n * (n - 1) // 2)},
-                     "causal_pairs", seed)
+        part = _part(
+            COST, {**{k: str(v) for k, v in key.items()}, "causal_pairs": str(n * (n - 1) // 2)}, "causal_pairs", seed
+        )
         assert part["misconception"] == "excludes-self", seed
-        part = _part(COST, {**{k: str(v) for k, v in key.items()}, "causal_pairs": str(n * (n + 1) // 2 + 1)},
-                     "causal_pairs", seed)
+        part = _part(
+            COST,
+            {**{k: str(v) for k, v in key.items()}, "causal_pairs": str(n * (n + 1) // 2 + 1)},
+            "causal_pairs",
+            seed,
+        )
         assert part["misconception"] is None, seed
 
 
 # --- ch09.multihead-shapes: the hint's example must be something the reader accepts ------------------------
+
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_multihead_hint_example_is_readable_and_does_not_give_the_formula(lang: str) -> None:

@@ -2,6 +2,7 @@
 
 Every test here failed on the engine before its fix and passes after it.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,6 +24,7 @@ def _part(exercise_id: str, answer: dict, name: str, seed: int = 0) -> dict:
 
 
 # --- Follow-through must never come from a value that overflowed to infinity -------------------------------
+
 
 def test_scaled_output_gets_no_follow_through_from_overflowing_weights() -> None:
     # Weights of 1e308 give an output of inf, and |s - inf| <= atol + rtol*inf held for any output at all.
@@ -59,6 +61,7 @@ def test_readback_huge_readback_earns_no_nearest_credit_for_an_arbitrary_index()
 
 
 # --- Follow-through is left out where the earlier error empties the later part (docs/adding-an-exercise.md) ---
+
 
 def test_rnn_no_tanh_gets_no_follow_through_where_tanh_changes_nothing() -> None:
     # Their pre-activation [0, 0.01] (the book's is [1.25, -0.75]) is one that tanh leaves as it is within
@@ -111,8 +114,11 @@ def test_readback_gets_no_follow_through_where_unbinding_changes_nothing() -> No
 def test_informative_earlier_steps_still_carry_forward() -> None:
     # Guards the fixes above against removing legitimate follow-through.
     unscaled_weights = "[[0.5761, 0.2119, 0.2119],[0.2119,0.5761,0.2119],[0.3333,0.3333,0.3333]]"
-    part = _part(SCALED, {**BOOK_SCALED, "weights": unscaled_weights,
-                          "output": "[[0.7880, 0.4238],[0.4238, 0.7880],[0.6666, 0.6666]]"}, "output")
+    part = _part(
+        SCALED,
+        {**BOOK_SCALED, "weights": unscaled_weights, "output": "[[0.7880, 0.4238],[0.4238, 0.7880],[0.6666, 0.6666]]"},
+        "output",
+    )
     assert part["score"] == 1.0 and part["follow_through"]
     part = _part(ADDITIVE, {**BOOK_ADDITIVE, "weights": "1/3, 1/3, 1/3", "context": "0, 1/3"}, "context")
     assert part["score"] == 1.0 and part["follow_through"]

@@ -1,4 +1,5 @@
 """ch09.rnn-step, ch09.attention-cost and ch09.multihead-shapes: book numbers, tags, follow-through, variants."""
+
 from __future__ import annotations
 
 import math
@@ -31,11 +32,14 @@ def test_rnn_typed_with_chinese_brackets_and_commas() -> None:
     assert result["score"] == 1.0
 
 
-@pytest.mark.parametrize(("changes", "field", "tag"), [
-    ({"h": "[1.25, -0.75]"}, "h", "no-tanh"),
-    ({"h": "[1.25, 0]"}, "h", "relu-for-tanh"),
-    ({"pre_activation": "[-0.75, -2.75]", "h": "[-0.635149, -0.991815]"}, "pre_activation", "transposed-weights"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field", "tag"),
+    [
+        ({"h": "[1.25, -0.75]"}, "h", "no-tanh"),
+        ({"h": "[1.25, 0]"}, "h", "relu-for-tanh"),
+        ({"pre_activation": "[-0.75, -2.75]", "h": "[-0.635149, -0.991815]"}, "pre_activation", "transposed-weights"),
+    ],
+)
 def test_rnn_misconceptions_are_tagged(changes: dict[str, str], field: str, tag: str) -> None:
     typed = {"pre_activation": "[1.25, -0.75]", "h": "[0.848284, -0.635149]", **changes}
     part = api.grade("ch09.rnn-step", 0, typed, "en")["parts"][field]
@@ -60,14 +64,14 @@ def test_rnn_random_variants_are_one_decimal_and_unsaturated() -> None:
 
 def test_attention_cost_book() -> None:
     assert COST.generate(0).data == {"n": 1000, "factor": 2}
-    result = api.grade("ch09.attention-cost", 0, {"pairs": "1000^2", "causal_pairs": "1000*1001/2",
-                                                  "growth": "4"}, "zh")
+    result = api.grade(
+        "ch09.attention-cost", 0, {"pairs": "1000^2", "causal_pairs": "1000*1001/2", "growth": "4"}, "zh"
+    )
     assert result["score"] == 1.0, result["parts"]
 
 
 def test_attention_cost_misconceptions() -> None:
-    result = api.grade("ch09.attention-cost", 0, {"pairs": "1000000", "causal_pairs": "500000",
-                                                  "growth": "2"}, "en")
+    result = api.grade("ch09.attention-cost", 0, {"pairs": "1000000", "causal_pairs": "500000", "growth": "2"}, "en")
     assert result["parts"]["causal_pairs"]["misconception"] == "causal-half-square"
     assert result["parts"]["growth"]["misconception"] == "linear-growth"
     assert result["parts"]["pairs"]["correct"]

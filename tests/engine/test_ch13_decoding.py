@@ -1,4 +1,5 @@
 """Chapter 13 decoding exercises: greedy decoding, exposure divergence and loss averages, on book and random data."""
+
 from __future__ import annotations
 
 import math
@@ -33,6 +34,7 @@ def grade(exercise_id: str, seed: int, answer: dict, lang: str = "en") -> dict:
 
 
 # --- the decoding helpers -------------------------------------------------------------------------------------
+
 
 def test_pick_breaks_ties_toward_the_earlier_candidate_unless_told_otherwise() -> None:
     row = [0.0, 0.4, 0.0, 0.4, 0.2, 0.0]
@@ -84,13 +86,21 @@ EXPOSURE = "ch13.exposure-divergence"
 
 def test_exposure_book_answer() -> None:
     answer = api.answer_key(EXPOSURE, 0)
-    assert answer == {"first_wrong_step": 1, "first_input_divergence_step": 2,
-                      "teacher_forced_input": "red", "generated_input": "blue"}
+    assert answer == {
+        "first_wrong_step": 1,
+        "first_input_divergence_step": 2,
+        "teacher_forced_input": "red",
+        "generated_input": "blue",
+    }
 
 
 def test_exposure_typed_with_full_width_digits_scores_one() -> None:
-    answer = {"first_wrong_step": "１", "first_input_divergence_step": "２",
-              "teacher_forced_input": "「red」", "generated_input": " Blue "}
+    answer = {
+        "first_wrong_step": "１",
+        "first_input_divergence_step": "２",
+        "teacher_forced_input": "「red」",
+        "generated_input": " Blue ",
+    }
     assert grade(EXPOSURE, 0, answer, "zh")["score"] == 1.0
 
 
@@ -98,8 +108,12 @@ def test_exposure_has_variants_where_generation_stops_first_and_null_is_accepted
     stopped = [v for v in variants(EXPOSURE) if exposure_divergence.solve(v)["first_input_divergence_step"] is None]
     assert stopped and len(stopped) < len(SEEDS) / 2
     key = api.answer_key(EXPOSURE, stopped[0].seed)
-    typed = {"first_wrong_step": str(key["first_wrong_step"]), "first_input_divergence_step": "无",
-             "teacher_forced_input": "none", "generated_input": "NONE"}
+    typed = {
+        "first_wrong_step": str(key["first_wrong_step"]),
+        "first_input_divergence_step": "无",
+        "teacher_forced_input": "none",
+        "generated_input": "NONE",
+    }
     assert grade(EXPOSURE, stopped[0].seed, typed, "zh")["score"] == 1.0
 
 
@@ -112,21 +126,29 @@ def test_exposure_divergence_is_always_one_step_after_the_mistake_or_null() -> N
 
 
 def test_exposure_divergence_step_gets_follow_through_from_the_students_wrong_step() -> None:
-    answer = {"first_wrong_step": "2", "first_input_divergence_step": "3", "teacher_forced_input": "key",
-              "generated_input": "door"}
+    answer = {
+        "first_wrong_step": "2",
+        "first_input_divergence_step": "3",
+        "teacher_forced_input": "key",
+        "generated_input": "door",
+    }
     parts = grade(EXPOSURE, 0, answer)["parts"]
     assert not parts["first_wrong_step"]["correct"]
     assert parts["first_input_divergence_step"]["follow_through"]
     assert parts["teacher_forced_input"]["follow_through"]  # step 3 under teacher forcing gets key
-    assert parts["generated_input"]["follow_through"]       # step 3 in generation gets door
+    assert parts["generated_input"]["follow_through"]  # step 3 in generation gets door
     assert parts["first_input_divergence_step"]["score"] == 1.0
 
 
 def test_an_unfounded_no_divergence_earns_nothing_on_the_inputs() -> None:
     # The book's first mistake (step 1, "blue") is not EOS, so "null" contradicts the student's own right step:
     # answering none/none after it shows nothing about which token each process feeds in.
-    answer = {"first_wrong_step": "1", "first_input_divergence_step": "null", "teacher_forced_input": "none",
-              "generated_input": "none"}
+    answer = {
+        "first_wrong_step": "1",
+        "first_input_divergence_step": "null",
+        "teacher_forced_input": "none",
+        "generated_input": "none",
+    }
     result = grade(EXPOSURE, 0, answer)
     for name in ("first_input_divergence_step", "teacher_forced_input", "generated_input"):
         assert result["parts"][name]["score"] == 0.0 and not result["parts"][name]["follow_through"], name
@@ -137,23 +159,30 @@ def test_no_divergence_is_right_at_the_eos_step_but_never_carries_none_into_the_
     # On a variant where generation chooses EOS too early at step s, naming s and answering null, none, none is
     # simply the key. "None" is never carried forward into the input parts: an earlier error that empties them
     # shows nothing of which token each process feeds in (docs/adding-an-exercise.md).
-    stopped = next(v for v in variants(EXPOSURE)
-                   if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
+    stopped = next(v for v in variants(EXPOSURE) if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
     key = api.answer_key(EXPOSURE, stopped.seed)
-    consistent = {**{name: str(value) for name, value in key.items() if value is not None},
-                  "first_input_divergence_step": "null"}
+    consistent = {
+        **{name: str(value) for name, value in key.items() if value is not None},
+        "first_input_divergence_step": "null",
+    }
     assert grade(EXPOSURE, stopped.seed, consistent)["score"] == 1.0
-    implied = exposure_divergence.follow_through(stopped, {"first_wrong_step": key["first_wrong_step"],
-                                                           "first_input_divergence_step": None})
+    implied = exposure_divergence.follow_through(
+        stopped, {"first_wrong_step": key["first_wrong_step"], "first_input_divergence_step": None}
+    )
     assert implied == {"first_input_divergence_step": None}
-    unfounded = exposure_divergence.follow_through(api.get_exercise(EXPOSURE).generate(0),
-                                                   {"first_wrong_step": 1, "first_input_divergence_step": None})
+    unfounded = exposure_divergence.follow_through(
+        api.get_exercise(EXPOSURE).generate(0), {"first_wrong_step": 1, "first_input_divergence_step": None}
+    )
     assert "teacher_forced_input" not in unfounded and "generated_input" not in unfounded
 
 
 def test_exposure_misconceptions_on_the_book() -> None:
-    answer = {"first_wrong_step": "1", "first_input_divergence_step": "1", "teacher_forced_input": "blue",
-              "generated_input": "red"}
+    answer = {
+        "first_wrong_step": "1",
+        "first_input_divergence_step": "1",
+        "teacher_forced_input": "blue",
+        "generated_input": "red",
+    }
     parts = grade(EXPOSURE, 0, answer)["parts"]
     assert parts["first_input_divergence_step"]["misconception"] == "same-step"
     assert parts["teacher_forced_input"]["misconception"] == "teacher-forcing-feeds-prediction"
@@ -169,7 +198,8 @@ def test_greedy_book_is_exercise_3() -> None:
     data = api.variant(GREEDY, 0)["data"]
     assert data["table"]["blue"] == [0.0, 0.0, 0.8, 0.1, 0.1, 0.0]
     assert {k: v for k, v in data["table"].items() if k != "blue"} == {
-        k: list(v) for k, v in BOOK_TABLE.items() if k != "blue"}
+        k: list(v) for k, v in BOOK_TABLE.items() if k != "blue"
+    }
     assert api.answer_key(GREEDY, 0) == {"tokens": ["blue", "key", ".", "EOS"], "stopped_by": "EOS"}
 
 
@@ -237,8 +267,12 @@ def test_loss_book_numbers() -> None:
 
 
 def test_loss_typed_as_expressions_in_chinese_scores_one() -> None:
-    answer = {"sequence_probability": "0.4*0.8*0.9*1", "total_loss": "-ln(0.288)",
-              "mean_loss_with_eos": "－ln（0.288）/4", "mean_loss_without_eos": "1.2447948/3"}
+    answer = {
+        "sequence_probability": "0.4*0.8*0.9*1",
+        "total_loss": "-ln(0.288)",
+        "mean_loss_with_eos": "－ln（0.288）/4",
+        "mean_loss_without_eos": "1.2447948/3",
+    }
     assert grade(LOSS, 0, answer, "zh")["score"] == 1.0
 
 
@@ -256,14 +290,19 @@ def test_loss_variants_have_eos_below_one_and_no_zero_target_probability() -> No
 
 def test_loss_follow_through_from_the_students_own_total() -> None:
     wrong_total = 1.5
-    answer = {"sequence_probability": "0.288", "total_loss": str(wrong_total),
-              "mean_loss_with_eos": str(wrong_total / 4), "mean_loss_without_eos": str(wrong_total / 3)}
+    answer = {
+        "sequence_probability": "0.288",
+        "total_loss": str(wrong_total),
+        "mean_loss_with_eos": str(wrong_total / 4),
+        "mean_loss_without_eos": str(wrong_total / 3),
+    }
     parts = grade(LOSS, 0, answer)["parts"]
     assert not parts["total_loss"]["correct"] and parts["total_loss"]["score"] == 0.0
     assert parts["mean_loss_with_eos"]["follow_through"] and parts["mean_loss_with_eos"]["score"] == 1.0
     assert parts["mean_loss_without_eos"]["follow_through"]
-    from_probability = grade(LOSS, 0, {**answer, "sequence_probability": "0.3",
-                                       "total_loss": str(-math.log(0.3))})["parts"]["total_loss"]
+    from_probability = grade(LOSS, 0, {**answer, "sequence_probability": "0.3", "total_loss": str(-math.log(0.3))})[
+        "parts"
+    ]["total_loss"]
     assert from_probability["follow_through"]
 
 
@@ -281,14 +320,38 @@ def test_a_zero_total_loss_earns_no_follow_through_on_the_averages() -> None:
 
 def test_loss_misconception_tags_on_the_book() -> None:
     total = -math.log(0.288)
-    log10 = grade(LOSS, 0, {"sequence_probability": "0.288", "total_loss": str(-math.log10(0.288)),
-                            "mean_loss_with_eos": str(total / 4), "mean_loss_without_eos": str(total / 3)})
+    log10 = grade(
+        LOSS,
+        0,
+        {
+            "sequence_probability": "0.288",
+            "total_loss": str(-math.log10(0.288)),
+            "mean_loss_with_eos": str(total / 4),
+            "mean_loss_without_eos": str(total / 3),
+        },
+    )
     assert log10["parts"]["total_loss"]["misconception"] == "log10"
-    same_divisor = grade(LOSS, 0, {"sequence_probability": "0.288", "total_loss": str(total),
-                                   "mean_loss_with_eos": str(total / 4), "mean_loss_without_eos": str(total / 4)})
+    same_divisor = grade(
+        LOSS,
+        0,
+        {
+            "sequence_probability": "0.288",
+            "total_loss": str(total),
+            "mean_loss_with_eos": str(total / 4),
+            "mean_loss_without_eos": str(total / 4),
+        },
+    )
     assert same_divisor["parts"]["mean_loss_without_eos"]["misconception"] == "eos-excluded-same-divisor"
-    averaged = grade(LOSS, 0, {"sequence_probability": "0.288", "total_loss": str(total),
-                               "mean_loss_with_eos": "0.775", "mean_loss_without_eos": "0.7"})
+    averaged = grade(
+        LOSS,
+        0,
+        {
+            "sequence_probability": "0.288",
+            "total_loss": str(total),
+            "mean_loss_with_eos": "0.775",
+            "mean_loss_without_eos": "0.7",
+        },
+    )
     assert averaged["parts"]["mean_loss_with_eos"]["misconception"] == "mean-of-probabilities"
 
 
@@ -296,8 +359,12 @@ def test_follow_through_part_that_matches_a_misconception_also_says_what_went_wr
     # log10 instead of ln: the averages are right for the student's own total (follow-through) and equal the
     # log10 answer too; the feedback says both, so the student learns why the number differs from the key.
     total = -math.log10(0.288)
-    answer = {"sequence_probability": "0.288", "total_loss": str(total), "mean_loss_with_eos": str(total / 4),
-              "mean_loss_without_eos": str(total / 3)}
+    answer = {
+        "sequence_probability": "0.288",
+        "total_loss": str(total),
+        "mean_loss_with_eos": str(total / 4),
+        "mean_loss_without_eos": str(total / 3),
+    }
     parts = api.grade("ch13.loss-average", 0, answer, "en")["parts"]
     mean = parts["mean_loss_with_eos"]
     assert (mean["score"], mean["follow_through"], mean["misconception"]) == (1.0, True, "log10")
@@ -306,11 +373,20 @@ def test_follow_through_part_that_matches_a_misconception_also_says_what_went_wr
     assert "连带分" in chinese and "10" in chinese
 
 
-@pytest.mark.parametrize(("typed", "reason"), [
-    ("stopped by EOS", STOPPED_BY_EOS), ("选到 EOS 停止", STOPPED_BY_EOS), ("生成EOS", STOPPED_BY_EOS),
-    ("the EOS token", STOPPED_BY_EOS), ("reached cap", STOPPED_BY_CAP), ("步数上限（cap）", STOPPED_BY_CAP),
-    ("Cap reached.", STOPPED_BY_CAP), ("达到最大步数", STOPPED_BY_CAP), ("ran out of steps", STOPPED_BY_CAP),
-])
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("stopped by EOS", STOPPED_BY_EOS),
+        ("选到 EOS 停止", STOPPED_BY_EOS),
+        ("生成EOS", STOPPED_BY_EOS),
+        ("the EOS token", STOPPED_BY_EOS),
+        ("reached cap", STOPPED_BY_CAP),
+        ("步数上限（cap）", STOPPED_BY_CAP),
+        ("Cap reached.", STOPPED_BY_CAP),
+        ("达到最大步数", STOPPED_BY_CAP),
+        ("ran out of steps", STOPPED_BY_CAP),
+    ],
+)
 def test_stop_reason_is_read_as_students_phrase_it(typed: str, reason: str) -> None:
     reading = api.validate("ch13.greedy-decode", {"tokens": "blue key . EOS", "stopped_by": typed}, "en")
     assert reading["status"] == "valid", reading["errors"]

@@ -1,4 +1,5 @@
 """ch13.encoder-states and ch13.encoder-collision: book numbers, typed forms, follow-through, variant mixes."""
+
 from __future__ import annotations
 
 import math
@@ -13,8 +14,13 @@ from exercises.registry import get_exercise
 STATES = get_exercise("ch13.encoder-states")
 COLLISION = get_exercise("ch13.encoder-collision")
 SEEDS = range(1, 201)
-BOOK_COLLISION = {"pre_activation": "[-a, a]", "post_activation": "[0, a]", "collision_step": "2",
-                  "final_equal": "true", "teacher_forcing_separates": "false"}
+BOOK_COLLISION = {
+    "pre_activation": "[-a, a]",
+    "post_activation": "[0, a]",
+    "collision_step": "2",
+    "final_equal": "true",
+    "teacher_forcing_separates": "false",
+}
 
 
 def test_book_encoder_reproduces_table_13_2() -> None:
@@ -31,13 +37,24 @@ def test_book_states_variant_and_answer() -> None:
     assert variant.data["source"] == ["红色", "钥匙", "。"]
     assert math.isclose(variant.data["a"], A)
     assert variant.data["source_vocab"]["钥匙"] == [-A, A]
-    assert variant.data["encoder"] == {"W_x": [[1, 0], [0, 1]], "W_h": [[1, 0], [0, 1]], "b": [0.0, 0.0],
-                                       "h_0": [0.0, 0.0]}
+    assert variant.data["encoder"] == {
+        "W_x": [[1, 0], [0, 1]],
+        "W_h": [[1, 0], [0, 1]],
+        "b": [0.0, 0.0],
+        "h_0": [0.0, 0.0],
+    }
     assert STATES.solve(variant) == {"states": [[A, 0.0], [0.0, A], [0.0, 0.0]]}
 
 
-@pytest.mark.parametrize("typed", ["[a, 0], [0, a], [0, 0]", "［a，0］，［0，a］，［0，0］",
-                                   "[ln2, 0]\n[0, ln(2)]\n[0, 0]", "[0.693, 0], [0, 0.6931], [0, 0]"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "[a, 0], [0, a], [0, 0]",
+        "［a，0］，［0，a］，［0，0］",
+        "[ln2, 0]\n[0, ln(2)]\n[0, 0]",
+        "[0.693, 0], [0, 0.6931], [0, 0]",
+    ],
+)
 def test_book_states_typed_forms_score_one(typed: str) -> None:
     result = api.grade("ch13.encoder-states", 0, {"states": typed}, "zh")
     assert result["status"] == "graded", result["errors"]
@@ -96,19 +113,31 @@ def test_book_collision_answer_and_data() -> None:
 
 
 def test_book_collision_typed_in_chinese() -> None:
-    typed = {"pre_activation": "［-a，a］", "post_activation": "（0，a）", "collision_step": "2",
-             "final_equal": "是", "teacher_forcing_separates": "不能"}
+    typed = {
+        "pre_activation": "［-a，a］",
+        "post_activation": "（0，a）",
+        "collision_step": "2",
+        "final_equal": "是",
+        "teacher_forcing_separates": "不能",
+    }
     result = api.grade("ch13.encoder-collision", 0, typed, "zh")
     assert result["status"] == "graded", result["errors"]
     assert result["score"] == 1.0
 
 
-@pytest.mark.parametrize(("changes", "field", "tag"), [
-    ({"post_activation": "[-a, a]", "collision_step": "none", "final_equal": "false"}, "post_activation", "no-relu"),
-    ({"pre_activation": "[0, a]"}, "pre_activation", "path-a-state"),
-    ({"collision_step": "3"}, "collision_step", "collision-at-final"),
-    ({"teacher_forcing_separates": "yes"}, "teacher_forcing_separates", "teacher-forcing-separates"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field", "tag"),
+    [
+        (
+            {"post_activation": "[-a, a]", "collision_step": "none", "final_equal": "false"},
+            "post_activation",
+            "no-relu",
+        ),
+        ({"pre_activation": "[0, a]"}, "pre_activation", "path-a-state"),
+        ({"collision_step": "3"}, "collision_step", "collision-at-final"),
+        ({"teacher_forcing_separates": "yes"}, "teacher_forcing_separates", "teacher-forcing-separates"),
+    ],
+)
 def test_book_collision_misconceptions_are_tagged(changes: dict[str, str], field: str, tag: str) -> None:
     result = api.grade("ch13.encoder-collision", 0, {**BOOK_COLLISION, **changes}, "en")
     assert result["parts"][field]["misconception"] == tag

@@ -1,6 +1,7 @@
 """Regression tests from a further grading audit of the chapter-13 exercises: a near-blank answer that earned
 three quarters through follow-through, known misconception answers left untagged, feedback that sent students to
 a wrong answer, and stop reasons phrased as students phrase them."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,12 @@ from exercises.ch13.encoder import encoder_step
 from exercises.readers import read_enum
 from tests.engine.verdict_support import feedback_of, grade, variants
 
-EXPOSURE, STATES, COLLISION, GREEDY = ("ch13.exposure-divergence", "ch13.encoder-states", "ch13.encoder-collision",
-                                       "ch13.greedy-decode")
+EXPOSURE, STATES, COLLISION, GREEDY = (
+    "ch13.exposure-divergence",
+    "ch13.encoder-states",
+    "ch13.encoder-collision",
+    "ch13.greedy-decode",
+)
 SEED_COUNT = 151
 
 
@@ -51,30 +56,39 @@ def test_exposure_none_none_earns_nothing_unless_it_is_the_key() -> None:
 
 
 def test_exposure_right_eos_answer_still_scores_one() -> None:
-    stopped = [v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None]
+    stopped = [
+        v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None
+    ]
     assert stopped
     for variant in stopped:
         key = exposure_divergence.solve(variant)
-        assert grade(EXPOSURE, variant.seed, {"first_wrong_step": str(key["first_wrong_step"]),
-                                              **BLANK_AFTER_EOS}, "zh")["score"] == 1.0
+        assert (
+            grade(EXPOSURE, variant.seed, {"first_wrong_step": str(key["first_wrong_step"]), **BLANK_AFTER_EOS}, "zh")[
+                "score"
+            ]
+            == 1.0
+        )
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_exposure_same_step_feedback_covers_an_eos_mistake(lang: str) -> None:
     # Where the first mistake is EOS the key is null; the old feedback only said "one step later", which is wrong
     # there too.
-    variant = next(v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
+    variant = next(
+        v for v in variants(EXPOSURE, SEED_COUNT) if exposure_divergence.solve(v)["first_input_divergence_step"] is None
+    )
     key = exposure_divergence.solve(variant)
     step = str(key["first_wrong_step"])
-    part = grade(EXPOSURE, variant.seed, {**BLANK_AFTER_EOS, "first_wrong_step": step,
-                                          "first_input_divergence_step": step}, lang)["parts"][
-        "first_input_divergence_step"]
+    part = grade(
+        EXPOSURE, variant.seed, {**BLANK_AFTER_EOS, "first_wrong_step": step, "first_input_divergence_step": step}, lang
+    )["parts"]["first_input_divergence_step"]
     assert part["misconception"] == "same-step"
     # The empty answer as each language reads it back: null in English, 无 in Chinese (never "填 null").
     assert ("null" if lang == "en" else "填“无”") in part["feedback"] and "EOS" in part["feedback"]
 
 
 # --- ch13.encoder-collision: the state after ReLU copied from the sum before it is the no-relu mistake ----------
+
 
 def test_collision_post_activation_copied_from_the_pre_activation_is_tagged_no_relu() -> None:
     # The no-relu solver runs both paths unclipped from the first read; where path B was clipped earlier, a student
@@ -86,7 +100,8 @@ def test_collision_post_activation_copied_from_the_pre_activation_is_tagged_no_r
         earlier_clip += no_relu_post != key["pre_activation"]
         for lang in ("en", "zh"):
             part = grade(COLLISION, variant.seed, {**key, "post_activation": key["pre_activation"]}, lang)["parts"][
-                "post_activation"]
+                "post_activation"
+            ]
             assert part["misconception"] == "no-relu", (variant.seed, part["tags"])
             assert feedback_of(encoder_collision, "no-relu", lang) in part["feedback"]
     assert earlier_clip > 20
@@ -101,6 +116,7 @@ def test_collision_other_wrong_post_activation_is_not_tagged_no_relu() -> None:
 
 
 # --- ch13.encoder-states: ReLU skipped at one read, or the pre-activation column copied -------------------------
+
 
 def _run_skipping_relu_once(variant: Variant) -> list[list[float]]:
     """The encoder run with ReLU left out at the first read where it clips, right everywhere else."""
@@ -144,13 +160,27 @@ def test_states_without_a_negative_coordinate_are_not_diagnosed_as_no_relu() -> 
 
 # --- ch13.greedy-decode: the stop reason as students phrase it ------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "reason"), [
-    ("因为选到了EOS", STOPPED_BY_EOS), ("因为选到了 EOS", STOPPED_BY_EOS), ("遇到了 EOS", STOPPED_BY_EOS),
-    ("遇到EOS而停止", STOPPED_BY_EOS), ("EOS 停止了", STOPPED_BY_EOS), ("选到结束符而停止", STOPPED_BY_EOS),
-    ("EOS was predicted", STOPPED_BY_EOS), ("It chose EOS.", STOPPED_BY_EOS), ("because of the EOS token", STOPPED_BY_EOS),
-    ("hit the step cap", STOPPED_BY_CAP), ("reached max_steps", STOPPED_BY_CAP), ("It hit the cap.", STOPPED_BY_CAP),
-    ("达到8步上限", STOPPED_BY_CAP), ("因为达到了上限", STOPPED_BY_CAP), ("8 steps", STOPPED_BY_CAP),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("因为选到了EOS", STOPPED_BY_EOS),
+        ("因为选到了 EOS", STOPPED_BY_EOS),
+        ("遇到了 EOS", STOPPED_BY_EOS),
+        ("遇到EOS而停止", STOPPED_BY_EOS),
+        ("EOS 停止了", STOPPED_BY_EOS),
+        ("选到结束符而停止", STOPPED_BY_EOS),
+        ("EOS was predicted", STOPPED_BY_EOS),
+        ("It chose EOS.", STOPPED_BY_EOS),
+        ("because of the EOS token", STOPPED_BY_EOS),
+        ("hit the step cap", STOPPED_BY_CAP),
+        ("reached max_steps", STOPPED_BY_CAP),
+        ("It hit the cap.", STOPPED_BY_CAP),
+        ("达到8步上限", STOPPED_BY_CAP),
+        ("因为达到了上限", STOPPED_BY_CAP),
+        ("8 steps", STOPPED_BY_CAP),
+    ],
+)
 def test_stop_reason_phrases_are_read(typed: str, reason: str) -> None:
     reading = api.validate(GREEDY, {"tokens": "blue key . EOS", "stopped_by": typed}, "zh")
     assert reading["status"] == "valid", reading["errors"]
@@ -170,6 +200,7 @@ def test_no_stop_alias_reads_as_the_other_reason() -> None:
     # hold a few thousand phrasings, but reading one must not normalise them all again.
     assert sum(len(names) for names in STOP_ALIASES.values()) < 3000
     from exercises import word_readers
+
     read_enum("cap", STOP_ALIASES)
     before = word_readers._alias_index.cache_info().hits
     read_enum("hit the cap", STOP_ALIASES)

@@ -1,5 +1,6 @@
 """Regression tests from a grading audit of the chapter-13 exercises: wrong verdicts, misplaced tags and
 follow-through credit given where the student's own earlier steps do not support it."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,6 +16,7 @@ SEED_COUNT = 81
 
 
 # --- ch13.greedy-decode: EOS written after the cap is the ignores-cap mistake, not a consistent stop --------------
+
 
 def test_greedy_eos_after_the_cap_earns_no_follow_through_for_the_stop_reason() -> None:
     capped = [v for v in variants(GREEDY, SEED_COUNT) if greedy_decode.solve(v)["stopped_by"] == STOPPED_BY_CAP]
@@ -38,9 +40,14 @@ def test_greedy_eos_within_the_cap_still_carries_the_stop_reason_forward() -> No
 
 # --- ch13.shift-pairs: a count-only mistake is count-off-by-one, not "unshifted" ---------------------------------
 
+
 def test_shift_pairs_count_only_mistake_is_diagnosed_as_count_off_by_one() -> None:
-    answer = {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "否", "eos_scored": "是",
-              "scored_count": "3"}
+    answer = {
+        "pairs": "BOS→blue, blue→door, door→., .→EOS",
+        "bos_scored": "否",
+        "eos_scored": "是",
+        "scored_count": "3",
+    }
     part = grade(SHIFT, 0, answer)["parts"]["scored_count"]
     assert part["misconception"] == "count-off-by-one"
     assert part["tags"] == ["count-off-by-one"]
@@ -57,10 +64,19 @@ def test_shift_pairs_unshifted_answer_keeps_its_tag_on_the_pairs() -> None:
 
 # --- ch13.exposure-divergence: "X, X" is not a pair of diverging inputs ------------------------------------------
 
+
 def test_exposure_same_token_twice_earns_no_follow_through() -> None:
     # Book: step 1 has BOS on both sides, so "divergence at 1, inputs BOS and BOS" contradicts itself.
-    parts = grade(EXPOSURE, 0, {"first_wrong_step": "1", "first_input_divergence_step": "1",
-                                "teacher_forced_input": "BOS", "generated_input": "BOS"})["parts"]
+    parts = grade(
+        EXPOSURE,
+        0,
+        {
+            "first_wrong_step": "1",
+            "first_input_divergence_step": "1",
+            "teacher_forced_input": "BOS",
+            "generated_input": "BOS",
+        },
+    )["parts"]
     assert parts["first_input_divergence_step"]["misconception"] == "same-step"
     for name in ("teacher_forced_input", "generated_input"):
         assert parts[name]["score"] == 0.0 and not parts[name]["follow_through"], (name, parts[name])
@@ -70,9 +86,16 @@ def test_exposure_same_token_twice_earns_no_follow_through() -> None:
         target = variant.data["target"]
         for step in range(2, reference["first_wrong_step"] + 1):  # before the mistake both inputs are the same
             token = target[step - 2]
-            result = grade(EXPOSURE, variant.seed, {
-                "first_wrong_step": step - 1, "first_input_divergence_step": step,
-                "teacher_forced_input": token, "generated_input": token})
+            result = grade(
+                EXPOSURE,
+                variant.seed,
+                {
+                    "first_wrong_step": step - 1,
+                    "first_input_divergence_step": step,
+                    "teacher_forced_input": token,
+                    "generated_input": token,
+                },
+            )
             for name in ("teacher_forced_input", "generated_input"):
                 part = result["parts"][name]
                 assert not part["follow_through"], (variant.seed, step, name)
@@ -83,13 +106,24 @@ def test_exposure_same_token_twice_earns_no_follow_through() -> None:
 
 def test_exposure_consistent_later_divergence_keeps_follow_through() -> None:
     # Book: a student who thinks the first mistake is at step 2 puts the divergence at 3 (key vs door).
-    parts = grade(EXPOSURE, 0, {"first_wrong_step": "2", "first_input_divergence_step": "3",
-                                "teacher_forced_input": "key", "generated_input": "door"})["parts"]
-    assert all(parts[name]["follow_through"] and parts[name]["score"] == 1.0
-               for name in ("first_input_divergence_step", "teacher_forced_input", "generated_input"))
+    parts = grade(
+        EXPOSURE,
+        0,
+        {
+            "first_wrong_step": "2",
+            "first_input_divergence_step": "3",
+            "teacher_forced_input": "key",
+            "generated_input": "door",
+        },
+    )["parts"]
+    assert all(
+        parts[name]["follow_through"] and parts[name]["score"] == 1.0
+        for name in ("first_input_divergence_step", "teacher_forced_input", "generated_input")
+    )
 
 
 # --- probability tables in prompts: every candidate name stands apart -----------------------------------------
+
 
 @pytest.mark.parametrize("exercise_id", TABLE_EXERCISES)
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -97,11 +131,11 @@ def test_table_header_keeps_candidate_names_apart(exercise_id: str, lang: str) -
     for variant in variants(exercise_id, SEED_COUNT):
         prompt = get_exercise(exercise_id).prompt(variant, lang)
         candidates = list(variant.data["candidates"])
-        header = next(line for line in prompt.splitlines() if line.rstrip().endswith(candidates[-1])
-                      and "[" not in line)
-        assert header.split()[-len(candidates):] == candidates, (variant.seed, header)
-        rows = [line for line in prompt.splitlines() if line.split()[:1] and line.split()[0] in
-                {BOS, *candidates[:-1]}]
+        header = next(
+            line for line in prompt.splitlines() if line.rstrip().endswith(candidates[-1]) and "[" not in line
+        )
+        assert header.split()[-len(candidates) :] == candidates, (variant.seed, header)
+        rows = [line for line in prompt.splitlines() if line.split()[:1] and line.split()[0] in {BOS, *candidates[:-1]}]
         assert len(rows) == len(candidates)  # BOS and every candidate but EOS
 
 

@@ -1,4 +1,5 @@
 """The engine's command line run as a real subprocess: JSON out, errors as JSON, batches that survive bad lines."""
+
 from __future__ import annotations
 
 import json
@@ -11,15 +12,25 @@ from exercises import api
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIFT = "ch13.shift-pairs"
-BOOK_TYPED = {"pairs": "BOS→blue, blue→door, door→句号, 句号→EOS", "bos_scored": "否", "eos_scored": "是",
-              "scored_count": "4"}
+BOOK_TYPED = {
+    "pairs": "BOS→blue, blue→door, door→句号, 句号→EOS",
+    "bos_scored": "否",
+    "eos_scored": "是",
+    "scored_count": "4",
+}
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     """``python -m exercises.cli ARGS`` from the repository root."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "exercises.cli", *args], input=stdin.encode(), cwd=ROOT,
-                          env=env, capture_output=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "exercises.cli", *args],
+        input=stdin.encode(),
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def json_lines(completed: subprocess.CompletedProcess) -> list[dict]:
@@ -66,13 +77,15 @@ def test_variant_text_shows_the_prompt() -> None:
 
 
 def test_single_mode_usage_errors_exit_2_with_json_on_stderr() -> None:
-    for args, code in ((("variant", "no.such", "--seed", "1"), "unknown-exercise"),
-                       (("variant", SHIFT, "--seed", "-1"), "bad-seed"),
-                       (("variant", SHIFT, "--seed", "abc"), "bad-seed"),
-                       (("variant", SHIFT), "usage"),
-                       (("grade", "no.such", "--seed", "1", "--answer", "-"), "unknown-exercise"),
-                       (("grade", SHIFT, "--seed", "1"), "usage"),
-                       (("grade", SHIFT, "--seed", "1", "--answer", "/no/such/file.json"), "bad-answer-file")):
+    for args, code in (
+        (("variant", "no.such", "--seed", "1"), "unknown-exercise"),
+        (("variant", SHIFT, "--seed", "-1"), "bad-seed"),
+        (("variant", SHIFT, "--seed", "abc"), "bad-seed"),
+        (("variant", SHIFT), "usage"),
+        (("grade", "no.such", "--seed", "1", "--answer", "-"), "unknown-exercise"),
+        (("grade", SHIFT, "--seed", "1"), "usage"),
+        (("grade", SHIFT, "--seed", "1", "--answer", "/no/such/file.json"), "bad-answer-file"),
+    ):
         completed = run_cli(*args, stdin="{}")
         assert completed.returncode == 2, args
         assert completed.stdout == b"", args
@@ -80,16 +93,24 @@ def test_single_mode_usage_errors_exit_2_with_json_on_stderr() -> None:
 
 
 def test_variant_batch_answers_in_order_and_survives_a_bad_line() -> None:
-    lines = [json.dumps({"exercise_id": SHIFT, "seed": 3}), "{not json", "",
-             json.dumps({"exercise_id": SHIFT, "seed": 4, "lang": "en"}),
-             json.dumps({"exercise_id": "no.such", "seed": 4}), json.dumps({"seed": 4})]
+    lines = [
+        json.dumps({"exercise_id": SHIFT, "seed": 3}),
+        "{not json",
+        "",
+        json.dumps({"exercise_id": SHIFT, "seed": 4, "lang": "en"}),
+        json.dumps({"exercise_id": "no.such", "seed": 4}),
+        json.dumps({"seed": 4}),
+    ]
     completed = run_cli("variant", "--batch", stdin="\n".join(lines) + "\n")
     assert completed.returncode == 0
     out = json_lines(completed)
     assert len(out) == 5  # the blank line gets no reply
     assert out[0] == api.variant(SHIFT, 3, "zh")
-    assert out[1] == {"line": 2, "status": "error",
-                      "error": {"code": "bad-json", "message": "the line is not valid JSON"}}
+    assert out[1] == {
+        "line": 2,
+        "status": "error",
+        "error": {"code": "bad-json", "message": "the line is not valid JSON"},
+    }
     assert out[2] == api.variant(SHIFT, 4, "en")
     assert (out[3]["line"], out[3]["error"]["code"]) == (5, "unknown-exercise")
     assert (out[4]["line"], out[4]["error"]["code"]) == (6, "missing-field")
@@ -140,8 +161,12 @@ def test_grade_batch_grades_good_lines_and_reports_bad_ones() -> None:
     assert out[1]["parts"]["eos_scored"]["misconception"] == "eos-not-scored"
     assert out[1]["parts"]["eos_scored"]["correct"] is False
     assert [(o["status"], o["line"], o["error"]["code"]) for o in out[2:7]] == [
-        ("error", 3, "bad-json"), ("error", 4, "unknown-exercise"), ("error", 5, "bad-seed"),
-        ("error", 6, "missing-field"), ("error", 7, "bad-lang")]
+        ("error", 3, "bad-json"),
+        ("error", 4, "unknown-exercise"),
+        ("error", 5, "bad-seed"),
+        ("error", 6, "missing-field"),
+        ("error", 7, "bad-lang"),
+    ]
     assert all(o["error"]["message"] for o in out[2:7])
     assert out[7]["status"] == "invalid" and out[7]["errors"]
     assert out[8]["status"] == "graded" and out[8]["score"] == 1.0

@@ -4,6 +4,7 @@ Found by an audit: a cosine typed 0.21 for 0.210819 got "Not right yet" and the 
 look for a mistake in a method that was right; the hints ask for 3 to 4 decimals, and nothing said that was the
 problem.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,7 +30,7 @@ def test_the_key_rounded_or_cut_too_coarsely_is_named_and_scores_nothing(exercis
         for field in (f for f in exercise.fields if f.kind == "number"):
             exact = float(key[field.name])
             for decimals in (1, 2, 3):
-                scale = 10 ** decimals
+                scale = 10**decimals
                 for coarse in (round(exact, decimals), math.trunc(exact * scale) / scale):
                     digits = len(repr(abs(coarse)).replace(".", "").lstrip("0"))
                     if digits < 2 or (field.tolerance or DEFAULT_TOLERANCE).close(coarse, exact):
@@ -55,20 +56,23 @@ def test_a_number_that_is_not_the_key_rounded_is_not_called_coarse(exercise_id: 
             assert TOO_COARSE.en not in part.feedback, (seed, field.name, off)
 
 
-@pytest.mark.parametrize("kind, student, reference, expected", [
-    ("number", 2.23, 2.22562, True),  # rounded
-    ("number", 2.22, 2.22562, True),  # cut
-    ("number", 2.2, 2.22562, True),
-    ("number", 0.1, 0.064, False),  # one significant digit
-    ("number", 0.7, 0.7071, False),
-    ("number", 2.24, 2.22562, False),
-    ("number", 2.0, 2.4, False),  # no decimal written: a whole number is no rounding of the method's result
-    ("number", 0.0, 0.004, False),
-    ("number", 1 / 3, 0.3334, False),  # a value of its own, not a rounding
-    ("number", True, 1.2, False),
-    ("vector", [0.21], [0.2108], True),  # vectors too since engine 1.10.0 (issue 20; was False)
-    ("number", 0.00012, 0.000123456, True),
-    ("number", -0.56, -0.556406, True),
-])
+@pytest.mark.parametrize(
+    "kind, student, reference, expected",
+    [
+        ("number", 2.23, 2.22562, True),  # rounded
+        ("number", 2.22, 2.22562, True),  # cut
+        ("number", 2.2, 2.22562, True),
+        ("number", 0.1, 0.064, False),  # one significant digit
+        ("number", 0.7, 0.7071, False),
+        ("number", 2.24, 2.22562, False),
+        ("number", 2.0, 2.4, False),  # no decimal written: a whole number is no rounding of the method's result
+        ("number", 0.0, 0.004, False),
+        ("number", 1 / 3, 0.3334, False),  # a value of its own, not a rounding
+        ("number", True, 1.2, False),
+        ("vector", [0.21], [0.2108], True),  # vectors too since engine 1.10.0 (issue 20; was False)
+        ("number", 0.00012, 0.000123456, True),
+        ("number", -0.56, -0.556406, True),
+    ],
+)
 def test_coarsely_rounded(kind: str, student: object, reference: object, expected: bool) -> None:
     assert coarsely_rounded(kind, student, reference) is expected

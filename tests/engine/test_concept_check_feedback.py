@@ -1,5 +1,6 @@
 """l03.concept-check: a wrong part's feedback names every wrong item by its number with its own explanation and says
 which items are right; the misconception field is unchanged; the variant data carries no bank id or tag."""
+
 from __future__ import annotations
 
 import json
@@ -55,10 +56,15 @@ def test_items_two_and_four_wrong_are_named_one_by_one(seed: int, lang: str) -> 
     letters, tags = _answer(seed, {1: seed % 3, 3: (seed + 1) % 3})
     part = api.grade(CONCEPT, seed, {"choices": ", ".join(letters)}, lang)["parts"]["choices"]
     lines = part["feedback"].split("\n")
-    assert lines[0] == ("第 1、3、5、6 题对了；第 2、4 题还不对。" if lang == "zh"
-                        else "Items 1, 3, 5 and 6 are right; items 2 and 4 are not.")
-    assert lines[1:] == [_expected_item_line(2, letters[1], tags[0], lang),
-                         _expected_item_line(4, letters[3], tags[1], lang)]
+    assert lines[0] == (
+        "第 1、3、5、6 题对了；第 2、4 题还不对。"
+        if lang == "zh"
+        else "Items 1, 3, 5 and 6 are right; items 2 and 4 are not."
+    )
+    assert lines[1:] == [
+        _expected_item_line(2, letters[1], tags[0], lang),
+        _expected_item_line(4, letters[3], tags[1], lang),
+    ]
     # The field keeps what it held: the first tag, all of them in tags, the score element by element.
     assert (part["misconception"], part["tags"], part["score"]) == (tags[0], tags, round(4 / 6, 6))
     assert not part["correct"] and not part["follow_through"]
@@ -74,8 +80,7 @@ def test_any_wrong_items_get_one_line_each_in_item_order(seed: int, lang: str) -
     letters, tags = _answer(seed, wrong)
     part = api.grade(CONCEPT, seed, {"choices": letters}, lang)["parts"]["choices"]
     lines = part["feedback"].split("\n")
-    assert lines[1:] == [_expected_item_line(index + 1, letters[index], tag, lang)
-                         for index, tag in zip(chosen, tags)]
+    assert lines[1:] == [_expected_item_line(index + 1, letters[index], tag, lang) for index, tag in zip(chosen, tags)]
     right = [str(n) for n in range(1, count + 1) if n - 1 not in wrong]
     if not right:
         assert lines[0] == (f"这 {count} 题都还不对。" if lang == "zh" else f"None of the {count} items is right yet.")
@@ -94,12 +99,18 @@ def test_one_right_and_one_wrong_read_in_the_singular(lang: str) -> None:
     variant = exercise.generate(0)
     letters, _tags = _answer(0, {index: 0 for index in range(1, 8)})
     feedback = exercise.check(variant, {"choices": letters}, lang).parts["choices"].feedback
-    assert feedback.split("\n")[0] == ("第 1 题对了；第 2、3、4、5、6、7、8 题还不对。" if lang == "zh"
-                                       else "Item 1 is right; items 2, 3, 4, 5, 6, 7 and 8 are not.")
+    assert feedback.split("\n")[0] == (
+        "第 1 题对了；第 2、3、4、5、6、7、8 题还不对。"
+        if lang == "zh"
+        else "Item 1 is right; items 2, 3, 4, 5, 6, 7 and 8 are not."
+    )
     letters, _tags = _answer(0, {4: 2})
     feedback = exercise.check(variant, {"choices": letters}, lang).parts["choices"].feedback
-    assert feedback.split("\n")[0] == ("第 1、2、3、4、6、7、8 题对了；第 5 题还不对。" if lang == "zh"
-                                       else "Items 1, 2, 3, 4, 6, 7 and 8 are right; item 5 is not.")
+    assert feedback.split("\n")[0] == (
+        "第 1、2、3、4、6、7、8 题对了；第 5 题还不对。"
+        if lang == "zh"
+        else "Items 1, 2, 3, 4, 6, 7 and 8 are right; item 5 is not."
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -120,18 +131,23 @@ def test_the_variant_shows_no_bank_id_or_tag(seed: int, lang: str) -> None:
         assert not any(option.tag in text for option in item.wrong), (seed, item.id)
     # The data's ids are the items' places in the bank: enough for the engine, nothing for the student.
     assert {item["id"] for item in shown["data"]["items"]} <= set(SHOWN_IDS.values())
-    assert all(BANK_BY_QUESTION[item["question"]["en"]].id == next(k for k, v in SHOWN_IDS.items() if v == item["id"])
-               for item in shown["data"]["items"])
+    assert all(
+        BANK_BY_QUESTION[item["question"]["en"]].id == next(k for k, v in SHOWN_IDS.items() if v == item["id"])
+        for item in shown["data"]["items"]
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_answer_qa_reported(lang: str) -> None:
     # Seed 246 with "c, b, a, a, b, b": items 2 and 4 wrong (ChatGPT for attention, the bottleneck "refuted").
-    assert [i + 1 for i, (key, typed) in enumerate(zip(api.answer_key(CONCEPT, 246)["choices"], "cbaabb"))
-            if key != typed] == [2, 4]
+    assert [
+        i + 1 for i, (key, typed) in enumerate(zip(api.answer_key(CONCEPT, 246)["choices"], "cbaabb")) if key != typed
+    ] == [2, 4]
     part = api.grade(CONCEPT, 246, {"choices": "c, b, a, a, b, b"}, lang)["parts"]["choices"]
     lines = part["feedback"].split("\n")
-    assert lines[1:] == [_expected_item_line(2, "b", "attention-from-chatgpt", lang),
-                         _expected_item_line(4, "a", "bottleneck-refuted", lang)]
+    assert lines[1:] == [
+        _expected_item_line(2, "b", "attention-from-chatgpt", lang),
+        _expected_item_line(4, "a", "bottleneck-refuted", lang),
+    ]
     assert part["misconception"] == "attention-from-chatgpt"
     assert part["tags"] == ["attention-from-chatgpt", "bottleneck-refuted"]

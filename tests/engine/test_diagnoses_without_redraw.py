@@ -1,4 +1,5 @@
 """Diagnoses added from the third grading audit (engine 1.9.0), without redrawing any variant."""
+
 from __future__ import annotations
 
 import math
@@ -51,8 +52,9 @@ def test_encoder_states_written_without_the_a_are_named() -> None:
         assert "left the a out" in part["feedback"]
         named += 1
     assert named > 150
-    right = ", ".join(f"[{round(x / math.log(2))}a, {round(y / math.log(2))}a]" for x, y in states.solve(
-        states.generate(3))["states"])
+    right = ", ".join(
+        f"[{round(x / math.log(2))}a, {round(y / math.log(2))}a]" for x, y in states.solve(states.generate(3))["states"]
+    )
     assert api.grade("ch13.encoder-states", 3, {"states": right}, "en")["score"] == 1.0
 
 
@@ -62,9 +64,12 @@ def test_steps_counted_from_zero_are_named_and_the_divergence_follows_through() 
     for seed in range(0, 201):
         key = exposure.solve(exposure.generate(seed))
         divergence = key["first_input_divergence_step"]
-        typed = {"first_wrong_step": str(key["first_wrong_step"] - 1),
-                 "first_input_divergence_step": "无" if divergence is None else str(divergence - 1),
-                 "teacher_forced_input": key["teacher_forced_input"], "generated_input": key["generated_input"]}
+        typed = {
+            "first_wrong_step": str(key["first_wrong_step"] - 1),
+            "first_input_divergence_step": "无" if divergence is None else str(divergence - 1),
+            "teacher_forced_input": key["teacher_forced_input"],
+            "generated_input": key["generated_input"],
+        }
         parts = api.grade("ch13.exposure-divergence", seed, typed, "en")["parts"]
         assert parts["first_wrong_step"]["misconception"] == "zero-based-steps", seed
         assert "counted the steps from 0" in parts["first_wrong_step"]["feedback"]
@@ -112,6 +117,7 @@ def test_an_rnn_step_without_the_bias_or_with_the_sigmoid_is_named() -> None:
 def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() -> None:
     # Found by the audit on 201 of 201 seeds each: weights × K for the output, and QKᵀ/√n for the scores.
     from exercises.ch09 import scaled_dot_attention as sdpa
+
     attention = get_exercise("ch09.scaled-dot-attention")
     for seed in range(0, 201):
         variant = attention.generate(seed)
@@ -119,8 +125,9 @@ def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() ->
         keys_averaged = sdpa.matmul(key["weights"], variant.data["k"])
         output = attention.check(variant, {**key, "output": keys_averaged}, "en").parts["output"]
         assert output.misconception == "values-from-keys", seed
-        by_tokens = sdpa._chain(variant, sdpa._scores(variant.data["q"], variant.data["k"],
-                                                       math.sqrt(len(variant.data["q"]))))
+        by_tokens = sdpa._chain(
+            variant, sdpa._scores(variant.data["q"], variant.data["k"], math.sqrt(len(variant.data["q"])))
+        )
         scores = attention.check(variant, {**key, **by_tokens}, "en").parts["scores"]
         assert scores.misconception == "scaled-by-tokens", seed
 
@@ -128,6 +135,7 @@ def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() ->
 def test_additive_scores_without_tanh_are_named() -> None:
     # Found by the audit on 201 of 201 seeds: the mistake the lesson most invites got the rule alone.
     from exercises.l03 import additive_attention
+
     additive = get_exercise("l03.additive-attention")
     for seed in range(0, 201):
         variant = additive.generate(seed)

@@ -4,6 +4,7 @@ The reference answer scores exactly 1 (typed as JSON and as the text a student w
 misconception's answer scores below 1 and carries its tag, answers just inside tolerance pass and just
 outside fail, variants are deterministic and never carry the answer, and junk is invalid, never a crash.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,8 +46,9 @@ def test_reference_answer_scores_exactly_one(exercise_id: str) -> None:
 def test_reference_typed_as_text_scores_one(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
     for variant in variants(exercise_id, len(SEEDS))[:60]:
-        typed = {f.name: display(f.kind, value, "en") for f in exercise.fields
-                 for value in [exercise.solve(variant)[f.name]]}
+        typed = {
+            f.name: display(f.kind, value, "en") for f in exercise.fields for value in [exercise.solve(variant)[f.name]]
+        }
         result = api.grade(exercise_id, variant.seed, typed, "zh")
         assert result["status"] == "graded", (variant.seed, typed, result["errors"])
         assert result["score"] == 1.0, (variant.seed, typed, result["parts"])
@@ -70,8 +72,7 @@ def test_each_misconception_scores_below_one_and_is_tagged(exercise_id: str) -> 
             applied[misconception.tag] += 1
             result = exercise.check(variant, misconception_answer(exercise, variant, wrong), "en")
             assert result.score < 1.0, (misconception.tag, variant.seed)
-            differing = [name for name in wrong
-                         if not api_equal(exercise, name, wrong[name], reference[name])]
+            differing = [name for name in wrong if not api_equal(exercise, name, wrong[name], reference[name])]
             assert differing, (misconception.tag, variant.seed)
             for name in differing:
                 part = result.parts[name]
@@ -102,8 +103,10 @@ def test_numbers_just_inside_tolerance_pass_and_just_outside_fail(exercise_id: s
         reference = exercise.solve(variant)
         for answer_field in number_fields:
             for factor, should_pass in ((0.9, True), (-0.9, True), (1.1, False), (-1.1, False)):
-                nudged = {**reference, answer_field.name: nudge_first_number(
-                    reference[answer_field.name], factor, answer_field.tolerance)}
+                nudged = {
+                    **reference,
+                    answer_field.name: nudge_first_number(reference[answer_field.name], factor, answer_field.tolerance),
+                }
                 part = exercise.check(variant, nudged, "en").parts[answer_field.name]
                 assert part.correct is should_pass, (variant.seed, answer_field.name, factor)
 
@@ -172,8 +175,7 @@ def test_variant_never_carries_the_answer(exercise_id: str) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children,
-                                                                       max_size=5),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
     max_leaves=20,
 )
 

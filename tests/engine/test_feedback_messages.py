@@ -1,4 +1,5 @@
 """Shared feedback sentences: what a part's feedback claims must match the part's score."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,6 +35,9 @@ def test_a_shape_problem_is_a_sentence_of_its_own() -> None:
     # A graded part of a wrong procedure's shape (see test_shape_validation) says it the same way in its feedback.
     field = get_exercise("ch09.rnn-step").answer_field("pre_activation")
     comparison = compare("vector", [1.25, -0.75, 3.0], [1.25, -0.75])
-    for lang, expected in (("en", "Not right yet. Expected 2 numbers, read 3. "), ("zh", "还不对。应为 2 个数，读到 3 个。")):
+    for lang, expected in (
+        ("en", "Not right yet. Expected 2 numbers, read 3. "),
+        ("zh", "还不对。应为 2 个数，读到 3 个。"),
+    ):
         feedback = wrong(field, (), (), comparison, 0.0).get(lang)
         assert feedback.startswith(expected), feedback

@@ -1,4 +1,5 @@
 """l03.superposition-readback and l03.concept-check: book numbers, tags, follow-through, shuffling, no leaks."""
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def test_readback_no_unbinding_is_tagged_and_cosine_follows_through() -> None:
 
 
 def test_readback_dot_product_for_cosine_is_tagged() -> None:
-    result = api.grade(READBACK, 0, {"memory": "-1 1 3 -1", "readback": "-1 -1 3 -1", "cosine": "6",
-                                     "nearest": "1"}, "en")
+    result = api.grade(
+        READBACK, 0, {"memory": "-1 1 3 -1", "readback": "-1 -1 3 -1", "cosine": "6", "nearest": "1"}, "en"
+    )
     assert result["parts"]["cosine"]["misconception"] == "dot-for-cosine"
     assert result["score"] < 1.0
 
@@ -57,8 +59,12 @@ def test_readback_follows_the_students_memory() -> None:
     memory = [-1, 1, 3, 1]  # last entry wrong
     readback = [k * m for k, m in zip(key, memory)]
     cosines = [_cos(readback, word) for word in variant.data["words"]]
-    answer = {"memory": memory, "readback": readback, "cosine": cosines[1],
-              "nearest": max(range(3), key=cosines.__getitem__)}
+    answer = {
+        "memory": memory,
+        "readback": readback,
+        "cosine": cosines[1],
+        "nearest": max(range(3), key=cosines.__getitem__),
+    }
     result = exercise.check(variant, answer, "en")
     assert not result.parts["memory"].correct
     for name in ("readback", "cosine"):
@@ -86,8 +92,7 @@ def test_readback_variants_are_small_and_sometimes_fail_to_find_the_probe() -> N
 def _letters(data: dict) -> list[str]:
     """The right letters found by matching the bank's right texts, independently of solve()."""
     right = {SHOWN_IDS[item.id]: item.right.en for item in ITEMS}
-    return [next(o["id"] for o in shown["options"] if o["text"]["en"] == right[shown["id"]])
-            for shown in data["items"]]
+    return [next(o["id"] for o in shown["options"] if o["text"]["en"] == right[shown["id"]]) for shown in data["items"]]
 
 
 def test_concept_book_variant_has_every_item_and_spread_answers() -> None:
@@ -112,6 +117,7 @@ def test_concept_items_are_bilingual_with_unique_kebab_tags() -> None:
             assert cjk.search(text.zh) and text.en and not cjk.search(text.en)
         for text in (item.right, *(o.text for o in item.wrong)):
             assert (cjk.search(text.zh) or text.zh == text.en) and text.en and not cjk.search(text.en)
+
 
 def _keys(value: object) -> set[str]:
     """Every object key anywhere inside a JSON value."""
@@ -169,6 +175,9 @@ def test_concept_check_letter_that_is_not_an_option_is_invalid_not_wrong() -> No
     # Every item offers a-d; "e" is a slip to fix (no attempt used), not a wrong choice to grade.
     reading = api.validate(CONCEPT, {"choices": "b, d, e, a, c, a, b, d"}, "en")
     assert reading["status"] == "invalid"
-    assert reading["errors"][0]["field"] == "choices" and "'e' is not one of the options" in reading["errors"][0]["message"]
+    assert (
+        reading["errors"][0]["field"] == "choices"
+        and "'e' is not one of the options" in reading["errors"][0]["message"]
+    )
     result = api.grade(CONCEPT, 0, {"choices": "b, d, e, a, c, a, b, d"}, "en")
     assert result["status"] == "invalid" and result["score"] is None

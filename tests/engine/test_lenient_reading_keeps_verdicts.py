@@ -1,5 +1,6 @@
 """Regression tests from a red-team review of grading: right answers typed as students type them score 1,
 and the readers' new leniency never turns a wrong answer right."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -117,11 +118,14 @@ def test_wrong_answer_stays_wrong(exercise_id: str, seed: int, field: str, text:
     assert result["score"] < 1.0
 
 
-@pytest.mark.parametrize(("exercise_id", "field", "text"), [
-    ("l03.concept-check", "choices", "1. b 3. d"),  # numbering must still match the item
-    (GREEDY, "tokens", "[blue, key, ., EOS"),  # an unclosed 【 or [ is still reported
-    ("ch13.encoder-states", "states", "【a，0】【0，a"),
-])
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "text"),
+    [
+        ("l03.concept-check", "choices", "1. b 3. d"),  # numbering must still match the item
+        (GREEDY, "tokens", "[blue, key, ., EOS"),  # an unclosed 【 or [ is still reported
+        ("ch13.encoder-states", "states", "【a，0】【0，a"),
+    ],
+)
 def test_malformed_text_is_still_invalid(exercise_id: str, field: str, text: str) -> None:
     result = api.grade(exercise_id, 0, typed_key(exercise_id, 0, **{field: text}), "en")
     assert result["status"] == "invalid"

@@ -1,5 +1,6 @@
 """ch13.loss-average: one consistent wrong logarithm (log10, log2, no minus sign) gets the same follow-through in both
 averages, the EOS term taken off in the student's own units; a slip in the total still loses the natural-log EOS term."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,9 +35,12 @@ def _probabilities(seed: int) -> list[float]:
 def _typed(probability: float, losses: list[float]) -> dict[str, str]:
     """What a student types to 4 decimals: the probability, the total of ``losses`` and both averages of them."""
     total, count = sum(losses), len(losses)
-    return {"sequence_probability": f"{probability:.4f}", "total_loss": f"{total:.4f}",
-            "mean_loss_with_eos": f"{total / count:.4f}",
-            "mean_loss_without_eos": f"{sum(losses[:-1]) / (count - 1):.4f}"}
+    return {
+        "sequence_probability": f"{probability:.4f}",
+        "total_loss": f"{total:.4f}",
+        "mean_loss_with_eos": f"{total / count:.4f}",
+        "mean_loss_without_eos": f"{sum(losses[:-1]) / (count - 1):.4f}",
+    }
 
 
 def _verdict(part: dict) -> tuple:
@@ -57,7 +61,11 @@ def test_one_wrong_logarithm_gets_the_same_follow_through_in_both_averages(seed:
     with_eos, without_eos = (parts[name] for name in MEANS)
     assert _verdict(with_eos) == _verdict(without_eos), (seed, answer, parts)
     assert (with_eos["score"], with_eos["correct"], with_eos["follow_through"], with_eos["misconception"]) == (
-        1.0, False, True, tag), (seed, with_eos)
+        1.0,
+        False,
+        True,
+        tag,
+    ), (seed, with_eos)
     assert result["score"] == 0.75
 
 
@@ -71,7 +79,11 @@ def test_the_misconception_solvers_answer_is_treated_alike_in_both_averages(seed
     parts = exercise.check(variant, {**exercise.solve(variant), **wrong}, lang).parts
     with_eos, without_eos = (parts[name] for name in MEANS)
     assert (with_eos.score, with_eos.follow_through, with_eos.tags, with_eos.feedback) == (
-        without_eos.score, without_eos.follow_through, without_eos.tags, without_eos.feedback), (seed, parts)
+        without_eos.score,
+        without_eos.follow_through,
+        without_eos.tags,
+        without_eos.feedback,
+    ), (seed, parts)
     assert with_eos.score == 1.0 and with_eos.follow_through and not with_eos.correct
 
 
@@ -84,9 +96,12 @@ def test_a_wrong_logarithm_of_the_students_own_probability_carries_forward(seed:
     own = round(math.prod(probabilities), 4) + 0.01
     log = WRONG_LOSSES[tag]
     count, total = len(probabilities), log(own)
-    answer = {"sequence_probability": f"{own:.4f}", "total_loss": f"{total:.4f}",
-              "mean_loss_with_eos": f"{total / count:.4f}",
-              "mean_loss_without_eos": f"{(total - log(probabilities[-1])) / (count - 1):.4f}"}
+    answer = {
+        "sequence_probability": f"{own:.4f}",
+        "total_loss": f"{total:.4f}",
+        "mean_loss_with_eos": f"{total / count:.4f}",
+        "mean_loss_without_eos": f"{(total - log(probabilities[-1])) / (count - 1):.4f}",
+    }
     parts = api.grade(LOSS, seed, answer, lang)["parts"]
     for name in MEANS:
         assert (parts[name]["score"], parts[name]["follow_through"]) == (1.0, True), (seed, name, parts[name])
@@ -98,9 +113,12 @@ def test_a_slip_in_the_total_still_takes_off_the_natural_log_eos_term(seed: int,
     # Not a unit: the total is 0.1 too large, the EOS term −ln p is right, so the average without EOS follows.
     probabilities = _probabilities(seed)
     count, total = len(probabilities), -math.log(math.prod(probabilities)) + 0.1
-    answer = {"sequence_probability": f"{math.prod(probabilities):.4f}", "total_loss": f"{total:.4f}",
-              "mean_loss_with_eos": f"{total / count:.4f}",
-              "mean_loss_without_eos": f"{(total + math.log(probabilities[-1])) / (count - 1):.4f}"}
+    answer = {
+        "sequence_probability": f"{math.prod(probabilities):.4f}",
+        "total_loss": f"{total:.4f}",
+        "mean_loss_with_eos": f"{total / count:.4f}",
+        "mean_loss_without_eos": f"{(total + math.log(probabilities[-1])) / (count - 1):.4f}",
+    }
     parts = api.grade(LOSS, seed, answer, lang)["parts"]
     assert parts["total_loss"]["score"] == 0.0
     for name in MEANS:
@@ -116,8 +134,10 @@ def test_mixing_units_earns_no_follow_through_without_eos(seed: int, tag: str, l
     log, count = WRONG_LOSSES[tag], len(probabilities)
     total = sum(log(p) for p in probabilities)
     mixed = (total + math.log(probabilities[-1])) / (count - 1)
-    answer = {**_typed(math.prod(probabilities), [log(p) for p in probabilities]),
-              "mean_loss_without_eos": f"{mixed:.4f}"}
+    answer = {
+        **_typed(math.prod(probabilities), [log(p) for p in probabilities]),
+        "mean_loss_without_eos": f"{mixed:.4f}",
+    }
     part = api.grade(LOSS, seed, answer, lang)["parts"]["mean_loss_without_eos"]
     assert (part["score"], part["follow_through"]) == (0.0, False), (seed, part)
 
@@ -127,18 +147,29 @@ def test_the_question_answer_reported_by_qa_in_both_languages() -> None:
     probabilities = [0.6, 0.9, 0.7, 0.8]
     variant = variants(LOSS, 1)[0]
     target = ["red", "key", ".", "EOS"]
-    table = {"BOS": [0.6, 0.4, 0, 0, 0, 0], "red": [0, 0, 0.9, 0.1, 0, 0], "key": [0, 0, 0, 0, 0.7, 0.3],
-             "blue": [0, 0, 0.2, 0.7, 0.1, 0], "door": [0, 0, 0, 0, 0.9, 0.1], ".": [0, 0, 0, 0, 0.2, 0.8]}
+    table = {
+        "BOS": [0.6, 0.4, 0, 0, 0, 0],
+        "red": [0, 0, 0.9, 0.1, 0, 0],
+        "key": [0, 0, 0, 0, 0.7, 0.3],
+        "blue": [0, 0, 0.2, 0.7, 0.1, 0],
+        "door": [0, 0, 0, 0, 0.9, 0.1],
+        ".": [0, 0, 0, 0, 0.2, 0.8],
+    }
     shown = dataclasses.replace(variant, data={**variant.data, "table": table, "target": target})
     assert loss_average._probabilities(shown) == probabilities
     exercise = get_exercise(LOSS)
-    typed = {"sequence_probability": "0.3024", "total_loss": "0.5194", "mean_loss_with_eos": "0.1299",
-             "mean_loss_without_eos": "0.1408"}
+    typed = {
+        "sequence_probability": "0.3024",
+        "total_loss": "0.5194",
+        "mean_loss_with_eos": "0.1299",
+        "mean_loss_without_eos": "0.1408",
+    }
     parsed = exercise.parse(typed).values
     for lang in LANGS:
         parts = exercise.check(shown, parsed, lang).parts
         same = ("score", "correct", "misconception", "tags", "follow_through", "feedback")
         assert [getattr(parts["mean_loss_without_eos"], k) for k in same] == [
-            getattr(parts["mean_loss_with_eos"], k) for k in same]
+            getattr(parts["mean_loss_with_eos"], k) for k in same
+        ]
         assert parts["mean_loss_without_eos"].score == 1.0 and parts["mean_loss_without_eos"].misconception == "log10"
         assert ("连带分" if lang == "zh" else "follow-through") in parts["mean_loss_without_eos"].feedback

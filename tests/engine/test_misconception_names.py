@@ -1,4 +1,5 @@
 """Every misconception tag the engine can emit has a short bilingual name, and ``api.misconception_name`` finds it."""
+
 from __future__ import annotations
 
 import itertools

@@ -1,6 +1,7 @@
 """Right answers written the way students write them are read (null for "none", e1, ≈, 答：, 相同, red。, 8步, nats
 in brackets, 2x2, 2nd), while every refusal that protects a verdict stays (a percentage or bits on a loss, a
 per-token unit on a total, red. as two tokens); and a none key says so when the student named something."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,12 +31,22 @@ def _typed_key(exercise_id: str, seed: int) -> dict[str, str]:
 
 # --- JSON null on a part that takes "none" -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_json_null_on_the_token_parts_is_the_empty_answer(lang: str) -> None:
     key = api.answer_key(EXPOSURE, 3)
     assert key["teacher_forced_input"] == "none"  # the generation stopped at EOS before the inputs differed
-    result = api.grade(EXPOSURE, 3, {"first_wrong_step": key["first_wrong_step"], "first_input_divergence_step": None,
-                                     "teacher_forced_input": None, "generated_input": None}, lang)
+    result = api.grade(
+        EXPOSURE,
+        3,
+        {
+            "first_wrong_step": key["first_wrong_step"],
+            "first_input_divergence_step": None,
+            "teacher_forced_input": None,
+            "generated_input": None,
+        },
+        lang,
+    )
     assert result["status"] == "graded" and result["score"] == 1.0
 
 
@@ -45,6 +56,7 @@ def test_json_null_where_no_empty_answer_exists_is_refused_without_asking_for_nu
 
 
 # --- index, about-words, answer prefixes and labels ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("typed", ["e1", "e₁", "E1", "e_1", "e 1"])
 def test_an_index_written_like_the_prompts_e_1_reads_as_the_index(typed: str) -> None:
@@ -56,26 +68,30 @@ def test_e1_is_not_an_index_where_the_part_is_not_one() -> None:
     assert read("l03.superposition-readback", "nearest", "exp(1)")[1]  # e is not the start of exp
 
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed", "value"), [
-    (LOSS, "mean_loss_without_eos", "approximately 0.4149", 0.4149),
-    (LOSS, "total_loss", "approx. 1.2448", 1.2448),
-    (LOSS, "mean_loss_without_eos", "~0.4149", 0.4149),
-    (LOSS, "total_loss", "约等于1.2448", 1.2448),
-    ("ch09.attention-cost", "causal_pairs", "约500500", 500500),
-    ("ch09.attention-cost", "pairs", "≈1000000对", 1000000),
-    ("ch09.rnn-step", "h", "≈[0.85, -0.64]", [0.85, -0.64]),
-    (LOSS, "total_loss", "答：1.2448", 1.2448),
-    (LOSS, "total_loss", "答:1.2448", 1.2448),
-    (LOSS, "total_loss", "Answer: 1.2448 nats", 1.2448),
-    ("ch13.shift-pairs", "scored_count", "共4个", 4),
-    ("ch09.multihead-shapes", "head_dim", "每头128维", 128),
-    (LOSS, "sequence_probability", "P=0.288", 0.288),
-    (LOSS, "sequence_probability", "P = 0.288", 0.288),
-    ("ch09.rnn-step", "h", "h = [0.85, -0.64]", [0.85, -0.64]),
-    ("ch13.encoder-collision", "post_activation", "h: [0, a]", [0.0, 0.6931471805599453]),
-])
-def test_noise_words_and_labels_before_the_value_are_read(exercise_id: str, field: str, typed: str,
-                                                          value: object) -> None:
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed", "value"),
+    [
+        (LOSS, "mean_loss_without_eos", "approximately 0.4149", 0.4149),
+        (LOSS, "total_loss", "approx. 1.2448", 1.2448),
+        (LOSS, "mean_loss_without_eos", "~0.4149", 0.4149),
+        (LOSS, "total_loss", "约等于1.2448", 1.2448),
+        ("ch09.attention-cost", "causal_pairs", "约500500", 500500),
+        ("ch09.attention-cost", "pairs", "≈1000000对", 1000000),
+        ("ch09.rnn-step", "h", "≈[0.85, -0.64]", [0.85, -0.64]),
+        (LOSS, "total_loss", "答：1.2448", 1.2448),
+        (LOSS, "total_loss", "答:1.2448", 1.2448),
+        (LOSS, "total_loss", "Answer: 1.2448 nats", 1.2448),
+        ("ch13.shift-pairs", "scored_count", "共4个", 4),
+        ("ch09.multihead-shapes", "head_dim", "每头128维", 128),
+        (LOSS, "sequence_probability", "P=0.288", 0.288),
+        (LOSS, "sequence_probability", "P = 0.288", 0.288),
+        ("ch09.rnn-step", "h", "h = [0.85, -0.64]", [0.85, -0.64]),
+        ("ch13.encoder-collision", "post_activation", "h: [0, a]", [0.0, 0.6931471805599453]),
+    ],
+)
+def test_noise_words_and_labels_before_the_value_are_read(
+    exercise_id: str, field: str, typed: str, value: object
+) -> None:
     assert read(exercise_id, field, typed) == (value, [])
 
 
@@ -94,21 +110,29 @@ def test_a_label_needs_its_equals_sign() -> None:
 def test_every_key_with_an_answer_prefix_and_about_words_still_scores_one(exercise) -> None:
     for seed in range(0, 101, 5):
         typed = _typed_key(exercise.id, seed)
-        prefixed = {f.name: ("答：≈ " if f.kind in NUMERIC and typed[f.name] != "无" else "答：") + typed[f.name]
-                    for f in exercise.fields}
+        prefixed = {
+            f.name: ("答：≈ " if f.kind in NUMERIC and typed[f.name] != "无" else "答：") + typed[f.name]
+            for f in exercise.fields
+        }
         result = api.grade(exercise.id, seed, prefixed, "zh")
         assert result["status"] == "graded" and result["score"] == 1.0, (seed, prefixed, result["errors"])
 
 
 # --- yes/no words one question makes unambiguous -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed", "value"), [
-    ("ch13.encoder-collision", "final_equal", "相同", True), ("ch13.encoder-collision", "final_equal", "相等", True),
-    ("ch13.encoder-collision", "final_equal", "不同", False),
-    ("ch09.scaled-dot-attention", "diagonal_dominant", "都是", True),
-    ("ch09.scaled-dot-attention", "diagonal_dominant", "不都是", False), ("ch13.shift-pairs", "bos_scored", "不计入", False),
-    ("ch13.shift-pairs", "eos_scored", "计入", True),
-])
+
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed", "value"),
+    [
+        ("ch13.encoder-collision", "final_equal", "相同", True),
+        ("ch13.encoder-collision", "final_equal", "相等", True),
+        ("ch13.encoder-collision", "final_equal", "不同", False),
+        ("ch09.scaled-dot-attention", "diagonal_dominant", "都是", True),
+        ("ch09.scaled-dot-attention", "diagonal_dominant", "不都是", False),
+        ("ch13.shift-pairs", "bos_scored", "不计入", False),
+        ("ch13.shift-pairs", "eos_scored", "计入", True),
+    ],
+)
 def test_question_specific_yes_and_no(exercise_id: str, field: str, typed: str, value: bool) -> None:
     assert read(exercise_id, field, typed, "zh") == (value, [])
 
@@ -119,6 +143,7 @@ def test_question_specific_words_stay_unreadable_elsewhere() -> None:
 
 
 # --- tokens and letters ending a sentence -------------------------------------------------------------------------
+
 
 def test_a_chinese_full_stop_after_one_token_ends_the_sentence() -> None:
     assert read(EXPOSURE, "teacher_forced_input", "red。") == ("red", [])
@@ -138,8 +163,20 @@ def test_concept_check_letters_ending_a_sentence(typed: str) -> None:
 
 # --- the stop reason ----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed", ["到达 8 步上限", "8步", "达到最大步数8", "reached max steps (8)", "max_steps=8",
-                                   "满8步", "because the cap of 8 steps was reached", "hit the 8-step cap"])
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "到达 8 步上限",
+        "8步",
+        "达到最大步数8",
+        "reached max steps (8)",
+        "max_steps=8",
+        "满8步",
+        "because the cap of 8 steps was reached",
+        "hit the 8-step cap",
+    ],
+)
 def test_the_cap_written_with_its_number(typed: str) -> None:
     assert read(GREEDY, "stopped_by", typed, "zh") == ("cap", [])
 
@@ -152,18 +189,26 @@ def test_no_phrase_reads_as_both_reasons_once_spaces_and_brackets_are_ignored() 
 
 # --- units on a loss ------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("field", "typed"), [
-    ("total_loss", "1.2448 (nats)"), ("mean_loss_with_eos", "0.3112 nats / token"), ("total_loss", "1.2448 ｎａｔｓ"),
-    ("total_loss", "1.2448 nats\u200b"), ("mean_loss_with_eos", "0.3112 (nats/token)"),
-    ("mean_loss_with_eos", "0.3112 纳特/词元"),
-])
+
+@pytest.mark.parametrize(
+    ("field", "typed"),
+    [
+        ("total_loss", "1.2448 (nats)"),
+        ("mean_loss_with_eos", "0.3112 nats / token"),
+        ("total_loss", "1.2448 ｎａｔｓ"),
+        ("total_loss", "1.2448 nats\u200b"),
+        ("mean_loss_with_eos", "0.3112 (nats/token)"),
+        ("mean_loss_with_eos", "0.3112 纳特/词元"),
+    ],
+)
 def test_loss_units_in_brackets_full_width_or_with_spaced_slashes(field: str, typed: str) -> None:
     value, errors = read(LOSS, field, typed)
     assert errors == [] and value == pytest.approx(float(typed.split()[0]))
 
 
-@pytest.mark.parametrize("typed", ["0.449 比特/词元", "0.449 bits / token", "0.449 bit per token", "0.449 bits/tok",
-                                   "0.449 bits/词元"])
+@pytest.mark.parametrize(
+    "typed", ["0.449 比特/词元", "0.449 bits / token", "0.449 bit per token", "0.449 bits/tok", "0.449 bits/词元"]
+)
 def test_bits_per_token_is_refused_as_another_log_unit(typed: str) -> None:
     for lang in ("zh", "en"):
         value, [error] = read(LOSS, "mean_loss_with_eos", typed, lang)
@@ -183,17 +228,23 @@ def test_a_percentage_is_never_a_loss_but_still_a_probability() -> None:
         assert value is None and error["position"] == 5
     assert read(LOSS, "sequence_probability", "28.8%")[0] == pytest.approx(0.288)
     assert read("l03.additive-attention", "weights", "31.94%, 55.88%, 12.18%")[0] == pytest.approx(
-        [0.3194, 0.5588, 0.1218])
+        [0.3194, 0.5588, 0.1218]
+    )
 
 
 # --- multiplication by x, whole numbers and ordinals --------------------------------------------------------------
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed", "value"), [
-    ("ch09.attention-cost", "growth", "2x2", 4.0), ("ch09.attention-cost", "growth", "2 X 2", 4.0),
-    ("ch09.attention-cost", "growth", "4x", 4.0), ("ch09.multihead-shapes", "projection_params", "4 x 12288^2",
-                                                   603979776),
-    ("ch09.multihead-shapes", "projection_params", "4x10^6", 4000000),
-])
+
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed", "value"),
+    [
+        ("ch09.attention-cost", "growth", "2x2", 4.0),
+        ("ch09.attention-cost", "growth", "2 X 2", 4.0),
+        ("ch09.attention-cost", "growth", "4x", 4.0),
+        ("ch09.multihead-shapes", "projection_params", "4 x 12288^2", 603979776),
+        ("ch09.multihead-shapes", "projection_params", "4x10^6", 4000000),
+    ],
+)
 def test_x_between_numbers_multiplies(exercise_id: str, field: str, typed: str, value: float) -> None:
     assert read(exercise_id, field, typed) == (value, [])
 
@@ -216,6 +267,7 @@ def test_english_ordinals_on_read_parts(typed: str) -> None:
 
 
 # --- a none key and a named token ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("lang", "says"), [("zh", "就填“无”"), ("en", "if it does not, the answer is none")])
 def test_a_wrong_token_is_told_that_none_may_be_the_answer_whatever_the_key(lang: str, says: str) -> None:

@@ -1,4 +1,5 @@
 """Parts with one entry per item (the concept check's letters): a wrong count is unreadable, never graded."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """A prompt's plain-text copy of its data (the ch13 probability table) is one paragraph the engine can leave out for a
 page that renders the data itself, while the plain-text prompt (CLI) keeps it, aligned."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -56,7 +57,10 @@ def test_the_text_table_lines_up_in_a_terminal(exercise_id: str, lang: str) -> N
 def test_other_prompts_are_the_same_on_a_page(exercise) -> None:
     for seed in (0, 5):
         for lang in LANGS:
-            assert api.prompt_without_data(exercise.id, seed, lang, POINTER) == api.variant(exercise.id, seed, lang)["prompt"]
+            assert (
+                api.prompt_without_data(exercise.id, seed, lang, POINTER)
+                == api.variant(exercise.id, seed, lang)["prompt"]
+            )
 
 
 def test_the_api_prompt_without_data_is_the_exercises() -> None:
@@ -66,13 +70,16 @@ def test_the_api_prompt_without_data_is_the_exercises() -> None:
     assert "prompt_without_data" not in api.variant("ch13.loss-average", 9, "en")  # the API's variant keeps its shape
 
 
-@pytest.mark.parametrize(("text", "block", "expected"), [
-    ("a\n\nT\n\nb", "T", "a\n\nP\n\nb"),
-    ("a\n\nT", "T", "a\n\nP"),
-    ("a\n\nT\n\nT", "T", "a\n\nT\n\nT"),  # not exactly once: left whole rather than guess
-    ("a T b", "T", "a T b"),  # not a paragraph of its own
-    ("a\n\nb", "", "a\n\nb"),
-])
+@pytest.mark.parametrize(
+    ("text", "block", "expected"),
+    [
+        ("a\n\nT\n\nb", "T", "a\n\nP\n\nb"),
+        ("a\n\nT", "T", "a\n\nP"),
+        ("a\n\nT\n\nT", "T", "a\n\nT\n\nT"),  # not exactly once: left whole rather than guess
+        ("a T b", "T", "a T b"),  # not a paragraph of its own
+        ("a\n\nb", "", "a\n\nb"),
+    ],
+)
 def test_without_paragraph(text: str, block: str, expected: str) -> None:
     assert without_paragraph(text, block, "P") == expected
 

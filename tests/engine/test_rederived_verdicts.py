@@ -2,6 +2,7 @@
 
 Each test failed on the engine before its fix and passes after it; the property tests run over 300 seeds.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,14 @@ SEEDS = 300
 
 # --- A mistake shown on a parallel part is named even when the other parallel part is right ----------------------
 
+
 def test_mean_of_probabilities_is_named_on_the_mean_without_eos_beside_a_right_mean_with_eos() -> None:
-    answer = {"sequence_probability": "0.288", "total_loss": "1.244795", "mean_loss_with_eos": "0.311199",
-              "mean_loss_without_eos": "(0.4+0.8+0.9)/3"}
+    answer = {
+        "sequence_probability": "0.288",
+        "total_loss": "1.244795",
+        "mean_loss_with_eos": "0.311199",
+        "mean_loss_without_eos": "(0.4+0.8+0.9)/3",
+    }
     part = grade(LOSS, 0, answer)["parts"]["mean_loss_without_eos"]
     assert part["score"] == 0.0 and part["misconception"] == "mean-of-probabilities", part
 
@@ -37,8 +43,8 @@ def test_a_right_total_still_rules_out_a_wrong_logarithm_on_the_means() -> None:
 
 # --- The symbol a = ln 2 is read only where the question defines it --------------------------------------------
 
-@pytest.mark.parametrize("exercise_id, field", [(LOSS, "total_loss"), ("ch13.exposure-divergence",
-                                                                       "first_wrong_step")])
+
+@pytest.mark.parametrize("exercise_id, field", [(LOSS, "total_loss"), ("ch13.exposure-divergence", "first_wrong_step")])
 def test_a_is_an_unknown_name_where_the_question_does_not_define_it(exercise_id: str, field: str) -> None:
     answer = {name: str(value) for name, value in api.answer_key(exercise_id, 0).items()}
     result = api.grade(exercise_id, 0, {**answer, field: "2a"}, "en")
@@ -54,6 +60,7 @@ def test_a_is_still_read_where_the_question_defines_it() -> None:
 
 
 # --- Stopping at the period on a capped decode: the stop reason is that mistake, not the ignored cap ------------
+
 
 def test_the_stops_at_period_student_is_diagnosed_on_both_parts_of_every_capped_decode() -> None:
     exercise = get_exercise(GREEDY)
@@ -73,6 +80,7 @@ def test_the_stops_at_period_student_is_diagnosed_on_both_parts_of_every_capped_
 
 # --- Encoder states: a non-zero state that a read hands back unchanged earns follow-through ---------------------
 
+
 def test_a_state_the_next_read_hands_back_unchanged_earns_follow_through() -> None:
     # Seed 13: 。 = [0,0] and W_h = [[1,0],[-1,1]] map the student's wrong [2a,0] to itself.
     part = grade(STATES, 13, {"states": "[a,2a],[2a,0],[2a,0]"})["parts"]["states"]
@@ -86,6 +94,7 @@ def test_zeros_handed_back_unchanged_still_earn_nothing() -> None:
 
 # --- The nearest word picked by dot product is the dot-for-cosine mistake ----------------------------------------
 
+
 def _dot_for_cosine_answer(seed: int) -> tuple[dict, int] | None:
     """The answer of a student who unbinds right but uses dot products, where the dot picks another word."""
     data = api.variant(READBACK, seed, "en")["data"]
@@ -94,8 +103,12 @@ def _dot_for_cosine_answer(seed: int) -> tuple[dict, int] | None:
     best = int(np.argmax(dots))
     if best == key["nearest"] or sorted(dots)[-2] == dots[best]:
         return None
-    answer = {"memory": json.dumps(key["memory"]), "readback": json.dumps(key["readback"]),
-              "cosine": str(dots[data["probe"]]), "nearest": str(best)}
+    answer = {
+        "memory": json.dumps(key["memory"]),
+        "readback": json.dumps(key["readback"]),
+        "cosine": str(dots[data["probe"]]),
+        "nearest": str(best),
+    }
     return answer, best
 
 
@@ -124,6 +137,7 @@ def test_the_dot_product_pick_is_not_named_beside_a_readback_the_student_got_oth
 
 # --- Messages ---------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("typed, position", [("100,00", 3), ("1,5", 1), (" 12，5", 3)])
 def test_a_comma_in_a_whole_number_that_is_not_grouping_thousands_says_so(typed: str, position: int) -> None:
     answer = {"pairs": typed, "causal_pairs": "500500", "growth": "4"}
@@ -140,8 +154,12 @@ def test_a_partly_right_matrix_names_its_wrong_cells_by_row_and_column() -> None
     scores = [list(row) for row in key["scores"]]
     scores[1][2] += 1
     scores[2][0] += 1
-    answer = {"scores": json.dumps(scores), "weights": json.dumps(key["weights"]),
-              "output": json.dumps(key["output"]), "diagonal_dominant": "no"}
+    answer = {
+        "scores": json.dumps(scores),
+        "weights": json.dumps(key["weights"]),
+        "output": json.dumps(key["output"]),
+        "diagonal_dominant": "no",
+    }
     english = grade(SCALED, 0, answer, "en")["parts"]["scores"]["feedback"]
     chinese = grade(SCALED, 0, answer, "zh")["parts"]["scores"]["feedback"]
     assert "7 entries match; row 2, column 3; row 3, column 1 do not" in english, english

@@ -5,6 +5,7 @@ earlier part) that the tag's wrong procedure changes and the student answered wi
 it ``builds_on`` that the student answered otherwise. The sweep mixes each wrong procedure's answer on some parts
 with the key on the others, over every exercise and hundreds of seeds, and checks every tag the engine shows.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -91,14 +92,24 @@ FOLLOW_THROUGH = {"en": "earns follow-through credit", "zh": "连带分"}
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_exposure_counted_from_zero_gets_follow_through_not_same_step(lang: str) -> None:
-    result = grade(EXPOSURE, 0, {"first_wrong_step": "第 0 步", "first_input_divergence_step": "第 1 步",
-                                 "teacher_forced_input": "red", "generated_input": "blue"}, lang)
+    result = grade(
+        EXPOSURE,
+        0,
+        {
+            "first_wrong_step": "第 0 步",
+            "first_input_divergence_step": "第 1 步",
+            "teacher_forced_input": "red",
+            "generated_input": "blue",
+        },
+        lang,
+    )
     part = result["parts"]["first_input_divergence_step"]
     assert part["tags"] == [] and part["score"] == 1.0 and part["follow_through"] and not part["correct"]
     assert FOLLOW_THROUGH[lang] in part["feedback"]
     # The mistake is named where it shows first (engine 1.9.0): the step counted from 0.
     assert result["parts"]["first_wrong_step"]["misconception"] == "zero-based-steps"
     from exercises.ch13 import exposure_divergence
+
     assert feedback_of(exposure_divergence, "same-step", lang) not in part["feedback"]
 
 
@@ -109,29 +120,55 @@ def test_exposure_zero_based_matches_the_one_based_pattern_on_other_seeds() -> N
         if key["first_wrong_step"] != 1 or key["first_input_divergence_step"] is None:
             continue
         part = grade(EXPOSURE, seed, {**key, "first_wrong_step": 0, "first_input_divergence_step": 1})["parts"][
-            "first_input_divergence_step"]
+            "first_input_divergence_step"
+        ]
         assert part["follow_through"] and part["score"] == 1.0 and part["tags"] == [], (seed, part)
 
 
 def test_same_step_is_not_named_when_the_divergence_is_not_at_the_students_own_wrong_step() -> None:
     # Key: wrong at 1, inputs differ at 2. "Wrong at 2, differ at 1" puts the divergence before the student's own
     # wrong step: same-step (the divergence at the wrong step) is not what they did.
-    part = grade(EXPOSURE, 0, {"first_wrong_step": 2, "first_input_divergence_step": 1,
-                               "teacher_forced_input": "red", "generated_input": "blue"})["parts"][
-        "first_input_divergence_step"]
+    part = grade(
+        EXPOSURE,
+        0,
+        {
+            "first_wrong_step": 2,
+            "first_input_divergence_step": 1,
+            "teacher_forced_input": "red",
+            "generated_input": "blue",
+        },
+    )["parts"]["first_input_divergence_step"]
     assert part["tags"] == [] and part["score"] == 0.0
     # With the right wrong step, the same answer is same-step.
-    part = grade(EXPOSURE, 0, {"first_wrong_step": 1, "first_input_divergence_step": 1,
-                               "teacher_forced_input": "red", "generated_input": "blue"})["parts"][
-        "first_input_divergence_step"]
+    part = grade(
+        EXPOSURE,
+        0,
+        {
+            "first_wrong_step": 1,
+            "first_input_divergence_step": 1,
+            "teacher_forced_input": "red",
+            "generated_input": "blue",
+        },
+    )["parts"]["first_input_divergence_step"]
     assert part["tags"] == ["same-step"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_collision_no_relu_is_not_named_after_a_right_relu(lang: str) -> None:
     from exercises.ch13 import encoder_collision
-    result = grade(COLLISION, 0, {"pre_activation": "[-a, a]", "post_activation": "[0, a]", "collision_step": "无",
-                                  "final_equal": "是", "teacher_forcing_separates": "否"}, lang)
+
+    result = grade(
+        COLLISION,
+        0,
+        {
+            "pre_activation": "[-a, a]",
+            "post_activation": "[0, a]",
+            "collision_step": "无",
+            "final_equal": "是",
+            "teacher_forcing_separates": "否",
+        },
+        lang,
+    )
     part = result["parts"]["collision_step"]
     assert result["parts"]["post_activation"]["correct"]
     assert part["tags"] == [] and part["misconception"] is None and part["score"] == 0.0
@@ -140,15 +177,26 @@ def test_collision_no_relu_is_not_named_after_a_right_relu(lang: str) -> None:
 
 
 def test_collision_no_relu_is_still_named_when_the_state_skipped_relu_too() -> None:
-    result = grade(COLLISION, 0, {"pre_activation": "[-a, a]", "post_activation": "[-a, a]", "collision_step": "无",
-                                  "final_equal": "否", "teacher_forcing_separates": "否"})
+    result = grade(
+        COLLISION,
+        0,
+        {
+            "pre_activation": "[-a, a]",
+            "post_activation": "[-a, a]",
+            "collision_step": "无",
+            "final_equal": "否",
+            "teacher_forcing_separates": "否",
+        },
+    )
     assert [result["parts"][n]["misconception"] for n in ("post_activation", "collision_step", "final_equal")] == [
-        "no-relu"] * 3
+        "no-relu"
+    ] * 3
 
 
 def test_readback_nearest_from_the_unbound_memory_is_not_no_unbinding_after_a_right_readback() -> None:
     exercise = get_exercise("l03.superposition-readback")
     from exercises.l03 import superposition_readback as module
+
     hits = 0
     for variant in variants(exercise.id, 120):
         key, wrong = exercise.solve(variant), module._no_unbinding(variant)
@@ -165,23 +213,30 @@ def test_readback_nearest_from_the_unbound_memory_is_not_no_unbinding_after_a_ri
 
 def test_loss_log2_on_an_average_after_a_total_in_nats_is_not_named() -> None:
     from exercises.ch13 import loss_average
+
     exercise = get_exercise("ch13.loss-average")
     variant = exercise.generate(0)
     key, wrong = exercise.solve(variant), loss_average.MISCONCEPTIONS
     log2 = next(m for m in wrong if m.tag == "log2").solve(variant)
     part = exercise.check(variant, {**key, "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en").parts[
-        "mean_loss_with_eos"]
+        "mean_loss_with_eos"
+    ]
     assert "log2" not in part.tags
     # A total in log2 too: the average follows the student's own total, and the mistake is named.
-    both = exercise.check(variant, {**key, "total_loss": log2["total_loss"],
-                                    "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en").parts["mean_loss_with_eos"]
+    both = exercise.check(
+        variant, {**key, "total_loss": log2["total_loss"], "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en"
+    ).parts["mean_loss_with_eos"]
     assert "log2" in both.tags
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_shift_count_that_follows_from_leaving_eos_out_is_follow_through_not_off_by_one(lang: str) -> None:
-    result = grade(SHIFT, 0, {"pairs": "BOS→blue, blue→door, door→.", "bos_scored": "否", "eos_scored": "否",
-                              "scored_count": "3次预测"}, lang)
+    result = grade(
+        SHIFT,
+        0,
+        {"pairs": "BOS→blue, blue→door, door→.", "bos_scored": "否", "eos_scored": "否", "scored_count": "3次预测"},
+        lang,
+    )
     count = result["parts"]["scored_count"]
     assert count["score"] == 1.0 and count["follow_through"] and not count["correct"] and count["tags"] == []
     assert FOLLOW_THROUGH[lang] in count["feedback"]
@@ -189,21 +244,30 @@ def test_shift_count_that_follows_from_leaving_eos_out_is_follow_through_not_off
 
 
 def test_shift_count_off_by_one_is_still_named_when_eos_is_scored() -> None:
-    result = grade(SHIFT, 0, {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "否",
-                              "eos_scored": "是", "scored_count": "3"})
+    result = grade(
+        SHIFT,
+        0,
+        {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "否", "eos_scored": "是", "scored_count": "3"},
+    )
     count = result["parts"]["scored_count"]
     assert count["score"] == 0.0 and count["tags"] == ["count-off-by-one"]
 
 
 def test_shift_count_with_bos_scored_follows_through_and_names_bos_scored() -> None:
-    result = grade(SHIFT, 0, {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "是",
-                              "eos_scored": "是", "scored_count": "5"})
+    result = grade(
+        SHIFT,
+        0,
+        {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "是", "eos_scored": "是", "scored_count": "5"},
+    )
     count = result["parts"]["scored_count"]
     assert count["score"] == 1.0 and count["follow_through"] and count["tags"] == ["bos-scored"]
     # A right "BOS is not scored" refutes bos-scored on a count of 5; what the count shows is count-includes-bos
     # (engine 1.9.0).
-    alone = grade(SHIFT, 0, {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "否",
-                             "eos_scored": "是", "scored_count": "5"})["parts"]["scored_count"]
+    alone = grade(
+        SHIFT,
+        0,
+        {"pairs": "BOS→blue, blue→door, door→., .→EOS", "bos_scored": "否", "eos_scored": "是", "scored_count": "5"},
+    )["parts"]["scored_count"]
     assert alone["score"] == 0.0 and alone["tags"] == ["count-includes-bos"]
 
 

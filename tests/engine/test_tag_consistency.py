@@ -1,6 +1,7 @@
 """The misconception named on a part fits the student's other parts: a tag whose earlier-step answer the student
 contradicts (got that step right where the tag gets it wrong, or wrong another way) is not named, and a part that
 earns full follow-through names only a mistake that also reproduces the student's own earlier steps."""
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,14 @@ SEED_COUNT = int(os.environ.get("GRADER_CONSISTENCY_SEEDS", "300"))
 FOLLOW_THROUGH = {"en": "earns follow-through credit", "zh": "连带分"}
 
 
-def contradicted_at(exercise: Exercise, reference: dict[str, Any], student: dict[str, Any], wrong: dict | None,
-                    name: str, whole_follow_through: bool) -> list[str]:
+def contradicted_at(
+    exercise: Exercise,
+    reference: dict[str, Any],
+    student: dict[str, Any],
+    wrong: dict | None,
+    name: str,
+    whole_follow_through: bool,
+) -> list[str]:
     """The parts before ``name`` that it is worked out from (its ``uses``, by default every earlier part) where the
     student contradicts what a tag's solver (``wrong``) gives there.
 
@@ -78,19 +85,28 @@ def test_every_tag_named_on_a_solver_answer_fits_the_other_parts(exercise_id: st
 # --- l03.additive-attention, seed 5 (s = [0, 0]): dot-product scores are all 0, so their softmax is the even
 # average, the same weights as uniform-average; the student's right scores rule the dot product out ------------
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_additive_uniform_weights_after_right_scores_name_uniform_average_only(lang: str) -> None:
     variant = get_exercise(ADDITIVE).generate(5)
     assert variant.data["s_prev"] == [0, 0]
     reference = additive_attention.solve(variant)
-    assert additive_attention._dot_product_score(variant)["weights"] == additive_attention._uniform_average(
-        variant)["weights"]  # the coincidence this test is about
-    result = grade(ADDITIVE, 5, {"scores": reference["scores"], "weights": "0.333333, 0.333333, 0.333333",
-                                 "context": "0.166667, -0.166667"}, lang)
+    assert (
+        additive_attention._dot_product_score(variant)["weights"]
+        == additive_attention._uniform_average(variant)["weights"]
+    )  # the coincidence this test is about
+    result = grade(
+        ADDITIVE,
+        5,
+        {"scores": reference["scores"], "weights": "0.333333, 0.333333, 0.333333", "context": "0.166667, -0.166667"},
+        lang,
+    )
     scores, weights, context = (result["parts"][name] for name in ("scores", "weights", "context"))
     assert scores["correct"]
-    dot_product, uniform = feedback_of(additive_attention, "dot-product-score", lang), feedback_of(
-        additive_attention, "uniform-average", lang)
+    dot_product, uniform = (
+        feedback_of(additive_attention, "dot-product-score", lang),
+        feedback_of(additive_attention, "uniform-average", lang),
+    )
     assert weights["misconception"] == "uniform-average" and weights["tags"] == ["uniform-average"]
     assert uniform in weights["feedback"] and dot_product not in weights["feedback"]
     # The context follows from the student's own even weights: follow-through, and the mistake behind them.
@@ -123,6 +139,7 @@ def test_a_lone_tag_refuted_by_a_right_earlier_step_is_not_named() -> None:
 # --- ch13.greedy-decode, seed 2: the tie broken the other way gives "lamp EOS", stopped by EOS, where the key is
 # "lamp . lamp . ..." stopped by the cap; the stop reason is right for the student's own tokens --------------------
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_greedy_stop_reason_carried_forward_from_a_tie_broken_late_is_not_ignores_cap(lang: str) -> None:
     variant = get_exercise(GREEDY).generate(2)
@@ -146,7 +163,8 @@ def test_greedy_stop_reason_with_full_follow_through_never_names_ignores_cap() -
         tokens = greedy_decode.solve(variant)["tokens"]
         for cut in (1, 3):
             stop = grade(GREEDY, variant.seed, {"tokens": [*tokens[:cut], EOS], "stopped_by": "EOS"})["parts"][
-                "stopped_by"]
+                "stopped_by"
+            ]
             if stop["score"] == 1.0 and stop["follow_through"]:
                 assert "ignores-cap" not in stop["tags"], (variant.seed, cut, stop["tags"])
 

@@ -1,5 +1,6 @@
 """Verdicts found wrong by typing answers as students type them (rounded steps, notations, blank answers), each
 pinned by a test that failed before its fix."""
+
 from __future__ import annotations
 
 import math
@@ -34,6 +35,7 @@ def _rounded(values: object, places: int) -> list:
 
 # --- A step computed from the student's own rounded (and accepted) steps is right, not "follow-through" ---------
 
+
 def _scaled_chain(seed: int) -> dict[str, str]:
     """Scores to 3 decimals, weights as the softmax of those, output from those weights: each rounded in turn."""
     variant = get_exercise(SCALED).generate(seed)
@@ -41,8 +43,12 @@ def _scaled_chain(seed: int) -> dict[str, str]:
     scores = _rounded(key["scores"], 3)
     weights = _rounded(softmax_rows(scores), 3)
     output = _rounded(np.asarray(weights) @ np.asarray(variant.data["v"], dtype=float), 3)
-    return {"scores": _rows(scores, 3), "weights": _rows(weights, 3), "output": _rows(output, 3),
-            "diagonal_dominant": "是" if key["diagonal_dominant"] else "否"}
+    return {
+        "scores": _rows(scores, 3),
+        "weights": _rows(weights, 3),
+        "output": _rows(output, 3),
+        "diagonal_dominant": "是" if key["diagonal_dominant"] else "否",
+    }
 
 
 def _additive_chain(seed: int) -> dict[str, str]:
@@ -60,8 +66,12 @@ def _loss_chain(seed: int) -> dict[str, str]:
     count, eos_loss = len(probabilities), -math.log(probabilities[-1])
     probability = round(math.prod(probabilities), 3)
     total = round(-math.log(probability), 3)
-    return {"sequence_probability": f"{probability:.3f}", "total_loss": f"{total:.3f} nats",
-            "mean_loss_with_eos": f"{total / count:.3f}", "mean_loss_without_eos": f"{(total - eos_loss) / (count - 1):.3f}"}
+    return {
+        "sequence_probability": f"{probability:.3f}",
+        "total_loss": f"{total:.3f} nats",
+        "mean_loss_with_eos": f"{total / count:.3f}",
+        "mean_loss_without_eos": f"{(total - eos_loss) / (count - 1):.3f}",
+    }
 
 
 def _states_chain(seed: int) -> dict[str, str]:
@@ -75,15 +85,19 @@ def _states_chain(seed: int) -> dict[str, str]:
     return {"states": "; ".join(f"[{_row(row, 3)}]" for row in rows)}
 
 
-@pytest.mark.parametrize(("exercise_id", "seed", "chain", "part"), [
-    (SCALED, 2, _scaled_chain, "output"),  # weights to 3 decimals move an output entry just past tolerance
-    (ADDITIVE, 8, _additive_chain, "context"),
-    (LOSS, 13, _loss_chain, "total_loss"),  # the hint asks for at least 3 decimals
-    (STATES, 8, _states_chain, "states"),  # one part: a later state read from an earlier rounded one
-])
+@pytest.mark.parametrize(
+    ("exercise_id", "seed", "chain", "part"),
+    [
+        (SCALED, 2, _scaled_chain, "output"),  # weights to 3 decimals move an output entry just past tolerance
+        (ADDITIVE, 8, _additive_chain, "context"),
+        (LOSS, 13, _loss_chain, "total_loss"),  # the hint asks for at least 3 decimals
+        (STATES, 8, _states_chain, "states"),  # one part: a later state read from an earlier rounded one
+    ],
+)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_step_from_the_students_own_rounded_right_steps_is_marked_right(exercise_id: str, seed: int, chain,
-                                                                          part: str, lang: str) -> None:
+def test_a_step_from_the_students_own_rounded_right_steps_is_marked_right(
+    exercise_id: str, seed: int, chain, part: str, lang: str
+) -> None:
     result = grade(exercise_id, seed, chain(seed), lang)
     assert result["score"] == 1.0
     verdict = result["parts"][part]
@@ -105,12 +119,16 @@ def test_a_step_from_a_wrong_earlier_step_still_says_follow_through() -> None:
 
 # --- "ln 1/0.288" could be ln(1/0.288) or ln(1)/0.288: refused, not read as 0 ---------------------------------
 
-@pytest.mark.parametrize(("typed", "lang", "words"), [
-    ("ln 1/0.288", "en", "ambiguous"),
-    ("ln 1/0.288", "zh", "歧义"),
-    ("-ln0.288/4", "en", "ambiguous"),
-    ("log 1/0.288", "zh", "歧义"),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "lang", "words"),
+    [
+        ("ln 1/0.288", "en", "ambiguous"),
+        ("ln 1/0.288", "zh", "歧义"),
+        ("-ln0.288/4", "en", "ambiguous"),
+        ("log 1/0.288", "zh", "歧义"),
+    ],
+)
 def test_a_slash_after_an_unbracketed_function_argument_is_refused(typed: str, lang: str, words: str) -> None:
     field = "total_loss" if "4" not in typed else "mean_loss_with_eos"
     answer = {**api.answer_key(LOSS, 0), field: typed}
@@ -123,8 +141,12 @@ def test_a_slash_after_an_unbracketed_function_argument_is_refused(typed: str, l
 
 
 def test_bracketed_logs_and_the_root_sign_still_read() -> None:
-    answer = {"sequence_probability": "0.288", "total_loss": "ln(1/0.288)", "mean_loss_with_eos": "-ln(0.288)/4",
-              "mean_loss_without_eos": "(-ln(0.288))/3"}
+    answer = {
+        "sequence_probability": "0.288",
+        "total_loss": "ln(1/0.288)",
+        "mean_loss_with_eos": "-ln(0.288)/4",
+        "mean_loss_without_eos": "(-ln(0.288))/3",
+    }
     assert grade(LOSS, 0, answer)["score"] == 1.0
     readback = {"memory": "-1, 1, 3, -1", "readback": "-1, -1, 3, -1", "cosine": "√2/2", "nearest": "1"}
     assert grade("l03.superposition-readback", 0, readback)["score"] == 1.0
@@ -132,6 +154,7 @@ def test_bracketed_logs_and_the_root_sign_still_read() -> None:
 
 
 # --- Blank answers earn no follow-through -----------------------------------------------------------------------
+
 
 def test_all_zero_encoder_states_earn_nothing_for_zeros_copied_forward() -> None:
     # Seed 7: the key is [0,0], [0,0], [3a,2a], [3a,0]; the last read (。 = [0,0]) hands a zero state back unchanged.
@@ -143,8 +166,12 @@ def test_all_zero_encoder_states_earn_nothing_for_zeros_copied_forward() -> None
 
 
 def test_a_probability_of_one_and_a_loss_of_zero_earn_nothing() -> None:
-    answer = {"sequence_probability": "1", "total_loss": "0 nats", "mean_loss_with_eos": "0",
-              "mean_loss_without_eos": "0"}
+    answer = {
+        "sequence_probability": "1",
+        "total_loss": "0 nats",
+        "mean_loss_with_eos": "0",
+        "mean_loss_without_eos": "0",
+    }
     result = grade(LOSS, 3, answer, "zh")
     assert result["score"] == 0.0, result["parts"]
     assert not any(part["follow_through"] for part in result["parts"].values())
@@ -159,12 +186,16 @@ def test_a_readback_copied_from_the_memory_earns_no_follow_through() -> None:
 
 # --- Other names students give the special tokens ----------------------------------------------------------------
 
-@pytest.mark.parametrize(("exercise_id", "answer"), [
-    (PAIRS, {"pairs": "SOS→blue, blue→door, door→., .→EOS"}),  # SOS: the PyTorch tutorial's start token
-    (PAIRS, {"pairs": "<sos>→blue, blue→door, door→句点, 句点→EOS"}),
-    (GREEDY, {"tokens": "blue key 句点 EOS"}),
-    (GREEDY, {"tokens": "blue key dot </eos>"}),
-])
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        (PAIRS, {"pairs": "SOS→blue, blue→door, door→., .→EOS"}),  # SOS: the PyTorch tutorial's start token
+        (PAIRS, {"pairs": "<sos>→blue, blue→door, door→句点, 句点→EOS"}),
+        (GREEDY, {"tokens": "blue key 句点 EOS"}),
+        (GREEDY, {"tokens": "blue key dot </eos>"}),
+    ],
+)
 def test_other_names_of_the_special_tokens_are_read(exercise_id: str, answer: dict[str, str]) -> None:
     key = {name: str(value) for name, value in api.answer_key(exercise_id, 0).items()}
     key = {**key, "bos_scored": "no", "eos_scored": "yes"} if exercise_id == PAIRS else key

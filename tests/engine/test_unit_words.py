@@ -1,6 +1,7 @@
 """Unit words on every numeric answer part (``78对``, ``144 pairs``, ``1.2448 纳特``, ``第 2 次``): over hundreds of
 seeds the key and every misconception's answer read and grade exactly as without the unit, each tag kept; a unit
 of another quantity (``bits`` on a loss in nats) is refused, never credited."""
+
 from __future__ import annotations
 
 import os
@@ -65,27 +66,34 @@ def _with_unit(exercise: Exercise, typed: dict[str, str], pick: int) -> dict[str
 
 def test_every_numeric_part_names_its_units() -> None:
     """A count, a loss, a step, a width, a factor or an index accepts the words students write with it."""
-    missing = [(e.id, f.name) for e in EXERCISES for f in e.fields
-               if f.kind in SCALAR_KINDS and not f.units.words and (e.id, f.name) not in UNITLESS]
+    missing = [
+        (e.id, f.name)
+        for e in EXERCISES
+        for f in e.fields
+        if f.kind in SCALAR_KINDS and not f.units.words and (e.id, f.name) not in UNITLESS
+    ]
     assert missing == []
 
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed", "read"), [
-    ("ch09.attention-cost", "pairs", "78对", 78),
-    ("ch09.attention-cost", "causal_pairs", "144 pairs", 144),
-    ("ch09.attention-cost", "pairs", "1 pair", 1),
-    ("ch09.multihead-shapes", "head_dim", "128 维度", 128),
-    ("ch13.loss-average", "total_loss", "1.2448 纳特", 1.2448),
-    ("ch13.loss-average", "mean_loss_with_eos", "0.3112 纳特/token", 0.3112),
-    ("ch13.exposure-divergence", "first_wrong_step", "第2次", 2),
-    ("ch13.exposure-divergence", "first_wrong_step", "第 2 次", 2),
-    ("ch13.exposure-divergence", "first_input_divergence_step", "第 3 次预测", 3),
-    ("ch13.encoder-collision", "collision_step", "第 2 次读取之后", 2),
-    ("ch13.encoder-collision", "collision_step", "after read 2", 2),
-    ("ch13.shift-pairs", "scored_count", "4对", 4),
-    ("ch13.shift-pairs", "scored_count", "4 predictions", 4),
-    ("l03.superposition-readback", "nearest", "e_1", 1),
-])
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed", "read"),
+    [
+        ("ch09.attention-cost", "pairs", "78对", 78),
+        ("ch09.attention-cost", "causal_pairs", "144 pairs", 144),
+        ("ch09.attention-cost", "pairs", "1 pair", 1),
+        ("ch09.multihead-shapes", "head_dim", "128 维度", 128),
+        ("ch13.loss-average", "total_loss", "1.2448 纳特", 1.2448),
+        ("ch13.loss-average", "mean_loss_with_eos", "0.3112 纳特/token", 0.3112),
+        ("ch13.exposure-divergence", "first_wrong_step", "第2次", 2),
+        ("ch13.exposure-divergence", "first_wrong_step", "第 2 次", 2),
+        ("ch13.exposure-divergence", "first_input_divergence_step", "第 3 次预测", 3),
+        ("ch13.encoder-collision", "collision_step", "第 2 次读取之后", 2),
+        ("ch13.encoder-collision", "collision_step", "after read 2", 2),
+        ("ch13.shift-pairs", "scored_count", "4对", 4),
+        ("ch13.shift-pairs", "scored_count", "4 predictions", 4),
+        ("l03.superposition-readback", "nearest", "e_1", 1),
+    ],
+)
 def test_the_words_qa_found_refused_are_read(exercise_id: str, field: str, typed: str, read: float) -> None:
     for lang in ("zh", "en"):
         report = api.validate(exercise_id, {field: typed}, lang)
@@ -173,27 +181,33 @@ def test_another_log_unit_is_refused_never_credited(field: str) -> None:
                     assert ("nat" in error["message"]) and error["position"] == len(number) + 1
 
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed"), [
-    ("ch13.exposure-divergence", "first_wrong_step", "2 次"),  # a count, not a step: 次 only with 第
-    ("ch13.exposure-divergence", "first_input_divergence_step", "3次"),
-    ("ch13.encoder-collision", "collision_step", "2 次"),
-    ("l03.superposition-readback", "nearest", "第 1 个"),  # an ordinal counts from 1, the index from 0
-    ("l03.superposition-readback", "nearest", "第1"),
-    ("ch13.shift-pairs", "scored_count", "4 nats"),
-    ("ch13.loss-average", "total_loss", "1.2448 对"),
-    ("ch09.attention-cost", "growth", "4 pairs"),
-])
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed"),
+    [
+        ("ch13.exposure-divergence", "first_wrong_step", "2 次"),  # a count, not a step: 次 only with 第
+        ("ch13.exposure-divergence", "first_input_divergence_step", "3次"),
+        ("ch13.encoder-collision", "collision_step", "2 次"),
+        ("l03.superposition-readback", "nearest", "第 1 个"),  # an ordinal counts from 1, the index from 0
+        ("l03.superposition-readback", "nearest", "第1"),
+        ("ch13.shift-pairs", "scored_count", "4 nats"),
+        ("ch13.loss-average", "total_loss", "1.2448 对"),
+        ("ch09.attention-cost", "growth", "4 pairs"),
+    ],
+)
 def test_words_the_part_does_not_name_stay_unreadable(exercise_id: str, field: str, typed: str) -> None:
     report = api.validate(exercise_id, {field: typed}, "en")
     assert [e["field"] for e in report["errors"] if e["field"] == field] == [field], typed
 
 
-@pytest.mark.parametrize(("units", "typed", "blanked"), [
-    (STEP, "第 2 次", "  2  "),
-    (STEP, "第2次预测。", " 2    "),
-    (STEP, "2 次", "2 次"),  # 次 alone is left for the reader to refuse
-    (READ, "第2个token", " 2      "),
-    (READ, "after read 2", "           2"),
-])
+@pytest.mark.parametrize(
+    ("units", "typed", "blanked"),
+    [
+        (STEP, "第 2 次", "  2  "),
+        (STEP, "第2次预测。", " 2    "),
+        (STEP, "2 次", "2 次"),  # 次 alone is left for the reader to refuse
+        (READ, "第2个token", " 2      "),
+        (READ, "after read 2", "           2"),
+    ],
+)
 def test_paired_units_are_blanked_in_place(units: Units, typed: str, blanked: str) -> None:
     assert units.blank(typed) == blanked

@@ -1,5 +1,6 @@
 """Unit words around a number (``1.2448 nats``, ``128 维``, ``×4``, ``第 2 步``): read where the field names them,
 refused elsewhere, and never a change of verdict."""
+
 from __future__ import annotations
 
 import pytest
@@ -62,13 +63,16 @@ def test_the_key_with_a_unit_reads_as_the_key(exercise_id: str, field: str, type
     assert checked >= 10
 
 
-@pytest.mark.parametrize(("exercise_id", "field", "typed"), [
-    ("ch09.multihead-shapes", "head_dim", "{v} nats"),  # another field's unit
-    ("ch13.loss-average", "total_loss", "{v} bits"),  # a unit that would mean a different number
-    ("ch13.loss-average", "sequence_probability", "{v} nats"),  # a probability has no unit
-    ("ch09.attention-cost", "growth", "{v} 维"),
-    ("ch13.exposure-divergence", "first_wrong_step", "{v} 次"),
-])
+@pytest.mark.parametrize(
+    ("exercise_id", "field", "typed"),
+    [
+        ("ch09.multihead-shapes", "head_dim", "{v} nats"),  # another field's unit
+        ("ch13.loss-average", "total_loss", "{v} bits"),  # a unit that would mean a different number
+        ("ch13.loss-average", "sequence_probability", "{v} nats"),  # a probability has no unit
+        ("ch09.attention-cost", "growth", "{v} 维"),
+        ("ch13.exposure-divergence", "first_wrong_step", "{v} 次"),
+    ],
+)
 def test_a_unit_the_field_does_not_name_is_still_refused(exercise_id: str, field: str, typed: str) -> None:
     """Only the field's own units are let through; anything else is unreadable (no attempt used), as before."""
     answer = _typed_key(exercise_id, 0)
@@ -87,22 +91,25 @@ def test_a_wrong_number_with_a_unit_is_graded_wrong_and_tagged() -> None:
     assert part["misconception"] == "log2"
 
 
-@pytest.mark.parametrize(("units", "typed", "blanked"), [
-    (LOSS, "1.2448 nats", "1.2448     "),
-    (LOSS, "1.2448nat。", "1.2448    "),
-    (LOSS, "1.2448", "1.2448"),
-    (LOSS, "nats", "nats"),  # nothing before the unit: left for the reader to refuse
-    (FACTOR, "4x", "4 "),
-    (FACTOR, "X4", " 4"),
-    (FACTOR, "x", "x"),
-    (FACTOR, "4 - fold", "4       "),
-    (FACTOR, "4.", "4."),  # a full stop alone is the reader's business
-    (STEP, "第2步", " 2 "),
-    (STEP, "Step: 3", "      3"),
-    (STEP, "第", "第"),
-    (WIDTH, "128 DIMS", "128     "),
-    (Units(), "128 维", "128 维"),
-])
+@pytest.mark.parametrize(
+    ("units", "typed", "blanked"),
+    [
+        (LOSS, "1.2448 nats", "1.2448     "),
+        (LOSS, "1.2448nat。", "1.2448    "),
+        (LOSS, "1.2448", "1.2448"),
+        (LOSS, "nats", "nats"),  # nothing before the unit: left for the reader to refuse
+        (FACTOR, "4x", "4 "),
+        (FACTOR, "X4", " 4"),
+        (FACTOR, "x", "x"),
+        (FACTOR, "4 - fold", "4       "),
+        (FACTOR, "4.", "4."),  # a full stop alone is the reader's business
+        (STEP, "第2步", " 2 "),
+        (STEP, "Step: 3", "      3"),
+        (STEP, "第", "第"),
+        (WIDTH, "128 DIMS", "128     "),
+        (Units(), "128 维", "128 维"),
+    ],
+)
 def test_blanking_keeps_every_other_character_in_place(units: Units, typed: str, blanked: str) -> None:
     """Units become spaces, so the reader's error positions still count from the student's first character."""
     assert units.blank(typed) == blanked

@@ -1,4 +1,5 @@
 """The engine's variant cache: a cached variant equals a fresh one, and no caller can change what others get."""
+
 from __future__ import annotations
 
 import copy

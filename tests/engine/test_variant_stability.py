@@ -5,6 +5,7 @@ solver, a reworded question or a new quality rule must leave every seed's data (
 from) as it was. The fingerprints below are of seeds 0..149 of every exercise; a change that is meant to alter
 variants needs its own plan for the students holding them, not a new fingerprint pasted in.
 """
+
 from __future__ import annotations
 
 import hashlib

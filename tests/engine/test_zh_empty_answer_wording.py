@@ -1,5 +1,6 @@
 """Chinese text never tells students to type null (or none): an empty answer reads back as 无 in Chinese, so the
 prompts, hints and feedback ask for 无; English keeps null/none."""
+
 from __future__ import annotations
 
 import re
@@ -36,8 +37,7 @@ def _graded_feedback(exercise: Exercise, seed: int) -> Iterator[str]:
     """The Chinese feedback and read-backs for the key and each misconception's answer on one seed."""
     variant = variants(exercise.id, SEED_COUNT)[seed]
     key = dict(exercise.solve(variant))
-    answers = [key] + [{**key, **wrong} for m in exercise.misconceptions
-                       if (wrong := m.solve(variant)) is not None]
+    answers = [key] + [{**key, **wrong} for m in exercise.misconceptions if (wrong := m.solve(variant)) is not None]
     for answer in answers:
         typed = {f.name: display(f.kind, answer[f.name], "zh") for f in exercise.fields}
         result = api.grade(exercise.id, seed, typed, "zh")
@@ -75,16 +75,27 @@ def test_the_exposure_divergence_asks_for_wu_in_chinese_and_null_in_english() ->
 def test_an_empty_answer_reads_back_as_the_prompt_asks_for_it(lang: str, step: str, token: str) -> None:
     """What the preview echoes is what the prompt told the student to type: 无 in Chinese, null/none in English."""
     for typed in ("无", "null", "none", "没有"):
-        report = api.validate(EXPOSURE, {"first_wrong_step": "1", "first_input_divergence_step": typed,
-                                         "teacher_forced_input": typed, "generated_input": typed}, lang)
+        report = api.validate(
+            EXPOSURE,
+            {
+                "first_wrong_step": "1",
+                "first_input_divergence_step": typed,
+                "teacher_forced_input": typed,
+                "generated_input": typed,
+            },
+            lang,
+        )
         assert report["status"] == "valid", report["errors"]
         assert report["interpreted"]["first_input_divergence_step"] == step
         assert report["interpreted"]["teacher_forced_input"] == report["interpreted"]["generated_input"] == token
 
 
 def test_the_chinese_answer_key_of_an_eos_first_variant_says_wu() -> None:
-    seed = next(v.seed for v in variants(EXPOSURE, SEED_COUNT)
-                if exposure_divergence.solve(v)["first_input_divergence_step"] is None)
+    seed = next(
+        v.seed
+        for v in variants(EXPOSURE, SEED_COUNT)
+        if exposure_divergence.solve(v)["first_input_divergence_step"] is None
+    )
     key = api.answer_key_text(EXPOSURE, seed, "zh")
     assert key["first_input_divergence_step"] == key["teacher_forced_input"] == key["generated_input"] == "无"
     english = api.answer_key_text(EXPOSURE, seed, "en")

@@ -1,4 +1,5 @@
 """Helpers and typed book answers shared by the verdict regression tests of the engine audits."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -13,9 +14,12 @@ RNN = "ch09.rnn-step"
 ADDITIVE = "l03.additive-attention"
 READBACK = "l03.superposition-readback"
 
-BOOK_SCALED = {"scores": "[[0.7071,0,1.4142],[0,0.7071,1.4142],[0.7071,0.7071,2.8284]]",
-               "weights": "[[0.284,0.14,0.576],[0.14,0.284,0.576],[0.0967,0.0967,0.8066]]",
-               "output": "[[0.86,0.716],[0.716,0.86],[0.9033,0.9033]]", "diagonal_dominant": "否"}
+BOOK_SCALED = {
+    "scores": "[[0.7071,0,1.4142],[0,0.7071,1.4142],[0.7071,0.7071,2.8284]]",
+    "weights": "[[0.284,0.14,0.576],[0.14,0.284,0.576],[0.0967,0.0967,0.8066]]",
+    "output": "[[0.86,0.716],[0.716,0.86],[0.9033,0.9033]]",
+    "diagonal_dominant": "否",
+}
 BOOK_ADDITIVE = {"scores": "0.9640, 1.5232, 0", "weights": "0.3194, 0.5588, 0.1218", "context": "0.1976, 0.5588"}
 BOOK_READBACK = {"memory": "-1, 1, 3, -1", "readback": "-1, -1, 3, -1", "cosine": "1/sqrt(2)", "nearest": "1"}
 

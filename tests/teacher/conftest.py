@@ -1,4 +1,5 @@
 """Fixtures for the teacher dashboard: signed-in clients (the app, session and worker are the shared ones)."""
+
 from __future__ import annotations
 
 import re

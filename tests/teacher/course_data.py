@@ -2,6 +2,7 @@
 
 Expected statistics are computed by hand in the tests that use it; see the comments on each submission.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,8 +25,15 @@ def at(minute: int) -> datetime:
 
 def part(score: float, tags: tuple[str, ...] = (), read: str = "x", follow_through: bool = False) -> dict[str, Any]:
     """One graded part as the engine writes it."""
-    return {"score": score, "correct": score >= 1 and not tags, "feedback": "…", "misconception": tags[0] if tags else None,
-            "tags": list(tags), "follow_through": follow_through, "read": read}
+    return {
+        "score": score,
+        "correct": score >= 1 and not tags,
+        "feedback": "…",
+        "misconception": tags[0] if tags else None,
+        "tags": list(tags),
+        "follow_through": follow_through,
+        "read": read,
+    }
 
 
 @dataclass(frozen=True)
@@ -45,14 +53,32 @@ class FixtureCourse:
     other: Assignment  # in the other course
 
 
-def add_submission(session: Session, user: User, assignment: Assignment, exercise_id: str, minute: int, score: float | None,
-            parts: dict[str, Any] | None = None, status: str = SubmissionStatus.GRADED) -> Submission:
+def add_submission(
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    exercise_id: str,
+    minute: int,
+    score: float | None,
+    parts: dict[str, Any] | None = None,
+    status: str = SubmissionStatus.GRADED,
+) -> Submission:
     """Insert one submission as if graded (or queued/invalid) at ``minute``."""
     submission = Submission(
-        user_id=user.id, assignment_id=assignment.id, exercise_id=exercise_id, seed=minute, lang="en",
-        raw_answer={"answer": f"typed at {minute}"}, parsed_answer={"answer": minute} if status == "graded" else None,
-        status=status, score=score, parts=parts if parts is not None else {}, engine_version="1.0.0",
-        created_at=at(minute), queued_at=at(minute), finished_at=None if status == "queued" else at(minute),
+        user_id=user.id,
+        assignment_id=assignment.id,
+        exercise_id=exercise_id,
+        seed=minute,
+        lang="en",
+        raw_answer={"answer": f"typed at {minute}"},
+        parsed_answer={"answer": minute} if status == "graded" else None,
+        status=status,
+        score=score,
+        parts=parts if parts is not None else {},
+        engine_version="1.0.0",
+        created_at=at(minute),
+        queued_at=at(minute),
+        finished_at=None if status == "queued" else at(minute),
     )
     session.add(submission)
     return submission
@@ -62,7 +88,10 @@ def build(session: Session) -> FixtureCourse:
     """Create and commit the fixture course."""
     teacher = make_user(session, Role.TEACHER)
     other_teacher = make_user(session, Role.TEACHER)
-    people = {name: make_user(session, Role.STUDENT, username=unique(name)) for name in ("alice", "bob", "carol", "dave", "zed")}
+    people = {
+        name: make_user(session, Role.STUDENT, username=unique(name))
+        for name in ("alice", "bob", "carol", "dave", "zed")
+    }
     for name, user in people.items():
         user.display_name = name.capitalize()
     course = Course(code=unique("stats"), title="Statistics fixture")
@@ -72,14 +101,19 @@ def build(session: Session) -> FixtureCourse:
     best = Assignment(course=course, title_zh="最高分", title_en="Best", exercise_ids=[LOSS, COST], score_policy="best")
     last = Assignment(course=course, title_zh="最后一次", title_en="Last", exercise_ids=[GREEDY], score_policy="last")
     other_course = Course(code=unique("other"), title="Other course")
-    other_course.enrolments = [Enrolment(user=other_teacher, role=EnrolmentRole.TEACHER),
-                               Enrolment(user=people["alice"], role=EnrolmentRole.STUDENT)]
+    other_course.enrolments = [
+        Enrolment(user=other_teacher, role=EnrolmentRole.TEACHER),
+        Enrolment(user=people["alice"], role=EnrolmentRole.STUDENT),
+    ]
     other = Assignment(course=other_course, title_zh="别的", title_en="Other", exercise_ids=[LOSS])
     session.add_all([course, best, last, other_course, other])
     session.commit()
     alice, bob, carol, outsider = people["alice"], people["bob"], people["carol"], people["zed"]
-    log10_parts = {"sequence_probability": part(1.0), "total_loss": part(0.0, ("log10",), read="0.5406"),
-                   "mean_loss_with_eos": part(1.0, ("log10",), read="0.135", follow_through=True)}
+    log10_parts = {
+        "sequence_probability": part(1.0),
+        "total_loss": part(0.0, ("log10",), read="0.5406"),
+        "mean_loss_with_eos": part(1.0, ("log10",), read="0.135", follow_through=True),
+    }
     rows = [
         (alice, best, LOSS, 1, 0.5, log10_parts, "graded"),  # first try wrong: log10 on two parts
         (bob, best, LOSS, 2, 1.0, {"total_loss": part(1.0)}, "graded"),  # right first time
@@ -93,7 +127,15 @@ def build(session: Session) -> FixtureCourse:
         (alice, best, SHIFT, 10, 1.0, {}, "graded"),  # exercise no longer in the assignment: not counted
         (alice, last, GREEDY, 11, 1.0, {"tokens": part(1.0)}, "graded"),  # first try right
         (bob, last, GREEDY, 12, 0.0, {"tokens": part(0.0, ("tie-to-later",), read="red key")}, "graded"),
-        (alice, last, GREEDY, 13, 0.5, {"tokens": part(0.5, ("eos-omitted",), read="blue key .")}, "graded"),  # last: 0.5
+        (
+            alice,
+            last,
+            GREEDY,
+            13,
+            0.5,
+            {"tokens": part(0.5, ("eos-omitted",), read="blue key .")},
+            "graded",
+        ),  # last: 0.5
         (carol, last, GREEDY, 14, None, None, "queued"),  # still queued: activity, but no score
         (outsider, best, LOSS, 15, 0.0, {"total_loss": part(0.0, ("log10",))}, "graded"),  # not enrolled
         (alice, other, LOSS, 16, 0.0, {"total_loss": part(0.0, ("log10",))}, "graded"),  # another course

@@ -1,4 +1,5 @@
 """Submissions stored as if graded by an older engine, each with a known verdict under the current one."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,12 +32,29 @@ class RegradeFixture:
     queued: Submission  # not final: a regrade leaves it to the grading pipeline
 
 
-def _stored(session: Session, user: User, assignment: Assignment, answer: dict[str, Any], score: float | None,
-            parts: dict[str, Any] | None, status: str = SubmissionStatus.GRADED,
-            engine_version: str | None = OLD_ENGINE) -> Submission:
-    submission = Submission(user_id=user.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="en",
-                            raw_answer=answer, parsed_answer=None, status=status, score=score, parts=parts,
-                            engine_version=engine_version)
+def _stored(
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    answer: dict[str, Any],
+    score: float | None,
+    parts: dict[str, Any] | None,
+    status: str = SubmissionStatus.GRADED,
+    engine_version: str | None = OLD_ENGINE,
+) -> Submission:
+    submission = Submission(
+        user_id=user.id,
+        assignment_id=assignment.id,
+        exercise_id=EXERCISE,
+        seed=0,
+        lang="en",
+        raw_answer=answer,
+        parsed_answer=None,
+        status=status,
+        score=score,
+        parts=parts,
+        engine_version=engine_version,
+    )
     session.add(submission)
     return submission
 
@@ -47,7 +65,8 @@ def build(session: Session) -> RegradeFixture:
     students = [make_user(session) for _ in range(5)]
     course = Course(code=unique("regrade"), title="Regrade fixture")
     course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER)] + [
-        Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students]
+        Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students
+    ]
     assignment = Assignment(course=course, title_zh="重批", title_en="Regrade", exercise_ids=[EXERCISE])
     session.add_all([course, assignment])
     session.commit()
@@ -55,16 +74,30 @@ def build(session: Session) -> RegradeFixture:
     rows = RegradeFixture(
         assignment=assignment,
         teacher=teacher,
-        raised=_stored(session, students[0], assignment, RIGHT, 0.0,
-                       {"tokens": part(0.0, ("tie-to-later",)), "stopped_by": part(0.0)}),
-        lowered=_stored(session, students[1], assignment, PARTLY, 1.0,
-                        {"tokens": part(1.0), "stopped_by": part(1.0)}),
-        unchanged=_stored(session, students[2], assignment, PARTLY, current["score"], current["parts"],
-                          engine_version=engine.ENGINE_VERSION),
-        now_invalid=_stored(session, students[3], assignment, UNREADABLE, 0.5,
-                            {"tokens": part(0.0), "stopped_by": part(1.0)}),
-        queued=_stored(session, students[4], assignment, RIGHT, None, None, status=SubmissionStatus.QUEUED,
-                       engine_version=None),
+        raised=_stored(
+            session,
+            students[0],
+            assignment,
+            RIGHT,
+            0.0,
+            {"tokens": part(0.0, ("tie-to-later",)), "stopped_by": part(0.0)},
+        ),
+        lowered=_stored(session, students[1], assignment, PARTLY, 1.0, {"tokens": part(1.0), "stopped_by": part(1.0)}),
+        unchanged=_stored(
+            session,
+            students[2],
+            assignment,
+            PARTLY,
+            current["score"],
+            current["parts"],
+            engine_version=engine.ENGINE_VERSION,
+        ),
+        now_invalid=_stored(
+            session, students[3], assignment, UNREADABLE, 0.5, {"tokens": part(0.0), "stopped_by": part(1.0)}
+        ),
+        queued=_stored(
+            session, students[4], assignment, RIGHT, None, None, status=SubmissionStatus.QUEUED, engine_version=None
+        ),
     )
     session.commit()
     return rows

@@ -1,4 +1,5 @@
 """Only a course's teachers and admins see its pages (404 for everyone else); every post needs the CSRF token."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -19,8 +20,7 @@ Login = Callable[[str], tuple[FlaskClient, str]]
 def fixture_course(session: Session) -> FixtureCourse:
     """The fixture course, plus a regrade job on its 'best' assignment."""
     course = build(session)
-    session.add(RegradeJob(assignment_id=course.best.id, requested_by=f"user:{course.teacher.username}",
-                           status="done"))
+    session.add(RegradeJob(assignment_id=course.best.id, requested_by=f"user:{course.teacher.username}", status="done"))
     session.commit()
     return course
 
@@ -28,18 +28,30 @@ def fixture_course(session: Session) -> FixtureCourse:
 def get_pages(f: FixtureCourse, job_id: int) -> list[str]:
     """Every page of the fixture course."""
     c, a = f.course.id, f.best.id
-    return [f"/teach/courses/{c}", f"/teach/courses/{c}/roster", f"/teach/courses/{c}/assignments/new",
-            f"/teach/courses/{c}/students/{f.alice.id}", f"/teach/assignments/{a}", f"/teach/assignments/{a}/edit",
-            f"/teach/regrades/{job_id}"]
+    return [
+        f"/teach/courses/{c}",
+        f"/teach/courses/{c}/roster",
+        f"/teach/courses/{c}/assignments/new",
+        f"/teach/courses/{c}/students/{f.alice.id}",
+        f"/teach/assignments/{a}",
+        f"/teach/assignments/{a}/edit",
+        f"/teach/regrades/{job_id}",
+    ]
 
 
 def post_actions(f: FixtureCourse) -> list[str]:
     """Every post of the fixture course."""
     c, a = f.course.id, f.best.id
-    return [f"/teach/assignments/{a}/export/grades.csv", f"/teach/assignments/{a}/export/submissions.csv",
-            f"/teach/assignments/{a}/export/misconceptions.csv", f"/teach/assignments/{a}/regrade",
-            f"/teach/courses/{c}/roster/add", f"/teach/courses/{c}/roster/{f.bob.id}/remove",
-            f"/teach/courses/{c}/roster/confirm", f"/teach/assignments/{a}/edit"]
+    return [
+        f"/teach/assignments/{a}/export/grades.csv",
+        f"/teach/assignments/{a}/export/submissions.csv",
+        f"/teach/assignments/{a}/export/misconceptions.csv",
+        f"/teach/assignments/{a}/regrade",
+        f"/teach/courses/{c}/roster/add",
+        f"/teach/courses/{c}/roster/{f.bob.id}/remove",
+        f"/teach/courses/{c}/roster/confirm",
+        f"/teach/assignments/{a}/edit",
+    ]
 
 
 def job_id_of(session: Session, f: FixtureCourse) -> int:
@@ -82,8 +94,14 @@ def test_student_sees_no_teacher_home(login: Login, fixture_course: FixtureCours
 def test_other_teacher_cannot_see_student_of_course(login: Login, fixture_course: FixtureCourse) -> None:
     """A teacher may open a student's page only through a course they teach."""
     client, _ = login(fixture_course.other_teacher.username)
-    assert client.get(f"/teach/courses/{fixture_course.other.course_id}/students/{fixture_course.alice.id}").status_code == 200
-    assert client.get(f"/teach/courses/{fixture_course.other.course_id}/students/{fixture_course.bob.id}").status_code == 404
+    assert (
+        client.get(f"/teach/courses/{fixture_course.other.course_id}/students/{fixture_course.alice.id}").status_code
+        == 200
+    )
+    assert (
+        client.get(f"/teach/courses/{fixture_course.other.course_id}/students/{fixture_course.bob.id}").status_code
+        == 404
+    )
 
 
 def test_anonymous_visitors_are_sent_to_login(client: FlaskClient, fixture_course: FixtureCourse) -> None:

@@ -1,4 +1,5 @@
 """Every dashboard statistic against values worked out by hand for the fixture course (both backends)."""
+
 from __future__ import annotations
 
 import pytest
@@ -59,8 +60,9 @@ def test_unattempted_exercise_has_zero_counts(session: Session, fixture_course: 
 
 def test_assignment_statistics(session: Session, fixture_course: FixtureCourse) -> None:
     """Per assignment: a student's score is the sum of counted scores over the exercises set (missing = 0)."""
-    stats = by_key(analytics.assignment_stats(session, fixture_course.course.id,
-                                              [fixture_course.best, fixture_course.last]))
+    stats = by_key(
+        analytics.assignment_stats(session, fixture_course.course.id, [fixture_course.best, fixture_course.last])
+    )
     best = stats[fixture_course.best.id]
     # alice (1.0 + 0.0)/2, bob 1.0/2, carol (0.25 + 2/3)/2; first tries right: bob's LOSS only, of 5 pairs.
     assert best.attempted == 3
@@ -75,8 +77,13 @@ def test_assignment_statistics(session: Session, fixture_course: FixtureCourse) 
 def test_a_mean_on_a_bin_edge_is_binned_as_the_table_shows_it(session: Session, fixture_course: FixtureCourse) -> None:
     # Found by an audit: (1.0 + 0.2)/3 is 0.39999999999999997 in floating point; the student table shows 40 % and
     # the histogram counted it in 20–39 %. A mean is binned by the whole percentage the pages show.
-    three = Assignment(course=fixture_course.course, title_zh="三题", title_en="Three", exercise_ids=[LOSS, COST, GREEDY],
-                       score_policy="best")
+    three = Assignment(
+        course=fixture_course.course,
+        title_zh="三题",
+        title_en="Three",
+        exercise_ids=[LOSS, COST, GREEDY],
+        score_policy="best",
+    )
     session.add(three)
     session.commit()
     scores = {fixture_course.alice: (1.0, 0.2), fixture_course.bob: (1.0, 1.0, 0.4), fixture_course.carol: (0.8, 1.0)}
@@ -99,7 +106,9 @@ def test_misconception_histogram(session: Session, fixture_course: FixtureCourse
     assert loss.tags[1].examples == ("total_loss: 1.7958",)
     assert (cost.exercise_id, cost.wrong_answers) == (COST, 2)
     assert [(t.tag, t.count, t.share_of_wrong) for t in cost.tags] == [
-        ("causal-half-square", 1, pytest.approx(0.5)), ("linear-growth", 1, pytest.approx(0.5))]
+        ("causal-half-square", 1, pytest.approx(0.5)),
+        ("linear-growth", 1, pytest.approx(0.5)),
+    ]
     (greedy,) = analytics.misconceptions(session, fixture_course.last)
     assert greedy.wrong_answers == 2
     assert {t.tag: t.count for t in greedy.tags} == {"eos-omitted": 1, "tie-to-later": 1}

@@ -1,4 +1,5 @@
 """Archiving a course (read-only for students: web and API submits refused) and deleting assignments nobody used."""
+
 from __future__ import annotations
 
 import json
@@ -42,6 +43,7 @@ def _form_answer(token: str) -> dict[str, str]:
 
 
 # --- Archiving and unarchiving -------------------------------------------------------------------------------------
+
 
 def test_archive_asks_first_then_lists_the_course_apart(login: Login, session: Session) -> None:
     assignment, teacher, _ = make_taught_assignment(session)
@@ -89,18 +91,25 @@ def test_another_teacher_or_a_student_cannot_archive_or_delete(login: Login, ses
                 assert response.status_code == 404, (who.username, action)
                 if action == "archive":
                     assert not _archived(session, assignment.course_id)
-        response = client.post(f"/teach/assignments/{assignment.id}/delete", data={"csrf_token": token, "confirm": "yes"})
+        response = client.post(
+            f"/teach/assignments/{assignment.id}/delete", data={"csrf_token": token, "confirm": "yes"}
+        )
         assert response.status_code == 404
     _archive(session, assignment.course_id)
     client, token = login(stranger.username)
-    assert client.post(f"/teach/courses/{assignment.course_id}/unarchive",
-                       data={"csrf_token": token, "confirm": "yes"}).status_code == 404
+    assert (
+        client.post(
+            f"/teach/courses/{assignment.course_id}/unarchive", data={"csrf_token": token, "confirm": "yes"}
+        ).status_code
+        == 404
+    )
     assert _archived(session, assignment.course_id)
     session.expire_all()
     assert session.get(Assignment, assignment.id) is not None
 
 
 # --- Students: results yes, submitting no ---------------------------------------------------------------------------
+
 
 def test_policy_refuses_submitting_to_an_archived_course(session: Session) -> None:
     assignment, _, student = make_taught_assignment(session)
@@ -113,8 +122,9 @@ def test_policy_refuses_submitting_to_an_archived_course(session: Session) -> No
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "This course is archived"), ("zh", "这门课程已归档")])
-def test_plain_form_submit_to_an_archived_course_is_refused(login: Login, session: Session, lang: str,
-                                                            words: str) -> None:
+def test_plain_form_submit_to_an_archived_course_is_refused(
+    login: Login, session: Session, lang: str, words: str
+) -> None:
     assignment, _, student = make_taught_assignment(session)
     _archive(session, assignment.course_id)
     client, token = login(student.username)
@@ -139,11 +149,15 @@ def _archived_for_the_api(login: Login, session: Session) -> tuple[Assignment, F
     return assignment, client, {"Authorization": f"Bearer {bearer}"}
 
 
-def _api_submit(client: FlaskClient, headers: dict[str, str], assignment: Assignment,
-                answer: dict[str, str]) -> TestResponse:
-    return client.post("/api/v1/submissions", headers=headers, content_type="application/json",
-                       data=json.dumps({"exercise_id": EXERCISE, "assignment_id": assignment.id, "answer": answer,
-                                        "lang": "en"}))
+def _api_submit(
+    client: FlaskClient, headers: dict[str, str], assignment: Assignment, answer: dict[str, str]
+) -> TestResponse:
+    return client.post(
+        "/api/v1/submissions",
+        headers=headers,
+        content_type="application/json",
+        data=json.dumps({"exercise_id": EXERCISE, "assignment_id": assignment.id, "answer": answer, "lang": "en"}),
+    )
 
 
 def test_api_submit_to_an_archived_course_is_a_json_refusal(login: Login, session: Session) -> None:
@@ -189,6 +203,7 @@ def test_dashboards_exports_and_regrades_keep_working(login: Login, session: Ses
 
 # --- Deleting an assignment ----------------------------------------------------------------------------------------
 
+
 def test_an_assignment_without_submissions_is_deleted_after_asking(login: Login, session: Session) -> None:
     assignment, teacher, _ = make_taught_assignment(session)
     client, token = login(teacher.username)
@@ -208,8 +223,17 @@ def test_an_assignment_without_submissions_is_deleted_after_asking(login: Login,
 
 def test_an_assignment_with_submissions_is_kept_and_the_page_says_why(login: Login, session: Session) -> None:
     assignment, teacher, student = make_taught_assignment(session)
-    session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="en",
-                           raw_answer=BOOK_ANSWER, status="invalid"))
+    session.add(
+        Submission(
+            user_id=student.id,
+            assignment_id=assignment.id,
+            exercise_id=EXERCISE,
+            seed=0,
+            lang="en",
+            raw_answer=BOOK_ANSWER,
+            status="invalid",
+        )
+    )
     session.commit()
     client, token = login(teacher.username)
     for data in ({"csrf_token": token}, {"csrf_token": token, "confirm": "yes"}):
@@ -222,8 +246,9 @@ def test_an_assignment_with_submissions_is_kept_and_the_page_says_why(login: Log
     session.expire_all()
     assert session.get(Assignment, assignment.id) is not None
     client.set_cookie("lang", "zh")
-    assert "不能删除" in client.post(f"/teach/assignments/{assignment.id}/delete",
-                                    data={"csrf_token": token}).get_data(as_text=True)
+    assert "不能删除" in client.post(f"/teach/assignments/{assignment.id}/delete", data={"csrf_token": token}).get_data(
+        as_text=True
+    )
 
 
 def test_the_api_says_which_courses_are_archived_and_their_time_zone(login: Login, session: Session) -> None:

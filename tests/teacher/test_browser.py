@@ -1,4 +1,5 @@
 """The teacher's journey in headless Chromium: dashboard with histograms, grades CSV download, regrade on a worker."""
+
 from __future__ import annotations
 
 import csv
@@ -24,8 +25,12 @@ from tests.browser_support import BROWSER_MARKS, shot
 from tests.support import WorkerProcess
 
 REGRADE_TIMEOUT_MS = 60_000
-LOG10_ANSWER = {"sequence_probability": "0.288", "total_loss": "0.5406", "mean_loss_with_eos": "0.135",
-                "mean_loss_without_eos": "0.18"}
+LOG10_ANSWER = {
+    "sequence_probability": "0.288",
+    "total_loss": "0.5406",
+    "mean_loss_with_eos": "0.135",
+    "mean_loss_without_eos": "0.18",
+}
 RIGHT_GREEDY = {"tokens": "blue key . EOS", "stopped_by": "EOS"}
 
 pytestmark = BROWSER_MARKS
@@ -42,9 +47,19 @@ class Live:
 def _graded(user: User, assignment: Assignment, exercise_id: str, answer: dict[str, str]) -> Submission:
     """A submission stored with the current engine's verdict."""
     result = engine.grade(exercise_id, 0, answer, "en")
-    return Submission(user_id=user.id, assignment_id=assignment.id, exercise_id=exercise_id, seed=0, lang="en",
-                      raw_answer=answer, parsed_answer=result["parsed"], status="graded", score=result["score"],
-                      parts=result["parts"], engine_version=result["engine_version"])
+    return Submission(
+        user_id=user.id,
+        assignment_id=assignment.id,
+        exercise_id=exercise_id,
+        seed=0,
+        lang="en",
+        raw_answer=answer,
+        parsed_answer=result["parsed"],
+        status="graded",
+        score=result["score"],
+        parts=result["parts"],
+        engine_version=result["engine_version"],
+    )
 
 
 def seed_class_work(app: Flask) -> None:
@@ -52,11 +67,13 @@ def seed_class_work(app: Flask) -> None:
     with app.app_context(), get_db(app).session() as session:
         chapter13 = session.scalars(select(Assignment).where(Assignment.title_en.startswith("Chapter 13"))).one()
         students = {u.username: u for u in session.scalars(select(User).where(User.role == "student"))}
-        session.add_all([
-            _graded(students["student1"], chapter13, "ch13.loss-average", LOG10_ANSWER),
-            _graded(students["student2"], chapter13, "ch13.loss-average", LOG10_ANSWER),
-            _graded(students["student1"], chapter13, "ch13.greedy-decode", RIGHT_GREEDY),
-        ])
+        session.add_all(
+            [
+                _graded(students["student1"], chapter13, "ch13.loss-average", LOG10_ANSWER),
+                _graded(students["student2"], chapter13, "ch13.loss-average", LOG10_ANSWER),
+                _graded(students["student1"], chapter13, "ch13.greedy-decode", RIGHT_GREEDY),
+            ]
+        )
         stale = _graded(students["student3"], chapter13, "ch13.greedy-decode", RIGHT_GREEDY)
         stale.score, stale.engine_version = 0.0, "0.9.0"
         stale.parts = {name: {**part, "correct": False, "score": 0.0} for name, part in stale.parts.items()}

@@ -6,6 +6,7 @@ not set or to no assignment at all, a student who is not enrolled, a student wit
 attempts are invalid, a teacher's own submissions and another teacher's course. The expected figures are worked out
 here in plain Python from the raw rows, then compared with what the teacher sees.
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,8 +48,16 @@ EDGES = (0.2, 0.4, 0.6, 0.8)
 # Scores on and around every boundary; the assignment-level ones are exact in binary so sums do not wobble.
 EXERCISE_SCORES = (0.0, 1.0, 0.2, 0.4, 0.6, 0.8, 0.19999, 0.9996, 0.9994, 2 / 3, 0.5, 0.25)
 TAGS = ("log10", "log2", "eos-omitted", "tie-to-later")
-NAMES = ("Ålice 名字", '=HYPERLINK("http://evil")', "+1 plus", "-2 minus", "@at sign", 'Comma, "quote"\nnewline',
-         "\tTab", "Zoë")
+NAMES = (
+    "Ålice 名字",
+    '=HYPERLINK("http://evil")',
+    "+1 plus",
+    "-2 minus",
+    "@at sign",
+    'Comma, "quote"\nnewline',
+    "\tTab",
+    "Zoë",
+)
 BASE = utcnow() - timedelta(days=2)
 
 
@@ -82,8 +91,15 @@ class World:
 
 def _part(rng: random.Random, score: float) -> dict[str, Any]:
     tags = rng.sample(TAGS, rng.choice((0, 0, 1, 1, 2))) if score < 1 else []
-    return {"score": score, "correct": score >= 1, "feedback": "…", "misconception": tags[0] if tags else None,
-            "tags": tags, "follow_through": False, "read": f"r{rng.randint(0, 99)}"}
+    return {
+        "score": score,
+        "correct": score >= 1,
+        "feedback": "…",
+        "misconception": tags[0] if tags else None,
+        "tags": tags,
+        "follow_through": False,
+        "read": f"r{rng.randint(0, 99)}",
+    }
 
 
 def build_world(session: Session, seed: int) -> World:
@@ -96,13 +112,22 @@ def build_world(session: Session, seed: int) -> World:
     outsider = make_user(session, Role.STUDENT)
     course = Course(code=unique("audit"), title="Audit «course»")
     course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER)] + [
-        Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students]
-    best = Assignment(course=course, title_zh="最高", title_en="Best", exercise_ids=[LOSS, COST, GREEDY],
-                      score_policy="best", attempts_allowed=rng.choice((None, 3)))
+        Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students
+    ]
+    best = Assignment(
+        course=course,
+        title_zh="最高",
+        title_en="Best",
+        exercise_ids=[LOSS, COST, GREEDY],
+        score_policy="best",
+        attempts_allowed=rng.choice((None, 3)),
+    )
     last = Assignment(course=course, title_zh="最后", title_en="Last", exercise_ids=[SHIFT, LOSS], score_policy="last")
     other_course = Course(code=unique("other"), title="Other")
-    other_course.enrolments = [Enrolment(user=other_teacher, role=EnrolmentRole.TEACHER),
-                               Enrolment(user=students[0], role=EnrolmentRole.STUDENT)]
+    other_course.enrolments = [
+        Enrolment(user=other_teacher, role=EnrolmentRole.TEACHER),
+        Enrolment(user=students[0], role=EnrolmentRole.STUDENT),
+    ]
     other = Assignment(course=other_course, title_zh="别", title_en="Other", exercise_ids=[LOSS])
     session.add_all([course, best, last, other_course, other])
     session.commit()
@@ -116,8 +141,11 @@ def build_world(session: Session, seed: int) -> World:
             exercises = list(assignment.exercise_ids) if assignment else [LOSS]
             for exercise_id in [*exercises, "ch09.rnn-step"]:
                 for _ in range(rng.randint(0, 4)):
-                    status = "invalid" if user is invalid_only else rng.choice(
-                        ("graded", "graded", "graded", "graded", "invalid", "error", "queued"))
+                    status = (
+                        "invalid"
+                        if user is invalid_only
+                        else rng.choice(("graded", "graded", "graded", "graded", "invalid", "error", "queued"))
+                    )
                     plan.append((user, assignment, exercise_id, status))
     rng.shuffle(plan)
     for minute, (user, assignment, exercise_id, status) in enumerate(plan):
@@ -129,13 +157,26 @@ def build_world(session: Session, seed: int) -> World:
             score, parts = None, {}
         when = BASE + timedelta(minutes=minute)
         submission = Submission(
-            user_id=user.id, assignment_id=assignment.id if assignment else None, exercise_id=exercise_id, seed=minute,
-            lang="en", raw_answer={"a": f"typed {minute}"}, parsed_answer={"a": minute} if status == "graded" else None,
-            status=status, score=score, parts=parts, engine_version="1.0.0", created_at=when, queued_at=when,
-            finished_at=None if status == "queued" else when)
+            user_id=user.id,
+            assignment_id=assignment.id if assignment else None,
+            exercise_id=exercise_id,
+            seed=minute,
+            lang="en",
+            raw_answer={"a": f"typed {minute}"},
+            parsed_answer={"a": minute} if status == "graded" else None,
+            status=status,
+            score=score,
+            parts=parts,
+            engine_version="1.0.0",
+            created_at=when,
+            queued_at=when,
+            finished_at=None if status == "queued" else when,
+        )
         session.add(submission)
         session.flush()
-        world.rows.append(Row(submission.id, user.id, submission.assignment_id, exercise_id, status, score, parts, when))
+        world.rows.append(
+            Row(submission.id, user.id, submission.assignment_id, exercise_id, status, score, parts, when)
+        )
     session.commit()
     return world
 
@@ -170,13 +211,24 @@ class Expected:
 
 def expected_for(world: World, assignment: Assignment) -> Expected:
     enrolled = {s.id for s in world.students}
-    graded = sorted((r for r in world.rows if r.assignment_id == assignment.id and r.exercise_id in assignment.exercise_ids
-                     and r.status == "graded" and r.user_id in enrolled), key=lambda r: r.id)
+    graded = sorted(
+        (
+            r
+            for r in world.rows
+            if r.assignment_id == assignment.id
+            and r.exercise_id in assignment.exercise_ids
+            and r.status == "graded"
+            and r.user_id in enrolled
+        ),
+        key=lambda r: r.id,
+    )
     tries: dict[tuple[int, str], list[Row]] = defaultdict(list)
     for row in graded:
         tries[(row.user_id, row.exercise_id)].append(row)
-    counted = {key: (max(r.score for r in rows) if assignment.score_policy == "best" else rows[-1].score)
-               for key, rows in tries.items()}
+    counted = {
+        key: (max(r.score for r in rows) if assignment.score_policy == "best" else rows[-1].score)
+        for key, rows in tries.items()
+    }
     first = {key: rows[0].score for key, rows in tries.items()}
     attempted, mean, first_share, histogram, wrong, tags = {}, {}, {}, {}, {}, {}
     for exercise_id in assignment.exercise_ids:
@@ -205,22 +257,43 @@ def expected_for(world: World, assignment: Assignment) -> Expected:
     for score in scores.values():
         bins[bin_of(score)] += 1
     return Expected(
-        counted, first, attempted, mean, first_share, histogram, wrong, tags, len(scores),
+        counted,
+        first,
+        attempted,
+        mean,
+        first_share,
+        histogram,
+        wrong,
+        tags,
+        len(scores),
         sum(scores.values()) / len(scores) if scores else None,
-        sum(f >= FULL for f in first.values()) / len(first) if first else None, tuple(bins))
+        sum(f >= FULL for f in first.values()) / len(first) if first else None,
+        tuple(bins),
+    )
 
 
-def expected_progress(world: World, assignments: list[Assignment]) -> dict[str, tuple[int, int, int, int, datetime | None]]:
+def expected_progress(
+    world: World, assignments: list[Assignment]
+) -> dict[str, tuple[int, int, int, int, datetime | None]]:
     """username -> (attempted, full marks, total, percent, last activity) over ``assignments``."""
     result = {}
     total = sum(len(a.exercise_ids) for a in assignments)
     exp = [expected_for(world, a) for a in assignments]
     for student in world.students:
         counted = [score for e in exp for (u, _x), score in e.counted.items() if u == student.id]
-        active = [r.created_at for r in world.rows if r.user_id == student.id and any(
-            r.assignment_id == a.id and r.exercise_id in a.exercise_ids for a in assignments)]
-        result[student.username] = (len(counted), sum(s >= FULL for s in counted), total,
-                                    round(sum(counted) / total * 100), max(active) if active else None)
+        active = [
+            r.created_at
+            for r in world.rows
+            if r.user_id == student.id
+            and any(r.assignment_id == a.id and r.exercise_id in a.exercise_ids for a in assignments)
+        ]
+        result[student.username] = (
+            len(counted),
+            sum(s >= FULL for s in counted),
+            total,
+            round(sum(counted) / total * 100),
+            max(active) if active else None,
+        )
     return result
 
 
@@ -286,21 +359,43 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
             assert re.search(r'stat-mean">([^<]*)<', row).group(1) == pct(exp.mean[exercise_id])
             assert re.search(r'stat-first">([^<]*)<', row).group(1) == pct(exp.first_share[exercise_id])
             assert re.search(r'stat-wrong">(\d+)<', row).group(1) == str(exp.wrong[exercise_id])
-            card = re.search(rf'<article class="card exercise-card" id="ex-\d+" data-exercise="{re.escape(exercise_id)}">'
-                             r'(.*?)</article>', page, re.DOTALL).group(1)
+            card = re.search(
+                rf'<article class="card exercise-card" id="ex-\d+" data-exercise="{re.escape(exercise_id)}">'
+                r"(.*?)</article>",
+                page,
+                re.DOTALL,
+            ).group(1)
             assert bars(card) == exp.histogram[exercise_id], exercise_id
-            shown_tags = {tag: (int(n), int(students), share) for tag, n, students, share in re.findall(
-                r'<tr data-tag="([^"]+)">.*?</th><td>(\d+)</td><td>(\d+)</td>\s*<td>([^<]*)</td>', card, re.DOTALL)}
-            wanted = {tag: (n, students, pct(n / exp.wrong[exercise_id]))
-                      for tag, (n, students) in exp.tags[exercise_id].items()}
+            shown_tags = {
+                tag: (int(n), int(students), share)
+                for tag, n, students, share in re.findall(
+                    r'<tr data-tag="([^"]+)">.*?</th><td>(\d+)</td><td>(\d+)</td>\s*<td>([^<]*)</td>', card, re.DOTALL
+                )
+            }
+            wanted = {
+                tag: (n, students, pct(n / exp.wrong[exercise_id]))
+                for tag, (n, students) in exp.tags[exercise_id].items()
+            }
             assert shown_tags == wanted, exercise_id
-            tagged_any = len({r.id for r in world.rows if r.assignment_id == assignment.id and r.exercise_id == exercise_id
-                              and r.status == "graded" and r.score < FULL and r.user_id in {s.id for s in world.students}
-                              and any(p["tags"] for p in r.parts.values())})
+            tagged_any = len(
+                {
+                    r.id
+                    for r in world.rows
+                    if r.assignment_id == assignment.id
+                    and r.exercise_id == exercise_id
+                    and r.status == "graded"
+                    and r.score < FULL
+                    and r.user_id in {s.id for s in world.students}
+                    and any(p["tags"] for p in r.parts.values())
+                }
+            )
             untagged = exp.wrong[exercise_id] - tagged_any
             if exp.wrong[exercise_id] and untagged:
-                expected = ("The other wrong answer matches no known misconception." if untagged == 1
-                            else f"The other {untagged} wrong answers match no known misconception.")
+                expected = (
+                    "The other wrong answer matches no known misconception."
+                    if untagged == 1
+                    else f"The other {untagged} wrong answers match no known misconception."
+                )
                 assert expected in card, exercise_id
             else:
                 assert "match no known misconception" not in card, exercise_id
@@ -309,8 +404,18 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
         # Grades CSV: one row per enrolled student, counted score per exercise, total.
         grades = download(client, token, assignment.id, "grades")
         # Each student's own terms, override and late marks and the points follow the total (course operations).
-        assert grades[0] == ["username", "display_name", *assignment.exercise_ids, "total", "due_at", "extra_attempts",
-                             "overridden", "late", "max_points", "percent"]
+        assert grades[0] == [
+            "username",
+            "display_name",
+            *assignment.exercise_ids,
+            "total",
+            "due_at",
+            "extra_attempts",
+            "overridden",
+            "late",
+            "max_points",
+            "percent",
+        ]
         total_column = grades[0].index("total")
         by_user = {row[0]: row for row in grades[1:]}
         assert set(by_user) == {s.username for s in world.students}
@@ -327,8 +432,11 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
         # Misconception CSV: the same table as the page.
         table = download(client, token, assignment.id, "misconceptions")
         got = {(r[0], r[1]): (int(r[2]), int(r[3]), float(r[4]), int(r[5])) for r in table[1:]}
-        want = {(e, t): (n, s, pytest.approx(n / exp.wrong[e], abs=1e-6), exp.wrong[e])
-                for e, tags in exp.tags.items() for t, (n, s) in tags.items()}
+        want = {
+            (e, t): (n, s, pytest.approx(n / exp.wrong[e], abs=1e-6), exp.wrong[e])
+            for e, tags in exp.tags.items()
+            for t, (n, s) in tags.items()
+        }
         assert got == want
 
         # Submissions CSV: every row of the assignment, any status, anyone's.
@@ -344,8 +452,9 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
     page = get_page(client, f"/teach/courses/{world.course.id}")
     for assignment in world.assignments:
         exp = expected_for(world, assignment)
-        card = re.search(rf'<article class="card assignment-stats" id="assignment-{assignment.id}">(.*?)</article>',
-                         page, re.DOTALL).group(1)
+        card = re.search(
+            rf'<article class="card assignment-stats" id="assignment-{assignment.id}">(.*?)</article>', page, re.DOTALL
+        ).group(1)
         assert re.search(r'stat-attempted">(\d+)<', card).group(1) == str(exp.assignment_attempted)
         assert re.search(r'stat-mean">([^<]*)<', card).group(1) == pct(exp.assignment_mean)
         assert re.search(r'stat-first">([^<]*)<', card).group(1) == pct(exp.assignment_first)
@@ -357,10 +466,32 @@ def test_every_dashboard_figure_matches_an_independent_computation(session: Sess
 
 
 def _wrong(session: Session, user: User, assignment: Assignment, tags_per_part: list[tuple[str, ...]]) -> None:
-    parts = {f"p{i}": {"score": 0.0, "correct": False, "feedback": "…", "misconception": tags[0] if tags else None,
-                       "tags": list(tags), "follow_through": False, "read": "x"} for i, tags in enumerate(tags_per_part)}
-    session.add(Submission(user_id=user.id, assignment_id=assignment.id, exercise_id=LOSS, seed=0, lang="en",
-                           raw_answer={"a": 1}, status="graded", score=0.0, parts=parts, engine_version="1.0.0"))
+    parts = {
+        f"p{i}": {
+            "score": 0.0,
+            "correct": False,
+            "feedback": "…",
+            "misconception": tags[0] if tags else None,
+            "tags": list(tags),
+            "follow_through": False,
+            "read": "x",
+        }
+        for i, tags in enumerate(tags_per_part)
+    }
+    session.add(
+        Submission(
+            user_id=user.id,
+            assignment_id=assignment.id,
+            exercise_id=LOSS,
+            seed=0,
+            lang="en",
+            raw_answer={"a": 1},
+            status="graded",
+            score=0.0,
+            parts=parts,
+            engine_version="1.0.0",
+        )
+    )
 
 
 def _one_student_course(session: Session, code: str) -> tuple[User, User, Assignment]:
@@ -398,8 +529,11 @@ def test_roster_file_with_a_nul_byte_is_refused_not_a_server_error(session: Sess
     session.add(course)
     session.commit()
     client, token = login(teacher.username)
-    response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                           data={"csrf_token": token, "file": (io.BytesIO(b"username\nal\x00ice\n"), "roster.csv")})
+    response = client.post(
+        f"/teach/courses/{course.id}/roster/upload",
+        content_type="multipart/form-data",
+        data={"csrf_token": token, "file": (io.BytesIO(b"username\nal\x00ice\n"), "roster.csv")},
+    )
     assert response.status_code == 422
     assert "Cannot read the file" in response.get_data(as_text=True)
 
@@ -407,14 +541,27 @@ def test_roster_file_with_a_nul_byte_is_refused_not_a_server_error(session: Sess
 def _post_routes(world: World, token_id: int) -> list[str]:
     """Every POST of the teacher blueprint, with ids from ``world`` (the other teacher's token)."""
     c, a, s = world.course.id, world.assignments[0].id, world.students[0].id
-    return ["/teach/courses", f"/teach/courses/{c}/assignments/new", f"/teach/assignments/{a}/edit",
-            *(f"/teach/assignments/{a}/export/{kind}.csv" for kind in ("grades", "submissions", "misconceptions")),
-            f"/teach/assignments/{a}/regrade", f"/teach/courses/{c}/roster/add", f"/teach/courses/{c}/roster/upload",
-            f"/teach/courses/{c}/roster/confirm", f"/teach/courses/{c}/roster/{s}/remove",
-            f"/teach/courses/{c}/settings", f"/teach/courses/{c}/archive", f"/teach/courses/{c}/unarchive",
-            f"/teach/assignments/{a}/extensions", f"/teach/assignments/{a}/extensions/{s}/clear",
-            f"/teach/assignments/{a}/overrides", f"/teach/assignments/{a}/overrides/{s}/clear",
-            f"/teach/assignments/{a}/delete", "/teach/tokens", f"/teach/tokens/{token_id}/revoke"]
+    return [
+        "/teach/courses",
+        f"/teach/courses/{c}/assignments/new",
+        f"/teach/assignments/{a}/edit",
+        *(f"/teach/assignments/{a}/export/{kind}.csv" for kind in ("grades", "submissions", "misconceptions")),
+        f"/teach/assignments/{a}/regrade",
+        f"/teach/courses/{c}/roster/add",
+        f"/teach/courses/{c}/roster/upload",
+        f"/teach/courses/{c}/roster/confirm",
+        f"/teach/courses/{c}/roster/{s}/remove",
+        f"/teach/courses/{c}/settings",
+        f"/teach/courses/{c}/archive",
+        f"/teach/courses/{c}/unarchive",
+        f"/teach/assignments/{a}/extensions",
+        f"/teach/assignments/{a}/extensions/{s}/clear",
+        f"/teach/assignments/{a}/overrides",
+        f"/teach/assignments/{a}/overrides/{s}/clear",
+        f"/teach/assignments/{a}/delete",
+        "/teach/tokens",
+        f"/teach/tokens/{token_id}/revoke",
+    ]
 
 
 def test_every_teacher_post_needs_csrf_and_the_course(app: Flask, session: Session, login: Login) -> None:
@@ -424,10 +571,23 @@ def test_every_teacher_post_needs_csrf_and_the_course(app: Flask, session: Sessi
     session.commit()
     token_id = session.query(ApiToken.id).filter(ApiToken.user_id == world.teacher.id).scalar()
     routes = _post_routes(world, token_id)
-    posts = {rule.rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("teacher.") and "POST" in rule.methods}
+    posts = {
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.startswith("teacher.") and "POST" in rule.methods
+    }
     assert len(posts) == len(routes) - 2  # the three exports share a rule; a new POST route needs a line above
-    form = {"username": world.students[0].username, "name": "x", "code": unique("c"), "title": "t", "title_zh": "z",
-            "title_en": "e", "exercise_ids": LOSS, "score_policy": "best", "answer_key_policy": "never"}
+    form = {
+        "username": world.students[0].username,
+        "name": "x",
+        "code": unique("c"),
+        "title": "t",
+        "title_zh": "z",
+        "title_en": "e",
+        "exercise_ids": LOSS,
+        "score_policy": "best",
+        "answer_key_policy": "never",
+    }
     owner, _ = login(world.teacher.username)
     for url in routes:
         assert owner.post(url, data={**form, "csrf_token": "forged"}).status_code == 400, url
@@ -444,11 +604,24 @@ def test_every_teacher_post_needs_csrf_and_the_course(app: Flask, session: Sessi
 
 
 def test_a_graded_row_with_json_null_parts_does_not_break_the_misconception_views(
-        session: Session, login: Login) -> None:
+    session: Session, login: Login
+) -> None:
     """Rows written by hand or by old code may hold JSON null in ``parts``: PostgreSQL's json_each refused it."""
     teacher, student, assignment = _one_student_course(session, "nullparts")
-    session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=LOSS, seed=0, lang="en",
-                           raw_answer={"a": 1}, status="graded", score=0.25, parts=None, engine_version="1.0.0"))
+    session.add(
+        Submission(
+            user_id=student.id,
+            assignment_id=assignment.id,
+            exercise_id=LOSS,
+            seed=0,
+            lang="en",
+            raw_answer={"a": 1},
+            status="graded",
+            score=0.25,
+            parts=None,
+            engine_version="1.0.0",
+        )
+    )
     _wrong(session, student, assignment, [("log10",)])
     session.commit()
     client, token = login(teacher.username)

@@ -5,6 +5,7 @@ submissions and a finished regrade job that changed one submission per student; 
 API listing must send as many statements for the large course as for the small one (a statement per student or per
 row would show as a difference of 45). Timings are left to bench/bench_dashboard.py.
 """
+
 from __future__ import annotations
 
 import random
@@ -53,9 +54,16 @@ class ScaleCourse:
 def _parts(rng: random.Random, score: float) -> dict[str, Any]:
     """Two parts; a wrong answer's first part carries a tag or none."""
     tags = [rng.choice(TAGS)] if score < 1 and rng.random() < 0.7 else []
-    return {"a": {"score": 0.0 if score < 1 else 1.0, "correct": score >= 1, "misconception": tags[0] if tags else None,
-                  "tags": tags, "read": f"x{rng.randint(0, 9)}"},
-            "b": {"score": 1.0, "correct": True, "misconception": None, "tags": [], "read": "y"}}
+    return {
+        "a": {
+            "score": 0.0 if score < 1 else 1.0,
+            "correct": score >= 1,
+            "misconception": tags[0] if tags else None,
+            "tags": tags,
+            "read": f"x{rng.randint(0, 9)}",
+        },
+        "b": {"score": 1.0, "correct": True, "misconception": None, "tags": [], "read": "y"},
+    }
 
 
 def build_course(session: Session, teacher: User, students: int, seed: int) -> ScaleCourse:
@@ -64,13 +72,26 @@ def build_course(session: Session, teacher: User, students: int, seed: int) -> S
     course = Course(code=unique("scale"), title="Scale course")
     session.add(course)
     session.flush()
-    user_ids = list(session.scalars(insert(User).returning(User.id), [
-        {"username": unique("scale-student"), "display_name": f"Student {i}", "role": Role.STUDENT}
-        for i in range(students)]))
-    session.execute(insert(Enrolment), [{"course_id": course.id, "user_id": u, "role": "student"} for u in user_ids]
-                    + [{"course_id": course.id, "user_id": teacher.id, "role": "teacher"}])
-    assignments = [Assignment(course_id=course.id, title_zh=f"作业 {p}", title_en=f"A {p}", exercise_ids=list(EXERCISES),
-                              score_policy=p) for p in ("best", "last")]
+    user_ids = list(
+        session.scalars(
+            insert(User).returning(User.id),
+            [
+                {"username": unique("scale-student"), "display_name": f"Student {i}", "role": Role.STUDENT}
+                for i in range(students)
+            ],
+        )
+    )
+    session.execute(
+        insert(Enrolment),
+        [{"course_id": course.id, "user_id": u, "role": "student"} for u in user_ids]
+        + [{"course_id": course.id, "user_id": teacher.id, "role": "teacher"}],
+    )
+    assignments = [
+        Assignment(
+            course_id=course.id, title_zh=f"作业 {p}", title_en=f"A {p}", exercise_ids=list(EXERCISES), score_policy=p
+        )
+        for p in ("best", "last")
+    ]
     session.add_all(assignments)
     session.flush()
     created = utcnow() - timedelta(days=1)
@@ -78,27 +99,60 @@ def build_course(session: Session, teacher: User, students: int, seed: int) -> S
     for assignment in assignments:
         for user_id in user_ids:
             for exercise_id in EXERCISES:
-                for attempt, status in enumerate(("graded", "invalid", "graded", "error")[:rng.randint(1, 4)]):
+                for attempt, status in enumerate(("graded", "invalid", "graded", "error")[: rng.randint(1, 4)]):
                     score = rng.choice((0.0, 0.5, 1.0)) if status == "graded" else None
                     moment = created + timedelta(minutes=attempt)
-                    rows.append({"user_id": user_id, "assignment_id": assignment.id, "exercise_id": exercise_id,
-                                 "seed": 1, "lang": "en", "raw_answer": {"a": "1"}, "status": status, "score": score,
-                                 "parts": _parts(rng, score) if score is not None else None, "errors": [],
-                                 "engine_version": "1.0.0", "created_at": moment, "queued_at": moment})
+                    rows.append(
+                        {
+                            "user_id": user_id,
+                            "assignment_id": assignment.id,
+                            "exercise_id": exercise_id,
+                            "seed": 1,
+                            "lang": "en",
+                            "raw_answer": {"a": "1"},
+                            "status": status,
+                            "score": score,
+                            "parts": _parts(rng, score) if score is not None else None,
+                            "errors": [],
+                            "engine_version": "1.0.0",
+                            "created_at": moment,
+                            "queued_at": moment,
+                        }
+                    )
     session.execute(insert(Submission), rows)
-    job = RegradeJob(assignment_id=assignments[0].id, requested_by=f"user:{teacher.username}", status="done",
-                     total=len(rows), processed=len(rows), changed=students)
+    job = RegradeJob(
+        assignment_id=assignments[0].id,
+        requested_by=f"user:{teacher.username}",
+        status="done",
+        total=len(rows),
+        processed=len(rows),
+        changed=students,
+    )
     session.add(job)
     session.flush()
     graded = session.execute(
         select(Submission.id, Submission.user_id, Submission.exercise_id)
-        .where(Submission.assignment_id == assignments[0].id, Submission.status == "graded").order_by(Submission.id)
+        .where(Submission.assignment_id == assignments[0].id, Submission.status == "graded")
+        .order_by(Submission.id)
     ).all()
     first_per_student = {user_id: (sid, eid) for sid, user_id, eid in reversed(graded)}
-    session.execute(insert(RegradeChange), [
-        {"job_id": job.id, "submission_id": sid, "user_id": user_id, "exercise_id": eid, "old_status": "graded",
-         "new_status": "graded", "old_score": 0.0, "new_score": 1.0, "reason": "engine change"}
-        for user_id, (sid, eid) in first_per_student.items()])
+    session.execute(
+        insert(RegradeChange),
+        [
+            {
+                "job_id": job.id,
+                "submission_id": sid,
+                "user_id": user_id,
+                "exercise_id": eid,
+                "old_status": "graded",
+                "new_status": "graded",
+                "old_score": 0.0,
+                "new_score": 1.0,
+                "reason": "engine change",
+            }
+            for user_id, (sid, eid) in first_per_student.items()
+        ],
+    )
     session.commit()
     return ScaleCourse(course.id, (assignments[0].id, assignments[1].id), user_ids[0], job.id)
 
@@ -143,8 +197,9 @@ def two_sizes(session: Session) -> tuple[User, ScaleCourse, ScaleCourse]:
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
-def test_page_statements_do_not_grow_with_students(app: Flask, login: Login, two_sizes: tuple[User, ScaleCourse, ScaleCourse],
-                                                   page: str) -> None:
+def test_page_statements_do_not_grow_with_students(
+    app: Flask, login: Login, two_sizes: tuple[User, ScaleCourse, ScaleCourse], page: str
+) -> None:
     teacher, small, large = two_sizes
     client, csrf = login(teacher.username)
     counts = []
@@ -155,8 +210,9 @@ def test_page_statements_do_not_grow_with_students(app: Flask, login: Login, two
     assert counts[0] == counts[1], f"{page}: {counts[0]} statements for 5 students, {counts[1]} for 50"
 
 
-def test_assignment_dashboard_reads_its_figures_in_few_statements(app: Flask, login: Login,
-                                                                  two_sizes: tuple[User, ScaleCourse, ScaleCourse]) -> None:
+def test_assignment_dashboard_reads_its_figures_in_few_statements(
+    app: Flask, login: Login, two_sizes: tuple[User, ScaleCourse, ScaleCourse]
+) -> None:
     """Statistics with histograms in one statement, the misconception table in one, progress in one."""
     teacher, _small, large = two_sizes
     client, _csrf = login(teacher.username)
@@ -167,14 +223,19 @@ def test_assignment_dashboard_reads_its_figures_in_few_statements(app: Flask, lo
     assert len(reading_submissions) == 3, reading_submissions
 
 
-def test_api_listing_statements_do_not_grow_with_students(app: Flask, session: Session,
-                                                          two_sizes: tuple[User, ScaleCourse, ScaleCourse]) -> None:
+def test_api_listing_statements_do_not_grow_with_students(
+    app: Flask, session: Session, two_sizes: tuple[User, ScaleCourse, ScaleCourse]
+) -> None:
     """A page of the API listing loads its rows' students in one statement, however many students there are."""
     teacher, small, large = two_sizes
     token = issue_token(session, teacher, name="scale")
     session.commit()
     client = app.test_client()
     headers = {"Authorization": f"Bearer {token}"}
-    counts = [count_statements(app, client, "GET", f"/api/v1/submissions?course={c.course_id}&status=graded&limit=200",
-                               headers=headers) for c in (small, large)]
+    counts = [
+        count_statements(
+            app, client, "GET", f"/api/v1/submissions?course={c.course_id}&status=graded&limit=200", headers=headers
+        )
+        for c in (small, large)
+    ]
     assert counts[0] == counts[1], f"{counts[0]} statements for 5 students, {counts[1]} for 50"

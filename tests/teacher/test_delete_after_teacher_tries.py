@@ -1,5 +1,6 @@
 """A teacher trying an assignment out does not stop its deletion; only students' work does. The teacher's tries
 are kept, detached from the deleted assignment, and the confirm page says so."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

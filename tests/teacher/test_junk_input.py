@@ -1,4 +1,5 @@
 """Junk input to the pages and the API is a 4xx, never a 500: one case per input that used to crash."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,18 +44,27 @@ def _fill(value: Any, token: str, people: People) -> Any:
     if isinstance(value, dict):
         return {key: _fill(item, token, people) for key, item in value.items()}
     if isinstance(value, str):
-        return (value.replace(TOKEN, token).replace("{course}", str(people.course_id))
-                .replace("{assignment}", str(people.assignment_id)))
+        return (
+            value.replace(TOKEN, token)
+            .replace("{course}", str(people.course_id))
+            .replace("{assignment}", str(people.assignment_id))
+        )
     return value
 
 
 CASES = [
     # A CSRF token with non-ASCII characters made hmac.compare_digest raise TypeError.
-    pytest.param("student", "POST", "/lang", {"data": {"lang": "en", "csrf_token": "é"}}, 400,
-                 id="csrf-form-non-ascii"),
-    pytest.param("student", "POST", "/api/v1/validate",
-                 {"json": {"exercise_id": "ch13.shift-pairs", "answer": {}}, "headers": {"X-CSRF-Token": "²"}}, 403,
-                 id="csrf-header-non-ascii-api"),
+    pytest.param(
+        "student", "POST", "/lang", {"data": {"lang": "en", "csrf_token": "é"}}, 400, id="csrf-form-non-ascii"
+    ),
+    pytest.param(
+        "student",
+        "POST",
+        "/api/v1/validate",
+        {"json": {"exercise_id": "ch13.shift-pairs", "answer": {}}, "headers": {"X-CSRF-Token": "²"}},
+        403,
+        id="csrf-header-non-ascii-api",
+    ),
     # Ids beyond the INTEGER columns reached the driver (OverflowError / NumericValueOutOfRange).
     pytest.param("student", "GET", f"/lab?run={10**20}", {}, 200, id="lab-run-id-huge"),
     pytest.param("student", "GET", f"/submissions/{BEYOND_ID}", {}, 404, id="page-submission-id-huge"),
@@ -62,37 +72,93 @@ CASES = [
     pytest.param("teacher", "GET", f"/api/v1/submissions/{BEYOND_ID}", {}, 404, id="api-submission-id-huge"),
     pytest.param("teacher", "GET", f"/api/v1/assignments/{BEYOND_ID}/progress", {}, 404, id="api-assignment-id-huge"),
     pytest.param("teacher", "GET", f"/api/v1/submissions?course={BEYOND_ID}", {}, 400, id="api-course-filter-huge"),
-    pytest.param("teacher", "POST", "/api/v1/submissions",
-                 {"json": {"exercise_id": "ch13.shift-pairs", "answer": BOOK_ANSWER, "assignment_id": BEYOND_ID},
-                  "headers": {"X-CSRF-Token": TOKEN}}, 422, id="api-assignment-id-field-huge"),
+    pytest.param(
+        "teacher",
+        "POST",
+        "/api/v1/submissions",
+        {
+            "json": {"exercise_id": "ch13.shift-pairs", "answer": BOOK_ANSWER, "assignment_id": BEYOND_ID},
+            "headers": {"X-CSRF-Token": TOKEN},
+        },
+        422,
+        id="api-assignment-id-field-huge",
+    ),
     # The lab's JSON endpoint assumed an object and int()-able numbers; it now reads its body as the API does.
-    pytest.param("student", "POST", "/lab/runs", {"json": [32, 64], "headers": {"X-CSRF-Token": TOKEN}}, 400,
-                 id="lab-json-list"),
-    pytest.param("student", "POST", "/lab/runs", {"data": '{"ds": [Infinity], "t_max": 8}',
-                                                  "content_type": "application/json",
-                                                  "headers": {"X-CSRF-Token": TOKEN}}, 422, id="lab-json-infinity"),
+    pytest.param(
+        "student", "POST", "/lab/runs", {"json": [32, 64], "headers": {"X-CSRF-Token": TOKEN}}, 400, id="lab-json-list"
+    ),
+    pytest.param(
+        "student",
+        "POST",
+        "/lab/runs",
+        {
+            "data": '{"ds": [Infinity], "t_max": 8}',
+            "content_type": "application/json",
+            "headers": {"X-CSRF-Token": TOKEN},
+        },
+        422,
+        id="lab-json-infinity",
+    ),
     # str.isdigit() accepts '²' and 5000-digit strings, which int() refuses.
-    pytest.param("teacher", "GET", "/teach/exercises/ch13.shift-pairs/preview?seed=²", {}, 422,
-                 id="preview-seed-superscript"),
-    pytest.param("teacher", "GET", "/teach/exercises/ch13.shift-pairs/preview?seed=" + "9" * 5000, {}, 422,
-                 id="preview-seed-5000-digits"),
-    pytest.param("teacher", "POST", "/teach/courses/{course}/assignments/new",
-                 {"data": {"csrf_token": TOKEN, "title_zh": "作业", "title_en": "Work",
-                           "exercise_ids": "ch13.shift-pairs", "attempts": "²", "score_policy": "best",
-                           "answer_key_policy": "never"}}, 422,
-                 id="assignment-attempts-superscript"),
+    pytest.param(
+        "teacher", "GET", "/teach/exercises/ch13.shift-pairs/preview?seed=²", {}, 422, id="preview-seed-superscript"
+    ),
+    pytest.param(
+        "teacher",
+        "GET",
+        "/teach/exercises/ch13.shift-pairs/preview?seed=" + "9" * 5000,
+        {},
+        422,
+        id="preview-seed-5000-digits",
+    ),
+    pytest.param(
+        "teacher",
+        "POST",
+        "/teach/courses/{course}/assignments/new",
+        {
+            "data": {
+                "csrf_token": TOKEN,
+                "title_zh": "作业",
+                "title_en": "Work",
+                "exercise_ids": "ch13.shift-pairs",
+                "attempts": "²",
+                "score_policy": "best",
+                "answer_key_policy": "never",
+            }
+        },
+        422,
+        id="assignment-attempts-superscript",
+    ),
     # PostgreSQL text cannot hold NUL: the query failed with DataError.
-    pytest.param(None, "POST", "/login", {"data": {"csrf_token": TOKEN, "username": "a\x00b", "password": "x"}}, 400,
-                 id="login-username-nul"),
-    pytest.param("teacher", "POST", "/teach/courses/{course}/roster/add",
-                 {"data": {"csrf_token": TOKEN, "username": "a\x00b"}}, 400, id="roster-username-nul"),
+    pytest.param(
+        None,
+        "POST",
+        "/login",
+        {"data": {"csrf_token": TOKEN, "username": "a\x00b", "password": "x"}},
+        400,
+        id="login-username-nul",
+    ),
+    pytest.param(
+        "teacher",
+        "POST",
+        "/teach/courses/{course}/roster/add",
+        {"data": {"csrf_token": TOKEN, "username": "a\x00b"}},
+        400,
+        id="roster-username-nul",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("who", "method", "path", "request_args", "status"), CASES)
 def test_junk_input_is_a_client_error(
-    app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]],
-    who: str | None, method: str, path: str, request_args: dict[str, Any], status: int,
+    app: Flask,
+    people: People,
+    login: Callable[[str], tuple[FlaskClient, str]],
+    who: str | None,
+    method: str,
+    path: str,
+    request_args: dict[str, Any],
+    status: int,
 ) -> None:
     if who is None:
         client = app.test_client()
@@ -108,13 +174,24 @@ def test_junk_input_is_a_client_error(
         assert {"code", "message", "field"} <= set(response.get_json()["error"])
 
 
-@pytest.mark.parametrize("hidden", ["\x1b[31m", "\u202e", "\u2066", "\x00", "\x85"],
-                         ids=["terminal-escape", "right-to-left-override", "isolate", "nul", "c1-next-line"])
+@pytest.mark.parametrize(
+    "hidden",
+    ["\x1b[31m", "\u202e", "\u2066", "\x00", "\x85"],
+    ids=["terminal-escape", "right-to-left-override", "isolate", "nul", "c1-next-line"],
+)
 def test_a_title_with_hidden_control_characters_is_refused_with_a_page_that_says_so(
-        app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]], hidden: str) -> None:
+    app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]], hidden: str
+) -> None:
     client, token = login(people.teacher)
-    form = {"csrf_token": token, "title_zh": f"作业{hidden}", "title_en": "Work", "exercise_ids": "ch13.shift-pairs",
-            "attempts": "", "score_policy": "best", "answer_key_policy": "never"}
+    form = {
+        "csrf_token": token,
+        "title_zh": f"作业{hidden}",
+        "title_en": "Work",
+        "exercise_ids": "ch13.shift-pairs",
+        "attempts": "",
+        "score_policy": "best",
+        "answer_key_policy": "never",
+    }
     path = f"/teach/courses/{people.course_id}/assignments/new"
     refused = client.post(path, data=form)
     assert refused.status_code == 400
@@ -124,8 +201,12 @@ def test_a_title_with_hidden_control_characters_is_refused_with_a_page_that_says
 
 
 def test_a_students_answer_keeps_its_invisible_characters_for_the_engine_to_read(
-        app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]]) -> None:
+    app: Flask, people: People, login: Callable[[str], tuple[FlaskClient, str]]
+) -> None:
     client, token = login(people.student)
-    reply = client.post("/api/v1/validate", json={"exercise_id": "ch13.shift-pairs", "answer": {
-        **BOOK_ANSWER, "scored_count": "\u202e4"}}, headers={"X-CSRF-Token": token})
+    reply = client.post(
+        "/api/v1/validate",
+        json={"exercise_id": "ch13.shift-pairs", "answer": {**BOOK_ANSWER, "scored_count": "\u202e4"}},
+        headers={"X-CSRF-Token": token},
+    )
     assert reply.status_code == 200 and reply.get_json()["status"] == "valid", reply.get_json()

@@ -1,4 +1,5 @@
 """Managing courses, rosters (one at a time, CSV with preview and per-row errors, removal) and assignments."""
+
 from __future__ import annotations
 
 import io
@@ -23,7 +24,9 @@ Login = Callable[[str], tuple[FlaskClient, str]]
 def roles_in(session: Session, course_id: int) -> dict[str, str]:
     """username -> enrolment role in the course, read fresh."""
     session.expire_all()
-    rows = session.execute(select(User.username, Enrolment.role).join(Enrolment).where(Enrolment.course_id == course_id))
+    rows = session.execute(
+        select(User.username, Enrolment.role).join(Enrolment).where(Enrolment.course_id == course_id)
+    )
     return dict(rows.all())
 
 
@@ -31,7 +34,9 @@ def make_course(login: Login, session: Session) -> tuple[FlaskClient, str, Cours
     """A teacher creates a course through the form."""
     teacher = make_user(session, Role.TEACHER)
     client, token = login(teacher.username)
-    response = client.post("/teach/courses", data={"csrf_token": token, "code": f"c-{teacher.id}", "title": "Attention"})
+    response = client.post(
+        "/teach/courses", data={"csrf_token": token, "code": f"c-{teacher.id}", "title": "Attention"}
+    )
     assert response.status_code == 302
     course = session.scalars(select(Course).where(Course.code == f"c-{teacher.id}")).one()
     return client, token, course, teacher
@@ -68,21 +73,34 @@ def test_csv_upload_previews_with_per_row_errors_then_enrols(login: Login, sessi
     new, already = make_user(session), make_user(session)
     session.add(Enrolment(course_id=course.id, user_id=already.id, role=EnrolmentRole.STUDENT))
     session.commit()
-    csv_text = (f"username\n{new.username}\nnobody-here\n{already.username}\n\n{new.username}\n{teacher.username}\n"
-                ",No Username\n")
-    response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                           data={"csrf_token": token, "file": (io.BytesIO(csv_text.encode()), "roster.csv")})
+    csv_text = (
+        f"username\n{new.username}\nnobody-here\n{already.username}\n\n{new.username}\n{teacher.username}\n"
+        ",No Username\n"
+    )
+    response = client.post(
+        f"/teach/courses/{course.id}/roster/upload",
+        content_type="multipart/form-data",
+        data={"csrf_token": token, "file": (io.BytesIO(csv_text.encode()), "roster.csv")},
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert set(roles_in(session, course.id)) == {teacher.username, already.username}  # preview only
     assert 'data-line="5"' not in page  # a blank line is skipped, not an error
-    for line, fragment in [(2, "ready to enrol"), (3, "new account, to enrol"), (4, "already enrolled"), (6, "appears earlier"),
-                           (7, "teaches this course"), (8, "empty username")]:
+    for line, fragment in [
+        (2, "ready to enrol"),
+        (3, "new account, to enrol"),
+        (4, "already enrolled"),
+        (6, "appears earlier"),
+        (7, "teaches this course"),
+        (8, "empty username"),
+    ]:
         assert f'data-line="{line}"' in page
         row = page.split(f'data-line="{line}"', 1)[1].split("</tr>", 1)[0]
         assert fragment in row, (line, row)
     assert f'name="row" value="2:{new.username}"' in page  # the confirm form keeps each row's line
-    confirm = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": [f"2:{new.username}"]})
+    confirm = client.post(
+        f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": [f"2:{new.username}"]}
+    )
     assert confirm.status_code == 302
     assert roles_in(session, course.id)[new.username] == EnrolmentRole.STUDENT
 
@@ -91,18 +109,29 @@ def test_csv_upload_refuses_unreadable_file(login: Login, session: Session) -> N
     """Bytes no supported encoding reads (0xFF is neither UTF-8 nor GB18030; UTF-16 needs whole code units)."""
     client, token, course, _ = make_course(login, session)
     for junk in (b"username\n\xff\xffbad\n", b"\xff\xfeu\x00s"):
-        response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                               data={"csrf_token": token, "file": (io.BytesIO(junk), "roster.csv")})
+        response = client.post(
+            f"/teach/courses/{course.id}/roster/upload",
+            content_type="multipart/form-data",
+            data={"csrf_token": token, "file": (io.BytesIO(junk), "roster.csv")},
+        )
         assert response.status_code == 422, junk
         assert "Cannot read the file" in response.get_data(as_text=True)
 
 
 def assignment_form(token: str, **overrides: object) -> dict[str, object]:
     """A valid assignment form."""
-    return {"csrf_token": token, "title_zh": "注意力", "title_en": "Attention",
-            "exercise_ids": ["ch09.attention-cost", "ch13.greedy-decode"], "opens_at": "2030-01-01T08:00",
-            "due_at": "2030-01-08T08:00", "attempts": "3", "score_policy": "last", "answer_key_policy": "after_attempts",
-            **overrides}
+    return {
+        "csrf_token": token,
+        "title_zh": "注意力",
+        "title_en": "Attention",
+        "exercise_ids": ["ch09.attention-cost", "ch13.greedy-decode"],
+        "opens_at": "2030-01-01T08:00",
+        "due_at": "2030-01-08T08:00",
+        "attempts": "3",
+        "score_policy": "last",
+        "answer_key_policy": "after_attempts",
+        **overrides,
+    }
 
 
 def test_create_and_edit_assignment(login: Login, session: Session) -> None:
@@ -112,7 +141,11 @@ def test_create_and_edit_assignment(login: Login, session: Session) -> None:
     assignment = session.scalars(select(Assignment).where(Assignment.course_id == course.id)).one()
     assert assignment.exercise_ids == ["ch13.greedy-decode", "ch09.attention-cost"]  # catalogue order
     assert assignment.opens_at == datetime(2030, 1, 1, 8, 0, tzinfo=UTC)
-    assert (assignment.attempts_allowed, assignment.score_policy, assignment.answer_key_policy) == (3, "last", "after_attempts")
+    assert (assignment.attempts_allowed, assignment.score_policy, assignment.answer_key_policy) == (
+        3,
+        "last",
+        "after_attempts",
+    )
     edit = client.post(f"/teach/assignments/{assignment.id}/edit", data=assignment_form(token, attempts="", due_at=""))
     assert edit.status_code == 302
     session.refresh(assignment)
@@ -123,8 +156,9 @@ def test_create_and_edit_assignment(login: Login, session: Session) -> None:
 
 def test_assignment_form_errors(login: Login, session: Session) -> None:
     client, token, course, _ = make_course(login, session)
-    bad = assignment_form(token, exercise_ids=[], due_at="2029-12-31T00:00", attempts="0", score_policy="worst",
-                          title_en="")
+    bad = assignment_form(
+        token, exercise_ids=[], due_at="2029-12-31T00:00", attempts="0", score_policy="worst", title_en=""
+    )
     response = client.post(f"/teach/courses/{course.id}/assignments/new", data=bad)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -143,7 +177,9 @@ def test_preview_shows_variant_and_key(login: Login, session: Session) -> None:
 
 
 @pytest.mark.parametrize("exercise_id", ["ch13.greedy-decode", "ch13.loss-average"])
-def test_preview_shows_the_table_once_as_the_student_page_does(login: Login, session: Session, exercise_id: str) -> None:
+def test_preview_shows_the_table_once_as_the_student_page_does(
+    login: Login, session: Session, exercise_id: str
+) -> None:
     """The prompt's plain-text table (scrambled by the page's line wrapping) gives way to the HTML data tables."""
     teacher = make_user(session, Role.TEACHER)
     client, _ = login(teacher.username)

@@ -1,4 +1,5 @@
 """The dashboard pages show the statistics, histograms (as SVG with numbers) and tables of the fixture course."""
+
 from __future__ import annotations
 
 import re
@@ -63,14 +64,17 @@ def test_course_dashboard(login: Login, fixture_course: FixtureCourse) -> None:
 
 def test_student_page_shows_feedback(login: Login, fixture_course: FixtureCourse) -> None:
     client, _ = login(fixture_course.teacher.username)
-    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(as_text=True)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(
+        as_text=True
+    )
     assert page.count('<article class="card submission"') == 6  # her rows in this course's two assignments
     assert "Likely misconception: Used log base 10" in page and "(<code>log10</code>)" in page
     assert "Other course" not in page
 
 
-def test_each_preview_link_of_the_assignment_form_names_its_exercise(login: Login,
-                                                                    fixture_course: FixtureCourse) -> None:
+def test_each_preview_link_of_the_assignment_form_names_its_exercise(
+    login: Login, fixture_course: FixtureCourse
+) -> None:
     # Found by an audit: thirteen links all read "Preview a sample variant" in a screen reader's list of links.
     client, _ = login(fixture_course.teacher.username)
     page = client.get(f"/teach/courses/{fixture_course.course.id}/assignments/new").get_data(as_text=True)
@@ -79,16 +83,20 @@ def test_each_preview_link_of_the_assignment_form_names_its_exercise(login: Logi
     assert len(texts) >= 13 and len(set(texts)) == len(texts), texts
 
 
-def test_each_submission_links_to_the_students_own_variant(login: Login, session: Session,
-                                                           fixture_course: FixtureCourse) -> None:
+def test_each_submission_links_to_the_students_own_variant(
+    login: Login, session: Session, fixture_course: FixtureCourse
+) -> None:
     # Found by an audit: the only way to a student's numbers was the seed in submissions.csv, which a spreadsheet
     # rounds (19 digits kept as a double), so the variant looked up was another one.
-    submission = session.scalars(select(Submission).where(Submission.user_id == fixture_course.alice.id,
-                                                          Submission.exercise_id == LOSS)).first()
+    submission = session.scalars(
+        select(Submission).where(Submission.user_id == fixture_course.alice.id, Submission.exercise_id == LOSS)
+    ).first()
     submission.seed = 2**62 + 12345
     session.commit()
     client, _ = login(fixture_course.teacher.username)
-    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(as_text=True)
+    page = client.get(f"/teach/courses/{fixture_course.course.id}/students/{fixture_course.alice.id}").get_data(
+        as_text=True
+    )
     href = f"/teach/exercises/{LOSS}/preview?seed={2**62 + 12345}"
     assert f'href="{href}"' in page
     preview = client.get(href)

@@ -1,5 +1,6 @@
 """The teacher's sample preview writes the answer key as students see it (field labels, rounded values, yes/no in
 the page's language) and titles its data section for a teacher, not "Your data"."""
+
 from __future__ import annotations
 
 import re
@@ -20,9 +21,12 @@ KEY = re.compile(r'<dl class="answer-key">(.*?)</dl>', re.DOTALL)
 ENTRY = re.compile(r"<dt>(.*?)</dt><dd><code>(.*?)</code></dd>", re.DOTALL)
 
 
-@pytest.mark.parametrize(("lang", "heading", "no"), [("zh", "学生看到的数据", "否"), ("en", "The data as students see it", "no")])
-def test_the_key_is_written_as_students_see_it(login: Login, session: Session, lang: str, heading: str,
-                                               no: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "heading", "no"), [("zh", "学生看到的数据", "否"), ("en", "The data as students see it", "no")]
+)
+def test_the_key_is_written_as_students_see_it(
+    login: Login, session: Session, lang: str, heading: str, no: str
+) -> None:
     client, _ = login(make_user(session, Role.TEACHER).username)
     client.set_cookie("lang", lang)
     page = client.get(f"/teach/exercises/{ATTENTION}/preview?seed=0").get_data(as_text=True)

@@ -1,4 +1,5 @@
 """Regrading with the current engine: the report, the grade log, never-lower, and repeat deliveries."""
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,12 @@ def fixture(session: Session) -> RegradeFixture:
 
 def new_job(session: Session, fixture: RegradeFixture, never_lower: bool) -> RegradeJob:
     """A queued job, as the dashboard creates it (the task message is not needed here)."""
-    job = RegradeJob(assignment_id=fixture.assignment.id, requested_by_id=fixture.teacher.id,
-                     requested_by=f"user:{fixture.teacher.username}", never_lower=never_lower)
+    job = RegradeJob(
+        assignment_id=fixture.assignment.id,
+        requested_by_id=fixture.teacher.id,
+        requested_by=f"user:{fixture.teacher.username}",
+        never_lower=never_lower,
+    )
     session.add(job)
     session.commit()
     return job
@@ -88,7 +93,10 @@ def test_regrade_reports_and_logs_every_change(app: Flask, session: Session, fix
     assert (invalid.new_status, invalid.new_score) == ("invalid", None)
     assert invalid.reason.startswith("graded → invalid")
 
-    assert (fresh(session, fixture.raised).score, fresh(session, fixture.raised).engine_version) == (1.0, engine.ENGINE_VERSION)
+    assert (fresh(session, fixture.raised).score, fresh(session, fixture.raised).engine_version) == (
+        1.0,
+        engine.ENGINE_VERSION,
+    )
     assert fresh(session, fixture.raised).parts["tokens"]["correct"] is True
     assert fresh(session, fixture.lowered).score == 0.875
     assert fresh(session, fixture.now_invalid).status == "invalid"
@@ -141,8 +149,9 @@ def _report_rows(page: str) -> list[int]:
     return [int(found) for found in re.findall(r'<tr data-submission="(\d+)"', page)]
 
 
-def test_a_long_report_is_shown_a_page_at_a_time(app: Flask, session: Session, fixture: RegradeFixture,
-                                                 login: Login, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_report_is_shown_a_page_at_a_time(
+    app: Flask, session: Session, fixture: RegradeFixture, login: Login, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A regrade after an engine update can change thousands of answers: the report pages through them, every
     change on exactly one page, and an out-of-range or unreadable page number shows the nearest page."""
     job = run(app, session, new_job(session, fixture, never_lower=False))
@@ -162,7 +171,8 @@ def test_a_long_report_is_shown_a_page_at_a_time(app: Flask, session: Session, f
 
 
 def test_a_job_that_succeeds_after_a_failed_attempt_carries_no_failure_message(
-        app: Flask, session: Session, fixture: RegradeFixture) -> None:
+    app: Flask, session: Session, fixture: RegradeFixture
+) -> None:
     """The message of an attempt that failed (a lost database connection) stays on the row while it is queued
     again, and is cleared when a later attempt finishes the job."""
     job = new_job(session, fixture, never_lower=False)
@@ -182,22 +192,42 @@ def test_never_lower_keeps_a_counted_last_attempt(app: Flask, session: Session, 
     # (nothing → 0.875), so only the counted score shows the drop; under "best" nothing drops.
     teacher, student = make_user(session, Role.TEACHER), make_user(session)
     course = Course(code=unique("lastpolicy"), title="Last policy")
-    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
-                         Enrolment(user=student, role=EnrolmentRole.STUDENT)]
-    assignment = Assignment(course=course, title_zh="最后", title_en="Last", exercise_ids=[EXERCISE],
-                            score_policy=score_policy)
+    course.enrolments = [
+        Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
+        Enrolment(user=student, role=EnrolmentRole.STUDENT),
+    ]
+    assignment = Assignment(
+        course=course, title_zh="最后", title_en="Last", exercise_ids=[EXERCISE], score_policy=score_policy
+    )
     session.add_all([course, assignment])
     session.commit()
     first = engine.grade(EXERCISE, 0, RIGHT, "en")
-    rows = [Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="en",
-                       raw_answer=answer, status=status, score=score, parts=parts, engine_version=version)
-            for answer, status, score, parts, version in (
-                (RIGHT, "graded", first["score"], first["parts"], engine.ENGINE_VERSION),
-                (PARTLY, "invalid", None, {}, OLD_ENGINE))]
+    rows = [
+        Submission(
+            user_id=student.id,
+            assignment_id=assignment.id,
+            exercise_id=EXERCISE,
+            seed=0,
+            lang="en",
+            raw_answer=answer,
+            status=status,
+            score=score,
+            parts=parts,
+            engine_version=version,
+        )
+        for answer, status, score, parts, version in (
+            (RIGHT, "graded", first["score"], first["parts"], engine.ENGINE_VERSION),
+            (PARTLY, "invalid", None, {}, OLD_ENGINE),
+        )
+    ]
     session.add_all(rows)
     session.commit()
-    job = RegradeJob(assignment_id=assignment.id, requested_by_id=teacher.id, requested_by=f"user:{teacher.username}",
-                     never_lower=True)
+    job = RegradeJob(
+        assignment_id=assignment.id,
+        requested_by_id=teacher.id,
+        requested_by=f"user:{teacher.username}",
+        never_lower=True,
+    )
     session.add(job)
     session.commit()
     job = run(app, session, job)
@@ -218,8 +248,9 @@ def test_a_running_regrade_never_shows_100_percent(session: Session, fixture: Re
     assert 'value="100"' not in page
 
 
-def test_the_report_links_only_students_still_in_the_course(app: Flask, session: Session, fixture: RegradeFixture,
-                                                            login: Login) -> None:
+def test_the_report_links_only_students_still_in_the_course(
+    app: Flask, session: Session, fixture: RegradeFixture, login: Login
+) -> None:
     # A removed student's row linked to their page, which is a 404 once they have left the course.
     job = run(app, session, new_job(session, fixture, never_lower=False))
     course = fixture.assignment.course

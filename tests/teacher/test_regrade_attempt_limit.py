@@ -3,6 +3,7 @@
 An answer stored ``invalid`` used no attempt, so the student may have used every attempt since; if a newer engine
 can read it, grading it would be one attempt too many (and, under "last counts", a new counted score).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -35,28 +36,49 @@ NOW_READABLE = RIGHT  # stored invalid by an older engine; the current one reads
 def _assignment(session: Session, attempts_allowed: int | None) -> tuple[Assignment, User, User]:
     teacher, student = make_user(session, Role.TEACHER), make_user(session)
     course = Course(code=unique("limit"), title="Attempt limit")
-    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
-                         Enrolment(user=student, role=EnrolmentRole.STUDENT)]
-    assignment = Assignment(course=course, title_zh="限次", title_en="Limited", exercise_ids=[EXERCISE],
-                            attempts_allowed=attempts_allowed, score_policy=ScorePolicy.LAST)
+    course.enrolments = [
+        Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
+        Enrolment(user=student, role=EnrolmentRole.STUDENT),
+    ]
+    assignment = Assignment(
+        course=course,
+        title_zh="限次",
+        title_en="Limited",
+        exercise_ids=[EXERCISE],
+        attempts_allowed=attempts_allowed,
+        score_policy=ScorePolicy.LAST,
+    )
     session.add_all([course, assignment])
     session.commit()
     return assignment, teacher, student
 
 
 def _row(session: Session, student: User, assignment: Assignment, status: str, score: float | None) -> Submission:
-    submission = Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0,
-                            lang="en", raw_answer=NOW_READABLE if status == SubmissionStatus.INVALID else PARTLY,
-                            parsed_answer=None, status=status, score=score, parts={} if score is None else None,
-                            engine_version=OLD_ENGINE)
+    submission = Submission(
+        user_id=student.id,
+        assignment_id=assignment.id,
+        exercise_id=EXERCISE,
+        seed=0,
+        lang="en",
+        raw_answer=NOW_READABLE if status == SubmissionStatus.INVALID else PARTLY,
+        parsed_answer=None,
+        status=status,
+        score=score,
+        parts={} if score is None else None,
+        engine_version=OLD_ENGINE,
+    )
     session.add(submission)
     session.commit()
     return submission
 
 
 def _regrade(app: Flask, session: Session, assignment: Assignment, teacher: User) -> RegradeJob:
-    job = RegradeJob(assignment_id=assignment.id, requested_by_id=teacher.id, requested_by=f"user:{teacher.username}",
-                     never_lower=False)
+    job = RegradeJob(
+        assignment_id=assignment.id,
+        requested_by_id=teacher.id,
+        requested_by=f"user:{teacher.username}",
+        never_lower=False,
+    )
     session.add(job)
     session.commit()
     assert run_regrade(get_db(app), job.id, worker="test-worker", lease_seconds=60) == RegradeStatus.DONE
@@ -64,13 +86,17 @@ def _regrade(app: Flask, session: Session, assignment: Assignment, teacher: User
 
 
 def _graded_count(session: Session, student: User) -> int:
-    return len(session.scalars(select(Submission.id).where(Submission.user_id == student.id,
-                                                           Submission.status == SubmissionStatus.GRADED)).all())
+    return len(
+        session.scalars(
+            select(Submission.id).where(Submission.user_id == student.id, Submission.status == SubmissionStatus.GRADED)
+        ).all()
+    )
 
 
 @pytest.mark.parametrize("later_graded", [1, 2])
 def test_an_invalid_answer_read_now_is_kept_when_the_attempts_are_used(
-        app: Flask, session: Session, later_graded: int) -> None:
+    app: Flask, session: Session, later_graded: int
+) -> None:
     """Limit 1 or 2, invalid first and then as many graded attempts as allowed: the invalid one stays invalid."""
     assignment, teacher, student = _assignment(session, attempts_allowed=later_graded)
     unread = _row(session, student, assignment, SubmissionStatus.INVALID, None)
@@ -121,6 +147,7 @@ def test_without_a_limit_every_readable_answer_is_graded(app: Flask, session: Se
 
     job = _regrade(app, session, assignment, teacher)
 
-    assert all(session.get_one(Submission, row.id, populate_existing=True).status == SubmissionStatus.GRADED
-               for row in unread)
+    assert all(
+        session.get_one(Submission, row.id, populate_existing=True).status == SubmissionStatus.GRADED for row in unread
+    )
     assert job.kept == 0

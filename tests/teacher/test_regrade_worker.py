@@ -1,4 +1,5 @@
 """A regrade started from the dashboard runs on a real Celery worker process and its report appears."""
+
 from __future__ import annotations
 
 import re
@@ -38,13 +39,13 @@ def job_status(app: Flask, job_id: int) -> str:
         return session.get_one(RegradeJob, job_id).status
 
 
-def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: Login,
-                                          worker: WorkerProcess) -> None:
+def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: Login, worker: WorkerProcess) -> None:
     """Start with never-lower from the dashboard; the worker raises one score, keeps two, and the page reports it."""
     fixture = build(session)
     client, token = login(fixture.teacher.username)
-    response = client.post(f"/teach/assignments/{fixture.assignment.id}/regrade",
-                           data={"csrf_token": token, "never_lower": "on"})
+    response = client.post(
+        f"/teach/assignments/{fixture.assignment.id}/regrade", data={"csrf_token": token, "never_lower": "on"}
+    )
     assert response.status_code == 302
     job_id = int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
     wait_for(lambda: job_status(app, job_id) == RegradeStatus.DONE, f"regrade job {job_id} done ({worker.log_path})")
@@ -64,19 +65,27 @@ def test_dashboard_regrade_runs_on_worker(app: Flask, session: Session, login: L
         job = fresh.get_one(RegradeJob, job_id)
         assert (job.changed, job.kept, job.never_lower) == (1, 2, True)
         assert job.lease_owner is None and job.finished_at is not None
-        logged = fresh.scalars(select(GradeLogEntry.submission_id).where(GradeLogEntry.reason.startswith(f"regrade #{job_id}:")))
+        logged = fresh.scalars(
+            select(GradeLogEntry.submission_id).where(GradeLogEntry.reason.startswith(f"regrade #{job_id}:"))
+        )
         assert list(logged) == [fixture.raised.id]
 
 
 def test_lost_regrade_message_is_resent_by_the_sweeper(app: Flask, session: Session, worker: WorkerProcess) -> None:
     """A job committed but never sent (the broker lost it) is re-sent by the sweeper and finished by the worker."""
     fixture = build(session)
-    job = RegradeJob(assignment_id=fixture.assignment.id, requested_by_id=fixture.teacher.id,
-                     requested_by=f"user:{fixture.teacher.username}", never_lower=False)
+    job = RegradeJob(
+        assignment_id=fixture.assignment.id,
+        requested_by_id=fixture.teacher.id,
+        requested_by=f"user:{fixture.teacher.username}",
+        never_lower=False,
+    )
     session.add(job)
     session.commit()
     resent: set[int] = set()
-    wait_for(lambda: resent.update(sweeper.sweep(app).resent["RegradeJob"]) or job.id in resent,
-             "the sweeper to re-send the regrade job")
+    wait_for(
+        lambda: resent.update(sweeper.sweep(app).resent["RegradeJob"]) or job.id in resent,
+        "the sweeper to re-send the regrade job",
+    )
     wait_for(lambda: job_status(app, job.id) == RegradeStatus.DONE, f"regrade job {job.id} done ({worker.log_path})")
     assert job.id not in sweeper.sweep(app).resent["RegradeJob"]  # a finished job is never sent again

@@ -1,4 +1,5 @@
 """Reading roster files as spreadsheets and editors really save them: encodings, separators, line ends, headers."""
+
 from __future__ import annotations
 
 import codecs
@@ -16,8 +17,12 @@ from tests.factories import make_user, unique
 Login = Callable[[str], tuple[FlaskClient, str]]
 
 # Three students with a display name that holds a comma (quoted) and Chinese text, as Excel writes them.
-ROWS = [["username", "display_name", "email"], ["s41", "Zhang, San", "s41@example.edu"],
-        ["s42", "李四", "s42@example.edu"], ["s43", "王五", "s43@example.edu"]]
+ROWS = [
+    ["username", "display_name", "email"],
+    ["s41", "Zhang, San", "s41@example.edu"],
+    ["s42", "李四", "s42@example.edu"],
+    ["s43", "王五", "s43@example.edu"],
+]
 EXPECTED = [(2, "s41"), (3, "s42"), (4, "s43")]
 
 
@@ -28,27 +33,46 @@ def table(separator: str = ",", line_end: str = "\r\n", header: str = "username"
     return line_end.join(separator.join(line) for line in quoted) + line_end
 
 
-@pytest.mark.parametrize("data", [
-    pytest.param(table().encode("utf-8"), id="utf-8"),
-    pytest.param(codecs.BOM_UTF8 + table().encode("utf-8"), id="utf-8-bom"),
-    pytest.param(table().encode("gbk"), id="gbk-excel-chinese-windows"),
-    pytest.param(table().encode("gb18030"), id="gb18030"),
-    pytest.param(table().encode("utf-16"), id="utf-16-bom"),
-    pytest.param(codecs.BOM_UTF16_BE + table().encode("utf-16-be"), id="utf-16-be-bom"),
-    pytest.param(table(separator="\t").encode("utf-16"), id="excel-unicode-text-utf-16-tabs"),
-    pytest.param(table(separator=";").encode("utf-8"), id="semicolons"),
-    pytest.param(table(separator="\t").encode("utf-8"), id="tabs"),
-    pytest.param(table(line_end="\n").encode("utf-8"), id="lf"),
-    pytest.param(table(line_end="\r").encode("utf-8"), id="cr-only-old-mac"),
-    pytest.param(table(line_end="\r").encode("gbk"), id="cr-only-gbk"),
-    pytest.param(table().encode("utf-8").rstrip(b"\r\n"), id="no-final-line-end"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(table().encode("utf-8"), id="utf-8"),
+        pytest.param(codecs.BOM_UTF8 + table().encode("utf-8"), id="utf-8-bom"),
+        pytest.param(table().encode("gbk"), id="gbk-excel-chinese-windows"),
+        pytest.param(table().encode("gb18030"), id="gb18030"),
+        pytest.param(table().encode("utf-16"), id="utf-16-bom"),
+        pytest.param(codecs.BOM_UTF16_BE + table().encode("utf-16-be"), id="utf-16-be-bom"),
+        pytest.param(table(separator="\t").encode("utf-16"), id="excel-unicode-text-utf-16-tabs"),
+        pytest.param(table(separator=";").encode("utf-8"), id="semicolons"),
+        pytest.param(table(separator="\t").encode("utf-8"), id="tabs"),
+        pytest.param(table(line_end="\n").encode("utf-8"), id="lf"),
+        pytest.param(table(line_end="\r").encode("utf-8"), id="cr-only-old-mac"),
+        pytest.param(table(line_end="\r").encode("gbk"), id="cr-only-gbk"),
+        pytest.param(table().encode("utf-8").rstrip(b"\r\n"), id="no-final-line-end"),
+    ],
+)
 def test_real_world_files_are_read(data: bytes) -> None:
     assert read_usernames(data) == EXPECTED
 
 
-@pytest.mark.parametrize("header", ["username", "Username", "USERNAME", "user", "User Name", "user_name", "login",
-                                    "Login", "userid", "用户名", "学号", "账号", " username "])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "username",
+        "Username",
+        "USERNAME",
+        "user",
+        "User Name",
+        "user_name",
+        "login",
+        "Login",
+        "userid",
+        "用户名",
+        "学号",
+        "账号",
+        " username ",
+    ],
+)
 def test_common_headers_are_recognised(header: str) -> None:
     assert read_usernames(table(header=header).encode("utf-8")) == EXPECTED
 
@@ -72,12 +96,15 @@ def test_a_quoted_cell_over_two_lines_numbers_rows_by_their_first_line() -> None
 
 
 # A workbook is read now (tests/teacher/test_roster_accounts.py); a damaged one, as here, is "not a table".
-@pytest.mark.parametrize("data, key", [
-    pytest.param(b"username\n\xff\xff\n", "roster.err_file", id="neither-utf-8-nor-gb18030"),
-    pytest.param(codecs.BOM_UTF16_LE + b"s\x004\x001", "roster.err_file", id="utf-16-odd-length"),
-    pytest.param(b"username\nal\x00ice\n", "roster.err_file", id="nul"),
-    pytest.param(b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00", "roster.err_not_table", id="a-damaged-xlsx"),
-])
+@pytest.mark.parametrize(
+    "data, key",
+    [
+        pytest.param(b"username\n\xff\xff\n", "roster.err_file", id="neither-utf-8-nor-gb18030"),
+        pytest.param(codecs.BOM_UTF16_LE + b"s\x004\x001", "roster.err_file", id="utf-16-odd-length"),
+        pytest.param(b"username\nal\x00ice\n", "roster.err_file", id="nul"),
+        pytest.param(b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00", "roster.err_not_table", id="a-damaged-xlsx"),
+    ],
+)
 def test_unreadable_files_are_refused(data: bytes, key: str) -> None:
     with pytest.raises(RosterFileError) as refused:
         read_usernames(data)
@@ -101,8 +128,11 @@ def test_a_gbk_semicolon_file_previews_through_the_page(session: Session, login:
     session.commit()
     client, token = login(teacher.username)
     data = f"学号;姓名\r{student.username};张三\rnobody-here;李四\r".encode("gbk")
-    response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                           data={"csrf_token": token, "file": (io.BytesIO(data), "名单.csv")})
+    response = client.post(
+        f"/teach/courses/{course.id}/roster/upload",
+        content_type="multipart/form-data",
+        data={"csrf_token": token, "file": (io.BytesIO(data), "名单.csv")},
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 200, page[:500]
     assert "ready to enrol" in page.split('data-line="2"', 1)[1].split("</tr>", 1)[0]
@@ -110,15 +140,20 @@ def test_a_gbk_semicolon_file_previews_through_the_page(session: Session, login:
     assert "new account, to enrol" in new_row and "<td>李四</td>" in new_row  # the 姓名 column is read too
 
 
-@pytest.mark.parametrize("text, expected", [
-    # Moodle's participants export: the usernames are the third column.
-    ("First name,Surname,Username,Email address\r\nSan,Zhang,s41,s41@example.edu\r\nSi,Li,s42,s42@example.edu\r\n",
-     [(2, "s41"), (3, "s42")]),
-    ("姓名,学号\n张三,s41\n李四,s42\n", [(2, "s41"), (3, "s42")]),
-    ("name;login\n张三;s41\n", [(2, "s41")]),
-    ("s41,extra\ns42\n", [(1, "s41"), (2, "s42")]),  # no header: the first column, as before
-    ("Name,Username\nZhang San\n", [(2, "")]),  # a short row has no username: refused by the check, not a crash
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # Moodle's participants export: the usernames are the third column.
+        (
+            "First name,Surname,Username,Email address\r\nSan,Zhang,s41,s41@example.edu\r\nSi,Li,s42,s42@example.edu\r\n",
+            [(2, "s41"), (3, "s42")],
+        ),
+        ("姓名,学号\n张三,s41\n李四,s42\n", [(2, "s41"), (3, "s42")]),
+        ("name;login\n张三;s41\n", [(2, "s41")]),
+        ("s41,extra\ns42\n", [(1, "s41"), (2, "s42")]),  # no header: the first column, as before
+        ("Name,Username\nZhang San\n", [(2, "")]),  # a short row has no username: refused by the check, not a crash
+    ],
+)
 def test_the_username_column_is_the_one_its_header_names(text: str, expected: list[tuple[int, str]]) -> None:
     # Found by an audit: only the first column was read, so a Moodle export listed every row, and its header, as
     # an unknown user.

@@ -1,5 +1,6 @@
 """The roster pages as a teacher uses them: large files, line numbers kept through confirm, one-student messages,
 removing only after a confirmation, and ids too large for a row."""
+
 from __future__ import annotations
 
 import io
@@ -27,8 +28,10 @@ CONFIRM_ROW = re.compile(r'<input type="hidden" name="row" value="([^"]+)">')
 def course_of(session: Session, teacher: User, *students: User) -> Course:
     """A committed course taught by ``teacher`` with ``students`` enrolled."""
     course = Course(code=unique("roster"), title="Roster course")
-    course.enrolments = [Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
-                         *(Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students)]
+    course.enrolments = [
+        Enrolment(user=teacher, role=EnrolmentRole.TEACHER),
+        *(Enrolment(user=s, role=EnrolmentRole.STUDENT) for s in students),
+    ]
     session.add(course)
     session.commit()
     return course
@@ -36,8 +39,11 @@ def course_of(session: Session, teacher: User, *students: User) -> Course:
 
 def upload(client: FlaskClient, token: str, course: Course, data: bytes) -> tuple[int, str]:
     """Post ``data`` as the roster file; the status and the page."""
-    response = client.post(f"/teach/courses/{course.id}/roster/upload", content_type="multipart/form-data",
-                           data={"csrf_token": token, "file": (io.BytesIO(data), "roster.csv")})
+    response = client.post(
+        f"/teach/courses/{course.id}/roster/upload",
+        content_type="multipart/form-data",
+        data={"csrf_token": token, "file": (io.BytesIO(data), "roster.csv")},
+    )
     return response.status_code, response.get_data(as_text=True)
 
 
@@ -49,7 +55,8 @@ def row_of(page: str, line: int) -> str:
 def big_roster(rows: int) -> bytes:
     """A roster export with a header and ``rows`` students (70 KB for 1,200 rows)."""
     lines = ["username,display_name,email"] + [
-        f"stu{n:05d},Student Number {n},stu{n:05d}@students.example.edu" for n in range(1, rows + 1)]
+        f"stu{n:05d},Student Number {n},stu{n:05d}@students.example.edu" for n in range(1, rows + 1)
+    ]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -81,13 +88,19 @@ def test_a_confirm_form_of_every_row_is_accepted(session: Session, login: Login)
     response = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": rows})
     assert response.status_code == 302, response.get_data(as_text=True)[:300]
     # Every row was a new username: each got an account (issue 19; before, each was refused as unknown).
-    assert session.scalar(select(func.count()).select_from(User).where(User.username.startswith(prefix))) == MAX_ROSTER_ROWS
+    assert (
+        session.scalar(select(func.count()).select_from(User).where(User.username.startswith(prefix)))
+        == MAX_ROSTER_ROWS
+    )
     assert "Created 2000 account(s)." in client.get(f"/teach/courses/{course.id}/roster").get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "The file is too large (at most 1 MiB)"), ("zh", "文件过大（最多 1 MiB）")])
-def test_a_file_too_large_gets_a_page_in_the_teachers_language(session: Session, login: Login, lang: str,
-                                                               text: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "The file is too large (at most 1 MiB)"), ("zh", "文件过大（最多 1 MiB）")]
+)
+def test_a_file_too_large_gets_a_page_in_the_teachers_language(
+    session: Session, login: Login, lang: str, text: str
+) -> None:
     teacher = make_user(session, Role.TEACHER)
     course = course_of(session, teacher)
     client, token = login(teacher.username)
@@ -111,8 +124,9 @@ def test_other_pages_and_the_api_keep_the_64_kib_cap(app: Flask, session: Sessio
     raw = issue_token(session, teacher, name="api")
     session.commit()
     body = json.dumps({"exercise_id": "ch13.shift-pairs", "seed": 0, "answer": {"pairs": "x" * MAX_BODY_BYTES}})
-    api = app.test_client().post("/api/v1/submissions", data=body, content_type="application/json",
-                                 headers={"Authorization": f"Bearer {raw}"})
+    api = app.test_client().post(
+        "/api/v1/submissions", data=body, content_type="application/json", headers={"Authorization": f"Bearer {raw}"}
+    )
     assert api.status_code == 413 and api.mimetype == "application/json"
     assert api.get_json()["error"]["code"] == "payload_too_large"
 
@@ -128,8 +142,12 @@ def test_confirm_reports_refused_rows_at_their_line_in_the_file(session: Session
     assert status == 200 and f"{s43.username}</td>" in row_of(page, 5)
     ready = CONFIRM_ROW.findall(page)
     assert ready == ["3:nobody-here", f"4:{s41.username}", f"5:{s43.username}"]  # nobody-here: a new account
-    assert client.post(f"/teach/courses/{course.id}/roster/add",
-                       data={"csrf_token": token, "username": s43.username}).status_code == 302
+    assert (
+        client.post(
+            f"/teach/courses/{course.id}/roster/add", data={"csrf_token": token, "username": s43.username}
+        ).status_code
+        == 302
+    )
     response = client.post(f"/teach/courses/{course.id}/roster/confirm", data={"csrf_token": token, "row": ready})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -147,13 +165,19 @@ def test_a_hand_made_confirm_form_is_a_bad_request(session: Session, login: Logi
     assert response.status_code == 400
 
 
-@pytest.mark.parametrize(("lang", "who", "message"), [
-    ("en", "enrolled", "{name} is already enrolled."), ("zh", "enrolled", "{name} 已在课程中。"),
-    ("en", "teacher", "{name} teaches this course and cannot be enrolled as a student."),
-    ("en", "nobody", "There is no user named {name}."), ("en", "empty", "Enter a username."),
-])
-def test_one_student_refused_says_why_in_one_sentence(session: Session, login: Login, lang: str, who: str,
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "who", "message"),
+    [
+        ("en", "enrolled", "{name} is already enrolled."),
+        ("zh", "enrolled", "{name} 已在课程中。"),
+        ("en", "teacher", "{name} teaches this course and cannot be enrolled as a student."),
+        ("en", "nobody", "There is no user named {name}."),
+        ("en", "empty", "Enter a username."),
+    ],
+)
+def test_one_student_refused_says_why_in_one_sentence(
+    session: Session, login: Login, lang: str, who: str, message: str
+) -> None:
     """No "Enrolled 0 students" and no import-preview table: just why this one username was not added."""
     teacher, s41 = make_user(session, Role.TEACHER), make_user(session)
     course = course_of(session, teacher, s41)
@@ -172,8 +196,11 @@ def test_one_student_enrolled_is_named(session: Session, login: Login) -> None:
     teacher, s41 = make_user(session, Role.TEACHER), make_user(session)
     course = course_of(session, teacher)
     client, token = login(teacher.username)
-    response = client.post(f"/teach/courses/{course.id}/roster/add", data={"csrf_token": token, "username": s41.username},
-                           follow_redirects=True)
+    response = client.post(
+        f"/teach/courses/{course.id}/roster/add",
+        data={"csrf_token": token, "username": s41.username},
+        follow_redirects=True,
+    )
     assert f"Enrolled {s41.username}." in response.get_data(as_text=True)
 
 
@@ -213,17 +240,25 @@ def test_revoking_a_token_asks_first(session: Session, login: Login) -> None:
     assert client.post(f"/teach/tokens/{token_id}/revoke", data={"confirm": "yes"}).status_code == 400
     session.expire_all()
     assert session.get(ApiToken, token_id).revoked_at is None
-    assert client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf, "confirm": "yes"}).status_code == 302
+    assert (
+        client.post(f"/teach/tokens/{token_id}/revoke", data={"csrf_token": csrf, "confirm": "yes"}).status_code == 302
+    )
     session.expire_all()
     assert session.get(ApiToken, token_id).revoked_at is not None
 
 
-@pytest.mark.parametrize(("method", "path"), [
-    ("GET", "/teach/courses/99999999999999999999"), ("GET", "/teach/courses/2147483648/roster"),
-    ("POST", "/teach/tokens/999999999999999999999/revoke"), ("GET", "/teach/assignments/99999999999999999999"),
-    ("GET", "/teach/courses/1/students/99999999999999999999"), ("GET", "/teach/regrades/99999999999999999999"),
-    ("POST", "/teach/courses/1/roster/99999999999999999999/remove"),
-])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/teach/courses/99999999999999999999"),
+        ("GET", "/teach/courses/2147483648/roster"),
+        ("POST", "/teach/tokens/999999999999999999999/revoke"),
+        ("GET", "/teach/assignments/99999999999999999999"),
+        ("GET", "/teach/courses/1/students/99999999999999999999"),
+        ("GET", "/teach/regrades/99999999999999999999"),
+        ("POST", "/teach/courses/1/roster/99999999999999999999/remove"),
+    ],
+)
 def test_ids_too_large_for_a_row_get_the_apps_404_page(session: Session, login: Login, method: str, path: str) -> None:
     teacher = make_user(session, Role.TEACHER)
     client, token = login(teacher.username)

@@ -1,5 +1,6 @@
 """Every time the teacher pages show for a course is in the course's zone, as its deadlines are: the dashboards'
 last activity, a student's submissions, earlier regrades and the regrade report; <time datetime> stays UTC."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,10 +25,24 @@ def test_teacher_pages_show_course_times_in_the_course_zone(login: Login, sessio
     course = session.get_one(Course, assignment.course_id)
     course.time_zone = "Asia/Shanghai"
     session.add(Enrolment(course_id=course.id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="zh",
-                           raw_answer=BOOK_ANSWER, status="invalid", created_at=SUBMITTED))
-    job = RegradeJob(assignment_id=assignment.id, requested_by=f"user:{teacher.username}", status=RegradeStatus.DONE,
-                     created_at=REGRADED)
+    session.add(
+        Submission(
+            user_id=student.id,
+            assignment_id=assignment.id,
+            exercise_id=EXERCISE,
+            seed=0,
+            lang="zh",
+            raw_answer=BOOK_ANSWER,
+            status="invalid",
+            created_at=SUBMITTED,
+        )
+    )
+    job = RegradeJob(
+        assignment_id=assignment.id,
+        requested_by=f"user:{teacher.username}",
+        status=RegradeStatus.DONE,
+        created_at=REGRADED,
+    )
     session.add(job)
     session.commit()
     client, _ = login(teacher.username)
@@ -49,8 +64,18 @@ def test_a_course_kept_in_utc_still_says_utc(login: Login, session: Session) -> 
     student, teacher = make_user(session), make_user(session, Role.TEACHER)
     assignment = make_assignment(session, [student])
     session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.add(Submission(user_id=student.id, assignment_id=assignment.id, exercise_id=EXERCISE, seed=0, lang="zh",
-                           raw_answer=BOOK_ANSWER, status="invalid", created_at=SUBMITTED))
+    session.add(
+        Submission(
+            user_id=student.id,
+            assignment_id=assignment.id,
+            exercise_id=EXERCISE,
+            seed=0,
+            lang="zh",
+            raw_answer=BOOK_ANSWER,
+            status="invalid",
+            created_at=SUBMITTED,
+        )
+    )
     session.commit()
     client, _ = login(teacher.username)
     page = client.get(f"/teach/courses/{assignment.course_id}").get_data(as_text=True)

@@ -1,4 +1,5 @@
 """A teacher's own API tokens on the dashboard: shown once, usable at once, listed without values, revocable."""
+
 from __future__ import annotations
 
 import re
@@ -44,7 +45,9 @@ def test_a_student_role_token_acts_as_a_student(app: Flask, session: Session, lo
     client, csrf = login(teacher.username)
     created = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "as-student", "role": "student"})
     raw = NEW_TOKEN.search(created.get_data(as_text=True)).group(1)
-    assert app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).get_json()["role"] == "student"
+    assert (
+        app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).get_json()["role"] == "student"
+    )
 
 
 def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Session, login: Login) -> None:
@@ -53,9 +56,13 @@ def test_bad_forms_and_other_peoples_tokens_are_refused(app: Flask, session: Ses
     theirs = issue_token(session, other, name="theirs")
     session.commit()
     client, csrf = login(teacher.username)
-    for form in ({"name": "", "role": "teacher"}, {"name": "x" * 129, "role": "teacher"},
-                 {"name": "ok", "role": "admin"}, {"name": "ok", "role": "teacher", "expires_in_days": "-1"},
-                 {"name": "ok", "role": "teacher", "expires_in_days": "99999"}):
+    for form in (
+        {"name": "", "role": "teacher"},
+        {"name": "x" * 129, "role": "teacher"},
+        {"name": "ok", "role": "admin"},
+        {"name": "ok", "role": "teacher", "expires_in_days": "-1"},
+        {"name": "ok", "role": "teacher", "expires_in_days": "99999"},
+    ):
         assert client.post("/teach/tokens", data={"csrf_token": csrf, **form}).status_code == 422, form
     other_id = next(t.id for t in other.tokens)
     for form in ({"csrf_token": csrf}, {"csrf_token": csrf, "confirm": "yes"}):
@@ -85,8 +92,9 @@ def test_a_token_with_a_lifetime_stops_working_when_it_expires(app: Flask, sessi
 def test_the_page_offers_a_lifetime_and_shows_expiry(app: Flask, session: Session, login: Login) -> None:
     teacher = make_user(session, role=Role.TEACHER)
     client, csrf = login(teacher.username)
-    created = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "canvas", "role": "teacher",
-                                                 "expires_in_days": "90"})
+    created = client.post(
+        "/teach/tokens", data={"csrf_token": csrf, "name": "canvas", "role": "teacher", "expires_in_days": "90"}
+    )
     assert created.status_code == 201
     token = session.scalars(select(ApiToken).where(ApiToken.user_id == teacher.id)).one()
     assert timedelta(days=89, hours=23) < token.expires_at - utcnow() <= timedelta(days=90)
@@ -103,16 +111,20 @@ def test_a_refused_form_keeps_the_role_and_lifetime_chosen(app: Flask, session: 
     # one-year teacher token where a 30-day student token had been asked for.
     teacher = make_user(session, role=Role.TEACHER)
     client, csrf = login(teacher.username)
-    refused = client.post("/teach/tokens", data={"csrf_token": csrf, "name": " ", "role": "student",
-                                                 "expires_in_days": "30"})
+    refused = client.post(
+        "/teach/tokens", data={"csrf_token": csrf, "name": " ", "role": "student", "expires_in_days": "30"}
+    )
     assert refused.status_code == 422
     page = refused.get_data(as_text=True)
     assert '<option value="student" selected>' in page and '<option value="30" selected>' in page
     assert '<option value="teacher" selected>' not in page and '<option value="365" selected>' not in page
-    assert re.search(r'id="token-name"[^>]*aria-describedby="token-name-hint token-error"[^>]*aria-invalid="true"',
-                     page.replace("\n", " "))
-    long_name = client.post("/teach/tokens", data={"csrf_token": csrf, "name": "lms" * 50, "role": "student",
-                                                   "expires_in_days": ""}).get_data(as_text=True)
+    assert re.search(
+        r'id="token-name"[^>]*aria-describedby="token-name-hint token-error"[^>]*aria-invalid="true"',
+        page.replace("\n", " "),
+    )
+    long_name = client.post(
+        "/teach/tokens", data={"csrf_token": csrf, "name": "lms" * 50, "role": "student", "expires_in_days": ""}
+    ).get_data(as_text=True)
     assert f'value="{"lms" * 50}"' in long_name and '<option value="" selected>' in long_name
     fresh = client.get("/teach/tokens").get_data(as_text=True)
     assert " selected>" not in fresh  # nothing chosen yet: the browser shows the first option

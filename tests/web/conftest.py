@@ -1,4 +1,5 @@
 """Fixtures for the web pages: a migrated demo database, a test client, and (browser tests) a live server + worker."""
+
 from __future__ import annotations
 
 import re
@@ -38,8 +39,9 @@ def csrf_from(html: str) -> str:
 def log_in(client: FlaskClient, username: str) -> str:
     """Log ``username`` in through the form; returns the new session's CSRF token."""
     token = csrf_from(client.get("/login").get_data(as_text=True))
-    response = client.post("/login", data={"username": username, "password": DEMO_PASSWORDS[username],
-                                           "csrf_token": token})
+    response = client.post(
+        "/login", data={"username": username, "password": DEMO_PASSWORDS[username], "csrf_token": token}
+    )
     assert response.status_code == 302, response.get_data(as_text=True)
     return csrf_from(client.get("/courses").get_data(as_text=True))
 

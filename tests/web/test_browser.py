@@ -1,4 +1,5 @@
 """End-to-end in headless Chromium against a live server and a real Celery worker; screenshots of every step."""
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,12 @@ def _db_value(live: Any, query: Any) -> Any:
 
 def _answer_text(key: dict[str, Any], eos_scored: bool) -> dict[str, str]:
     """The shift-pairs answer as a student types it in Chinese, with EOS scored or not."""
-    return {"pairs": "，".join(f"{a}→{b}" for a, b in key["pairs"]), "bos_scored": "是" if key["bos_scored"] else "否",
-            "eos_scored": "是" if eos_scored else "否", "scored_count": str(key["scored_count"])}
+    return {
+        "pairs": "，".join(f"{a}→{b}" for a, b in key["pairs"]),
+        "bos_scored": "是" if key["bos_scored"] else "否",
+        "eos_scored": "是" if eos_scored else "否",
+        "scored_count": str(key["scored_count"]),
+    }
 
 
 def _fill(page: Page, answer: dict[str, str]) -> None:
@@ -73,8 +78,12 @@ def test_student_journey(browser: Browser, live_server: Any) -> None:
     assert page.evaluate("[0.996, 0.004, 0.5, 1].map(Grader.percent)") == [99, 1, 50, 100]
 
     user_id = _db_value(live_server, select(User.id).where(User.username == "student1"))
-    seed = _db_value(live_server, select(VariantAssignment.seed).where(
-        VariantAssignment.user_id == user_id, VariantAssignment.exercise_id == EXERCISE))
+    seed = _db_value(
+        live_server,
+        select(VariantAssignment.seed).where(
+            VariantAssignment.user_id == user_id, VariantAssignment.exercise_id == EXERCISE
+        ),
+    )
     key = engine.answer_key(EXERCISE, seed)
 
     # A syntax slip: the live preview says why, and pressing submit costs nothing.
@@ -96,7 +105,8 @@ def test_student_journey(browser: Browser, live_server: Any) -> None:
     expect(wrong_part).to_contain_text("✗ 错误", timeout=GRADING_TIMEOUT_MS)
     # Rendered by the page's script from the API's reply: the short name, never the internal tag id.
     expect(wrong_part.locator(".misconception")).to_contain_text(
-        str(engine.misconception_name("ch13.shift-pairs", "eos-not-scored", "zh")))
+        str(engine.misconception_name("ch13.shift-pairs", "eos-not-scored", "zh"))
+    )
     expect(wrong_part.locator(".misconception")).not_to_contain_text("eos-not-scored")
     expect(wrong_part.locator(".feedback")).to_contain_text("EOS")
     expect(page.locator("#attempts-left")).to_have_text("剩余 4/5 次")
@@ -215,8 +225,12 @@ def _exercise_requests(page: Page) -> tuple[list[Any], list[str]]:
     return posts, gets
 
 
-LOSS_AVERAGE_GUESS = {"sequence_probability": "0.3", "total_loss": "1.2", "mean_loss_with_eos": "0.3",
-                      "mean_loss_without_eos": "0.4"}
+LOSS_AVERAGE_GUESS = {
+    "sequence_probability": "0.3",
+    "total_loss": "1.2",
+    "mean_loss_with_eos": "0.3",
+    "mean_loss_without_eos": "0.4",
+}
 
 
 def test_the_grade_comes_back_on_the_submit_request_itself(browser: Browser, live_server: Any) -> None:
@@ -260,8 +274,10 @@ def test_a_script_that_is_not_one_of_our_files_does_not_run(browser: Browser, li
     """The pages' script policy: our own files run (the live preview works), an inline script does not."""
     page = browser.new_page()
     violations: list[str] = []
-    page.on("console", lambda message: violations.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+    )
     assignment_id = _log_in_to_chapter_13(page, live_server, "student3")
     page.goto(f"{live_server.url}/assignments/{assignment_id}/exercises/{EXERCISE}")
     page.fill("#f-scored_count", "4")

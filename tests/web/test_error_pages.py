@@ -1,4 +1,5 @@
 """URLs no route owns get the pages' own error page (or JSON under the API), never Werkzeug's bare page."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,8 +8,9 @@ from flask import Flask
 from grader.routing import ROW_ID_MAX
 
 
-@pytest.mark.parametrize("path", ["/nothing", "/teach/nothing", f"/submissions/{ROW_ID_MAX + 1}", "/submissions/abc",
-                                  "/courses/1/nothing"])
+@pytest.mark.parametrize(
+    "path", ["/nothing", "/teach/nothing", f"/submissions/{ROW_ID_MAX + 1}", "/submissions/abc", "/courses/1/nothing"]
+)
 def test_an_unknown_page_is_the_apps_404_page(app: Flask, path: str) -> None:
     response = app.test_client().get(path)
     assert response.status_code == 404
@@ -24,7 +26,9 @@ def test_a_page_url_with_the_wrong_method_is_the_apps_error_page(app: Flask) -> 
     assert "POST" in response.headers["Allow"]
 
 
-@pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/submissions/abc", f"/api/v1/submissions/{ROW_ID_MAX + 1}"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/nothing", "/api/v1/submissions/abc", f"/api/v1/submissions/{ROW_ID_MAX + 1}"]
+)
 def test_the_api_still_answers_unknown_urls_with_json(app: Flask, path: str) -> None:
     response = app.test_client().get(path)
     assert response.status_code == 404

@@ -5,6 +5,7 @@ here"; a preview that fired just after Submit wiped the complaints about empty p
 contradicted itself; typed answers were lost on a language switch; a refusal for good (attempts used up in another
 tab) left the button on.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -56,12 +57,14 @@ def _fill(page: Page, answer: dict[str, str]) -> None:
 
 def _without_held_reply(page: Page) -> None:
     """Have the submit's reply come at once (no ``Prefer: wait``), so that the page itself follows the grade."""
-    page.route("**/api/v1/submissions", lambda route: route.continue_(
-        headers={**route.request.headers, "prefer": "wait=0"}))
+    page.route(
+        "**/api/v1/submissions", lambda route: route.continue_(headers={**route.request.headers, "prefer": "wait=0"})
+    )
 
 
 def test_a_slow_grade_is_said_to_be_late_then_shown_and_no_second_submit_meanwhile(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     page = _page(contexts, browser, slow_live, "student1")
     page.goto(_exercise_url(slow_live, SHIFT))
     page.evaluate("document.getElementById('answer-form').dataset.slowMs = '1000'")  # "late" after 1 s, not 60
@@ -76,7 +79,8 @@ def test_a_slow_grade_is_said_to_be_late_then_shown_and_no_second_submit_meanwhi
 
 
 def test_the_wait_for_a_grade_outlasts_failed_requests(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     page = _page(contexts, browser, slow_live, "student2")
     page.goto(_exercise_url(slow_live, SHIFT))
     _without_held_reply(page)
@@ -99,7 +103,8 @@ def test_the_wait_for_a_grade_outlasts_failed_requests(
 
 
 def test_complaints_shown_on_submit_survive_a_preview_that_fires_after_it(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     page = _page(contexts, browser, slow_live, "student3")
     page.goto(_exercise_url(slow_live, SHIFT))
     page.fill("#f-pairs", READABLE["pairs"])
@@ -115,7 +120,8 @@ def test_complaints_shown_on_submit_survive_a_preview_that_fires_after_it(
 
 
 def test_an_unreadable_number_says_what_was_read_before_the_problem(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     page = _page(contexts, browser, slow_live, "student3")
     page.goto(_exercise_url(slow_live, "ch13.loss-average"))
     page.fill("#f-total_loss", "0,5108")
@@ -125,7 +131,8 @@ def test_an_unreadable_number_says_what_was_read_before_the_problem(
 
 
 def test_a_typed_answer_survives_a_language_switch_until_it_is_submitted(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     page = _page(contexts, browser, slow_live, "student2")
     url = _exercise_url(slow_live, "ch13.greedy-decode")
     page.goto(url)
@@ -147,7 +154,8 @@ def test_a_typed_answer_survives_a_language_switch_until_it_is_submitted(
 
 
 def test_a_refusal_for_good_turns_the_button_off_and_updates_the_attempts_line(
-        browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]) -> None:
+    browser: Browser, slow_live: LiveServer, contexts: list[BrowserContext]
+) -> None:
     url = _exercise_url(slow_live, "ch09.attention-cost")
     with slow_live.app.app_context(), get_db(slow_live.app).session() as session:
         chapter_9 = session.scalars(select(Assignment).where(Assignment.title_en.startswith("Chapter 9"))).one()

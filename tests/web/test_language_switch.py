@@ -1,5 +1,6 @@
 """The language switch returns to a page that can be fetched: a page that answered a post (a confirm page, a form
 shown again with its errors) leads to the nearest page above it, never to a 405; and a 405 says what it means."""
+
 from __future__ import annotations
 
 import re
@@ -31,35 +32,56 @@ def _student_submitted(app: Flask, assignment_id: int) -> None:
     """An unreadable answer of student1 to the assignment (enough to keep it from being deleted)."""
     with app.app_context(), get_db(app).session() as session:
         student = session.scalars(select(User).where(User.username == "student1")).one()
-        session.add(Submission(user_id=student.id, assignment_id=assignment_id, exercise_id="ch09.scaled-dot-attention",
-                               seed=0, lang="zh", raw_answer={}, status="invalid"))
+        session.add(
+            Submission(
+                user_id=student.id,
+                assignment_id=assignment_id,
+                exercise_id="ch09.scaled-dot-attention",
+                seed=0,
+                lang="zh",
+                raw_answer={},
+                status="invalid",
+            )
+        )
         session.commit()
 
 
-@pytest.mark.parametrize(("target", "expected"), [
-    ("/teach/courses/11/archive", "/teach/courses/11"),
-    ("/teach/courses/11/unarchive", "/teach/courses/11"),
-    ("/teach/assignments/7/delete", "/teach/assignments/7"),
-    ("/teach/courses", "/teach/"),  # the new-course form's error page; /teach redirects to /teach/
-    ("/teach/courses/11/roster/add", "/teach/courses/11/roster"),
-    ("/teach/courses/11/roster/upload", "/teach/courses/11/roster"),
-    ("/teach/courses/11/roster/confirm", "/teach/courses/11/roster"),
-    ("/teach/courses/11/roster/5/remove", "/teach/courses/11/roster"),
-    ("/teach/tokens/3/revoke", "/teach/tokens"),
-    ("/lab/runs", "/lab"),
-    ("/logout", "/"),
-    ("/submissions?page=2", "/submissions?page=2"),  # a page that answers GET keeps its query
-    ("/teach/courses/11/settings", "/teach/courses/11/settings"),  # GET and POST
-    ("/assignments/3/exercises/ch13.shift-pairs", "/assignments/3/exercises/ch13.shift-pairs"),
-    ("/nothing/here", "/"),
-])
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/teach/courses/11/archive", "/teach/courses/11"),
+        ("/teach/courses/11/unarchive", "/teach/courses/11"),
+        ("/teach/assignments/7/delete", "/teach/assignments/7"),
+        ("/teach/courses", "/teach/"),  # the new-course form's error page; /teach redirects to /teach/
+        ("/teach/courses/11/roster/add", "/teach/courses/11/roster"),
+        ("/teach/courses/11/roster/upload", "/teach/courses/11/roster"),
+        ("/teach/courses/11/roster/confirm", "/teach/courses/11/roster"),
+        ("/teach/courses/11/roster/5/remove", "/teach/courses/11/roster"),
+        ("/teach/tokens/3/revoke", "/teach/tokens"),
+        ("/lab/runs", "/lab"),
+        ("/logout", "/"),
+        ("/submissions?page=2", "/submissions?page=2"),  # a page that answers GET keeps its query
+        ("/teach/courses/11/settings", "/teach/courses/11/settings"),  # GET and POST
+        ("/assignments/3/exercises/ch13.shift-pairs", "/assignments/3/exercises/ch13.shift-pairs"),
+        ("/nothing/here", "/"),
+    ],
+)
 def test_next_is_the_nearest_page_that_answers_get(app: Flask, target: str, expected: str) -> None:
     with app.test_request_context("/lang", method="POST"):
         assert gettable_next(target, DEFAULT) == expected
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/teach/courses/1", "//evil.example/teach/courses/1",
-                                    "/\\evil.example", "teach/courses/1/archive", "", None])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/teach/courses/1",
+        "//evil.example/teach/courses/1",
+        "/\\evil.example",
+        "teach/courses/1/archive",
+        "",
+        None,
+    ],
+)
 def test_another_host_or_a_relative_path_is_never_a_target(app: Flask, target: str | None) -> None:
     with app.test_request_context("/lang", method="POST"):
         assert gettable_next(target, DEFAULT) == DEFAULT
@@ -73,8 +95,9 @@ def _switch(client: FlaskClient, token: str, page: str, lang: str) -> str:
     return response.headers["Location"]
 
 
-def test_switching_language_on_a_confirm_page_returns_to_the_course(app: Flask, client: FlaskClient,
-                                                                     login: Login) -> None:
+def test_switching_language_on_a_confirm_page_returns_to_the_course(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     course_id, assignment_id = _course_and_assignment(app)
     token = login(client, "teacher")
     for action in ("archive", "unarchive"):
@@ -96,8 +119,9 @@ def test_switching_language_on_a_confirm_page_returns_to_the_course(app: Flask, 
     assert "课程概览" in client.get(f"/teach/courses/{course_id}").get_data(as_text=True)  # the switch took effect
 
 
-def test_switching_language_on_a_form_shown_again_returns_to_a_page(app: Flask, client: FlaskClient,
-                                                                     login: Login) -> None:
+def test_switching_language_on_a_form_shown_again_returns_to_a_page(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     course_id, _ = _course_and_assignment(app)
     token = login(client, "teacher")
     refused = client.post("/teach/courses", data={"csrf_token": token, "code": "!", "title": ""})
@@ -117,8 +141,9 @@ def test_a_get_page_keeps_its_query_string(client: FlaskClient, login: Login) ->
 
 
 @pytest.mark.parametrize("path", ["/teach/courses/{course}/archive", "/logout"])
-def test_the_405_page_says_the_address_cannot_be_opened_directly(app: Flask, client: FlaskClient, login: Login,
-                                                                 path: str) -> None:
+def test_the_405_page_says_the_address_cannot_be_opened_directly(
+    app: Flask, client: FlaskClient, login: Login, path: str
+) -> None:
     course_id, _ = _course_and_assignment(app)
     token = login(client, "teacher")
     url = path.format(course=course_id)

@@ -1,5 +1,6 @@
 """A graded wrong part names its likely misconception on the student's pages: the short name in the page's language,
 then the tag; a tag the engine no longer knows is shown bare."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -33,8 +34,10 @@ def _student_seed(app: Flask, username: str) -> int:
 
 def _submit_and_grade(app: Flask, client: FlaskClient, token: str, assignment_id: int, answer: dict[str, str]) -> str:
     """Submit through the plain form, grade by the grading task's own body (no worker here); the submission's URL."""
-    response = client.post(f"/assignments/{assignment_id}/exercises/{SHIFT}",
-                           data={"csrf_token": token, **{f"answer.{k}": v for k, v in answer.items()}})
+    response = client.post(
+        f"/assignments/{assignment_id}/exercises/{SHIFT}",
+        data={"csrf_token": token, **{f"answer.{k}": v for k, v in answer.items()}},
+    )
     assert response.status_code == 302 and response.location.startswith("/submissions/"), response.status_code
     submission_id = int(response.location.rsplit("/", 1)[1])
     with app.app_context():
@@ -43,8 +46,9 @@ def _submit_and_grade(app: Flask, client: FlaskClient, token: str, assignment_id
     return response.location
 
 
-def test_wrong_part_shows_the_misconception_name_in_both_languages(app: Flask, client: FlaskClient,
-                                                                   login: Login) -> None:
+def test_wrong_part_shows_the_misconception_name_in_both_languages(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch13 = _chapter13(app)
     token = login(client, "student1")
     # The key of the student's own variant, with BOS counted as a scored target: the bos-scored procedure.
@@ -65,17 +69,36 @@ def test_wrong_part_shows_the_misconception_name_in_both_languages(app: Flask, c
         assert "给 BOS 计了损失" not in html
 
 
-def test_a_tag_the_engine_no_longer_knows_is_not_shown_to_the_student(app: Flask, client: FlaskClient, login: Login) -> None:
+def test_a_tag_the_engine_no_longer_knows_is_not_shown_to_the_student(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch13 = _chapter13(app)
     login(client, "student1")
     # A result stored by an older engine, with a tag since retired: the stored result is the truth, shown as stored.
-    part = {"score": 0.0, "correct": False, "feedback": "old feedback", "misconception": "retired-tag",
-            "tags": ["retired-tag"], "follow_through": False, "read": "4"}
+    part = {
+        "score": 0.0,
+        "correct": False,
+        "feedback": "old feedback",
+        "misconception": "retired-tag",
+        "tags": ["retired-tag"],
+        "follow_through": False,
+        "read": "4",
+    }
     with app.app_context(), get_db(app).session() as session:
         student = session.scalars(select(User).where(User.username == "student1")).one()
-        stored = Submission(user_id=student.id, assignment_id=ch13, exercise_id=SHIFT, seed=seed_for(
-            session, student.id, SHIFT), lang="zh", raw_answer={"scored_count": "4"}, status=SubmissionStatus.GRADED,
-            score=0.0, parts={"scored_count": part}, errors=[], engine_version="0.9.0")
+        stored = Submission(
+            user_id=student.id,
+            assignment_id=ch13,
+            exercise_id=SHIFT,
+            seed=seed_for(session, student.id, SHIFT),
+            lang="zh",
+            raw_answer={"scored_count": "4"},
+            status=SubmissionStatus.GRADED,
+            score=0.0,
+            parts={"scored_count": part},
+            errors=[],
+            engine_version="0.9.0",
+        )
         session.add(stored)
         session.commit()
         submission_id = stored.id

@@ -1,5 +1,6 @@
 """An exercise of a not-yet-open assignment in an archived course says the course is archived, and promises no
 answer form for when it opens (nothing can be submitted to an archived course)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

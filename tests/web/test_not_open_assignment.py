@@ -1,4 +1,5 @@
 """Before an assignment opens, students see its exercises' titles and opening time, never their variant's data."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -80,15 +81,17 @@ def test_opening_notice_in_english(app: Flask, client: FlaskClient, login: Login
 def test_plain_form_post_is_refused_before_reading_the_answer(app: Flask, client: FlaskClient, login: Login) -> None:
     ch09, _ = _not_open(app)
     token = login(client, "student1")
-    response = client.post(f"/assignments/{ch09}/exercises/{ATTENTION}", data={"csrf_token": token,
-                                                                                 "answer.scores": "[[1, 2]]"})
+    response = client.post(
+        f"/assignments/{ch09}/exercises/{ATTENTION}", data={"csrf_token": token, "answer.scores": "[[1, 2]]"}
+    )
     assert response.status_code == 403
     assert "本题所在的作业将于" in response.get_data(as_text=True)
     assert _count(app, Submission) == 0
 
 
 def test_assignment_page_lists_exercises_without_links_and_says_when_it_opens(
-        app: Flask, client: FlaskClient, login: Login) -> None:
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch09, opens = _not_open(app)
     login(client, "student1")
     html = client.get(f"/assignments/{ch09}").get_data(as_text=True)
@@ -120,12 +123,18 @@ def test_the_courses_teacher_still_previews_everything(app: Flask, client: Flask
 
 
 def test_the_same_exercise_shows_through_another_assignment_that_is_open(
-        app: Flask, client: FlaskClient, login: Login) -> None:
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch09, _ = _not_open(app)
     with app.app_context(), get_db(app).session() as session:
         course_id = session.get_one(Assignment, ch09).course_id
-        practice = Assignment(course_id=course_id, title_zh="练习", title_en="Practice", exercise_ids=[ATTENTION],
-                              opens_at=utcnow() - timedelta(days=1))
+        practice = Assignment(
+            course_id=course_id,
+            title_zh="练习",
+            title_en="Practice",
+            exercise_ids=[ATTENTION],
+            opens_at=utcnow() - timedelta(days=1),
+        )
         session.add(practice)
         session.commit()
         practice_id = practice.id

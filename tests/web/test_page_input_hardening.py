@@ -1,5 +1,6 @@
 """What a security audit of the pages found, each pinned: redirects with control characters, oversized forms,
 sign-in counts behind a proxy, unthrottled previews and lab runs, and loosely read lab parameters."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -20,6 +21,7 @@ NEXT_WITH_LINE_BREAK = "/courses\r\nX-Injected: 1"
 
 # --- A `next` carrying a line break falls back to the default page instead of failing ----------------------------
 
+
 def test_login_page_of_a_signed_in_user_ignores_a_next_with_a_line_break(client: FlaskClient, login: Login) -> None:
     login(client, "student1")
     response = client.get("/login", query_string={"next": NEXT_WITH_LINE_BREAK})
@@ -27,11 +29,14 @@ def test_login_page_of_a_signed_in_user_ignores_a_next_with_a_line_break(client:
     assert "X-Injected" not in response.headers
 
 
-def test_signing_in_with_a_next_carrying_a_line_break_lands_on_the_courses(client: FlaskClient,
-                                                                          page_csrf: PageCsrf) -> None:
+def test_signing_in_with_a_next_carrying_a_line_break_lands_on_the_courses(
+    client: FlaskClient, page_csrf: PageCsrf
+) -> None:
     token = page_csrf(client.get("/login").get_data(as_text=True))
-    response = client.post("/login", data={"username": "student1", "password": "demo-student1",
-                                           "csrf_token": token, "next": NEXT_WITH_LINE_BREAK})
+    response = client.post(
+        "/login",
+        data={"username": "student1", "password": "demo-student1", "csrf_token": token, "next": NEXT_WITH_LINE_BREAK},
+    )
     assert response.status_code == 302 and response.location == "/courses"
 
 
@@ -44,6 +49,7 @@ def test_the_language_switch_ignores_a_next_with_a_control_character(client: Fla
 
 # --- An oversized form gets the app's own page in the user's language ----------------------------------------------
 
+
 def test_an_oversized_login_form_gets_the_apps_error_page(client: FlaskClient) -> None:
     response = client.post("/login", data={"username": "x" * 70_000, "password": "y"})
     assert response.status_code == 413
@@ -53,6 +59,7 @@ def test_an_oversized_login_form_gets_the_apps_error_page(client: FlaskClient) -
 
 # --- Browsers never sniff a type ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", ["/login", "/api/v1/openapi.json", "/no-such-page"])
 def test_every_answer_says_nosniff(client: FlaskClient, path: str) -> None:
     assert client.get(path).headers["X-Content-Type-Options"] == "nosniff"
@@ -60,16 +67,23 @@ def test_every_answer_says_nosniff(client: FlaskClient, path: str) -> None:
 
 # --- Failed sign-ins are counted per client address, also behind a trusted proxy ----------------------------------
 
+
 def _fail_ten_times_then_sign_in(app: Flask, failing_address: str, signing_in_address: str) -> int:
     """Ten wrong passwords for student3 from one forwarded address, then the right one from another."""
     client = app.test_client()
     token = client.get("/login").get_data(as_text=True).split('name="csrf-token" content="')[1].split('"')[0]
     for _ in range(10):
-        wrong = client.post("/login", data={"username": "student3", "password": "wrong", "csrf_token": token},
-                            headers={"X-Forwarded-For": failing_address})
+        wrong = client.post(
+            "/login",
+            data={"username": "student3", "password": "wrong", "csrf_token": token},
+            headers={"X-Forwarded-For": failing_address},
+        )
         assert wrong.status_code in (401, 429)
-    right = client.post("/login", data={"username": "student3", "password": "demo-student3", "csrf_token": token},
-                        headers={"X-Forwarded-For": signing_in_address})
+    right = client.post(
+        "/login",
+        data={"username": "student3", "password": "demo-student3", "csrf_token": token},
+        headers={"X-Forwarded-For": signing_in_address},
+    )
     return right.status_code
 
 
@@ -85,9 +99,13 @@ def test_without_a_trusted_proxy_a_forwarded_address_is_not_believed(tmp_path: P
 
 # --- Live previews are rate-limited per user, and long text is not scanned for words again and again --------------
 
+
 def _preview(client: FlaskClient, token: str, answer: dict) -> object:
-    return client.post("/api/v1/validate", json={"exercise_id": "ch09.attention-cost", "answer": answer},
-                       headers={"X-CSRF-Token": token})
+    return client.post(
+        "/api/v1/validate",
+        json={"exercise_id": "ch09.attention-cost", "answer": answer},
+        headers={"X-CSRF-Token": token},
+    )
 
 
 def test_previews_beyond_the_limit_get_a_429_with_retry_after(tmp_path: Path, login: Login) -> None:
@@ -105,6 +123,7 @@ def test_previews_beyond_the_limit_get_a_429_with_retry_after(tmp_path: Path, lo
 
 def test_a_long_answer_is_viewed_once_and_one_over_the_limit_not_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
     from exercises import api
+
     viewed: list[int] = []
     real_view = unit_text._view
     monkeypatch.setattr(unit_text, "_view", lambda text: viewed.append(len(text)) or real_view(text))
@@ -119,6 +138,7 @@ def test_a_long_answer_is_viewed_once_and_one_over_the_limit_not_at_all(monkeypa
 
 
 # --- Lab runs: parameters read strictly, and a cap on one person's open runs --------------------------------------
+
 
 def test_lab_runs_read_their_json_strictly(client: FlaskClient, login: Login) -> None:
     headers = {"X-CSRF-Token": login(client, "student1"), "Content-Type": "application/json"}

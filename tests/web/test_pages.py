@@ -1,4 +1,5 @@
 """Server-side tests of the student pages: access rules, CSRF, plain-form submitting, language, answer keys."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -56,7 +57,9 @@ def test_anonymous_visitors_are_sent_to_login(client: FlaskClient) -> None:
     assert response.status_code == 302 and response.location.startswith("/login?next=/courses")
 
 
-def test_wrong_password_is_refused_and_right_one_signs_in(client: FlaskClient, login: Login, page_csrf: PageCsrf) -> None:
+def test_wrong_password_is_refused_and_right_one_signs_in(
+    client: FlaskClient, login: Login, page_csrf: PageCsrf
+) -> None:
     token = page_csrf(client.get("/login").get_data(as_text=True))
     refused = client.post("/login", data={"username": "student1", "password": "nope", "csrf_token": token})
     assert refused.status_code == 401
@@ -67,8 +70,10 @@ def test_wrong_password_is_refused_and_right_one_signs_in(client: FlaskClient, l
 
 def test_login_next_does_not_redirect_off_site(client: FlaskClient, page_csrf: PageCsrf) -> None:
     token = page_csrf(client.get("/login").get_data(as_text=True))
-    response = client.post("/login", data={"username": "student1", "password": "demo-student1",
-                                           "csrf_token": token, "next": "//evil.example/x"})
+    response = client.post(
+        "/login",
+        data={"username": "student1", "password": "demo-student1", "csrf_token": token, "next": "//evil.example/x"},
+    )
     assert response.location == "/courses"
 
 
@@ -93,9 +98,16 @@ def test_student_cannot_read_another_students_submission(app: Flask, login: Logi
     ch13 = _assignment_id(app, "Chapter 13")
     first, second = app.test_client(), app.test_client()
     token = login(first, "student1")
-    made = first.post(f"/assignments/{ch13}/exercises/{SHIFT}", data={
-        "csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否", "answer.eos_scored": "是",
-        "answer.scored_count": "1"})
+    made = first.post(
+        f"/assignments/{ch13}/exercises/{SHIFT}",
+        data={
+            "csrf_token": token,
+            "answer.pairs": "BOS→x",
+            "answer.bos_scored": "否",
+            "answer.eos_scored": "是",
+            "answer.scored_count": "1",
+        },
+    )
     assert made.status_code == 302
     own = made.location
     assert first.get(own).status_code == 200
@@ -137,9 +149,16 @@ def test_bearer_token_api_posts_need_no_csrf_header(app: Flask) -> None:
 def test_unreadable_plain_form_answer_uses_no_attempt(app: Flask, client: FlaskClient, login: Login) -> None:
     ch13 = _assignment_id(app, "Chapter 13")
     token = login(client, "student1")
-    response = client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data={
-        "csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否", "answer.eos_scored": "是",
-        "answer.scored_count": "4x"})
+    response = client.post(
+        f"/assignments/{ch13}/exercises/{SHIFT}",
+        data={
+            "csrf_token": token,
+            "answer.pairs": "BOS→x",
+            "answer.bos_scored": "否",
+            "answer.eos_scored": "是",
+            "answer.scored_count": "4x",
+        },
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "不会消耗提交次数" in html and 'aria-invalid="true"' in html
@@ -150,9 +169,17 @@ def test_unreadable_plain_form_answer_uses_no_attempt(app: Flask, client: FlaskC
 def test_plain_form_submit_queues_a_submission(app: Flask, client: FlaskClient, login: Login) -> None:
     ch13 = _assignment_id(app, "Chapter 13")
     token = login(client, "student1")
-    response = client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data={
-        "csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否", "answer.eos_scored": "是",
-        "answer.scored_count": "4", "idempotency_key": "k1"})
+    response = client.post(
+        f"/assignments/{ch13}/exercises/{SHIFT}",
+        data={
+            "csrf_token": token,
+            "answer.pairs": "BOS→x",
+            "answer.bos_scored": "否",
+            "answer.eos_scored": "是",
+            "answer.scored_count": "4",
+            "idempotency_key": "k1",
+        },
+    )
     assert response.status_code == 302 and response.location.startswith("/submissions/")
     page = client.get(response.location).get_data(as_text=True)
     assert "排队中" in page and 'http-equiv="refresh"' in page
@@ -169,18 +196,20 @@ def test_language_defaults_to_chinese_and_the_english_switch_sticks(client: Flas
     assert '<html lang="en">' in page and "My courses" in page and "我的课程" not in page
 
 
-def test_answer_key_hidden_before_due_and_shown_when_policy_allows(app: Flask, client: FlaskClient, login: Login) -> None:
+def test_answer_key_hidden_before_due_and_shown_when_policy_allows(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch13, l03 = _assignment_id(app, "Chapter 13"), _assignment_id(app, "Lesson 3")
     login(client, "student1")
     hidden = client.get(f"/assignments/{ch13}/exercises/{SHIFT}").get_data(as_text=True)
-    assert "参考答案将在截止后" in hidden and "<dl class=\"answer-key\">" not in hidden
+    assert "参考答案将在截止后" in hidden and '<dl class="answer-key">' not in hidden
     shown = client.get(f"/assignments/{l03}/exercises/l03.concept-check").get_data(as_text=True)
-    assert "<dl class=\"answer-key\">" in shown
+    assert '<dl class="answer-key">' in shown
     with app.app_context(), get_db(app).session() as session:
         session.get_one(Assignment, ch13).due_at = utcnow() - timedelta(minutes=1)
         session.commit()
     closed = client.get(f"/assignments/{ch13}/exercises/{SHIFT}").get_data(as_text=True)
-    assert "<dl class=\"answer-key\">" in closed and "作业已截止" in closed
+    assert '<dl class="answer-key">' in closed and "作业已截止" in closed
 
 
 def test_after_attempts_policy_shows_key_once_attempts_run_out(app: Flask, client: FlaskClient, login: Login) -> None:
@@ -191,21 +220,34 @@ def test_after_attempts_policy_shows_key_once_attempts_run_out(app: Flask, clien
         session.commit()
     token = login(client, "student1")
     url = f"/assignments/{ch13}/exercises/{SHIFT}"
-    assert "<dl class=\"answer-key\">" not in client.get(url).get_data(as_text=True)
-    client.post(url, data={"csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否",
-                           "answer.eos_scored": "是", "answer.scored_count": "1"})
+    assert '<dl class="answer-key">' not in client.get(url).get_data(as_text=True)
+    client.post(
+        url,
+        data={
+            "csrf_token": token,
+            "answer.pairs": "BOS→x",
+            "answer.bos_scored": "否",
+            "answer.eos_scored": "是",
+            "answer.scored_count": "1",
+        },
+    )
     queued = client.get(url).get_data(as_text=True)
     # Not while the last attempt is queued: it may still end as an error, which gives the attempt back.
-    assert "<dl class=\"answer-key\">" not in queued and "提交次数已用完" in queued
+    assert '<dl class="answer-key">' not in queued and "提交次数已用完" in queued
     with app.app_context(), get_db(app).session() as session:
-        session.execute(update(Submission).where(Submission.assignment_id == ch13)
-                        .values(status=SubmissionStatus.GRADED, score=0.0, finished_at=utcnow()))
+        session.execute(
+            update(Submission)
+            .where(Submission.assignment_id == ch13)
+            .values(status=SubmissionStatus.GRADED, score=0.0, finished_at=utcnow())
+        )
         session.commit()
     page = client.get(url).get_data(as_text=True)
-    assert "<dl class=\"answer-key\">" in page and "提交次数已用完" in page
+    assert '<dl class="answer-key">' in page and "提交次数已用完" in page
 
 
-def test_exercise_page_renders_probability_table_with_candidates_as_columns(app: Flask, client: FlaskClient, login: Login) -> None:
+def test_exercise_page_renders_probability_table_with_candidates_as_columns(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch13 = _assignment_id(app, "Chapter 13")
     login(client, "student1")
     html = client.get(f"/assignments/{ch13}/exercises/ch13.greedy-decode").get_data(as_text=True)
@@ -217,9 +259,14 @@ def test_exercise_page_renders_probability_table_with_candidates_as_columns(app:
 def test_lab_endpoints_check_parameters_and_queue_a_run(client: FlaskClient, login: Login) -> None:
     token = login(client, "student1")
     headers = {"X-CSRF-Token": token}
-    for body, field in (({"ds": [48], "t_min": 1, "t_max": 10}, "ds"), ({"ds": [], "t_max": 10}, "ds"),
-                        ({"ds": [32], "t_min": 5, "t_max": 65}, "t_max"), ({"ds": [32], "t_min": 9, "t_max": 9}, "t_max"),
-                        ({"ds": [32], "t_min": 0, "t_max": 9}, "t_min"), ({"ds": [32], "t_min": "x", "t_max": 9}, "t_min")):
+    for body, field in (
+        ({"ds": [48], "t_min": 1, "t_max": 10}, "ds"),
+        ({"ds": [], "t_max": 10}, "ds"),
+        ({"ds": [32], "t_min": 5, "t_max": 65}, "t_max"),
+        ({"ds": [32], "t_min": 9, "t_max": 9}, "t_max"),
+        ({"ds": [32], "t_min": 0, "t_max": 9}, "t_min"),
+        ({"ds": [32], "t_min": "x", "t_max": 9}, "t_min"),
+    ):
         bad = client.post("/lab/runs", json=body, headers=headers)
         assert bad.status_code == 422, body
         error = bad.get_json()["error"]  # the API's error shape, naming the field to fix
@@ -238,8 +285,13 @@ def test_form_submissions_share_the_per_user_rate_limit(app: Flask, client: Flas
     app.config["SUBMISSION_RATE_LIMIT"] = "1/minute"
     ch13 = _assignment_id(app, "Chapter 13")
     token = login(client, "student1")
-    form = {"csrf_token": token, "answer.pairs": "BOS→x", "answer.bos_scored": "否", "answer.eos_scored": "是",
-            "answer.scored_count": "1"}
+    form = {
+        "csrf_token": token,
+        "answer.pairs": "BOS→x",
+        "answer.bos_scored": "否",
+        "answer.eos_scored": "是",
+        "answer.scored_count": "1",
+    }
     assert client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data=form).status_code == 302
     limited = client.post(f"/assignments/{ch13}/exercises/{SHIFT}", data=form)
     assert limited.status_code == 429
@@ -255,9 +307,19 @@ def test_old_feedback_follows_the_page_language(app: Flask, client: FlaskClient,
         seed = seed_for(session, student.id, SHIFT)
         answer = {"pairs": "BOS→x", "bos_scored": "是", "eos_scored": "是", "scored_count": "1"}
         result = engine.grade(SHIFT, seed, answer, "zh")
-        graded = Submission(user_id=student.id, assignment_id=ch13, exercise_id=SHIFT, seed=seed, lang="zh",
-                            raw_answer=answer, status=result["status"], score=result["score"], parts=result["parts"],
-                            errors=result["errors"], engine_version=result["engine_version"])
+        graded = Submission(
+            user_id=student.id,
+            assignment_id=ch13,
+            exercise_id=SHIFT,
+            seed=seed,
+            lang="zh",
+            raw_answer=answer,
+            status=result["status"],
+            score=result["score"],
+            parts=result["parts"],
+            errors=result["errors"],
+            engine_version=result["engine_version"],
+        )
         session.add(graded)
         session.commit()
         submission_id = graded.id
@@ -277,11 +339,13 @@ def test_old_feedback_follows_the_page_language(app: Flask, client: FlaskClient,
 
 
 def test_signing_in_lands_teachers_on_their_dashboard_and_students_on_their_courses(
-        client: FlaskClient, page_csrf: PageCsrf) -> None:
+    client: FlaskClient, page_csrf: PageCsrf
+) -> None:
     def sign_in(username: str) -> str:
         token = page_csrf(client.get("/login").get_data(as_text=True))
-        response = client.post("/login", data={"username": username, "password": f"demo-{username}",
-                                               "csrf_token": token})
+        response = client.post(
+            "/login", data={"username": username, "password": f"demo-{username}", "csrf_token": token}
+        )
         assert response.status_code == 302
         return response.location
 
@@ -300,8 +364,9 @@ def test_pages_may_be_framed_only_by_us_and_the_lms_origins_configured(app: Flas
     assert policy == f"frame-ancestors 'self' https://moodle.example.edu https://canvas.example.edu; {scripts}"
 
 
-def test_a_teacher_enrolled_as_a_student_elsewhere_sees_no_key_there(app: Flask, client: FlaskClient,
-                                                                      login: Login) -> None:
+def test_a_teacher_enrolled_as_a_student_elsewhere_sees_no_key_there(
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     ch13, other = _assignment_id(app, "Chapter 13"), _other_course_assignment(app)
     with app.app_context(), get_db(app).session() as session:
         teacher = session.scalars(select(User).where(User.username == "teacher")).one()
@@ -311,7 +376,7 @@ def test_a_teacher_enrolled_as_a_student_elsewhere_sees_no_key_there(app: Flask,
         session.commit()
     login(client, "teacher")
     taught = client.get(f"/assignments/{ch13}/exercises/{SHIFT}").get_data(as_text=True)
-    assert "<dl class=\"answer-key\">" in taught  # previewing a course they teach: the key, as before
+    assert '<dl class="answer-key">' in taught  # previewing a course they teach: the key, as before
     studied = client.get(f"/assignments/{other}/exercises/{SHIFT}")
     assert studied.status_code == 200
-    assert "<dl class=\"answer-key\">" not in studied.get_data(as_text=True)
+    assert '<dl class="answer-key">' not in studied.get_data(as_text=True)

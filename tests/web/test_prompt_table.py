@@ -1,5 +1,6 @@
 """The ch13 table exercises show their probability table once on the exercise page: as the HTML table under the
 data heading, not again as the prompt's space-aligned text copy (which the page's line wrapping scrambles)."""
+
 from __future__ import annotations
 
 import re
@@ -39,8 +40,9 @@ def _row_html(previous: str, row: list[float]) -> str:
 
 
 @pytest.mark.parametrize("exercise_id", TABLE_EXERCISES)
-def test_the_table_shows_once_as_html_and_not_as_text(app: Flask, client: FlaskClient, login: Login,
-                                                     exercise_id: str) -> None:
+def test_the_table_shows_once_as_html_and_not_as_text(
+    app: Flask, client: FlaskClient, login: Login, exercise_id: str
+) -> None:
     token = login(client, "student1")
     assignment, seed = _chapter13_and_seed(app, exercise_id)
     exercise = get_exercise(exercise_id)

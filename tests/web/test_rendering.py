@@ -1,4 +1,5 @@
 """Pure rendering pieces: every UI string in both languages, variant data as tables, the lab plot as SVG."""
+
 from __future__ import annotations
 
 import math
@@ -81,8 +82,13 @@ def test_every_exercise_variant_renders_without_error() -> None:
 
 @pytest.fixture()
 def lab_result() -> dict:
-    return {"ds": [32, 64], "ts": [1, 2, 3, 4], "fixed_accuracy": {"32": [1.0, 0.95, 0.85, 0.7], "64": [1.0, 1.0, 0.97, 0.92]},
-            "attention_accuracy": {"32": [1.0] * 4, "64": [1.0] * 4}, "first_below_90": {"32": 3, "64": None}}
+    return {
+        "ds": [32, 64],
+        "ts": [1, 2, 3, 4],
+        "fixed_accuracy": {"32": [1.0, 0.95, 0.85, 0.7], "64": [1.0, 1.0, 0.97, 0.92]},
+        "attention_accuracy": {"32": [1.0] * 4, "64": [1.0] * 4},
+        "first_below_90": {"32": 3, "64": None},
+    }
 
 
 def test_plot_has_one_line_per_d_a_dashed_threshold_and_text_labels(lab_result: dict) -> None:
@@ -90,7 +96,7 @@ def test_plot_has_one_line_per_d_a_dashed_threshold_and_text_labels(lab_result: 
     assert svg.count('<g class="series"') == 3  # d=32, d=64, attention
     assert 'data-label="fixed vector d=32"' in svg and 'data-label="fixed vector d=64"' in svg
     assert re.search(r'class="threshold"[^>]*stroke-dasharray', svg)
-    assert "<title id=\"lab-plot-title\">Read-back accuracy against T</title>" in svg
+    assert '<title id="lab-plot-title">Read-back accuracy against T</title>' in svg
 
 
 def test_restricting_the_t_range_recomputes_the_first_t_below_90(lab_result: dict) -> None:
@@ -100,9 +106,20 @@ def test_restricting_the_t_range_recomputes_the_first_t_below_90(lab_result: dic
     assert math.isclose(shown["fixed_accuracy"]["64"][0], 0.92)
 
 
-@pytest.mark.parametrize(("fraction", "shown"), [
-    (0.0, 0), (0.004, 1), (0.005, 1), (0.3333, 33), (0.5, 50), (0.994, 99), (0.995, 99), (0.9996, 99), (1.0, 100),
-])
+@pytest.mark.parametrize(
+    ("fraction", "shown"),
+    [
+        (0.0, 0),
+        (0.004, 1),
+        (0.005, 1),
+        (0.3333, 33),
+        (0.5, 50),
+        (0.994, 99),
+        (0.995, 99),
+        (0.9996, 99),
+        (1.0, 100),
+    ],
+)
 def test_percentages_never_round_to_full_marks_or_to_nothing(fraction: float, shown: int) -> None:
     assert shown_percent(fraction) == shown
 
@@ -141,13 +158,16 @@ def test_a_is_shown_to_the_decimals_the_prompts_use() -> None:
     assert blocks["a"].value == "0.693147"
 
 
-@pytest.mark.parametrize(("part", "label"), [
-    ({"correct": True, "score": 1.0, "follow_through": False}, "exercise.part_correct"),
-    ({"correct": False, "score": 1.0, "follow_through": True}, "exercise.part_follow_through"),
-    ({"correct": False, "score": 0.5, "follow_through": True}, "exercise.part_follow_through"),
-    ({"correct": False, "score": 0.5, "follow_through": False}, "exercise.part_partial"),
-    ({"correct": False, "score": 0.0, "follow_through": False}, "exercise.part_wrong"),
-])
+@pytest.mark.parametrize(
+    ("part", "label"),
+    [
+        ({"correct": True, "score": 1.0, "follow_through": False}, "exercise.part_correct"),
+        ({"correct": False, "score": 1.0, "follow_through": True}, "exercise.part_follow_through"),
+        ({"correct": False, "score": 0.5, "follow_through": True}, "exercise.part_follow_through"),
+        ({"correct": False, "score": 0.5, "follow_through": False}, "exercise.part_partial"),
+        ({"correct": False, "score": 0.0, "follow_through": False}, "exercise.part_wrong"),
+    ],
+)
 def test_a_part_credited_from_the_students_own_earlier_answer_says_so(app: Flask, part: dict, label: str) -> None:
     with app.test_request_context("/"):
         macros = app.jinja_env.get_template("_macros.html").make_module({"_": lambda key, **values: key})

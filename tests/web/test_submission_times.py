@@ -1,5 +1,6 @@
 """A student's submission times are shown in the course's zone, as its due date is; a submission made outside any
 assignment stays in UTC. The machine-readable <time datetime> is always the UTC instant."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,9 +26,19 @@ def _submissions(app: Flask) -> tuple[int, int]:
         session.get_one(Course, assignment.course_id).time_zone = "Asia/Shanghai"
         assignment.opens_at, assignment.due_at = SUBMITTED - timedelta(days=7), DUE
         student = session.scalars(select(User).where(User.username == "student1")).one()
-        rows = [Submission(user_id=student.id, assignment_id=assignment_id, exercise_id=ATTENTION, seed=0, lang="zh",
-                           raw_answer={}, status="invalid", created_at=SUBMITTED)
-                for assignment_id in (assignment.id, None)]
+        rows = [
+            Submission(
+                user_id=student.id,
+                assignment_id=assignment_id,
+                exercise_id=ATTENTION,
+                seed=0,
+                lang="zh",
+                raw_answer={},
+                status="invalid",
+                created_at=SUBMITTED,
+            )
+            for assignment_id in (assignment.id, None)
+        ]
         session.add_all(rows)
         session.commit()
         return rows[0].id, rows[1].id
@@ -41,7 +52,8 @@ def test_submission_times_are_in_the_course_zone(app: Flask, client: FlaskClient
     history = client.get("/submissions").get_data(as_text=True)
     assert zoned in history and utc in history  # one of each
     assert "2026-11-30 19:46 (Asia/Shanghai, UTC+8)" in client.get(f"/assignments/{_assignment(app)}").get_data(
-        as_text=True)  # the due date it is compared with, in the same zone
+        as_text=True
+    )  # the due date it is compared with, in the same zone
     detail = client.get(f"/submissions/{in_course}").get_data(as_text=True)
     assert zoned in detail and "UTC</time>" not in detail
     assert utc in client.get(f"/submissions/{loose}").get_data(as_text=True)

@@ -1,4 +1,5 @@
 """Students see opening and due times in their course's time zone, the zone named; an archived course says so."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,5 +1,6 @@
 """Once the key's rule lets a student see the answer key, the exercise page also shows the variant's worked solution
 from the engine's named steps, and marks the step where the student's latest graded answer first leaves it."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,7 +32,8 @@ def _seed(app: Flask, exercise_id: str) -> int:
 
 
 def test_the_worked_solution_shows_with_the_key_and_marks_where_the_answer_leaves_it(
-        app: Flask, client: FlaskClient, login: Login) -> None:
+    app: Flask, client: FlaskClient, login: Login
+) -> None:
     token = login(client, "student1")
     lesson3 = _assignment(app, "Lesson 3")
     page_url = f"/assignments/{lesson3}/exercises/{ADDITIVE}"
