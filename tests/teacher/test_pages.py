@@ -108,3 +108,12 @@ def test_never_lower_is_on_until_the_teacher_turns_it_off(login: Login, fixture_
     client, _ = login(fixture_course.teacher.username)
     page = client.get(f"/teach/assignments/{fixture_course.best.id}").get_data(as_text=True)
     assert '<input type="checkbox" name="never_lower" id="never-lower" checked>' in page
+
+
+def test_course_page_links_the_lms_grade_passback(login: Login, fixture_course: FixtureCourse) -> None:
+    """Sent, pending and needs-attention scores are one click from the course dashboard."""
+    client, _ = login(fixture_course.teacher.username)
+    course_id = fixture_course.course.id
+    page = client.get(f"/teach/courses/{course_id}").get_data(as_text=True)
+    assert f'href="/lti/courses/{course_id}/grades" id="lms-passback-link"' in page
+    assert client.get(f"/lti/courses/{course_id}/grades").status_code == 200
