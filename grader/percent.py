@@ -12,3 +12,11 @@ def shown_percent(fraction: float) -> int:
     if percent <= 0 and fraction > 0:
         return 1
     return int(percent)
+
+
+FULL_MARKS = 0.9995  # a score this high is full marks: "done" on the student pages, fully correct for teachers
+
+
+def full_marks(score: float | None) -> bool:
+    """True if ``score`` counts as full marks (what "done" means for an exercise)."""
+    return score is not None and score >= FULL_MARKS

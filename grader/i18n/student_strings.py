@@ -82,7 +82,8 @@ STUDENT_UI: dict[str, Text] = {
     "assignment.not_open": Text("尚未开放", "Not open yet"),
     "assignment.progress": Text("进度", "Progress"),
     "assignment.progress_text": Text(
-        "已完成 {done}/{total} 题，得分 {percent}%", "{done} of {total} done, score {percent}%"
+        "已完成 {done}/{total} 题（满分），已尝试 {attempted} 题，得分 {percent}%",
+        "{done} of {total} done (full marks), {attempted} attempted, score {percent}%",
     ),
     "assignment.exercises": Text("题目", "Exercises"),
     "assignment.open": Text("打开作业", "Open assignment"),
@@ -101,6 +102,10 @@ STUDENT_UI: dict[str, Text] = {
     "status.full": Text("✓ 满分", "✓ Full marks"),
     "status.partial": Text("◐ 部分得分", "◐ Partly right"),
     "status.zero": Text("✗ 零分", "✗ No marks"),
+    # An exercise's state: "done" is full marks, "attempted" anything short of it (grader/web/services.py).
+    "state.done": Text("✓ 已完成", "✓ Done"),
+    "state.attempted": Text("◐ 已尝试", "◐ Attempted"),
+    "state.not_started": Text("未开始", "Not started"),
     # Exercise page
     "exercise.prompt": Text("题目", "Question"),
     "exercise.data": Text("本题数据", "Your data"),
@@ -142,11 +147,16 @@ STUDENT_UI: dict[str, Text] = {
         "submitted. Reload the page and try again.",
     ),
     "exercise.result_pending": Text(
-        "答案已提交（提交 #{id}），但暂时取不到批改结果。请不要重复提交，稍后查看这次提交即可。",
-        "Your answer was submitted (submission #{id}) but its result could not be fetched "
+        "答案已提交，但暂时取不到批改结果。请不要重复提交，稍后查看这次提交即可。",
+        "Your answer was submitted but its result could not be fetched "
         "yet. Do not submit it again; look at the submission in a moment.",
     ),
-    "exercise.see_submission": Text("查看提交 #{id}", "See submission #{id}"),
+    "exercise.see_submission": Text("查看这次提交", "See this submission"),
+    "exercise.pager": Text("本作业的其他题目", "Other exercises of this assignment"),
+    "exercise.previous": Text("上一题", "Previous"),
+    "exercise.next": Text("下一题", "Next"),
+    "exercise.previous_label": Text("上一题：{title}", "Previous exercise: {title}"),
+    "exercise.next_label": Text("下一题：{title}", "Next exercise: {title}"),
     "exercise.submit_refused": Text("提交被拒绝：{reason}", "Submission refused: {reason}"),
     "exercise.unavailable": Text(
         "服务暂时不可用，请稍后再提交；这次提交没有保存。",
@@ -271,7 +281,13 @@ STUDENT_UI: dict[str, Text] = {
     "subs.status": Text("状态", "Status"),
     "subs.feedback": Text("反馈", "Feedback"),
     "subs.details": Text("查看详情", "Details"),
-    "subs.detail_title": Text("提交 #{id}", "Submission #{id}"),
+    "subs.attempt_col": Text("第几次", "Attempt"),
+    "subs.attempt": Text("第 {n} 次", "Attempt {n}"),
+    "subs.not_counted": Text("未计次数", "Not counted"),
+    "subs.attempt_title": Text("{title}：第 {n} 次尝试", "{title}: attempt {n}"),
+    "subs.uncounted_title": Text("{title}：未计次数的提交", "{title}: a submission that used no attempt"),
+    "subs.open_attempt": Text("查看第 {n} 次尝试", "Open attempt {n}"),
+    "subs.open_uncounted": Text("查看这次未计次数的提交", "Open this submission (it used no attempt)"),
     "subs.answer": Text("提交的答案", "Submitted answer"),
     "subs.refresh_note": Text("批改中，本页会自动刷新。", "Grading; this page refreshes itself."),
     "substatus.queued": Text("排队中", "Queued"),

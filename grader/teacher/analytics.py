@@ -38,8 +38,8 @@ from sqlalchemy.orm import Session, aliased
 
 from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, ScorePolicy, Submission, SubmissionStatus, User
+from grader.percent import FULL_MARKS
 
-FULL_MARKS = 0.9995  # a score this high counts as fully correct (the student pages round the same way)
 BIN_EDGES = (0.2, 0.4, 0.6, 0.8)  # histogram bins: 0–19 %, 20–39 %, 40–59 %, 60–79 %, 80–99 %, 100 %
 BIN_COUNT = len(BIN_EDGES) + 2
 EXAMPLES_PER_TAG = 3

@@ -8,7 +8,7 @@ from werkzeug.exceptions import HTTPException
 
 from grader.api_errors import http_exception_response, is_api_request
 from grader.auth_session import SESSION_USER_KEY
-from grader.percent import shown_percent
+from grader.percent import FULL_MARKS, full_marks, shown_percent
 from grader.ui.csrf import protect
 from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
 from grader.web import auth_views, course_views, exercise_views, lab_views, link_views
@@ -108,6 +108,8 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(code, _unrouted_error_page)
     app.context_processor(template_globals)
     app.add_template_filter(shown_percent, "percent")
+    app.add_template_test(full_marks, "full_marks")
+    app.jinja_env.globals["FULL_MARKS"] = FULL_MARKS
     app.before_request(protect_cookie_api_posts)
     app.after_request(_no_store_for_signed_in)
     app.after_request(_frame_policy)

@@ -30,7 +30,7 @@ from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionSta
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible
-from grader.web.services import AssignmentView, assignment_view, locked_for, teaches_course
+from grader.web.services import AssignmentView, ExerciseRow, assignment_view, locked_for, teaches_course
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -69,6 +69,8 @@ class ExercisePage:
     locked: bool = False
     worked: tuple[Mapping[str, Any], ...] = ()  # the key's solution as the engine's named steps (shown with the key)
     departed_at: int | None = None  # the step where the latest graded, not fully right answer leaves that solution
+    previous: ExerciseRow | None = None  # the assignment's graded exercise before this one
+    next: ExerciseRow | None = None  # and the one after it
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class LockedPage:
     opens_at: datetime | None
     fields: tuple[FieldView, ...] = ()
     locked: bool = True
+    previous: ExerciseRow | None = None
+    next: ExerciseRow | None = None
 
 
 def graded_exercise(assignment: Assignment, exercise_id: str) -> dict[str, Any]:
@@ -96,6 +100,13 @@ def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...
     return tuple(
         FieldView(f["name"], f["kind"], f["label"][lang], f["hint"][lang], f["kind"] in MULTILINE_KINDS) for f in fields
     )
+
+
+def neighbours(progress: AssignmentView, exercise_id: str) -> tuple[ExerciseRow | None, ExerciseRow | None]:
+    """The graded exercises before and after ``exercise_id`` in the assignment's order (None at either end)."""
+    graded = [row for row in progress.rows if row.graded]
+    index = next(i for i, row in enumerate(graded) if row.exercise_id == exercise_id)
+    return (graded[index - 1] if index > 0 else None, graded[index + 1] if index + 1 < len(graded) else None)
 
 
 def _refusal(state: str, attempts_left: int | None) -> str | None:
@@ -133,8 +144,11 @@ def exercise_page(
     before the assignment opens, a student gets the locked page (the same variant may show through an open one)."""
     entry = graded_exercise(assignment, exercise_id)
     progress = assignment_view(session, user, assignment, lang, now)
+    previous, following = neighbours(progress, exercise_id)
     if progress.locked:
-        return LockedPage(exercise_id, entry["title"][lang], progress, assignment.opens_at)
+        return LockedPage(
+            exercise_id, entry["title"][lang], progress, assignment.opens_at, previous=previous, next=following
+        )
     seed = seed_for(session, user.id, exercise_id, assignment)
     shown = engine.variant(exercise_id, seed, lang)
     prompt = page_prompt(exercise_id, seed, lang)
@@ -163,6 +177,8 @@ def exercise_page(
         misconception_names=engine.misconception_names(exercise_id, lang),
         worked=worked,
         departed_at=departed_at,
+        previous=previous,
+        next=following,
     )
 
 

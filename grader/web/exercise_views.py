@@ -14,6 +14,7 @@ from grader.ui.page_helpers import login_required, page_lang, render, signed_in,
 from grader.ui.routes import Routes
 from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
 from grader.web.services import (
+    attempt_number,
     first_feedback,
     refresh_seconds,
     submission_history,
@@ -79,12 +80,14 @@ def submissions() -> ResponseReturnValue:
 @login_required
 def submission(submission_id: int) -> ResponseReturnValue:
     """One of the user's submissions with its per-part result."""
-    found = visible_or_404(lambda: visible_submission(get_session(), signed_in(), submission_id))
+    session = get_session()
+    found = visible_or_404(lambda: visible_submission(session, signed_in(), submission_id))
     lang = page_lang()
     return render(
         "submission.html",
         submission=found,
         labels=field_labels(found.exercise_id, lang),
         title=exercise_title(found.exercise_id, lang),
+        attempt=attempt_number(session, found),
         refresh=refresh_seconds(found, utcnow()),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,7 +28,7 @@ from grader.models import (
     User,
 )
 from grader.models.overrides import TOTAL
-from grader.percent import shown_percent
+from grader.percent import full_marks, shown_percent
 from grader.ui.exercise_catalogue import exercise_entry, exercise_title
 from grader.ui.page_helpers import NotVisible
 
@@ -65,6 +66,14 @@ class ExerciseRow:
     late: Lateness | None = None  # the counted attempt was late: its penalty is in ``score``
     override: ScoreOverride | None = None  # a teacher set the score (with a reason the student sees)
 
+    @property
+    def state(self) -> str:
+        """Done (full marks), "attempted" (an attempt used or a score given, short of full marks) or
+        "not_started": the one rule of the assignment page, the course list and the progress bar."""
+        if full_marks(self.score):
+            return "done"
+        return "attempted" if self.score is not None or self.attempts_used > 0 else "not_started"
+
 
 @dataclass(frozen=True)
 class AssignmentView:
@@ -74,7 +83,7 @@ class AssignmentView:
     title: str
     rows: tuple[ExerciseRow, ...]
     percent: int
-    done: int
+    done: int  # graded exercises at full marks
     total: int
     attempts_left: int | None
     attempts_allowed_total: int | None
@@ -85,6 +94,7 @@ class AssignmentView:
     total_override: ScoreOverride | None = None  # a teacher set the assignment's total (``percent`` is it)
     points_total: Total | None = None  # the total in points
     points: dict[str, float] = field(default_factory=dict)  # each graded exercise's points
+    attempted: int = 0  # graded exercises attempted, short of full marks
 
 
 @dataclass(frozen=True)
@@ -175,7 +185,7 @@ def assignment_view(
         title=assignment.title(lang),
         rows=rows,
         percent=percent,
-        done=sum(1 for row in graded if row.score is not None),
+        done=sum(1 for row in graded if row.state == "done"),
         total=len(graded),
         attempts_left=None if allowed is None else sum(row.attempts_left or 0 for row in graded),
         attempts_allowed_total=None if allowed is None else allowed * len(graded),
@@ -186,6 +196,7 @@ def assignment_view(
         total_override=total_override,
         points_total=total,
         points=worth,
+        attempted=sum(1 for row in graded if row.state == "attempted"),
     )
 
 
@@ -239,14 +250,36 @@ def visible_submission(session: Session, user: User, submission_id: int) -> Subm
     return submission
 
 
+def attempt_numbers(submissions: Iterable[Submission]) -> dict[int, int]:
+    """Submission id -> its attempt number (1, 2, 3, oldest first) among one user's submissions to one exercise of
+    one assignment; only those that use an attempt get one (an unreadable answer or a grading error uses none)."""
+    counted = sorted(s.id for s in submissions if s.status in policy.COUNTED_STATUSES)
+    return {submission_id: number for number, submission_id in enumerate(counted, start=1)}
+
+
+def attempt_number(session: Session, submission: Submission) -> int | None:
+    """The attempt number of ``submission`` among its user's submissions to the same exercise and assignment."""
+    siblings = session.scalars(
+        select(Submission).where(
+            Submission.user_id == submission.user_id,
+            Submission.exercise_id == submission.exercise_id,
+            Submission.assignment_id.is_(None)
+            if submission.assignment_id is None
+            else Submission.assignment_id == submission.assignment_id,
+        )
+    )
+    return attempt_numbers(siblings).get(submission.id)
+
+
 @dataclass(frozen=True)
 class HistoryGroup:
-    """A user's submissions to one exercise of one assignment, newest first."""
+    """A user's submissions to one exercise of one assignment, newest first, with their attempt numbers."""
 
     exercise_id: str
     title: str
     assignment: Assignment | None
     submissions: tuple[Submission, ...]
+    attempts: dict[int, int] = field(default_factory=dict)  # submission id -> attempt number (counted ones only)
 
 
 def submission_history(
@@ -262,7 +295,7 @@ def submission_history(
     for submission in session.scalars(query):
         groups.setdefault((submission.assignment_id, submission.exercise_id), []).append(submission)
     return [
-        HistoryGroup(ex_id, exercise_title(ex_id, lang), subs[0].assignment, tuple(subs))
+        HistoryGroup(ex_id, exercise_title(ex_id, lang), subs[0].assignment, tuple(subs), attempt_numbers(subs))
         for (_, ex_id), subs in groups.items()
     ]
 

@@ -228,12 +228,17 @@
         var rows = reply.body.exercises.filter(function (row) { return graded.indexOf(row.exercise_id) >= 0; });
         var total = rows.length;
         var sum = rows.reduce(function (acc, row) { return acc + (row.score || 0); }, 0);
-        var done = rows.filter(function (row) { return row.score !== null; }).length;
         var percent = total ? G.percent(sum / total) : 0;
         document.querySelectorAll(".progress").forEach(function (bar) {
+          // The server's one rule (grader/web/services.py): done is full marks, attempted is anything short of it.
+          var full = Number(bar.dataset.fullMarks);
+          var done = rows.filter(function (row) { return row.score !== null && row.score >= full; }).length;
+          var attempted = rows.filter(function (row) {
+            return !(row.score !== null && row.score >= full) && (row.score !== null || row.attempts_used > 0);
+          }).length;
           bar.querySelector("progress").value = percent;
           bar.querySelector("progress").textContent = percent + "%";
-          bar.querySelector(".progress-text").textContent = say("assignment.progress_text", { done: done, total: total, percent: percent });
+          bar.querySelector(".progress-text").textContent = say("assignment.progress_text", { done: done, total: total, attempted: attempted, percent: percent });
         });
         var mine = reply.body.exercises.filter(function (row) { return row.exercise_id === form.dataset.exercise; })[0];
         var attempts = document.getElementById("attempts-left");
