@@ -88,3 +88,24 @@ def test_stepping_through_exercises_and_attempts_on_a_phone(browser: Browser, de
     )
     shot(page, "student-side-02-phone-attempt")
     page.close()
+
+
+def test_a_wide_data_table_scrolls_and_keeps_its_row_headers_in_view(browser: Browser, demo: LiveApp) -> None:
+    assignment_id, _ = _chapter_13(demo)
+    page = _phone_page(browser, demo)
+    page.goto(f"{demo.url}/assignments/{assignment_id}/exercises/ch13.greedy-decode")
+    index = page.evaluate(
+        "[...document.querySelectorAll('.data-wrap')].findIndex(w => w.scrollWidth > w.clientWidth + 20)"
+    )
+    assert index >= 0, "no data table wider than the phone"
+    box = page.locator(".data-wrap").nth(index)
+    header = box.locator("tbody th[scope=row]").first
+    box.evaluate("w => { w.scrollLeft = 0; }")
+    before = header.bounding_box()
+    box.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    assert box.evaluate("w => w.scrollLeft") > 0  # it scrolls
+    after = header.bounding_box()
+    assert before is not None and after is not None
+    assert abs(after["x"] - before["x"]) < 1  # the row header stayed where it was
+    shot(page, "student-side-03-phone-wide-table")
+    page.close()
