@@ -97,7 +97,9 @@ def test_the_wait_for_a_grade_outlasts_failed_requests(
     _fill(page, READABLE)
     page.click("#submit-button")
     result = page.locator("#result-content")
-    expect(result).to_contain_text("#")  # the pending note names the stored submission
+    # The pending note links the stored submission (issue 19: by its page, never by a global "#id").
+    expect(result.locator("a[href^='/submissions/']")).to_be_visible()
+    expect(result).not_to_contain_text("#")
     expect(result.locator("p.score")).to_be_visible(timeout=GRADING_TIMEOUT_MS)
     assert len(failed) == 2
 
