@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -58,13 +59,20 @@ def clean_database(app: Flask) -> None:
                 connection.execute(delete(table))
 
 
-@pytest.fixture
-def app(backend: Backend) -> Iterator[Flask]:
-    """The app on this session's backend; the database is emptied after each test."""
+@contextmanager
+def app_on(backend: Backend) -> Iterator[Flask]:
+    """The app on ``backend``; its database is emptied when the block ends (for folders whose ``app`` is another)."""
     application = create_app(backend.config())
     yield application
     clean_database(application)
     get_db(application).dispose()
+
+
+@pytest.fixture
+def app(backend: Backend) -> Iterator[Flask]:
+    """The app on this session's backend; the database is emptied after each test."""
+    with app_on(backend) as application:
+        yield application
 
 
 @pytest.fixture

@@ -77,8 +77,11 @@ def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
     return assignment, teacher, student
 
 
-def make_graded(session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0) -> Submission:
-    """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``."""
+def make_graded(
+    session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0, status: str = "graded"
+) -> Submission:
+    """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``; with
+    another ``status`` (queued, invalid, ...), one without a score."""
     submission = Submission(
         user_id=user_id,
         assignment_id=assignment_id,
@@ -86,9 +89,9 @@ def make_graded(session: Session, assignment_id: int, user_id: int, exercise_id:
         seed=0,
         lang="en",
         raw_answer={"x": "1"},
-        status="graded",
-        score=score,
-        engine_version="1",
+        status=status,
+        score=score if status == "graded" else None,
+        engine_version="1" if status == "graded" else None,
     )
     session.add(submission)
     session.commit()

@@ -11,12 +11,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
-from grader import create_app
-from grader.extensions import get_db
 from grader.i18n import LANG_COOKIE, t
-from grader.models import Assignment, Submission, User
+from grader.models import Assignment, User
 from grader.ui.exercise_catalogue import exercise_title
-from tests.conftest import clean_database
+from tests.conftest import app_on
 from tests.factories import TEST_PASSWORD, make_assignment, make_graded, make_user
 from tests.support import Backend
 from tests.web.conftest import csrf_from
@@ -29,17 +27,8 @@ GRADED = [ORDER[0], ORDER[2], ORDER[3]]
 @pytest.fixture
 def app(backend: Backend) -> Iterator[Flask]:
     """The app on the session's backend (SQLite and PostgreSQL), not the demo: these pages need their own course."""
-    application = create_app(backend.config())
-    yield application
-    clean_database(application)
-    get_db(application).dispose()
-
-
-@pytest.fixture
-def session(app: Flask) -> Iterator[Session]:
-    """A database session inside an app context."""
-    with app.app_context(), get_db(app).session() as db_session:
-        yield db_session
+    with app_on(backend) as application:
+        yield application
 
 
 def _signed_in(client: FlaskClient, user: User, lang: str) -> None:
@@ -54,22 +43,6 @@ def _course(session: Session) -> tuple[User, Assignment]:
     """A student in a course whose assignment sets ``ORDER``."""
     student = make_user(session)
     return student, make_assignment(session, [student], exercise_ids=ORDER)
-
-
-def _submission(session: Session, assignment: Assignment, user: User, exercise_id: str, status: str) -> Submission:
-    """A committed submission in ``status`` that is not graded (unreadable, or still queued)."""
-    row = Submission(
-        user_id=user.id,
-        assignment_id=assignment.id,
-        exercise_id=exercise_id,
-        seed=0,
-        lang="en",
-        raw_answer={"x": "1"},
-        status=status,
-    )
-    session.add(row)
-    session.commit()
-    return row
 
 
 def _page(client: FlaskClient, path: str) -> str:
@@ -111,7 +84,7 @@ def test_submissions_are_numbered_per_exercise_never_by_id(client: FlaskClient, 
     first = make_graded(session, assignment.id, student.id, GRADED[0], 0.5)
     make_graded(session, assignment.id, other.id, GRADED[0], 1.0)
     elsewhere = make_graded(session, assignment.id, student.id, GRADED[1], 0.2)
-    unreadable = _submission(session, assignment, student, GRADED[0], "invalid")  # uses no attempt
+    unreadable = make_graded(session, assignment.id, student.id, GRADED[0], status="invalid")  # uses no attempt
     second = make_graded(session, assignment.id, student.id, GRADED[0], 1.0)
     _signed_in(client, student, lang)
 
@@ -158,7 +131,7 @@ def test_done_means_full_marks_and_anything_less_is_attempted(client: FlaskClien
 
 def test_an_attempt_still_queued_is_attempted_not_done(client: FlaskClient, session: Session) -> None:
     student, assignment = _course(session)
-    _submission(session, assignment, student, GRADED[2], "queued")
+    make_graded(session, assignment.id, student.id, GRADED[2], status="queued")
     _signed_in(client, student, "en")
     page = _page(client, f"/assignments/{assignment.id}")
     assert '<span class="state state-attempted">' in page and '<span class="state state-done">' not in page
