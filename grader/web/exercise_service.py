@@ -30,7 +30,14 @@ from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionSta
 from grader.ui.data_view import Block, data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible
-from grader.web.services import AssignmentView, ExerciseRow, assignment_view, locked_for, teaches_course
+from grader.web.attempts import attempt_numbers
+from grader.web.services import (
+    AssignmentView,
+    ExerciseRow,
+    assignment_view,
+    locked_for,
+    teaches_course,
+)
 
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
@@ -69,6 +76,7 @@ class ExercisePage:
     locked: bool = False
     worked: tuple[Mapping[str, Any], ...] = ()  # the key's solution as the engine's named steps (shown with the key)
     departed_at: int | None = None  # the step where the latest graded, not fully right answer leaves that solution
+    latest_attempt: int | None = None  # the attempt number of ``latest`` (None: it used no attempt)
     previous: ExerciseRow | None = None  # the assignment's graded exercise before this one
     next: ExerciseRow | None = None  # and the one after it
 
@@ -177,6 +185,7 @@ def exercise_page(
         misconception_names=engine.misconception_names(exercise_id, lang),
         worked=worked,
         departed_at=departed_at,
+        latest_attempt=attempt_numbers(history).get(latest.id) if latest else None,
         previous=previous,
         next=following,
     )

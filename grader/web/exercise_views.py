@@ -12,9 +12,9 @@ from grader.models import utcnow
 from grader.ui.exercise_catalogue import exercise_title, field_labels
 from grader.ui.page_helpers import login_required, page_lang, render, signed_in, visible_or_404
 from grader.ui.routes import Routes
+from grader.web.attempts import attempt_number
 from grader.web.exercise_service import exercise_page, form_from_latest, submit_form
 from grader.web.services import (
-    attempt_number,
     first_feedback,
     refresh_seconds,
     submission_history,

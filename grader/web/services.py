@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -31,6 +30,7 @@ from grader.models.overrides import TOTAL
 from grader.percent import full_marks, shown_percent
 from grader.ui.exercise_catalogue import exercise_entry, exercise_title
 from grader.ui.page_helpers import NotVisible
+from grader.web.attempts import attempt_numbers
 
 ARCHIVED_BADGE = Text("已归档", "Archived")
 ARCHIVED_SECTION = Text("已归档的课程", "Archived courses")
@@ -248,27 +248,6 @@ def visible_submission(session: Session, user: User, submission_id: int) -> Subm
     if submission is None or submission.user_id != user.id:
         raise NotVisible(submission_id)
     return submission
-
-
-def attempt_numbers(submissions: Iterable[Submission]) -> dict[int, int]:
-    """Submission id -> its attempt number (1, 2, 3, oldest first) among one user's submissions to one exercise of
-    one assignment; only those that use an attempt get one (an unreadable answer or a grading error uses none)."""
-    counted = sorted(s.id for s in submissions if s.status in policy.COUNTED_STATUSES)
-    return {submission_id: number for number, submission_id in enumerate(counted, start=1)}
-
-
-def attempt_number(session: Session, submission: Submission) -> int | None:
-    """The attempt number of ``submission`` among its user's submissions to the same exercise and assignment."""
-    siblings = session.scalars(
-        select(Submission).where(
-            Submission.user_id == submission.user_id,
-            Submission.exercise_id == submission.exercise_id,
-            Submission.assignment_id.is_(None)
-            if submission.assignment_id is None
-            else Submission.assignment_id == submission.assignment_id,
-        )
-    )
-    return attempt_numbers(siblings).get(submission.id)
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,9 @@ def test_submissions_are_numbered_per_exercise_never_by_id(client: FlaskClient, 
     assert f'aria-label="{t("subs.open_attempt", lang, n=2)}"' in history
     assert f"#{second.id}" not in history
 
+    exercise = _page(client, f"/assignments/{assignment.id}/exercises/{GRADED[0]}")
+    assert f'<p class="hint" id="latest-attempt">{t("subs.attempt", lang, n=2)}</p>' in exercise  # its latest result
+
     title = exercise_title(GRADED[0], lang)
     for submission, heading in (
         (second, t("subs.attempt_title", lang, title=title, n=2)),

@@ -78,6 +78,7 @@ def test_stepping_through_exercises_and_attempts_on_a_phone(browser: Browser, de
     back.tap()
     expect(page).to_have_url(base + exercises[0])
     expect(page.locator("#result-content")).to_contain_text("100%")  # the latest attempt's result
+    expect(page.locator("#latest-attempt")).to_have_text("Attempt 2")
 
     page.goto(f"{demo.url}/submissions")
     attempts = page.locator(f'[id="ex-{exercises[0]}"] table.history tbody th')
