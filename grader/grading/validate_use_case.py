@@ -51,6 +51,12 @@ def studied_assignments(session: Session, user_id: int, exercise_id: str) -> lis
     return policy.assignments_setting(session, user_id, exercise_id, (EnrolmentRole.STUDENT,))
 
 
+def _implied_assignment(setting: list[Assignment]) -> Assignment | None:
+    """The assignment whose own variant a caller who names none works on: the only assignment of theirs that sets
+    the exercise, when it gives fresh variants; None (the shared variant) otherwise."""
+    return setting[0] if len(setting) == 1 and setting[0].fresh_variants else None
+
+
 def own_variant(
     session: Session, caller: Caller, exercise_id: str, now: datetime, assignment: Assignment | None = None
 ) -> OwnVariant | Refused:
@@ -79,10 +85,12 @@ def own_variant(
                 ),
             )
         as_student, opens_at = True, policy.first_opening(setting, now)
+        assignment = assignment or _implied_assignment(setting)
     else:
         # Only the courses they study count: one they teach opening would show what a student course holds back.
         studied = [a for a in studied_assignments(session, caller.user_id, exercise_id) if assignment in (None, a)]
         as_student, opens_at = bool(studied), policy.first_opening(studied, now)
+        assignment = assignment or _implied_assignment(studied)
     if opens_at is not None:
         when = opens_at.strftime("%Y-%m-%d %H:%M UTC")
         return Refused(

@@ -242,3 +242,34 @@ def test_the_api_says_which_mode_an_assignment_has(session: Session, client: Fla
     courses = client.get("/api/v1/courses", headers=_bearer(session, student)).get_json()
     modes = {a["id"]: a["fresh_variants"] for course in courses["courses"] for a in course["assignments"]}
     assert modes == {legacy.id: False, fresh.id: True}
+
+
+def test_without_an_assignment_named_the_only_fresh_assignment_gives_the_variant(
+    session: Session, client: FlaskClient
+) -> None:
+    """A student whose one assignment with the exercise is fresh reads and previews on that assignment's variant
+    when the request names none (the shared variant would be one they are never graded on)."""
+    assignment, _, student = make_taught_assignment(session)
+    assignment.fresh_variants = True
+    session.commit()
+    fresh, shared = seed_for(session, student.id, SHIFT, assignment), seed_for(session, student.id, SHIFT)
+    headers = _bearer(session, student)
+    reply = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en", headers=headers)
+    assert reply.status_code == 200
+    assert (
+        reply.get_json()["data"]
+        == engine.variant(SHIFT, fresh, "en")["data"]
+        != engine.variant(SHIFT, shared, "en")["data"]
+    )
+
+
+def test_without_an_assignment_named_two_assignments_keep_the_shared_variant(
+    session: Session, client: FlaskClient
+) -> None:
+    student = make_user(session)
+    legacy = make_assignment(session, [student])
+    _second(session, legacy, fresh_variants=True)
+    shared = seed_for(session, student.id, SHIFT)
+    reply = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en", headers=_bearer(session, student))
+    assert reply.status_code == 200
+    assert reply.get_json()["data"] == engine.variant(SHIFT, shared, "en")["data"]
