@@ -2,7 +2,7 @@
 helper ``t``, and the sticky language choice (a cookie).
 
 The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``,
-``course_strings``, ``account_strings``) only
+``course_strings``, ``account_strings``, ``export_strings``) only
 to keep each file readable; the keys form one namespace, and a key defined twice is refused when this module loads.
 """
 
