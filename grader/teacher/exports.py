@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, select
+from sqlalchemy import Select, case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -119,15 +119,14 @@ def part_tags(parts: dict[str, Any] | None) -> list[str]:
     return tags
 
 
-def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
-    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches,
-    each saying whether the dashboards count it."""
-    yield list(SUBMISSIONS_HEADER)
+def submissions_query(assignment: Assignment) -> Select[Any]:
+    """Every submission to the assignment, oldest first, as plain columns streamed in batches, the last one
+    (``counted``) saying whether the dashboards count it."""
     # The dashboards' own condition (analytics), so the column cannot drift from what they show.
-    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0)
+    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0).label("counted")
     # Plain columns, not ORM objects: the export reads each row once, so identity-map bookkeeping and decoding the
     # columns it never shows (errors, lease fields) were most of its time.
-    query = (
+    return (
         select(
             Submission.id,
             User.username,
@@ -149,6 +148,13 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
         .order_by(Submission.id)
         .execution_options(yield_per=STREAM_BATCH)
     )
+
+
+def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
+    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches,
+    each saying whether the dashboards count it."""
+    yield list(SUBMISSIONS_HEADER)
+    query = submissions_query(assignment)
     for (
         submission_id,
         username,

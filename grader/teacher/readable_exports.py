@@ -7,15 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from grader.grading.points import DEFAULT_POINTS, points_of
 from grader.i18n import t
-from grader.models import Assignment, Submission, User
+from grader.models import Assignment
 from grader.models.courses import shown_time
-from grader.teacher import analytics
-from grader.teacher.exports import STREAM_BATCH, number, part_tags, safe_text
+from grader.teacher.exports import number, part_tags, safe_text, submissions_query
 from grader.teacher.grade_table import Cell, grade_table
 
 
@@ -96,26 +94,7 @@ def readable_submissions_rows(session: Session, assignment: Assignment, lang: st
     yield [t(f"export.col.{column}", lang) for column in SUBMISSION_COLUMNS]
     worth = points_of(assignment)
     zone = assignment.course.time_zone
-    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0)
-    query = (
-        select(
-            Submission.id,
-            User.username,
-            User.display_name,
-            Submission.exercise_id,
-            Submission.status,
-            Submission.score,
-            Submission.raw_answer,
-            Submission.parts,
-            Submission.created_at,
-            Submission.finished_at,
-            counted,
-        )
-        .join(User, User.id == Submission.user_id)
-        .where(Submission.assignment_id == assignment.id)
-        .order_by(Submission.id)
-        .execution_options(yield_per=STREAM_BATCH)
-    )
+    query = submissions_query(assignment)
     for row in session.execute(query):
         # An exercise taken out of the assignment is still worth the default point, as the gradebook counted it.
         possible = worth.get(row.exercise_id, DEFAULT_POINTS)
@@ -132,7 +111,7 @@ def readable_submissions_rows(session: Session, assignment: Assignment, lang: st
             ";".join(part_tags(row.parts)),
             local_time(row.created_at, zone),
             local_time(row.finished_at, zone),
-            t("export.yes" if row[-1] else "export.no", lang),
+            t("export.yes" if row.counted else "export.no", lang),
         ]
 
 
