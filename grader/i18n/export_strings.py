@@ -7,7 +7,7 @@ from exercises.i18n import Text
 EXPORT_UI: dict[str, Text] = {
     "export.col.username": Text("用户名", "Username"),
     "export.col.name": Text("姓名", "Name"),
-    "export.col.points_of": Text("{name}（满分 {max} 分）", "{name} (out of {max} points)"),
+    "export.col.points_of": Text("{name}（满分 {max} 分）", "{name} (points, max {max})"),
     "export.col.total": Text("总分", "Total"),
     "export.col.percent": Text("得分率（%）", "Score (%)"),
     "export.col.due": Text("截止时间", "Due"),

@@ -55,8 +55,8 @@ def gradebook_xlsx(session: Session, course: Course, lang: str) -> bytes:
 
 
 def header(sheet: Worksheet, titles: list[str]) -> None:
-    """The first row, bold, frozen in view."""
-    sheet.append(titles)
+    """The first row, bold, frozen in view (titles that look like formulas, from assignment titles, kept text)."""
+    sheet.append([safe_text(title) for title in titles])
     for cell in sheet[1]:
         cell.font = Font(bold=True)
     sheet.freeze_panes = "C2"

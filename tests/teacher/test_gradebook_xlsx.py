@@ -12,6 +12,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from sqlalchemy.orm import Session
 
 from grader.i18n import LANG_COOKIE
+from grader.teacher.gradebook_xlsx import sheet_title
 from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse
 from tests.teacher.marked_course import build_marked, shanghai
 
@@ -59,7 +60,7 @@ def test_one_sheet_per_assignment_and_a_summary(
     assert list(book) == sheets
     best = values(book[sheets[1]])
     assert best[0][2:4] == (
-        [f"{LOSS} (out of 2 points)", f"{COST} (out of 3 points)"]
+        [f"{LOSS} (points, max 2)", f"{COST} (points, max 3)"]
         if lang == "en"
         else [f"{LOSS}（满分 2 分）", f"{COST}（满分 3 分）"]
     )
@@ -76,10 +77,10 @@ def test_one_sheet_per_assignment_and_a_summary(
     assert rows["Bob"][4].comment is not None  # the total overridden
     assert rows["Dave"][3].comment is not None  # COST overridden
     last = values(book[sheets[2]])
-    assert last[0][2] == (f"{GREEDY} (out of 1 points)" if lang == "en" else f"{GREEDY}（满分 1 分）")
+    assert last[0][2] == (f"{GREEDY} (points, max 1)" if lang == "en" else f"{GREEDY}（满分 1 分）")
     summary = values(book[sheets[0]])
     assert summary[0][2:] == (
-        ["Best (out of 5 points)", "Last (out of 1 points)", "Total (out of 6 points)", "Score (%)"]
+        ["Best (points, max 5)", "Last (points, max 1)", "Total (points, max 6)", "Score (%)"]
         if lang == "en"
         else ["最高分（满分 5 分）", "最后一次（满分 1 分）", "总分（满分 6 分）", "得分率（%）"]
     )
@@ -94,3 +95,29 @@ def test_another_teachers_course_is_not_found(login: Login, marked_course: Fixtu
     client, token = login(marked_course.other_teacher.username)
     response = client.post(f"/teach/courses/{marked_course.course.id}/gradebook.xlsx", data={"csrf_token": token})
     assert response.status_code == 404
+
+
+def test_formula_like_titles_and_names_stay_text(login: Login, session: Session, marked_course: FixtureCourse) -> None:
+    """An assignment title or a display name that a spreadsheet would run as a formula is written as text."""
+    marked_course.best.title_en = "=1+1"
+    marked_course.alice.display_name = '=HYPERLINK("http://evil")'
+    session.commit()
+    book = workbook(login, marked_course, "en")
+    assert list(book)[1] == "1. =1+1"
+    header = book["Summary"][1][2]
+    assert (header.value, header.data_type) == ("'=1+1 (points, max 5)", "s")
+    names = [row[1] for row in book["1. =1+1"].iter_rows(min_row=2)]
+    assert {(cell.value, cell.data_type) for cell in names} >= {('\'=HYPERLINK("http://evil")', "s")}
+
+
+@pytest.mark.parametrize(
+    ("index", "title", "sheet"),
+    [
+        (1, "Best", "1. Best"),
+        (2, "a/b:c*d?[e]\\f", "2. a b c d  e  f"),
+        (12, "x" * 40, "12. " + "x" * 27),
+    ],
+)
+def test_sheet_titles_excel_accepts(index: int, title: str, sheet: str) -> None:
+    """Excel's rules: at most 31 characters, none of []:*?/\\; the number keeps them unique."""
+    assert sheet_title(index, title) == sheet

@@ -49,9 +49,9 @@ def download(login: Login, fixture: FixtureCourse, kind: str, lang: str) -> tupl
             [
                 "Username",
                 "Name",
-                f"{LOSS} (out of 2 points)",
-                f"{COST} (out of 3 points)",
-                "Total (out of 5 points)",
+                f"{LOSS} (points, max 2)",
+                f"{COST} (points, max 3)",
+                "Total (points, max 5)",
                 "Score (%)",
                 "Due",
                 "Extra attempts",
