@@ -103,7 +103,7 @@ def readable_submissions_rows(session: Session, assignment: Assignment, lang: st
             safe_text(row.username),
             safe_text(row.display_name),
             row.exercise_id,
-            str(row.status),
+            t(f"substatus.{row.status}", lang),
             number(None if row.score is None else row.score * possible),
             number(possible),
             percent(row.score),

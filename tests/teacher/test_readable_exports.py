@@ -154,7 +154,7 @@ def test_submissions_in_points_and_course_time(
         marked_course.alice.username,
         "Alice",
         LOSS,
-        "graded",
+        "Graded" if lang == "en" else "已批改",
         "1",
         "2",
         "50",
@@ -162,5 +162,7 @@ def test_submissions_in_points_and_course_time(
         "log10",
     ]
     assert first[10:] == [shanghai(1), shanghai(1), "yes" if lang == "en" else "是"]
-    invalid = next(row for row in rows if row[4] == "invalid")
+    invalid = next(
+        row for row in rows if row[4] == ("Unreadable (no attempt used)" if lang == "en" else "无法读取（未计次数）")
+    )
     assert (invalid[5], invalid[7], invalid[12]) == ("", "", "no" if lang == "en" else "否")
