@@ -120,8 +120,8 @@ def part_tags(parts: dict[str, Any] | None) -> list[str]:
 
 
 def submissions_query(assignment: Assignment) -> Select[Any]:
-    """Every submission to the assignment, oldest first, as plain columns streamed in batches, the last one
-    (``counted``) saying whether the dashboards count it."""
+    """Every submission to the assignment, oldest first, as plain columns streamed in batches, ``counted`` saying
+    whether the dashboards count it, and last the submitter's id."""
     # The dashboards' own condition (analytics), so the column cannot drift from what they show.
     counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0).label("counted")
     # Plain columns, not ORM objects: the export reads each row once, so identity-map bookkeeping and decoding the
@@ -142,6 +142,7 @@ def submissions_query(assignment: Assignment) -> Select[Any]:
             Submission.created_at,
             Submission.finished_at,
             counted,
+            Submission.user_id,
         )
         .join(User, User.id == Submission.user_id)
         .where(Submission.assignment_id == assignment.id)
@@ -170,6 +171,7 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
         created_at,
         finished_at,
         is_counted,
+        _user_id,
     ) in session.execute(query):
         yield [
             str(submission_id),

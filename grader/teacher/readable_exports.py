@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.grading.points import DEFAULT_POINTS, points_of
+from grader.grading.terms import terms_of_students
 from grader.i18n import t
-from grader.models import Assignment
+from grader.models import Assignment, Submission
 from grader.models.courses import shown_time
 from grader.teacher.exports import number, part_tags, safe_text, submissions_query
 from grader.teacher.grade_table import Cell, grade_table
@@ -89,12 +91,15 @@ SUBMISSION_COLUMNS = (
 
 
 def readable_submissions_rows(session: Session, assignment: Assignment, lang: str) -> Iterator[list[str]]:
-    """Header, then every submission to the assignment, oldest first, with its score in points and percent and its
-    times in the course's zone."""
+    """Header, then every submission to the assignment, oldest first, with its score in points (marked if late) and
+    percent and its times in the course's zone."""
     yield [t(f"export.col.{column}", lang) for column in SUBMISSION_COLUMNS]
     worth = points_of(assignment)
     zone = assignment.course.time_zone
     query = submissions_query(assignment)
+    submitters = session.scalars(select(Submission.user_id).where(Submission.assignment_id == assignment.id).distinct())
+    # Each submitter's own due date (extensions), so a row is marked late exactly when its grade counted it late.
+    terms = terms_of_students(session, assignment, list(submitters))
     for row in session.execute(query):
         # An exercise taken out of the assignment is still worth the default point, as the gradebook counted it.
         possible = worth.get(row.exercise_id, DEFAULT_POINTS)
@@ -104,7 +109,11 @@ def readable_submissions_rows(session: Session, assignment: Assignment, lang: st
             safe_text(row.display_name),
             row.exercise_id,
             t(f"substatus.{row.status}", lang),
-            number(None if row.score is None else row.score * possible),
+            marked(
+                number(None if row.score is None else row.score * possible),
+                lang,
+                late=terms[row.user_id].lateness(row.created_at) is not None,
+            ),
             number(possible),
             percent(row.score),
             safe_text(answer_text(row.raw_answer)),

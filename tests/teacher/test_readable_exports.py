@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from grader.i18n import LANG_COOKIE
-from tests.teacher.course_data import COST, LOSS, FixtureCourse, at
+from tests.teacher.course_data import COST, LOSS, SHIFT, FixtureCourse, at
 from tests.teacher.marked_course import build_marked, shanghai
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -162,6 +162,14 @@ def test_submissions_in_points_and_course_time(
         "log10",
     ]
     assert first[10:] == [shanghai(1), shanghai(1), "yes" if lang == "en" else "是"]
+    late = [row for row in rows if row[5].endswith(LATE[lang])]
+    # Everything after the due date: the counted COST answers, the dropped exercise's and the outsider's rows too.
+    assert [(row[2], row[3], row[5]) for row in late] == [
+        ("Alice", COST, f"0 {LATE[lang]}"),
+        ("Carol", COST, f"2 {LATE[lang]}"),
+        ("Alice", SHIFT, f"1 {LATE[lang]}"),
+        ("Zed", LOSS, f"0 {LATE[lang]}"),
+    ]
     invalid = next(
         row for row in rows if row[4] == ("Unreadable (no attempt used)" if lang == "en" else "无法读取（未计次数）")
     )
