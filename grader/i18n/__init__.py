@@ -2,7 +2,7 @@
 helper ``t``, and the sticky language choice (a cookie).
 
 The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``,
-``course_strings``, ``account_strings``) only
+``course_strings``, ``account_strings``, ``export_strings``) only
 to keep each file readable; the keys form one namespace, and a key defined twice is refused when this module loads.
 """
 
@@ -16,6 +16,7 @@ from exercises.i18n import DEFAULT_LANG, LANGS, Text
 from grader.i18n.account_strings import ACCOUNT_UI
 from grader.i18n.assignment_strings import ASSIGNMENT_UI
 from grader.i18n.course_strings import COURSE_UI
+from grader.i18n.export_strings import EXPORT_UI
 from grader.i18n.lti_strings import LTI_UI
 from grader.i18n.student_strings import STUDENT_UI
 from grader.i18n.teacher_strings import TEACHER_UI
@@ -23,7 +24,15 @@ from grader.i18n.teacher_strings import TEACHER_UI
 LANG_COOKIE = "lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
 
-PARTS: tuple[Mapping[str, Text], ...] = (STUDENT_UI, TEACHER_UI, ASSIGNMENT_UI, COURSE_UI, LTI_UI, ACCOUNT_UI)
+PARTS: tuple[Mapping[str, Text], ...] = (
+    STUDENT_UI,
+    TEACHER_UI,
+    ASSIGNMENT_UI,
+    COURSE_UI,
+    LTI_UI,
+    ACCOUNT_UI,
+    EXPORT_UI,
+)
 
 
 def _merged(parts: tuple[Mapping[str, Text], ...]) -> dict[str, Text]:

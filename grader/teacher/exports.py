@@ -9,17 +9,13 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, select
+from sqlalchemy import Select, case, select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader.grading import policy
-from grader.grading.overrides import overrides_of
-from grader.grading.points import points_of, total_of
-from grader.grading.terms import terms_of_students
-from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, User
-from grader.models.overrides import TOTAL
+from grader.models import Assignment, Submission, User
 from grader.teacher import analytics
+from grader.teacher.grade_table import grade_table
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # spreadsheet formula triggers
 GRADES_HEADER_START = ("username", "display_name")
@@ -28,7 +24,6 @@ GRADES_HEADER_START = ("username", "display_name")
 # ("total" for the total), those whose counted attempt was late, and the total's maximum and percent ("total" is the
 # points earned: each exercise's counted score times its points).
 GRADES_HEADER_END = ("total", "due_at", "extra_attempts", "overridden", "late", "max_points", "percent")
-UNMARKED = policy.ExerciseResult(0, None)
 # ``counted`` (yes/no) comes last so that existing columns keep their places: whether the dashboards and the grades
 # count the row (a graded answer of an enrolled student to an exercise the assignment still sets), since the file
 # also holds the teacher's own tries, former students' rows and answers to exercises taken out of the assignment.
@@ -95,42 +90,22 @@ def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
 
 def grades_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
     """Header, then one row per enrolled student: counted score per exercise (empty if never graded), total, and
-    their own due date and extra attempts."""
-    students = session.execute(
-        select(User.id, User.username, User.display_name)
-        .join(Enrolment, Enrolment.user_id == User.id)
-        .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
-        .order_by(User.username)
-    ).all()
-    user_ids = [user_id for user_id, _, _ in students]
-    own_terms = terms_of_students(session, assignment, user_ids)
-    # The gradebook's own counting (grader.grading.policy), late penalties included, so the file and the API agree.
-    results = policy.assignment_results(session, assignment, user_ids)
-    scores = {key: result.score for key, result in results.items() if result.score is not None}
-    totals = overrides_of(session, assignment, user_ids)
+    their own due date and extra attempts (the machine-readable file, ids for headers, UTC times)."""
     yield [*GRADES_HEADER_START, *assignment.exercise_ids, *GRADES_HEADER_END]
-    worth = points_of(assignment)
-    for user_id, username, display_name in students:
-        mine = [scores.get((user_id, exercise_id)) for exercise_id in assignment.exercise_ids]
-        total_override = totals.get((user_id, TOTAL))
-        total = total_of(
-            worth,
-            list(zip(assignment.exercise_ids, mine, strict=True)),
-            None if total_override is None else total_override.score,
-        )
-        terms = own_terms[user_id]
-        marked = [e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).overridden]
+    for row in grade_table(session, assignment):
         yield [
-            safe_text(username),
-            safe_text(display_name),
-            *(number(score) for score in mine),
-            number(total.points),
-            timestamp(terms.due_at),
-            str(terms.extra_attempts),
-            ";".join([*marked, *(["total"] if total_override is not None else [])]),
-            ";".join(e for e in assignment.exercise_ids if results.get((user_id, e), UNMARKED).late),
-            number(total.max_points),
-            number(None if total.fraction is None else total.fraction * 100),
+            safe_text(row.username),
+            safe_text(row.display_name),
+            *(number(cell.score) for cell in row.cells),
+            number(row.total.points),
+            timestamp(row.terms.due_at),
+            str(row.terms.extra_attempts),
+            ";".join(
+                [*(c.exercise_id for c in row.cells if c.overridden), *(["total"] if row.total_overridden else [])]
+            ),
+            ";".join(cell.exercise_id for cell in row.cells if cell.late),
+            number(row.total.max_points),
+            number(None if row.total.fraction is None else row.total.fraction * 100),
         ]
 
 
@@ -144,15 +119,14 @@ def part_tags(parts: dict[str, Any] | None) -> list[str]:
     return tags
 
 
-def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
-    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches,
-    each saying whether the dashboards count it."""
-    yield list(SUBMISSIONS_HEADER)
+def submissions_query(assignment: Assignment) -> Select[Any]:
+    """Every submission to the assignment, oldest first, as plain columns streamed in batches, ``counted`` saying
+    whether the dashboards count it, and last the submitter's id."""
     # The dashboards' own condition (analytics), so the column cannot drift from what they show.
-    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0)
+    counted = case((analytics.graded_of_students([assignment], assignment.course_id), 1), else_=0).label("counted")
     # Plain columns, not ORM objects: the export reads each row once, so identity-map bookkeeping and decoding the
     # columns it never shows (errors, lease fields) were most of its time.
-    query = (
+    return (
         select(
             Submission.id,
             User.username,
@@ -168,12 +142,20 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
             Submission.created_at,
             Submission.finished_at,
             counted,
+            Submission.user_id,
         )
         .join(User, User.id == Submission.user_id)
         .where(Submission.assignment_id == assignment.id)
         .order_by(Submission.id)
         .execution_options(yield_per=STREAM_BATCH)
     )
+
+
+def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[str]]:
+    """Header, then every submission to the assignment (anyone's, any status), oldest first, streamed in batches,
+    each saying whether the dashboards count it."""
+    yield list(SUBMISSIONS_HEADER)
+    query = submissions_query(assignment)
     for (
         submission_id,
         username,
@@ -189,6 +171,7 @@ def submissions_rows(session: Session, assignment: Assignment) -> Iterator[list[
         created_at,
         finished_at,
         is_counted,
+        _user_id,
     ) in session.execute(query):
         yield [
             str(submission_id),

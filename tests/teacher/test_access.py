@@ -46,6 +46,7 @@ def post_actions(f: FixtureCourse) -> list[str]:
         f"/teach/assignments/{a}/export/grades.csv",
         f"/teach/assignments/{a}/export/submissions.csv",
         f"/teach/assignments/{a}/export/misconceptions.csv",
+        f"/teach/courses/{c}/gradebook.xlsx",
         f"/teach/assignments/{a}/regrade",
         f"/teach/courses/{c}/roster/add",
         f"/teach/courses/{c}/roster/{f.bob.id}/remove",

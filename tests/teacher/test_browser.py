@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from openpyxl import load_workbook
 from playwright.sync_api import Browser, expect
 from sqlalchemy import select
 from werkzeug.serving import make_server
@@ -120,6 +121,15 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     expect(page.locator("figure.histogram svg").first).to_be_visible()
     expect(page.locator("table.students tbody tr")).to_have_count(3)
     shot(page, "teacher-01-course-dashboard")
+    with page.expect_download() as info:
+        page.click("#gradebook-xlsx")
+    book = load_workbook(io.BytesIO(Path(info.value.path()).read_bytes()))  # the saved file has no .xlsx name
+    assert book.sheetnames[0] == "Summary"
+    assert [row[0] for row in book["Summary"].iter_rows(min_row=2, values_only=True)] == [
+        "student1",
+        "student2",
+        "student3",
+    ]
 
     page.click("article.assignment-stats h3 a >> nth=0")
     expect(page.locator("h1")).to_contain_text("Assignment dashboard: Chapter 13")
@@ -129,6 +139,7 @@ def test_teacher_journey(browser: Browser, live: Live) -> None:
     expect(loss.locator('tr[data-tag="log10"]')).to_be_visible()
     shot(page, "teacher-02-assignment-dashboard")
 
+    page.check("#export-grades-ids")  # the machine-readable file: ids as headers
     with page.expect_download() as info:
         page.click("#export-grades")
     download = info.value

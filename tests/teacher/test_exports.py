@@ -29,9 +29,12 @@ def fixture_course(session: Session) -> FixtureCourse:
 
 
 def download(login: Login, fixture: FixtureCourse, kind: str) -> list[dict[str, str]]:
-    """Post the export form as the course's teacher and parse the CSV."""
+    """Post the export form as the course's teacher, asking for the machine-readable file (``ids=1``: the ids as
+    headers that scripts rely on), and parse the CSV."""
     client, token = login(fixture.teacher.username)
-    response = client.post(f"/teach/assignments/{fixture.best.id}/export/{kind}.csv", data={"csrf_token": token})
+    response = client.post(
+        f"/teach/assignments/{fixture.best.id}/export/{kind}.csv", data={"csrf_token": token, "ids": "1"}
+    )
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     assert f"assignment-{fixture.best.id}-{kind}.csv" in response.headers["Content-Disposition"]

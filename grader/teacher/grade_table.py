@@ -1,0 +1,84 @@
+"""One assignment's grades as data: every enrolled student's counted score, marks and total. The machine-readable
+CSV, the readable CSV and the .xlsx gradebook all write this one table, so they cannot disagree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.grading import policy
+from grader.grading.overrides import overrides_of
+from grader.grading.points import Total, points_of, total_of
+from grader.grading.terms import StudentTerms, terms_of_students
+from grader.models import Assignment, Enrolment, EnrolmentRole, User
+from grader.models.overrides import TOTAL
+
+UNMARKED = policy.ExerciseResult(0, None)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One student's counted score on one exercise: a fraction (None: not attempted, kept apart from 0)."""
+
+    exercise_id: str
+    score: float | None
+    points: float  # what the exercise is worth
+    late: bool
+    overridden: bool
+
+    @property
+    def earned(self) -> float | None:
+        """The points earned; None if not attempted."""
+        return None if self.score is None else self.score * self.points
+
+
+@dataclass(frozen=True)
+class StudentGrades:
+    """A row of the gradebook."""
+
+    username: str
+    display_name: str
+    cells: list[Cell]
+    total: Total
+    total_overridden: bool
+    terms: StudentTerms
+
+    @property
+    def attempted(self) -> bool:
+        """Any counted score or an override of the total."""
+        return self.total_overridden or any(cell.score is not None for cell in self.cells)
+
+
+def grade_table(session: Session, assignment: Assignment) -> list[StudentGrades]:
+    """Every enrolled student of the assignment's course, by username, with the gradebook's own counting
+    (grader.grading.policy, late penalties and overrides included), so the files and the API agree."""
+    students = session.execute(
+        select(User.id, User.username, User.display_name)
+        .join(Enrolment, Enrolment.user_id == User.id)
+        .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
+        .order_by(User.username)
+    ).all()
+    user_ids = [user_id for user_id, _, _ in students]
+    own_terms = terms_of_students(session, assignment, user_ids)
+    results = policy.assignment_results(session, assignment, user_ids)
+    totals = overrides_of(session, assignment, user_ids)
+    worth = points_of(assignment)
+    table = []
+    for user_id, username, display_name in students:
+        found = [results.get((user_id, exercise_id), UNMARKED) for exercise_id in assignment.exercise_ids]
+        cells = [
+            Cell(exercise_id, result.score, worth[exercise_id], result.late, result.overridden)
+            for exercise_id, result in zip(assignment.exercise_ids, found, strict=True)
+        ]
+        total_override = totals.get((user_id, TOTAL))
+        total = total_of(
+            worth,
+            [(cell.exercise_id, cell.score) for cell in cells],
+            None if total_override is None else total_override.score,
+        )
+        table.append(
+            StudentGrades(username, display_name, cells, total, total_override is not None, own_terms[user_id])
+        )
+    return table
