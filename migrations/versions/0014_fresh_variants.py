@@ -16,15 +16,23 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0014'
-down_revision: str | None = '0013'
+revision: str = "0014"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table("assignments", schema=None) as batch_op:
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    # A boolean column makes SQLite's batch mode rebuild the table: keep AUTOINCREMENT (since 0009) so that a deleted
+    # assignment's id is never given to the next one.
+    with op.batch_alter_table(
+        "assignments",
+        schema=None,
+        recreate="always" if sqlite else "auto",
+        table_kwargs={"sqlite_autoincrement": True} if sqlite else {},
+    ) as batch_op:
         batch_op.add_column(sa.Column("fresh_variants", sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table("variant_assignments", schema=None) as batch_op:
         batch_op.add_column(sa.Column("scope", sa.Integer(), nullable=False, server_default="0"))

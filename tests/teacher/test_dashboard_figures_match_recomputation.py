@@ -333,7 +333,9 @@ def check_students(page: str, expected: dict[str, tuple[int, int, int, int, date
 
 
 def download(client: FlaskClient, token: str, assignment_id: int, kind: str) -> list[list[str]]:
-    response = client.post(f"/teach/assignments/{assignment_id}/export/{kind}.csv", data={"csrf_token": token})
+    response = client.post(
+        f"/teach/assignments/{assignment_id}/export/{kind}.csv", data={"csrf_token": token, "ids": "1"}
+    )
     assert response.status_code == 200
     return list(csv.reader(io.StringIO(response.get_data(as_text=True).removeprefix("\ufeff"))))
 
@@ -558,6 +560,11 @@ def _post_routes(world: World, token_id: int) -> list[str]:
         f"/teach/assignments/{a}/extensions/{s}/clear",
         f"/teach/assignments/{a}/overrides",
         f"/teach/assignments/{a}/overrides/{s}/clear",
+        f"/teach/courses/{c}/gradebook.xlsx",
+        f"/teach/courses/{c}/roster/links",
+        f"/teach/courses/{c}/roster/{s}/link",
+        f"/teach/admin/users/{s}/role",
+        f"/teach/admin/users/{s}/active",
         f"/teach/assignments/{a}/delete",
         "/teach/tokens",
         f"/teach/tokens/{token_id}/revoke",

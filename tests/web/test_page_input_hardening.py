@@ -128,11 +128,12 @@ def test_a_long_answer_is_viewed_once_and_one_over_the_limit_not_at_all(monkeypa
     real_view = unit_text._view
     monkeypatch.setattr(unit_text, "_view", lambda text: viewed.append(len(text)) or real_view(text))
     unit_text._cached_long_view.cache_clear()
-    answer = {"pairs": "1" * 5_000, "causal_pairs": "1", "growth": "1"}
+    # Short words: one word longer than any vocabulary word is refused before any view (issue 20).
+    answer = {"pairs": "1 " * 2_500, "causal_pairs": "1", "growth": "1"}
     api.validate("ch09.attention-cost", answer, "en")
     assert viewed.count(5_000) == 1, viewed.count(5_000)
     viewed.clear()
-    result = api.validate("ch09.attention-cost", {**answer, "pairs": "1" * 60_000}, "en")
+    result = api.validate("ch09.attention-cost", {**answer, "pairs": "1 " * 30_000}, "en")
     assert 60_000 not in viewed
     assert "input too long" in result["errors"][0]["message"]
 
