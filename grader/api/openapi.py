@@ -54,6 +54,8 @@ ASSIGNMENT_FIELDS = [
     "score_policy",
     "answer_key_policy",
     "fresh_variants",
+    "partial_credit",
+    "follow_through_credit",
     "updated_at",
 ]
 SCHEMAS: JSONObject = {
@@ -124,6 +126,17 @@ SCHEMAS: JSONObject = {
                 "minimum": 0,
                 "maximum": 100,
                 "description": "Percent: a late answer counts at most this much.",
+            },
+            "partial_credit": {
+                "type": "boolean",
+                "description": "True: a wrong list, vector or matrix part earns the share of its entries that are "
+                "right; false: a part earns marks only when all of it is right.",
+            },
+            "follow_through_credit": {
+                "type": "string",
+                "enum": ["full", "half", "none"],
+                "description": "What a part done correctly from the student's own wrong earlier step earns: full, "
+                "half or no marks. A change applies to existing scores only through a regrade.",
             },
             "fresh_variants": {
                 "type": "boolean",
