@@ -18,7 +18,7 @@ from grader.i18n.assignment_strings import ASSIGNMENT_UI
 from grader.i18n.course_strings import COURSE_UI
 from grader.i18n.export_strings import EXPORT_UI
 from grader.i18n.lti_strings import LTI_UI
-from grader.i18n.policy_strings import POLICY_UI
+from grader.i18n.policy_strings import GRADEBOOK_UI, POLICY_UI
 from grader.i18n.student_strings import STUDENT_UI
 from grader.i18n.teacher_strings import TEACHER_UI
 
@@ -34,6 +34,7 @@ PARTS: tuple[Mapping[str, Text], ...] = (
     ACCOUNT_UI,
     EXPORT_UI,
     POLICY_UI,
+    GRADEBOOK_UI,
 )
 
 

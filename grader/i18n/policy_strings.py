@@ -43,3 +43,37 @@ POLICY_UI: dict[str, Text] = {
     "gpolicy.summary_ft.half": Text("一半分数", "half marks"),
     "gpolicy.summary_ft.none": Text("不给分", "none"),
 }
+
+GRADEBOOK_UI: dict[str, Text] = {
+    "gbook.link": Text("课程成绩册", "Course gradebook"),
+    "gbook.title": Text("成绩册：{title}", "Gradebook: {title}"),
+    "gbook.caption": Text(
+        "每位学生每份作业的得分（分数与得分率）", "Every student's score on every assignment (points and percent)"
+    ),
+    "gbook.search": Text("按用户名或姓名查找", "Find by username or name"),
+    "gbook.search_button": Text("查找", "Find"),
+    "gbook.clear": Text("显示全部", "Show everyone"),
+    "gbook.found": Text("找到 {n} 位学生。", "{n} students found."),
+    "gbook.none_found": Text("没有符合条件的学生。", "No student matches."),
+    "gbook.no_students": Text("本课程还没有学生。", "This course has no students yet."),
+    "gbook.col.student": Text("学生", "Student"),
+    "gbook.col.assignment": Text("{title}（满分 {max} 分）", "{title} (max {max} points)"),
+    "gbook.col.total": Text("课程总分（满分 {max} 分）", "Course total (max {max} points)"),
+    "gbook.sort_by": Text("按此列排序：{column}", "Sort by {column}"),
+    "gbook.sorted_up": Text("（升序）", "(ascending)"),
+    "gbook.sorted_down": Text("（降序）", "(descending)"),
+    "gbook.cell": Text("{points} / {max} 分 · {percent}", "{points} / {max} pts · {percent}"),
+    "gbook.not_attempted": Text("未作答", "not attempted"),
+    "gbook.mark.late": Text("迟交", "late"),
+    "gbook.mark.overridden": Text("教师改分", "overridden"),
+    "gbook.mark.extended": Text("延期", "extension"),
+    "gbook.marks_note": Text(
+        "标记：迟交＝计分的作答迟交了；教师改分＝有分数被教师修改；延期＝该生有延期或额外尝试次数。",
+        "Marks: late = a counted answer came late; overridden = a teacher changed a score; extension = the student "
+        "has a later due date or extra attempts.",
+    ),
+    "gbook.pages": Text("成绩册分页", "Pages of the gradebook"),
+    "gbook.showing": Text("第 {page} / {pages} 页", "Page {page} of {pages}"),
+    "gbook.previous": Text("上一页", "Previous page"),
+    "gbook.next": Text("下一页", "Next page"),
+}
