@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from exercises import api as engine
-from exercises.i18n import Text
 from grader.i18n import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
@@ -16,10 +15,6 @@ CONSUMED_WITH_TABLE = ("candidates",)
 # The other way round, a prompt's plain-text copy of its data (the ch13 probability table, the exercise's
 # ``data_text``) is left out of the page's prompt (``exercise_service``): the HTML table here shows it once.
 SHOWN_IN_PROMPT = ("items",)
-# Where the prompt's plain-text table stood: the page renders that data as an HTML table below the prompt, and the
-# text copy (aligned by spaces, which the page's line wrapping does not keep) would show it a second time. It names
-# no heading: the student page and the teacher's preview title their data sections differently.
-TABLE_POINTER = Text("（表见下方。）", "(The table is below.)")
 # Matrices whose rows the prompt names (e_0, k_0, ...; 0-based like the answers that refer to them).
 ROW_NAMES = {"words": "e_{i}", "keys": "k_{i}"}
 
@@ -156,6 +151,6 @@ def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
 
 
 def page_prompt(exercise_id: str, seed: int, lang: str) -> str:
-    """The prompt for a page that shows ``data_blocks`` below it: its plain-text copy of the data left out, with a
-    pointer to the tables in its place."""
-    return engine.prompt_without_data(exercise_id, seed, lang, TABLE_POINTER.get(lang))
+    """The prompt for a page that shows ``data_blocks`` below it: its plain-text copy of the data left out (the
+    prompt's own words point to the table below it, so nothing stands in its place)."""
+    return engine.prompt_without_data(exercise_id, seed, lang)

@@ -191,5 +191,6 @@ def test_preview_shows_the_table_once_as_the_student_page_does(
     exercise = get_exercise(exercise_id)
     table_text = exercise.data_text(exercise.generate(7), "en")
     assert [line for line in table_text.splitlines() if escape(line) in page] == []
-    assert escape("(The table is below.)") in page and "<h2>The data as students see it</h2>" in page
+    assert "one row of the probability table below" in page and "<h2>The data as students see it</h2>" in page
+    assert escape("(The table is below.)") not in page  # no placeholder where the text table was
     assert "<h2>Your data</h2>" not in page  # the student page's heading, which the prompt no longer names

@@ -21,7 +21,9 @@ from grader.ui.data_view import format_number
 
 TABLE_EXERCISES = ("ch13.greedy-decode", "ch13.loss-average", "ch13.exposure-divergence")
 PROMPT_DIV = re.compile(r'<div class="prompt">(.*?)</div>', re.DOTALL)
-POINTER = {"zh": "（表见下方。）", "en": "(The table is below.)"}
+# The prompt's own words point to the table below it; no placeholder sentence stands where its text copy was.
+BELOW = {"zh": "在下面的概率表中选一行", "en": "one row of the probability table below"}
+PLACEHOLDERS = ("（表见下方。）", "(The table is below.)")
 Login = Callable[[FlaskClient, str], str]
 
 
@@ -57,7 +59,8 @@ def test_the_table_shows_once_as_html_and_not_as_text(
         # No line of the text table anywhere on the page, in the prompt or elsewhere, and nothing preformatted.
         assert [line for line in block.splitlines() if escape(line) in html] == []
         assert "<pre" not in html
-        assert escape(POINTER[lang]) in prompt
+        assert escape(BELOW[lang]) in prompt
+        assert not any(escape(placeholder) in html for placeholder in PLACEHOLDERS)
         # The rest of the question is all there: the page's prompt is the text prompt with only the table left out.
         for paragraph in engine.variant(exercise_id, seed, lang)["prompt"].split("\n\n"):
             if paragraph != block:
@@ -70,4 +73,4 @@ def test_a_prompt_without_a_table_is_shown_whole(app: Flask, client: FlaskClient
     html = client.get(f"/assignments/{assignment}/exercises/ch13.shift-pairs").get_data(as_text=True)
     [prompt] = PROMPT_DIV.findall(html)
     assert prompt == escape(engine.variant("ch13.shift-pairs", seed, "zh")["prompt"])
-    assert POINTER["zh"] not in html
+    assert not any(placeholder in html for placeholder in PLACEHOLDERS)
