@@ -21,6 +21,7 @@ from grader.api.openapi_common import (
 )
 from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
+from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
 ERROR_MEANINGS = {
@@ -339,6 +340,7 @@ SCHEMAS: JSONObject = {
     },
     **SYNC_SCHEMAS,
     **COURSE_SCHEMAS,
+    **ROSTER_SCHEMAS,
 }
 
 
@@ -591,6 +593,7 @@ PATHS: JSONObject = {
     },
     **SYNC_PATHS,
     **COURSE_PATHS,
+    **ROSTER_PATHS,
 }
 
 
