@@ -419,7 +419,7 @@ PATHS: JSONObject = {
                     "is enough to see it)",
                 ),
             },
-            (400, 401, 404),
+            (400, 401, 404, 422),
             parameters=[
                 path_param("exercise_id", {"type": "string"}),
                 LANG,
@@ -428,7 +428,8 @@ PATHS: JSONObject = {
                     ID,
                     "The variant in this assignment of the caller's (its own if it has fresh variants; "
                     "404 naming 'assignment' if it is not one of theirs that sets the exercise). "
-                    "Without it, the variant the caller's assignments share.",
+                    "Without it, the only assignment's of theirs that sets the exercise, or the variant their "
+                    "assignments share; 422 assignment_required when several set it, each with its own variant.",
                 ),
             ],
         )
