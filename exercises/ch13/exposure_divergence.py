@@ -352,14 +352,14 @@ def prompt(variant: Variant, lang: str) -> str:
     grid = table_block(variant, lang)
     candidates, target, steps = ", ".join(data["candidates"]), tokens_text(data["target"]), data["max_steps"]
     return Text(
-        f"解码器只按前一个 token 在下面的概率表中选一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]。\n\n{grid}\n\n"
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
         f"参考目标为 [{target}]。同一张表用两种方式运行，第 1 步的输入都是 BOS：训练时使用教师强制；"
         f"生成时做贪心解码（每步选概率最大者，并列取靠前的候选，选到 EOS 或满 {steps} 次预测即停止）。\n"
         "1. 第几步的贪心预测第一次与参考目标不同？\n"
         "2. 训练与生成两条时间线的解码器输入第一次不同是在第几步？若生成在那之前已选到 EOS 而停止，填“无”。\n"
         "3. 在第 2 问那一步，教师强制的输入是什么？\n4. 在同一步，生成时的输入是什么？（第 3、4 问若没有这一步，填“无”）",
-        f"The decoder picks one row of the probability table below by the previous token; the row holds the "
-        f"probabilities of the next token, over the candidates [{candidates}].\n\n{grid}\n\n"
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         f"The reference target is [{target}]. The same table is run in two ways, both with input BOS at step 1: "
         "training uses teacher forcing; generation decodes greedily (take the most probable candidate, a tie goes "
         f"to the candidate listed first, stop after EOS or after {steps} predictions).\n"

@@ -423,12 +423,12 @@ def prompt(variant: Variant, lang: str) -> str:
     grid = table_block(variant, lang)
     candidates, target = ", ".join(data["candidates"]), tokens_text(data["target"])
     return Text(
-        f"解码器只按前一个 token 在下面的概率表中选一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]。\n\n{grid}\n\n"
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
         f"用教师强制评价参考目标 [{target}]，第 1 步的输入是 BOS。损失用自然对数，单位为 nat。\n"
         "1. 整条目标序列的概率是多少？\n2. 总损失是多少（EOS 计入）？\n3. 计入 EOS 时，每个目标 token 的平均损失是多少？\n"
         "4. 不计 EOS 时，每个目标 token 的平均损失是多少？",
-        f"The decoder picks one row of the probability table below by the previous token; the row holds the "
-        f"probabilities of the next token, over the candidates [{candidates}].\n\n{grid}\n\n"
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         f"Score the reference target [{target}] under teacher forcing; the input at step 1 is BOS. Losses use the "
         "natural log, in nats.\n1. What is the probability of the whole target sequence?\n"
         "2. What is the total loss (EOS counted)?\n3. What is the mean loss per target token, EOS counted?\n"
