@@ -189,6 +189,9 @@ def test_a_policy_change_is_saved_and_leads_to_the_regrade_preview_with_the_new_
     # Nothing is written until the regrade runs.
     session.expire_all()
     assert session.get_one(Submission, stored.id).score == 0.833333
+    for dashboard in (f"/teach/assignments/{assignment.id}", f"/teach/courses/{assignment.course_id}"):
+        shown = client.get(dashboard).get_data(as_text=True)
+        assert "each part earns marks only when all of it is right; follow-through credit: half marks" in shown
     edit = client.get(f"/teach/assignments/{assignment.id}/edit").get_data(as_text=True)
     assert 'name="partial_credit" value="off" checked' in edit and '<option value="half" selected>' in edit
 
