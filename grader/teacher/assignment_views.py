@@ -56,7 +56,7 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
     if policy_before is not None and policy_before != grading_rules.policy_of(saved):
         # Existing scores follow a new policy only through a regrade: its preview says what that would change.
         flash(t("gpolicy.changed", page_lang()))
-        return redirect(url_for("teacher.regrade_preview", assignment_id=saved.id))
+        return redirect(url_for("teacher.regrade_preview", assignment_id=saved.id, policy_changed=1))
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 

@@ -178,7 +178,7 @@ def test_a_policy_change_is_saved_and_leads_to_the_regrade_preview_with_the_new_
         f"/teach/assignments/{assignment.id}/edit", data=_form(token, partial_credit="off", follow_through="half")
     )
     assert reply.status_code == 302
-    assert reply.headers["Location"].endswith(f"/teach/assignments/{assignment.id}/regrade/preview")
+    assert reply.headers["Location"].endswith(f"/teach/assignments/{assignment.id}/regrade/preview?policy_changed=1")
     session.expire_all()
     saved = session.get_one(Assignment, assignment.id)
     assert (saved.partial_credit, saved.follow_through_credit) == (False, "half")
@@ -186,6 +186,8 @@ def test_a_policy_change_is_saved_and_leads_to_the_regrade_preview_with_the_new_
     assert "The grading policy changed." in page
     assert "1 submissions checked with the current engine: 1 would change, 0 up and 1 down." in page
     assert "each part earns marks only when all of it is right; follow-through credit: half marks" in page
+    # Never-lower is not ticked here: scores it kept would not follow the new policy.
+    assert '<input type="checkbox" name="never_lower" id="never-lower">' in page
     # Nothing is written until the regrade runs.
     session.expire_all()
     assert session.get_one(Submission, stored.id).score == 0.833333
