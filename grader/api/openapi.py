@@ -19,6 +19,7 @@ from grader.api.openapi_common import (
 from grader.api.openapi_course import COURSE_PATHS
 from grader.api.openapi_lms_sync import SYNC_PATHS
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
+from grader.api.schemas_pages import PAGES
 from grader.api.schemas_responses import RESPONSES
 from grader.api.schemas_responses_course import COURSE_RESPONSES
 from grader.api.schemas_submissions import (
@@ -53,7 +54,7 @@ ERROR_MEANINGS = {
 
 # Generated from the models the routes read and answer (grader/api/schemas_*.py).
 SCHEMAS: JSONObject = model_schemas(
-    *RESPONSES, *COURSE_RESPONSES, SubmissionRequest, ValidateRequest, ExtensionRequest, OverrideRequest
+    *RESPONSES, *COURSE_RESPONSES, *PAGES, SubmissionRequest, ValidateRequest, ExtensionRequest, OverrideRequest
 )
 
 
@@ -90,11 +91,7 @@ PATHS: JSONObject = {
         "get": operation(
             "courses",
             "The caller's courses (admins: all).",
-            {
-                "200": json_reply(
-                    {"type": "object", "properties": {"courses": {"type": "array", "items": ref("Course")}}}, "Courses"
-                )
-            },
+            {"200": json_reply(ref("CourseList"), "Courses")},
             (400, 401),
             parameters=query_params(LangQuery),
         )
@@ -103,18 +100,7 @@ PATHS: JSONObject = {
         "get": operation(
             "exercises",
             "All exercises (public).",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "engine_version": {"type": "string"},
-                            "exercises": {"type": "array", "items": ref("Exercise")},
-                        },
-                    },
-                    "Exercises",
-                )
-            },
+            {"200": json_reply(ref("ExerciseList"), "Exercises")},
             (400,),
             security=[],
         )
@@ -210,33 +196,7 @@ PATHS: JSONObject = {
             "Submissions the caller may read: newest first (pages by offset, or by before_id, "
             "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
             "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "submissions": {"type": "array", "items": ref("SubmissionSummary")},
-                            "total": {
-                                "type": "integer",
-                                "description": "All the submissions the filters match, whatever the offset or cursor.",
-                            },
-                            "limit": {"type": "integer"},
-                            "offset": {"type": "integer"},
-                            "next_before_id": {
-                                "type": ["integer", "null"],
-                                "description": "Newest first: the last row's id when "
-                                "older rows follow (send it as before_id for the next page); else null.",
-                            },
-                            "next_after_id": {
-                                "type": ["integer", "null"],
-                                "description": "With after_id: the id to send as "
-                                "after_id next (the last row's, or after_id itself when no row came); else null.",
-                            },
-                        },
-                    },
-                    "A page",
-                )
-            },
+            {"200": json_reply(ref("SubmissionPage"), "A page")},
             (400, 401),
             parameters=query_params(SubmissionListQuery),
         ),

@@ -19,12 +19,7 @@ COURSE_PATHS: JSONObject = {
         "get": operation(
             "list_overrides",
             "The assignment's score overrides (its course's teachers and admins).",
-            {
-                "200": json_reply(
-                    {"type": "object", "properties": {"overrides": {"type": "array", "items": ref("Override")}}},
-                    "Overrides",
-                )
-            },
+            {"200": json_reply(ref("OverrideList"), "Overrides")},
             (400, 401, 403, 404),
             parameters=[path_param("assignment_id", ID)],
         )
@@ -51,12 +46,7 @@ COURSE_PATHS: JSONObject = {
         "get": operation(
             "list_extensions",
             "The assignment's extensions (its course's teachers and admins).",
-            {
-                "200": json_reply(
-                    {"type": "object", "properties": {"extensions": {"type": "array", "items": ref("Extension")}}},
-                    "Extensions",
-                )
-            },
+            {"200": json_reply(ref("ExtensionList"), "Extensions")},
             (400, 401, 403, 404),
             parameters=[path_param("assignment_id", ID)],
         )

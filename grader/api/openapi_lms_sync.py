@@ -13,17 +13,6 @@ from grader.api.openapi_common import (
 )
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
 
-SCORE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
-TEXT_OR_NULL = {"type": ["string", "null"]}
-
-
-NEXT_STUDENT = {
-    "type": ["integer", "null"],
-    "description": "The last student's id when more follow (send it as "
-    "after_id for the next page); null on the last page. Students enrolled meanwhile with a smaller id "
-    "than the cursor show on the next full pass.",
-}
-
 FEED_DESCRIPTION = (
     "Every change of a submission's score (first grading, regrade) from the append-only grade log, oldest first "
     "after after_id: what GET /api/v1/submissions?after_id= cannot show, since a regraded submission keeps its id. "
@@ -51,29 +40,7 @@ SYNC_PATHS: JSONObject = {
             "course_students",
             "A course's enrolled students by user id, for its teachers and admins (to map an LMS's "
             "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": ["course", "students", "limit", "next_after_id"],
-                        "properties": {
-                            "course": {
-                                "type": "object",
-                                "required": ["id", "code", "title"],
-                                "properties": {
-                                    "id": {"type": "integer"},
-                                    "code": {"type": "string"},
-                                    "title": {"type": "string"},
-                                },
-                            },
-                            "students": {"type": "array", "items": ref("RosterStudent")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": NEXT_STUDENT,
-                        },
-                    },
-                    "A page of students",
-                )
-            },
+            {"200": json_reply(ref("RosterPage"), "A page of students")},
             (400, 401, 403, 404),
             parameters=[path_param("course_id", ID), *query_params(StudentsQuery)],
         )
@@ -85,21 +52,7 @@ SYNC_PATHS: JSONObject = {
             "student (by user id, paged) with the counted score and attempts per exercise and the assignment total. "
             "Non-members: 404 (as for progress); its students: 403, since every row is some student's (their own is "
             "GET .../progress). The statements per page do not grow with the students.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": ["assignment", "students", "limit", "next_after_id"],
-                        "properties": {
-                            "assignment": ref("Assignment"),
-                            "students": {"type": "array", "items": ref("GradebookRow")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": NEXT_STUDENT,
-                        },
-                    },
-                    "A page of rows",
-                )
-            },
+            {"200": json_reply(ref("GradebookPage"), "A page of rows")},
             (400, 401, 403, 404),
             parameters=[path_param("assignment_id", ID), *query_params(GradesQuery)],
         )
@@ -108,47 +61,7 @@ SYNC_PATHS: JSONObject = {
         "get": operation(
             "grade_changes",
             "Grade changes (first gradings and regrades) after a cursor, oldest first, once settled.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": [
-                            "changes",
-                            "limit",
-                            "next_after_id",
-                            "has_more",
-                            "settle_seconds",
-                            "settled_before",
-                        ],
-                        "properties": {
-                            "changes": {"type": "array", "items": ref("GradeChange")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": {
-                                "type": "integer",
-                                "description": "Send as after_id next: the "
-                                "last entry's id, or after_id itself when none came.",
-                            },
-                            "has_more": {
-                                "type": "boolean",
-                                "description": "More settled entries follow now; "
-                                "false: poll again later (entries settle settle_seconds after they "
-                                "are written).",
-                            },
-                            "settle_seconds": {
-                                "type": "number",
-                                "minimum": 0,
-                                "description": "Entries younger than this are not listed yet.",
-                            },
-                            "settled_before": {
-                                "type": "string",
-                                "format": "date-time",
-                                "description": "This page lists entries written up to this time.",
-                            },
-                        },
-                    },
-                    "A page of changes",
-                )
-            },
+            {"200": json_reply(ref("ChangePage"), "A page of changes")},
             (400, 401, 404),
             description=FEED_DESCRIPTION,
             parameters=query_params(ChangesQuery),
