@@ -18,6 +18,7 @@ from grader.api.openapi_common import (
 )
 from grader.api.openapi_course import COURSE_PATHS
 from grader.api.openapi_lms_sync import SYNC_PATHS
+from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
 from grader.api.schemas_pages import PAGES
 from grader.api.schemas_responses import RESPONSES
@@ -53,9 +54,12 @@ ERROR_MEANINGS = {
 }
 
 # Generated from the models the routes read and answer (grader/api/schemas_*.py).
-SCHEMAS: JSONObject = model_schemas(
-    *RESPONSES, *COURSE_RESPONSES, *PAGES, SubmissionRequest, ValidateRequest, ExtensionRequest, OverrideRequest
-)
+SCHEMAS: JSONObject = {
+    **model_schemas(
+        *RESPONSES, *COURSE_RESPONSES, *PAGES, SubmissionRequest, ValidateRequest, ExtensionRequest, OverrideRequest
+    ),
+    **ROSTER_SCHEMAS,
+}
 
 
 HEADERS: JSONObject = {
@@ -118,7 +122,7 @@ PATHS: JSONObject = {
                     "is enough to see it)",
                 ),
             },
-            (400, 401, 404),
+            (400, 401, 404, 422),
             parameters=[path_param("exercise_id", {"type": "string"}), *query_params(VariantQuery)],
         )
     },
@@ -221,6 +225,7 @@ PATHS: JSONObject = {
     },
     **SYNC_PATHS,
     **COURSE_PATHS,
+    **ROSTER_PATHS,
 }
 
 

@@ -93,6 +93,16 @@ def text(max_length: int) -> Checked:
     return Checked(check, {"type": "string", "minLength": 1, "maxLength": max_length})
 
 
+def optional_text(max_length: int) -> Checked:
+    """An optional non-empty string of at most ``max_length`` characters (absent or null gives None)."""
+    required = text(max_length)
+
+    def check(value: Any, name: str) -> Any:
+        return None if value is None else required.check(value, name)
+
+    return Checked(check, {"type": ["string", "null"], "minLength": 1, "maxLength": max_length})
+
+
 def json_object() -> Checked:
     """A required JSON object (null is absent)."""
 

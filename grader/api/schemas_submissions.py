@@ -129,8 +129,9 @@ class VariantQuery(QueryModel):
         RowId,
         Field(
             description="The variant in this assignment of the caller's (its own if it has fresh variants; 404 "
-            "naming 'assignment' if it is not one of theirs that sets the exercise). Without it, the variant the "
-            "caller's assignments share."
+            "naming 'assignment' if it is not one of theirs that sets the exercise). Without it, the only "
+            "assignment's of theirs that sets the exercise, or the variant their assignments share; 422 "
+            "assignment_required when several set it, each with its own variant."
         ),
     ] = None
 
