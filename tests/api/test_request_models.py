@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from grader.api import schemas_course, schemas_submissions
+from grader.api import schemas_course, schemas_roster, schemas_submissions
 from grader.api.openapi_common import query_params
 from grader.api.schemas_base import ApiModel, QueryModel, validated
 from grader.api_errors import ApiError
@@ -16,7 +16,7 @@ from grader.api_errors import ApiError
 SHIFT = "ch13.shift-pairs"
 MODELS = [
     value
-    for module in (schemas_submissions, schemas_course)
+    for module in (schemas_submissions, schemas_course, schemas_roster)
     for value in vars(module).values()
     if isinstance(value, type) and issubclass(value, ApiModel) and value.__module__ == module.__name__
 ]
@@ -57,6 +57,15 @@ def test_a_field_can_say_what_its_absence_is() -> None:
         "invalid_type",
         "score",
         "Field 'score' must be a number from 0 to 1.",
+    )
+
+
+def test_a_refusal_inside_a_list_names_the_row() -> None:
+    error = _refusal(schemas_roster.RosterRequest, {"students": [{"username": "ann"}, {"username": 5}]})
+    assert (error.code, error.field, error.message) == (
+        "invalid_type",
+        "students[1].username",
+        "Field 'students[1].username' must be a string.",
     )
 
 
