@@ -82,6 +82,5 @@ def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int
 
 ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
-TIME = {"type": ["string", "null"], "format": "date-time"}
 # Printable ASCII, no space at either end (HTTP strips those, so a key must not depend on them).
 IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[!-~]([ -~]*[!-~])?$"}

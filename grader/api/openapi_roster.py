@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from grader.api.openapi_common import (
     ID,
-    TIME,
     JSONObject,
     json_reply,
     model_schemas,
@@ -14,60 +13,10 @@ from grader.api.openapi_common import (
     query_params,
     ref,
 )
+from grader.api.schemas_responses_roster import ROSTER_RESPONSES
 from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest, UsersQuery
 
-_ROSTER_ROW: JSONObject = {
-    "type": "object",
-    "properties": {
-        "line": {"type": "integer", "description": "The row's place in 'students', from 1."},
-        "username": {"type": "string"},
-        "name": {"type": "string"},
-        "outcome": {"type": "string", "enum": ["create", "enrol", "refused"]},
-        "reason": {
-            "type": ["string", "null"],
-            "description": "Why a row is refused: empty, duplicate, enrolled, teacher, bad_username, bad_name, busy.",
-        },
-        "message": {"type": ["string", "null"]},
-    },
-}
-
-ROSTER_SCHEMAS: JSONObject = {
-    **model_schemas(RosterRequest, SignInLinksRequest, AccountChange),
-    "RosterRow": _ROSTER_ROW,
-    "RosterResult": {
-        "type": "object",
-        "properties": {
-            "dry_run": {"type": "boolean"},
-            "created": {"type": "integer", "description": "Accounts created (no password yet: send a sign-in link)."},
-            "enrolled": {"type": "integer"},
-            "rows": {
-                "type": "array",
-                "items": ref("RosterRow"),
-                "description": "A dry run: every row with what it would do; otherwise the refused rows.",
-            },
-        },
-    },
-    "SignInLink": {
-        "type": "object",
-        "properties": {
-            "username": {"type": "string"},
-            "name": {"type": "string"},
-            "url": {"type": "string", "description": "Usable once; shown only in this answer."},
-            "expires_at": TIME,
-        },
-    },
-    "Account": {
-        "type": "object",
-        "properties": {
-            "id": {"type": "integer"},
-            "username": {"type": "string"},
-            "display_name": {"type": "string"},
-            "role": {"type": "string", "enum": ["student", "teacher", "admin"]},
-            "active": {"type": "boolean"},
-            "has_password": {"type": "boolean"},
-        },
-    },
-}
+ROSTER_SCHEMAS: JSONObject = model_schemas(RosterRequest, SignInLinksRequest, AccountChange, *ROSTER_RESPONSES)
 
 
 def _body(schema: str) -> JSONObject:
@@ -91,12 +40,7 @@ ROSTER_PATHS: JSONObject = {
         "post": operation(
             "post_sign_in_links",
             "New one-time sign-in links (14 days) for students of the course; their earlier unused links stop working.",
-            {
-                "200": json_reply(
-                    {"type": "object", "properties": {"links": {"type": "array", "items": ref("SignInLink")}}},
-                    "The links, shown this once",
-                )
-            },
+            {"200": json_reply(ref("SignInLinkList"), "The links, shown this once")},
             (400, 401, 403, 404, 415, 422),
             parameters=[path_param("course_id", ID)],
             requestBody=_body("SignInLinksRequest"),
@@ -106,12 +50,7 @@ ROSTER_PATHS: JSONObject = {
         "get": operation(
             "admin_users",
             "Up to 50 users whose username or name contains q, by username (administrators).",
-            {
-                "200": json_reply(
-                    {"type": "object", "properties": {"users": {"type": "array", "items": ref("Account")}}},
-                    "Users",
-                )
-            },
+            {"200": json_reply(ref("AccountList"), "Users")},
             (400, 401, 403),
             parameters=query_params(UsersQuery),
         )
