@@ -3,7 +3,6 @@ the roles as an enrolment, the resource link as an assignment."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.lti import claims as c
+from grader.lti.binding import bindable_courses, digest, enrol, new_course
 from grader.lti.launch import ValidatedLaunch
 from grader.lti.refusals import Refusal
 from grader.models import (
@@ -29,19 +29,14 @@ from grader.models import (
 
 @dataclass(frozen=True)
 class LaunchOutcome:
-    """Where a launch leads: the user to sign in (None: anonymous), their course and assignment, and whether the
-    launching person is staff there."""
+    """Where a launch leads: the user to sign in (None: anonymous), their course (None: the instructor chooses which
+    course the LMS course is bound to first) and assignment, and whether the launching person is staff there."""
 
     user: User | None
     context: LtiContext
-    course: Course
+    course: Course | None
     assignment: Assignment | None
     staff: bool
-
-
-def _digest(*parts: str) -> str:
-    """A short stable name part for LMS identifiers (which may be long or carry any character)."""
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:20]
 
 
 def _display_name(decoded: dict[str, Any]) -> str:
@@ -60,7 +55,7 @@ def identity_user(session: Session, issuer: str, sub: str, decoded: dict[str, An
     )
     if user is None:
         user = User(
-            username=f"lti-{_digest(issuer, sub)}",
+            username=f"lti-{digest(issuer, sub)}",
             display_name=_display_name(decoded),
             role=Role.TEACHER if staff else Role.STUDENT,
             password_hash=None,
@@ -71,16 +66,6 @@ def identity_user(session: Session, issuer: str, sub: str, decoded: dict[str, An
     elif staff and user.role == Role.STUDENT:
         user.role = Role.TEACHER
     return user
-
-
-def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
-    """Enrolment follows the latest launch's (or roster's) roles."""
-    role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
-    enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id))
-    if enrolment is None:
-        session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
-    elif enrolment.role != role:
-        enrolment.role = role
 
 
 def _custom_assignment(session: Session, decoded: dict[str, Any]) -> Assignment | Refusal | None:
@@ -118,9 +103,10 @@ def _context(session: Session, launch: ValidatedLaunch) -> LtiContext | None:
 
 def _bind_course(
     session: Session, context: LtiContext, user: User | None, staff: bool, assignment: Assignment | None
-) -> Course | Refusal:
-    """The course of the context; an instructor's first launch binds it: to the course of the assignment the link
-    names when they teach it (a copied LMS course), else to a new course of theirs."""
+) -> Course | Refusal | None:
+    """The course of the context. An instructor's first launch binds it: to the course of the assignment the link
+    names when they teach it (a copied LMS course), else, if they teach courses here, to the one they will choose
+    (None: not bound yet), else to a new course of theirs."""
     if context.course_id is not None:
         course = session.get(Course, context.course_id)
         if course is not None:
@@ -139,13 +125,10 @@ def _bind_course(
         is not None
     ):
         course = assignment.course
+    elif assignment is None and bindable_courses(session, user):
+        return None
     else:
-        course = Course(
-            code=f"lti-{_digest(str(context.platform_id), context.context_id)[:16]}",
-            title=context.title or context.context_id,
-        )
-        session.add(course)
-        session.flush()
+        course = new_course(session, context)
     context.course_id = course.id
     return course
 
@@ -202,10 +185,10 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
     if isinstance(course, Refusal):
         session.rollback()
         return course
-    if named is not None and named.course_id != course.id:
+    if named is not None and (course is None or named.course_id != course.id):
         session.rollback()
         return Refusal.UNKNOWN_ASSIGNMENT
-    if user is not None:
+    if user is not None and course is not None:
         enrol(session, course.id, user, staff)
     assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from grader.lti import claims as c
 from grader.lti.ags import LmsAnswer, LmsClient, next_page
-from grader.lti.identity import enrol, identity_user
+from grader.lti.binding import enrol
+from grader.lti.identity import identity_user
 from grader.models import Enrolment, EnrolmentRole, LtiContext, LtiIdentity, LtiPlatform
 
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"

@@ -14,6 +14,6 @@ from grader.models import utcnow
 @shared_task(name=LTI_SCORE_TASK, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def send_score(outbox_id: int) -> str:
     """Send score outbox row ``outbox_id`` (another delivery of the same id changes nothing)."""
-    scale = float(current_app.config.get("GRADER_LTI_BACKOFF_SCALE", 1.0))
+    scale = float(current_app.config["GRADER_LTI_BACKOFF_SCALE"])
     with get_db().session() as session:
         return outbox.send(session, outbox_id, utcnow(), scale).value

@@ -1,0 +1,72 @@
+"""Binding an LMS course (context) to one of our courses: on the first instructor launch the instructor picks one
+of the courses they teach, or a new course is made for it; and enrolment following the LMS's roles."""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.models import Course, Enrolment, EnrolmentRole, LtiContext, User
+from grader.teacher.access import taught_courses
+
+
+class BindingRefused(ValueError):
+    """The course chosen is not one the instructor may bind (``field`` names the form field)."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+def digest(*parts: str) -> str:
+    """A short stable name part for LMS identifiers (which may be long or carry any character)."""
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:20]
+
+
+def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
+    """Enrolment follows the latest launch's (or roster's) roles."""
+    role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
+    enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id))
+    if enrolment is None:
+        session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
+    elif enrolment.role != role:
+        enrolment.role = role
+
+
+def new_course(session: Session, context: LtiContext) -> Course:
+    """A new course for an LMS context, named after it (flushed)."""
+    course = Course(
+        code=f"lti-{digest(str(context.platform_id), context.context_id)[:16]}",
+        title=context.title or context.context_id,
+    )
+    session.add(course)
+    session.flush()
+    return course
+
+
+def bindable_courses(session: Session, user: User) -> list[Course]:
+    """The courses an instructor may bind an LMS course to: those they teach that are not archived."""
+    return [course for course in taught_courses(session, user) if not course.archived]
+
+
+def choose_course(session: Session, user: User, context_id: int, choice: str) -> Course:
+    """Bind context ``context_id`` to the course ``choice`` names (one the instructor teaches) or, for "new", to a
+    new course; the instructor is its teacher (committed). A context another instructor bound meanwhile keeps its
+    course. Raises BindingRefused for a choice that is neither."""
+    context = session.get(LtiContext, context_id)
+    if context is None:
+        raise BindingRefused("context")
+    course = session.get(Course, context.course_id) if context.course_id is not None else None
+    if course is None:
+        if choice == "new":
+            course = new_course(session, context)
+        else:
+            course = next((c for c in bindable_courses(session, user) if str(c.id) == choice.strip()), None)
+            if course is None:
+                raise BindingRefused("course_id")
+        context.course_id = course.id
+    enrol(session, course.id, user, staff=True)
+    session.commit()
+    return course
