@@ -216,4 +216,19 @@ LTI_UI: dict[str, Text] = {
     "lti.admin.err_user_linked": Text(
         "这个账号已经关联到这个 LMS 的另一个用户。", "This account is already linked to another user of this LMS."
     ),
+    "lti.roster.title": Text("LMS 名单", "LMS rosters"),
+    "lti.roster.intro": Text(
+        "名单每晚自动从 LMS 读取一次，也可以现在同步。在 LMS 中不再活跃、被删除或不在名单上的学生标为已离开，"
+        "不能再提交；他们的作业记录保留。",
+        "The roster is read from the LMS every night, or now with the button. Students the LMS lists as inactive "
+        "or deleted, or no longer lists, are marked as having left and can no longer submit; their work is kept.",
+    ),
+    "lti.roster.synced": Text("最近一次同步：{when}", "Last synced: {when}"),
+    "lti.roster.never": Text("还没有同步过。", "Not synced yet."),
+    "lti.roster.error": Text("上次同步失败：", "The last sync failed:"),
+    "lti.roster.how": Text("离开方式", "How"),
+    "lti.roster.left_at": Text("发现离开的时间", "Found to have left"),
+    "lti.roster.status_inactive": Text("LMS 中不再活跃", "Inactive in the LMS"),
+    "lti.roster.status_deleted": Text("已从 LMS 课程删除", "Deleted from the LMS course"),
+    "lti.roster.status_gone": Text("不在 LMS 名单上", "No longer on the LMS roster"),
 }

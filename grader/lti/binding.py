@@ -4,11 +4,12 @@ of the courses they teach, or a new course is made for it; and enrolment followi
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Course, Enrolment, EnrolmentRole, LtiContext, User
+from grader.models import Course, Enrolment, EnrolmentRole, LtiContext, LtiMember, MemberStatus, User, utcnow
 from grader.teacher.access import taught_courses
 
 
@@ -33,6 +34,23 @@ def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
         session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
     elif enrolment.role != role:
         enrolment.role = role
+
+
+def mark_member(session: Session, context: LtiContext, user_id: int, staff: bool, status: str, now: datetime) -> None:
+    """Record one person's standing in the LMS course (a launch or a roster line); left_at kept from the first time
+    they were found gone."""
+    row = session.scalar(select(LtiMember).where(LtiMember.context_id == context.id, LtiMember.user_id == user_id))
+    if row is None:
+        row = LtiMember(context_id=context.id, user_id=user_id, status=MemberStatus.ACTIVE, seen_at=now)
+        session.add(row)
+    row.staff = staff
+    if status == MemberStatus.ACTIVE:
+        row.status, row.left_at, row.seen_at = MemberStatus.ACTIVE, None, now
+    elif row.status == MemberStatus.ACTIVE or row.left_at is None:
+        row.status, row.left_at = status, now
+    else:
+        row.status = status
+    session.flush()
 
 
 def new_course(session: Session, context: LtiContext) -> Course:
@@ -68,5 +86,6 @@ def choose_course(session: Session, user: User, context_id: int, choice: str) ->
                 raise BindingRefused("course_id")
         context.course_id = course.id
     enrol(session, course.id, user, staff=True)
+    mark_member(session, context, user.id, True, MemberStatus.ACTIVE, utcnow())
     session.commit()
     return course

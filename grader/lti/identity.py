@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.lti import claims as c
-from grader.lti.binding import bindable_courses, digest, enrol, new_course
+from grader.lti.binding import bindable_courses, digest, enrol, mark_member, new_course
 from grader.lti.launch import ValidatedLaunch
 from grader.lti.refusals import Refusal
 from grader.models import (
@@ -22,8 +22,10 @@ from grader.models import (
     LtiIdentity,
     LtiLineItem,
     LtiResourceLink,
+    MemberStatus,
     Role,
     User,
+    utcnow,
 )
 
 
@@ -190,6 +192,7 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
         return Refusal.UNKNOWN_ASSIGNMENT
     if user is not None and course is not None:
         enrol(session, course.id, user, staff)
+        mark_member(session, context, user.id, staff, MemberStatus.ACTIVE, utcnow())
     assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:
         _record_line_item(session, context, assignment, decoded)

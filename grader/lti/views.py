@@ -12,25 +12,22 @@ from urllib.parse import urlencode
 from flask import Response, current_app, flash, jsonify, redirect, request, url_for
 from flask import session as flask_session
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.lti import outbox
-from grader.lti.ags import LmsAnswer
 from grader.lti.claims import DEEP_LINKING_REQUEST
 from grader.lti.deep_linking import deep_link_request
 from grader.lti.identity import LaunchOutcome, apply_launch
 from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
-from grader.lti.nrps import sync_roster
+from grader.lti.nrps import sync_context
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
 from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, refusal_page
 from grader.lti.refusals import Refusal
-from grader.lti.status import outbox_course, passback_rows
-from grader.lti.tokens import TokenRefused
-from grader.models import LtiContext, utcnow
+from grader.lti.status import outbox_course, passback_rows, roster_rows
+from grader.models import utcnow
 from grader.teacher.access import course_or_404, teacher_required
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
@@ -132,10 +129,15 @@ def jwks() -> Response:
 @routes.get("/courses/<int:course_id>/grades")
 @teacher_required
 def passback(course_id: int) -> ResponseReturnValue:
-    """The course's grade passback: sent, pending, needs attention."""
+    """The course's grade passback (sent, pending, needs attention) and its LMS rosters (latest sync, who left)."""
     session = get_session()
     course = course_or_404(session, signed_in(), course_id)
-    return render("lti/passback.html", course=course, rows=passback_rows(session, course.id))
+    return render(
+        "lti/passback.html",
+        course=course,
+        rows=passback_rows(session, course.id),
+        rosters=roster_rows(session, course.id),
+    )
 
 
 @routes.post("/outbox/<int:outbox_id>/resend")
@@ -157,21 +159,19 @@ def roster_sync(course_id: int) -> ResponseReturnValue:
     session = get_session()
     course = course_or_404(session, signed_in(), course_id)
     lang = page_lang()
-    for context in session.scalars(select(LtiContext).where(LtiContext.course_id == course.id)).all():
-        try:
-            done = sync_roster(session, context, utcnow())
-        except (LmsAnswer, TokenRefused) as exc:
-            session.rollback()
-            flash(t("lti.roster.failed", lang, title=context.title, why=str(exc)[:300]))
-            continue
-        flash(
-            t(
-                "lti.roster.done",
-                lang,
-                title=context.title,
-                enrolled=done.enrolled,
-                updated=done.updated,
-                ended=done.ended,
+    for context in roster_rows(session, course.id):
+        done = sync_context(session, context.context_id, utcnow())
+        if isinstance(done, str):
+            flash(t("lti.roster.failed", lang, title=context.title, why=done[:300]))
+        else:
+            flash(
+                t(
+                    "lti.roster.done",
+                    lang,
+                    title=context.title,
+                    enrolled=done.enrolled,
+                    updated=done.updated,
+                    ended=done.ended,
+                )
             )
-        )
     return redirect(url_for("lti.passback", course_id=course.id))

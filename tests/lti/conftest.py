@@ -18,10 +18,14 @@ from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
+from grader import create_app
+from grader.extensions import get_db
 from grader.lti.registration import PlatformInput, add_platform
 from grader.models import Assignment, LtiIdentity
+from tests.conftest import clean_database
 from tests.factories import make_taught_assignment
 from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LmsPlatform, PlannedLaunch, read_launch_form
+from tests.support import Backend, WorkerProcess
 
 TOOL_URL = "http://127.0.0.1:5000"
 
@@ -138,3 +142,34 @@ def bind_course(app: Flask, session: Session, lms: LmsPlatform) -> BoundCourse:
     response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
     assert response.status_code == 302, response.get_data(as_text=True)[:400]
     return BoundCourse(assignment, custom, staff, response)
+
+
+@pytest.fixture(scope="module")
+def fast_worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerProcess]:
+    """A real worker whose own LMS retries come within a second (backoff scaled down) and whose calls to an LMS
+    time out after 3 s, on this module's queue."""
+    queue = f"{backend.queue}-lti"
+    env = backend.env(GRADER_QUEUE=queue, GRADER_LTI_BACKOFF_SCALE="0.05", GRADER_LTI_HTTP_TIMEOUT="3")
+    process = WorkerProcess(env, queue, tmp_path_factory.mktemp("lti-worker") / "worker.log")
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
+        backend.drop_queue(queue)
+
+
+@pytest.fixture
+def lms_app(backend: Backend) -> Iterator[Flask]:
+    """The app on the fast worker's queue."""
+    application = create_app(backend.config(GRADER_QUEUE=f"{backend.queue}-lti"))
+    yield application
+    clean_database(application)
+    get_db(application).dispose()
+
+
+def serve(app: Flask) -> tuple[str, Callable[[], None]]:
+    """Serve ``app`` over HTTP on 127.0.0.1: its base URL and how to stop it."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server.shutdown

@@ -14,42 +14,16 @@ from flask import Flask, request
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
-from grader import create_app
 from grader.extensions import get_db
 from grader.grading.sweeper import sweep
 from grader.models import Assignment, LtiIdentity, LtiLineItem, LtiScoreOutbox, OutboxStatus, User
-from tests.conftest import clean_database
 from tests.lti.conftest import ToolBrowser, bind_course, register
 from tests.lti.platform import LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_ags import Gradebook, add_gradebook
 from tests.pipeline_helpers import submit_book_answer, wait_final
-from tests.support import Backend, WorkerProcess, wait_for
+from tests.support import WorkerProcess, wait_for
 
 STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
-
-
-@pytest.fixture(scope="module")
-def fast_worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerProcess]:
-    """A real worker whose LMS retries come within a second (backoff scaled down), on this module's queue."""
-    queue = f"{backend.queue}-lti"
-    env = backend.env(GRADER_QUEUE=queue, GRADER_LTI_BACKOFF_SCALE="0.05")
-    process = WorkerProcess(env, queue, tmp_path_factory.mktemp("lti-worker") / "worker.log")
-    try:
-        process.wait_ready()
-        yield process
-    finally:
-        process.stop()
-        backend.drop_queue(queue)
-
-
-@pytest.fixture
-def lms_app(backend: Backend) -> Iterator[Flask]:
-    """The app on this module's queue (the fast worker's)."""
-
-    application = create_app(backend.config(GRADER_QUEUE=f"{backend.queue}-lti"))
-    yield application
-    clean_database(application)
-    get_db(application).dispose()
 
 
 @pytest.fixture
