@@ -14,18 +14,30 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from grader import create_app
 from grader.extensions import get_db
+from grader.grading.sweeper import sweep
 from grader.lti.registration import PlatformInput, add_platform
-from grader.models import Assignment, LtiIdentity
+from grader.models import Assignment, LtiIdentity, User
 from tests.conftest import clean_database
 from tests.factories import make_taught_assignment
-from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LmsPlatform, PlannedLaunch, read_launch_form
-from tests.support import Backend, WorkerProcess
+from tests.lti.platform import (
+    CLIENT_ID,
+    DEPLOYMENT_ID,
+    INSTRUCTOR,
+    LEARNER,
+    LmsPlatform,
+    PlannedLaunch,
+    read_launch_form,
+)
+from tests.lti.platform_ags import Gradebook, add_gradebook
+from tests.pipeline_helpers import submit_book_answer, wait_final
+from tests.support import Backend, WorkerProcess, wait_for
 
 TOOL_URL = "http://127.0.0.1:5000"
 
@@ -173,3 +185,52 @@ def serve(app: Flask) -> tuple[str, Callable[[], None]]:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}", server.shutdown
+
+
+STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
+
+
+@pytest.fixture
+def course_in_lms(
+    lms_app: Flask, fast_worker: WorkerProcess
+) -> Iterator[tuple[LmsPlatform, Gradebook, Assignment, User]]:
+    """A live grader, the LMS with a gradebook, the context bound by its instructor, and alice launched once."""
+
+    base, stop = serve(lms_app)
+    lms = LmsPlatform()
+    book = add_gradebook(lms)
+    lms.start(base)
+    with lms_app.app_context(), get_db(lms_app).session() as session:
+        register(session, lms)
+        bound = bind_course(lms_app, session, lms)
+        assignment, custom, staff = bound.assignment, bound.custom, bound.staff
+        assert (
+            ToolBrowser(lms_app.test_client(), lms).launch(PlannedLaunch("alice", [LEARNER], custom=custom)).status_code
+            == 302
+        )
+        STAFF[lms.url] = staff
+        alice = session.scalars(
+            select(User).join(LtiIdentity, LtiIdentity.user_id == User.id).where(LtiIdentity.sub == "alice")
+        ).one()
+        yield lms, book, assignment, alice
+    lms.stop()
+    stop()
+
+
+def grade(app: Flask, alice: User, assignment: Assignment) -> float:
+    """Alice submits the book's answer to the assignment; the score the worker gave it."""
+    with app.app_context(), get_db(app).session() as session:
+        stored = submit_book_answer(session, alice, assignment_id=assignment.id)
+        graded = wait_final(session, stored.id)
+        assert graded.score is not None
+        return graded.score
+
+
+def sweep_until(app: Flask, probe: Callable[[], Any], what: str) -> Any:
+    """Sweep (which sends what is due) until ``probe`` holds; its value."""
+
+    def step() -> Any:
+        sweep(app)
+        return probe()
+
+    return wait_for(step, what)
