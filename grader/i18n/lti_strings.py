@@ -231,4 +231,12 @@ LTI_UI: dict[str, Text] = {
     "lti.roster.status_inactive": Text("LMS 中不再活跃", "Inactive in the LMS"),
     "lti.roster.status_deleted": Text("已从 LMS 课程删除", "Deleted from the LMS course"),
     "lti.roster.status_gone": Text("不在 LMS 名单上", "No longer on the LMS roster"),
+    "lti.link.title": Text("这个 LMS 链接打开哪个作业？", "Which assignment does this LMS link open?"),
+    "lti.link.intro": Text(
+        "这个链接是在 LMS 中直接建的，还没有对应的作业。选一个作业（或新建一个），学生点这个链接就会打开它。",
+        "This link was made in the LMS directly and opens no assignment yet. Pick one (or create one): students "
+        "following the link will land on it.",
+    ),
+    "lti.link.submit": Text("让链接打开这个作业", "Open this assignment from the link"),
+    "lti.link.new_submit": Text("新建并让链接打开它", "Create it and open it from the link"),
 }

@@ -1,5 +1,6 @@
 """Binding an LMS course (context) to one of our courses: on the first instructor launch the instructor picks one
-of the courses they teach, or a new course is made for it; and enrolment following the LMS's roles."""
+of the courses they teach, or a new course is made for it; binding an LMS link to an assignment; and enrolment
+following the LMS's roles."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Course, Enrolment, EnrolmentRole, LtiContext, LtiMember, MemberStatus, User, utcnow
+from grader.models import (
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    LtiContext,
+    LtiMember,
+    LtiResourceLink,
+    MemberStatus,
+    User,
+    utcnow,
+)
 from grader.teacher.access import taught_courses
 
 
@@ -89,3 +101,19 @@ def choose_course(session: Session, user: User, context_id: int, choice: str) ->
     mark_member(session, context, user.id, True, MemberStatus.ACTIVE, utcnow())
     session.commit()
     return course
+
+
+def bind_link(session: Session, link_id: int, course: Course, assignment_id: str) -> Assignment:
+    """Bind an unbound resource link (an instructor's launch of a link the LMS made without our picker) to one of
+    the course's assignments (committed). Raises BindingRefused: not an assignment of the course, or a link not of
+    an LMS course bound to it."""
+    link = session.get(LtiResourceLink, link_id)
+    context = session.get(LtiContext, link.context_id) if link is not None else None
+    if link is None or context is None or context.course_id != course.id:
+        raise BindingRefused("link")
+    chosen = next((a for a in course.assignments if str(a.id) == assignment_id.strip()), None)
+    if chosen is None:
+        raise BindingRefused("assignment_id")
+    link.assignment_id = chosen.id
+    session.commit()
+    return chosen

@@ -32,13 +32,15 @@ from grader.models import (
 @dataclass(frozen=True)
 class LaunchOutcome:
     """Where a launch leads: the user to sign in (None: anonymous), their course (None: the instructor chooses which
-    course the LMS course is bound to first) and assignment, and whether the launching person is staff there."""
+    course the LMS course is bound to first), assignment and resource link, and whether the launching person is
+    staff there."""
 
     user: User | None
     context: LtiContext
     course: Course | None
     assignment: Assignment | None
     staff: bool
+    link_id: int | None = None  # our row of the launch's resource link, if it has one
 
 
 def _display_name(decoded: dict[str, Any]) -> str:
@@ -137,11 +139,12 @@ def _bind_course(
 
 def _bind_link(
     session: Session, context: LtiContext, decoded: dict[str, Any], assignment: Assignment | None
-) -> Assignment | None:
-    """The assignment of the resource link; the custom parameter (re)binds it."""
+) -> tuple[int | None, Assignment | None]:
+    """The resource link row of the launch (None for a launch without one) and its assignment; the custom
+    parameter (re)binds it."""
     link_claim = decoded.get(c.RESOURCE_LINK)
     if not isinstance(link_claim, dict) or not link_claim.get("id"):
-        return assignment
+        return None, assignment
     link_id = str(link_claim["id"])
     link = session.scalar(
         select(LtiResourceLink).where(
@@ -154,7 +157,7 @@ def _bind_link(
     if assignment is not None:
         link.assignment_id = assignment.id
     session.flush()
-    return session.get(Assignment, link.assignment_id) if link.assignment_id is not None else None
+    return link.id, session.get(Assignment, link.assignment_id) if link.assignment_id is not None else None
 
 
 def _record_line_item(session: Session, context: LtiContext, assignment: Assignment, decoded: dict[str, Any]) -> None:
@@ -193,8 +196,8 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
     if user is not None and course is not None:
         enrol(session, course.id, user, staff)
         mark_member(session, context, user.id, staff, MemberStatus.ACTIVE, utcnow())
-    assignment = _bind_link(session, context, decoded, named)
+    link_id, assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:
         _record_line_item(session, context, assignment, decoded)
     session.commit()
-    return LaunchOutcome(user, context, course, assignment, staff)
+    return LaunchOutcome(user, context, course, assignment, staff, link_id)

@@ -1,5 +1,5 @@
 """What the LTI view modules share: the refusal page, and the keys under which a launch leaves work for the next
-page in the signed session cookie (the course to bind, the deep-linking request to answer)."""
+page in the signed session cookie (the course to bind, the link to bind, the deep-linking request to answer)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from grader.ui.page_helpers import render
 
 DEEP_LINK_KEY = "lti_deep_link"
 BIND_KEY = "lti_bind"
+LINK_KEY = "lti_link"
 
 
 def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:

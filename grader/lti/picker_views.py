@@ -10,9 +10,9 @@ from flask import session as flask_session
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
-from grader.lti.binding import BindingRefused, bindable_courses, choose_course
+from grader.lti.binding import BindingRefused, bind_link, bindable_courses, choose_course
 from grader.lti.deep_linking import DeepLinkRequest, new_assignment, response_jwt
-from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, refusal_page
+from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, LINK_KEY, refusal_page
 from grader.lti.refusals import Refusal
 from grader.models import Assignment, Course, LtiContext
 from grader.teacher import assignments
@@ -55,10 +55,14 @@ def bound() -> ResponseReturnValue:
         course = choose_course(get_session(), signed_in(), context.id, request.form.get("course_id", ""))
     except BindingRefused:
         return _bind_page(context, 422, "lti.bind.choose")
-    deep_link = flask_session.pop(BIND_KEY, {}).get("deep_link")
+    kept = flask_session.pop(BIND_KEY, {})
+    deep_link, link_id = kept.get("deep_link"), kept.get("link_id")
     if isinstance(deep_link, dict):
         flask_session[DEEP_LINK_KEY] = replace(DeepLinkRequest(**deep_link), course_id=course.id).as_dict()
         return redirect(url_for("lti.pick"))
+    if isinstance(link_id, int):  # the launch was of a link: which assignment does it open?
+        flask_session[LINK_KEY] = {"link_id": link_id, "course_id": course.id}
+        return redirect(url_for("lti.link_pick"))
     return redirect(url_for("teacher.course", course_id=course.id))
 
 
@@ -68,10 +72,21 @@ def _deep_link() -> DeepLinkRequest | None:
     return DeepLinkRequest(**kept) if isinstance(kept, dict) else None
 
 
-def _pick_page(course: Course, status: int = 200, **shown: object) -> ResponseReturnValue:
-    """The picker: the course's assignments, and the form of a new one (titles, exercises)."""
+def _pick_page(course: Course, status: int = 200, link: bool = False, **shown: object) -> ResponseReturnValue:
+    """The picker (of a deep-linking request, or of the assignment an LMS link opens): the course's assignments,
+    and the form of a new one (titles, exercises)."""
     shown.setdefault("form", assignments.AssignmentForm())
-    return render("lti/pick.html", status, course=course, catalogue=assignments.catalogue(page_lang()), **shown)
+    actions = ("lti.linked", "lti.linked_new") if link else ("lti.picked", "lti.picked_new")
+    return render(
+        "lti/pick.html",
+        status,
+        course=course,
+        catalogue=assignments.catalogue(page_lang()),
+        pick_action=url_for(actions[0]),
+        new_action=url_for(actions[1]),
+        link=link,
+        **shown,
+    )
 
 
 def _placed(request_kept: DeepLinkRequest, chosen: Assignment) -> ResponseReturnValue:
@@ -118,3 +133,53 @@ def picked_new() -> ResponseReturnValue:
     if isinstance(made, dict):
         return _pick_page(course, 422, form=replace(form, errors=made), new_open=True)
     return _placed(request_kept, made)
+
+
+def _kept_link() -> tuple[int, Course] | None:
+    """The LMS link this browser's instructor is binding, and its course (if they teach it)."""
+    kept = flask_session.get(LINK_KEY)
+    if not isinstance(kept, dict) or not isinstance(kept.get("link_id"), int):
+        return None
+    return kept["link_id"], course_or_404(get_session(), signed_in(), int(kept.get("course_id") or 0))
+
+
+def _bound_link(link_id: int, course: Course, assignment_id: str) -> ResponseReturnValue:
+    """Bind the link to the assignment; its teacher page next (or the picker again, saying what is wrong)."""
+    try:
+        chosen = bind_link(get_session(), link_id, course, assignment_id)
+    except BindingRefused:
+        return _pick_page(course, 400, link=True, error="lti.pick.choose")
+    flask_session.pop(LINK_KEY, None)
+    return redirect(url_for("teacher.assignment", assignment_id=chosen.id))
+
+
+@routes.get("/link")
+@teacher_required
+def link_pick() -> ResponseReturnValue:
+    """An instructor's launch of an LMS link that opens no assignment yet: pick the one it opens."""
+    kept = _kept_link()
+    return _pick_page(kept[1], link=True) if kept is not None else refusal_page(Refusal.NO_STATE)
+
+
+@routes.post("/link")
+@teacher_required
+def linked() -> ResponseReturnValue:
+    """Bind the LMS link to the assignment picked."""
+    kept = _kept_link()
+    if kept is None:
+        return refusal_page(Refusal.NO_STATE)
+    return _bound_link(kept[0], kept[1], request.form.get("assignment_id", ""))
+
+
+@routes.post("/link/new")
+@teacher_required
+def linked_new() -> ResponseReturnValue:
+    """Create the assignment described in the picker's form and bind the LMS link to it."""
+    kept = _kept_link()
+    if kept is None:
+        return refusal_page(Refusal.NO_STATE)
+    form = assignments.form_from_request(request.form)
+    made = new_assignment(get_session(), kept[1], form.title_zh, form.title_en, list(form.exercise_ids))
+    if isinstance(made, dict):
+        return _pick_page(kept[1], 422, link=True, form=replace(form, errors=made), new_open=True)
+    return _bound_link(kept[0], kept[1], str(made.id))

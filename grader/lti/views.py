@@ -24,7 +24,7 @@ from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
 from grader.lti.nrps import sync_context
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
-from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, refusal_page
+from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, LINK_KEY, refusal_page
 from grader.lti.refusals import Refusal
 from grader.lti.status import outbox_course, passback_rows, roster_rows
 from grader.models import utcnow
@@ -105,8 +105,16 @@ def launch() -> ResponseReturnValue:
         return refusal_page(Refusal.STAFF_ONLY if picking is not None else Refusal.MISSING_CLAIM)
     login_user(outcome.user)
     if outcome.course is None:  # the instructor's first launch: which course is this LMS course?
-        flask_session[BIND_KEY] = {"context_id": outcome.context.id, "deep_link": picking and picking.as_dict()}
+        flask_session[BIND_KEY] = {
+            "context_id": outcome.context.id,
+            "deep_link": picking and picking.as_dict(),
+            "link_id": outcome.link_id,
+        }
         response = redirect(url_for("lti.bind"))
+    elif outcome.staff and picking is None and outcome.assignment is None and outcome.link_id is not None:
+        # An instructor's launch of a link made without our picker: which assignment does it open?
+        flask_session[LINK_KEY] = {"link_id": outcome.link_id, "course_id": outcome.course.id}
+        response = redirect(url_for("lti.link_pick"))
     else:
         if picking is not None:
             flask_session[DEEP_LINK_KEY] = picking.as_dict()

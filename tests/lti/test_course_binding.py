@@ -1,6 +1,7 @@
 """The first instructor launch of an LMS course binds it: to one of the courses the instructor teaches here (they
 choose, or make a new one); a course they do not teach is refused on the form and binds nothing; a deep-linking
-first launch goes on to the picker once bound."""
+first launch goes on to the picker once bound. An instructor's launch of a link that opens no assignment offers the
+picker for it (an existing assignment or a new one), and learners following the link land on the one picked."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Course, Enrolment, EnrolmentRole, LtiContext, LtiIdentity, User
+from exercises import api as engine
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, LtiContext, LtiIdentity, LtiResourceLink, User
 from tests.factories import make_taught_assignment
-from tests.lti.conftest import ToolBrowser
+from tests.lti.conftest import ToolBrowser, bind_course
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 
 
@@ -66,7 +68,7 @@ def test_the_instructor_picks_one_of_their_courses_and_learners_land_in_it(
     answer = staff.client.post(
         "/lti/bind", data={"csrf_token": token, "course_id": str(second.id)}, base_url=registered.tool_url
     )
-    assert answer.status_code == 302 and answer.location.endswith(f"/teach/courses/{second.id}")
+    assert answer.status_code == 302 and answer.location.endswith("/lti/link")  # next: what link-1 opens
     assert _context(session).course_id == second.id
     learner = ToolBrowser(app.test_client(), registered)
     assert learner.launch(PlannedLaunch("alice", [LEARNER])).status_code == 302
@@ -114,3 +116,45 @@ def test_a_learner_cannot_bind(app: Flask, registered: LmsPlatform, session: Ses
     assert not learner.has_session()  # refused (not set up): no session, so no bind page either
     assert learner.client.get("/lti/bind", base_url=registered.tool_url).status_code == 302  # to the login page
     assert session.get_one(LtiContext, context_id).course_id is None
+
+
+def test_an_unbound_link_launched_by_an_instructor_offers_the_picker(
+    app: Flask, registered: LmsPlatform, session: Session
+) -> None:
+    bound = bind_course(app, session, registered)  # ctx-1 bound, link-1 opens the assignment
+    staff, assignment = bound.staff, bound.assignment
+    other, _t, _s = make_taught_assignment(session)  # an assignment of another course
+    response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], resource_link_id="made-in-lms"))
+    assert response.status_code == 302 and response.location.endswith("/lti/link")
+    page = staff.client.get("/lti/link", base_url=registered.tool_url).get_data(as_text=True)
+    assert f'value="{assignment.id}"' in page and f'value="{other.id}"' not in page
+    token = _token(page)
+    refused = staff.client.post(
+        "/lti/link", data={"csrf_token": token, "assignment_id": str(other.id)}, base_url=registered.tool_url
+    )
+    assert refused.status_code == 400
+    session.expire_all()
+    link = session.scalars(select(LtiResourceLink).where(LtiResourceLink.resource_link_id == "made-in-lms")).one()
+    assert link.assignment_id is None
+    answer = staff.client.post(
+        "/lti/link", data={"csrf_token": token, "assignment_id": str(assignment.id)}, base_url=registered.tool_url
+    )
+    assert answer.status_code == 302 and answer.location.endswith(f"/teach/assignments/{assignment.id}")
+    learner = ToolBrowser(app.test_client(), registered)
+    landed = learner.launch(PlannedLaunch("alice", [LEARNER], resource_link_id="made-in-lms"))
+    assert landed.status_code == 302 and landed.location.endswith(f"/assignments/{assignment.id}")
+    # A new assignment from the link's picker: made in the course and opened by the link.
+    staff.launch(PlannedLaunch("prof", [INSTRUCTOR], resource_link_id="another"))
+    token = _token(staff.client.get("/lti/link", base_url=registered.tool_url).get_data(as_text=True))
+    exercise = engine.exercise_ids(graded_only=True)[0]
+    made = staff.client.post(
+        "/lti/link/new",
+        data={"csrf_token": token, "title_zh": "链接作业", "title_en": "Link one", "exercise_ids": exercise},
+        base_url=registered.tool_url,
+    )
+    assert made.status_code == 302
+    session.expire_all()
+    new = session.scalars(select(Assignment).where(Assignment.title_en == "Link one")).one()
+    assert new.course_id == assignment.course_id and made.location.endswith(f"/teach/assignments/{new.id}")
+    link = session.scalars(select(LtiResourceLink).where(LtiResourceLink.resource_link_id == "another")).one()
+    assert link.assignment_id == new.id
