@@ -111,7 +111,7 @@ def retry_delay(attempts: int, retry_after: str | None, now: datetime, scale: fl
         if retry_after.strip().isdigit():
             return min(float(retry_after), MAX_DELAY * 6)
         try:
-            return max((parsedate_to_datetime(retry_after) - now).total_seconds(), 1.0)
+            return min(max((parsedate_to_datetime(retry_after) - now).total_seconds(), 1.0), MAX_DELAY * 6)
         except (TypeError, ValueError):
             pass
     base = min(2.0 ** min(attempts, 12), MAX_DELAY)

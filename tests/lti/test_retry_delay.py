@@ -27,6 +27,8 @@ def test_retry_after_as_an_http_date_waits_until_then() -> None:
 
 def test_an_absurd_retry_after_is_capped() -> None:
     assert retry_delay(1, "99999999", NOW) == MAX_DELAY * 6
+    far = format_datetime(NOW + timedelta(days=30), usegmt=True)
+    assert retry_delay(1, far, NOW) == MAX_DELAY * 6
 
 
 def test_without_retry_after_the_backoff_grows_with_jitter_and_is_scaled() -> None:
