@@ -22,9 +22,11 @@ from grader.models.lti import (
     LtiKey,
     LtiLaunchState,
     LtiLineItem,
+    LtiMember,
     LtiPlatform,
     LtiResourceLink,
     LtiScoreOutbox,
+    MemberStatus,
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
@@ -66,9 +68,11 @@ __all__ = [
     "LtiKey",
     "LtiLaunchState",
     "LtiLineItem",
+    "LtiMember",
     "LtiPlatform",
     "LtiResourceLink",
     "LtiScoreOutbox",
+    "MemberStatus",
     "OutboxStatus",
     "OverrideLogEntry",
     "RegradeChange",
