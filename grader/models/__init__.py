@@ -20,6 +20,7 @@ from grader.models.lti import (
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
+from grader.models.progress import ProgressRow
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.sign_in_links import SignInLink
 from grader.models.submissions import (
@@ -62,6 +63,7 @@ __all__ = [
     "LtiScoreOutbox",
     "OutboxStatus",
     "OverrideLogEntry",
+    "ProgressRow",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
