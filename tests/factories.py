@@ -100,3 +100,11 @@ def make_graded(
     progress.rebuild(session, assignment_id, [user_id])
     session.commit()
     return submission
+
+
+def rebuild_progress(session: Session) -> None:
+    """Recompute every assignment's progress rows and commit: for tests that write submissions directly (as if an
+    older service had graded them), so the pages that read the rows see them as the pipeline would have kept them."""
+    for assignment in progress.assignments_with_rows(session):
+        progress.rebuild(session, assignment.id, None)
+    session.commit()

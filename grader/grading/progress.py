@@ -29,6 +29,8 @@ class Standing:
     """What a progress row holds (its key aside)."""
 
     attempts: int = 0
+    first_score: float | None = None
+    first_submission_id: int | None = None
     best_score: float | None = None
     last_score: float | None = None
     last_submission_id: int | None = None
@@ -67,6 +69,8 @@ def standing_of(
     chosen = best if assignment.score_policy == ScorePolicy.BEST else last
     return Standing(
         attempts=len(attempts),
+        first_score=attempts[0][1] if attempts else None,
+        first_submission_id=attempts[0][0] if attempts else None,
         best_score=max((score for _, score, _ in scored), default=None),
         last_score=scored[-1][1] if scored else None,
         last_submission_id=scored[-1][0] if scored else None,

@@ -62,8 +62,11 @@ def _updates(new: Any) -> dict[str, Any]:
     last_counted = case((newer, new.last_counted), else_=row.last_counted)
     last_late = case((newer, new.last_late), else_=row.last_late)
     policy_best = bindparam("progress_best", type_=row.late.type)
+    first = or_(row.first_submission_id.is_(None), new.first_submission_id < row.first_submission_id)
     return {
         "attempts": row.attempts + 1,
+        "first_score": case((first, new.first_score), else_=row.first_score),
+        "first_submission_id": case((first, new.first_submission_id), else_=row.first_submission_id),
         "best_score": case((_above(row.best_score, new.best_score), new.best_score), else_=row.best_score),
         "last_score": case((newer, new.last_score), else_=row.last_score),
         "last_submission_id": case((newer, new.last_submission_id), else_=row.last_submission_id),
@@ -108,6 +111,8 @@ def progress_statement(dialect: str, written: Any = None) -> Insert:
         Submission.exercise_id,
         literal(1),
         score,
+        Submission.id,
+        score,
         score,
         case((scored, Submission.id), else_=None),
         counted,
@@ -122,6 +127,8 @@ def progress_statement(dialect: str, written: Any = None) -> Insert:
     columns = [
         *_KEY,
         "attempts",
+        "first_score",
+        "first_submission_id",
         "best_score",
         "last_score",
         "last_submission_id",

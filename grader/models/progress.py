@@ -35,6 +35,8 @@ class ProgressRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     attempts: Mapped[int] = mapped_column(default=0)  # graded attempts
+    first_score: Mapped[float | None]  # the engine score of the first graded attempt (the first-try figures)
+    first_submission_id: Mapped[int | None]
     best_score: Mapped[float | None]  # the best engine score (the verdict, untouched)
     last_score: Mapped[float | None]  # the engine score of the latest scored attempt
     last_submission_id: Mapped[int | None]  # that attempt

@@ -29,6 +29,8 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("exercise_id", sa.String(length=64), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("first_score", sa.Double(), nullable=True),
+        sa.Column("first_submission_id", sa.Integer(), nullable=True),
         sa.Column("best_score", sa.Double(), nullable=True),
         sa.Column("last_score", sa.Double(), nullable=True),
         sa.Column("last_submission_id", sa.Integer(), nullable=True),
