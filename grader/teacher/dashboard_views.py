@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from grader.extensions import get_session
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
 from grader.teacher.dashboard_data import assignment_page, student_page
-from grader.teacher.progress_stats import clean_search
+from grader.teacher.paging import clean_search
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 

@@ -5,7 +5,6 @@ holds. Only the course's enrolled students count; their tables are paged and sea
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,11 +15,10 @@ from sqlalchemy.orm import Session
 
 from grader.models import Assignment, Enrolment, EnrolmentRole, ProgressRow, User
 from grader.percent import FULL_MARKS
+from grader.teacher.paging import Paging, page_of, students_matching
 
 BIN_EDGES = (0.2, 0.4, 0.6, 0.8)  # histogram bins: 0–19 %, 20–39 %, 40–59 %, 60–79 %, 80–99 %, 100 %
 BIN_COUNT = len(BIN_EDGES) + 2
-STUDENTS_PER_PAGE = 50
-SEARCH_MAX = 100
 
 
 @dataclass(frozen=True)
@@ -50,23 +48,10 @@ class StudentProgress:
 
 @dataclass(frozen=True)
 class StudentTable:
-    """One page of a student table: its rows, the search it answers and where it is among the pages."""
+    """One page of a student table and where it is among the pages."""
 
     rows: tuple[StudentProgress, ...]
-    search: str
-    page: int
-    pages: int
-    total: int  # students matching the search
-
-    @property
-    def first(self) -> int:
-        """The position of the page's first row (1-based; 0 when empty)."""
-        return (self.page - 1) * STUDENTS_PER_PAGE + 1 if self.rows else 0
-
-    @property
-    def last(self) -> int:
-        """The position of the page's last row."""
-        return self.first + len(self.rows) - 1 if self.rows else 0
+    paging: Paging
 
 
 def _students(course_id: int) -> Select[int]:
@@ -157,41 +142,14 @@ def assignment_stats(session: Session, course_id: int, assignments: Sequence[Ass
     return _summaries(session, keys, per_student.c.assignment_id, per_student.c.score, share, per_student)
 
 
-def clean_search(text: str | None) -> str:
-    """A search as typed, trimmed and cut to ``SEARCH_MAX`` characters (longer matches nothing more)."""
-    return (text or "").strip()[:SEARCH_MAX]
-
-
-def _matching(course_id: int, search: str) -> Select[int, str, str]:
-    """The course's enrolled students whose username or name contains ``search`` (any case), by name."""
-    query = (
-        select(User.id, User.username, User.display_name)
-        .join(Enrolment, Enrolment.user_id == User.id)
-        .where(Enrolment.course_id == course_id, Enrolment.role == EnrolmentRole.STUDENT)
-    )
-    if search:
-        # LIKE's own wildcards in a search are literal characters, not patterns.
-        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        query = query.where(
-            or_(User.username.ilike(pattern, escape="\\"), User.display_name.ilike(pattern, escape="\\"))
-        )
-    return query
-
-
 def student_table(
     session: Session, course_id: int, assignments: Sequence[Assignment], page: int = 1, search: str = ""
 ) -> StudentTable:
-    """One page (``STUDENTS_PER_PAGE``, by name) of the enrolled students matching ``search``, with their exercises
+    """One page (``paging.PER_PAGE``, by name) of the enrolled students matching ``search``, with their exercises
     attempted, full marks, score and last activity over ``assignments``; a page past the last shows the last."""
-    matching = _matching(course_id, search)
-    total = session.scalar(select(func.count()).select_from(matching.subquery())) or 0
-    pages = max(1, math.ceil(total / STUDENTS_PER_PAGE))
-    page = min(max(page, 1), pages)
-    shown = session.execute(
-        matching.order_by(User.display_name, User.username, User.id)
-        .limit(STUDENTS_PER_PAGE)
-        .offset((page - 1) * STUDENTS_PER_PAGE)
-    ).all()
+    shown, paging = page_of(
+        session, students_matching(course_id, search), page, search, User.display_name, User.username, User.id
+    )
     ids = [user_id for user_id, _, _ in shown]
     figures = (
         {
@@ -219,4 +177,4 @@ def student_table(
         rows.append(
             StudentProgress(user_id, username, display_name, int(attempted), int(full or 0), exercises, score, last_at)
         )
-    return StudentTable(tuple(rows), search, page, pages, total)
+    return StudentTable(tuple(rows), paging)

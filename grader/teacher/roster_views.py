@@ -12,6 +12,7 @@ from grader.models import Course, EnrolmentRole
 from grader.teacher import roster, roster_accounts, roster_files
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
+from grader.teacher.paging import clean_search
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
@@ -31,11 +32,19 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
         "teach/roster.html",
         status,
         course=course,
-        students=roster.members(session, course, EnrolmentRole.STUDENT),
+        **_students(course),
         teachers=roster.members(session, course, EnrolmentRole.TEACHER),
         waiting=len(roster_accounts.without_password(session, course)),
         **extra,
     )
+
+
+def _students(course: Course) -> dict[str, object]:
+    """The page of students the request asks for (``page``, ``q``), with its paging and the course's head count."""
+    search = clean_search(request.args.get("q"))
+    students, paging = roster.student_page(get_session(), course, request.args.get("page", 1, type=int), search)
+    total = roster.student_counts(get_session(), [course.id]).get(course.id, 0)
+    return {"students": students, "paging": paging, "student_total": total}
 
 
 routes = Routes()
