@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import (
@@ -32,6 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from exercises import api as engine
 from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, SubmissionStatus
 from grader.percent import FULL_MARKS
@@ -58,6 +59,17 @@ class MisconceptionTable:
     wrong_answers: int
     tags: tuple[TagCount, ...]
     untagged: int = 0  # wrong answers with no tag on any part (one answer may carry several tags)
+
+    def in_words(self, langs: Sequence[str]) -> MisconceptionTable:
+        """The table with each tag's examples replaced by what the tag means the student answered, in ``langs``,
+        where the engine says it in words (a concept check's stored letters follow each student's own shuffled
+        order, so quoting them tells a teacher nothing); other tags keep their stored examples."""
+        tags = []
+        for tag in self.tags:
+            words = [engine.misconception_example(self.exercise_id, tag.tag, lang) for lang in langs]
+            said = tuple(example for example in words if example is not None)
+            tags.append(replace(tag, examples=said) if said else tag)
+        return replace(self, tags=tuple(tags))
 
 
 def course_students(course_id: int) -> Select[int]:

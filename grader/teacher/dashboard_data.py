@@ -115,7 +115,7 @@ def assignment_page(
 ) -> AssignmentPage:
     """Statistics and misconceptions per exercise, one page of progress per student, and recent regrades."""
     stats = progress_stats.exercise_stats(session, assignment)
-    tables = analytics.misconceptions(session, assignment)
+    tables = [table.in_words([lang]) for table in analytics.misconceptions(session, assignment)]
     labels = charts.bin_labels()
     names = [_tag_names(table, lang) for table in tables]
     exercises = tuple(
