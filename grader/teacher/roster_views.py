@@ -34,7 +34,7 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
         course=course,
         **_students(course),
         teachers=roster.members(session, course, EnrolmentRole.TEACHER),
-        waiting=len(roster_accounts.without_password(session, course)),
+        waiting=roster_accounts.count_without_password(session, course),
         **extra,
     )
 
