@@ -68,3 +68,8 @@ def page_of(
     page = min(max(page, 1), pages)
     rows = list(session.execute(query.order_by(*order).limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all())
     return rows, Paging(search, page, pages, total, len(rows))
+
+
+def students_page(session: Session, course_id: int, page: int, search: str) -> tuple[list[Row[int, str, str]], Paging]:
+    """One page of the course's students matching ``search``, by username, and where it is (the roster)."""
+    return page_of(session, students_matching(course_id, search), page, search, User.username, User.id)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from flask import abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.courses import roster, roster_accounts, roster_files
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
-from grader.teacher import roster, roster_accounts, roster_files
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
-from grader.teacher.paging import clean_search
+from grader.teacher.paging import clean_search, students_page
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
@@ -42,7 +42,7 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
 def _students(course: Course) -> dict[str, object]:
     """The page of students the request asks for (``page``, ``q``), with its paging and the course's head count."""
     search = clean_search(request.args.get("q"))
-    students, paging = roster.student_page(get_session(), course, request.args.get("page", 1, type=int), search)
+    students, paging = students_page(get_session(), course.id, request.args.get("page", 1, type=int), search)
     total = roster.student_counts(get_session(), [course.id]).get(course.id, 0)
     return {"students": students, "paging": paging, "student_total": total}
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from grader.courses.roster_files import MAX_ROSTER_ROWS
 from grader.models import Course, Enrolment, EnrolmentRole, User
 from grader.models.courses import DEFAULT_TIME_ZONE
-from grader.teacher.paging import Paging, page_of, students_matching
-from grader.teacher.roster_files import MAX_ROSTER_ROWS
 
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
@@ -87,12 +85,6 @@ def members(session: Session, course: Course, role: str) -> list[User]:
             .order_by(User.username)
         )
     )
-
-
-def student_page(session: Session, course: Course, page: int, search: str) -> tuple[list[Any], Paging]:
-    """One page of the course's students matching ``search`` (rows with id, username, display name), by username,
-    and where it is."""
-    return page_of(session, students_matching(course.id, search), page, search, User.username, User.id)
 
 
 def confirmed_rows(values: list[str]) -> list[tuple[int, str]] | None:
