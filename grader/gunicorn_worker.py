@@ -2,25 +2,21 @@
 error envelope.
 
 **Parked waits.** A request waiting for a grade (``GET …?wait=``, ``Prefer: wait``) is parked by the app
-(``grader.api.parking``): the worker drops the response it returned, keeps the connection in its event loop
-(watched for the client leaving), and runs the request again in a thread once the lot (``grader.api.parking_lot``)
-says its grade is in or its time is up. A thousand waiting clients hold a thousand sockets, not a thousand threads.
-A stopping worker answers every parked request at once with its current state.
+(``grader.api.parking``): the worker keeps the response it returned and the connection in its event loop (watched
+for the client leaving); when the lot (``grader.api.parking_lot``) says the grade is in, it runs the request again
+in a thread; when the time is up with the submission unchanged, it sends the kept response. A thousand waiting
+clients hold a thousand sockets, not a thousand threads. A stopping worker answers its parked requests at once.
 
-**Refusals.**
-A request line over gunicorn's limit (``limit_request_line``, 4094 bytes by default: a long query string) or
-headers over theirs are refused by gunicorn itself with an HTML page, which an API client cannot read. The line
-was too long to parse, so the path is unknown: every such refusal is answered as the API answers errors,
-``{"error": {"code", "message", "field"}}``, which a browser shows readably too.
+**Refusals.** A request line or headers over gunicorn's limits are answered in the API's JSON envelope
+(``grader.gunicorn_refusals``).
 
-Run gunicorn with ``--worker-class grader.gunicorn_worker.ThreadWorker`` (Dockerfile, docker-compose.yml).
+Run gunicorn with ``--worker-class grader.gunicorn_worker.ThreadWorker`` (``command``; Dockerfile, docker-compose.yml).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 import selectors
 import socket
 import sys
@@ -34,64 +30,37 @@ from typing import Any, cast
 
 from flask import Flask
 from gunicorn import util
-from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
+from gunicorn.http import wsgi
 from gunicorn.workers import gthread
 
 from grader.api import parking
 from grader.api.parking_lot import ParkingLot
-from grader.api_errors import error_body
+from grader.gunicorn_refusals import refusal_response
 
 WORKER_CONNECTIONS = 2000  # per process: parked waits are connections, kept open without a thread
 LINGER_SECONDS = 2.0  # as gunicorn's close_graceful
 PARKED_SHARE = 0.75  # of those at most this share parked, so that other clients are still accepted
 
-# gunicorn's refusal -> (status, reason, code, field, message)
-REFUSALS: dict[type[Exception], tuple[int, str, str, str, str]] = {
-    LimitRequestLine: (
-        414,
-        "URI Too Long",
-        "uri_too_long",
-        "query",
-        "The request line (path and query string) is too long; send the data in a POST body or "
-        "ask for fewer items at once.",
-    ),
-    LimitRequestHeaders: (
-        431,
-        "Request Header Fields Too Large",
-        "headers_too_large",
-        "headers",
-        "The request's headers are too many or too large.",
-    ),
-}
-
-
-def refusal_response(exc: Exception) -> bytes | None:
-    """The whole HTTP response for a request gunicorn refused with ``exc``, or None if we leave it to gunicorn."""
-    for kind, (status, reason, code, field, message) in REFUSALS.items():
-        if isinstance(exc, kind):
-            body = json.dumps(error_body(code, message, field)).encode()
-            head = (
-                f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n"
-            )
-            return head.encode("latin-1") + body
-    return None
+Answer = tuple[str, list[tuple[str, str]], bytes]  # a WSGI response: status, headers, body
 
 
 class _Parking(Exception):  # a signal through gunicorn's handling, not an error
     """Raised past gunicorn's request handling when the app parked the request: no response is written."""
 
-    def __init__(self, wait: parking.ParkedWait) -> None:
+    def __init__(self, wait: parking.ParkedWait, answer: Answer) -> None:
         super().__init__("parked")
         self.wait = wait
+        self.answer = answer
 
 
 @dataclass
 class _Parked:
-    """A parked request: its wait and gunicorn's parsed request, which the re-run serves again."""
+    """A parked request: its wait, gunicorn's parsed request (which the re-run serves again), and the answer it
+    would have had at once."""
 
     wait: parking.ParkedWait
     req: Any
+    answer: Answer
 
 
 class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has no type hints
@@ -120,7 +89,8 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             self._lot = ParkingLot(self._app, self._ready, int(self.worker_connections * PARKED_SHARE))
 
     def _call_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        """The app, told whether it may park this request (or that it is the re-run of a parked one)."""
+        """The app, told whether it may park this request (or that it is the re-run of a parked one); a parked
+        request's response is kept (``_Parking``), to be sent as it is if nothing changes before its time is up."""
         assert self._app is not None
         resuming: _Parked | None = getattr(self._local, "resuming", None)
         if resuming is not None:
@@ -128,14 +98,23 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             environ["wsgi.input"] = io.BytesIO(resuming.wait.body)  # the first run read the socket's copy
         if self._lot is not None:
             environ[parking.OFFER_KEY] = self.alive and self._lot.has_room()
-        result = self._app(environ, start_response)
+        started: list[Any] = []
+
+        def keep_start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            started[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        result = self._app(environ, keep_start)
         wait = environ.get(parking.PARKED_KEY)
         if wait is None:
             return result
-        close = getattr(result, "close", None)
-        if close is not None:
-            close()
-        raise _Parking(wait)
+        try:
+            body = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        raise _Parking(wait, (started[0], started[1], body))
 
     def handle(self, conn: Any) -> Any:
         """gunicorn's handling of one request; a ``_Parked`` instead of its result if the app parked it."""
@@ -157,7 +136,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             conn.sock.setblocking(True)
             return self._keepalive_after(conn, self.handle_request(parked.req, conn))
         except _Parking as signal:
-            again = _Parked(signal.wait, parked.req)
+            again = _Parked(signal.wait, parked.req, signal.answer)
             return again
         except (OSError, StopIteration):  # the client left, or gunicorn gave up on the connection
             return False
@@ -165,6 +144,26 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             self._local.resuming = None
             if again is None:
                 parked.wait.slot.give_back()
+
+    def _send_kept_answer(self, conn: Any, parked: _Parked) -> Any:
+        """Send the answer the request had when it was parked (in a pool thread): its time is up and the lot saw
+        its submission unchanged, so the re-run would answer the same (at most a second staler, with Redis:
+        never more than its rules allowed then), for a fraction of the CPU. A thousand clients asking again
+        every ten seconds cost half as much."""
+        status, headers, body = parked.answer
+        try:
+            conn.sock.setblocking(True)
+            response = wsgi.Response(parked.req, conn.sock, self.cfg)
+            response.start_response(status, headers)
+            if not self.alive or not self.cfg.keepalive:
+                response.force_close()
+            response.write(body)
+            response.close()
+            return self._keepalive_after(conn, not response.should_close())
+        except OSError:
+            return False
+        finally:
+            parked.wait.slot.give_back()
 
     def finish_request(self, conn: Any, fs: Future[Any]) -> None:
         """On the main loop: park a request the app parked; close a finished connection without blocking the
@@ -220,18 +219,19 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._parked_readable, conn))
         self._lot.park(conn, parked.wait)
 
-    def _ready(self, conn: Any) -> None:
+    def _ready(self, conn: Any, changed: bool) -> None:
         """From the lot's thread: have the main loop wake ``conn``."""
-        self.method_queue.defer(self._wake, conn)
+        self.method_queue.defer(self._wake, conn, changed)
 
-    def _wake(self, conn: Any) -> None:
-        """Serve a parked request again in the pool, unless its client left meanwhile."""
+    def _wake(self, conn: Any, changed: bool = True) -> None:
+        """Serve a parked request again in the pool (or, if its submission did not change while it waited, send the
+        answer it had), unless its client left meanwhile."""
         parked = self._parked.pop(conn, None)
         if parked is None:
             return
         with contextlib.suppress(KeyError, ValueError):  # not registered if a pipelined request unregistered it
             self.poller.unregister(conn.sock)
-        future = self.tpool.submit(self._resume, conn, parked)
+        future = self.tpool.submit(self._resume if changed else self._send_kept_answer, conn, parked)
         future.add_done_callback(lambda done: self.method_queue.defer(self.finish_request, conn, done))
 
     def _parked_readable(self, conn: Any, _sock: Any) -> None:
@@ -268,7 +268,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
         """Note a park; answer a too-long request line or too-large headers in our envelope; anything else as
         gunicorn does."""
         if isinstance(exc, _Parking):
-            self._local.parked = _Parked(exc.wait, req)
+            self._local.parked = _Parked(exc.wait, req, exc.answer)
             return
         response = refusal_response(exc)
         if response is None:

@@ -24,7 +24,7 @@ from grader import gunicorn_worker
 from grader.api import wait_slots
 from grader.extensions import get_db
 from grader.grading import pipeline
-from grader.models import Submission, SubmissionStatus, User
+from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.security import issue_token
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_assignment, make_user
 from tests.support import Backend, wait_for
@@ -170,6 +170,25 @@ def test_a_parked_wait_is_answered_when_the_grade_lands(server: Server, session:
     _grade_now(app, row)
     status, body = _answer(waiting)
     assert status == 200 and body["status"] == "graded" and body["score"] == 1
+
+
+def test_a_wait_that_runs_out_answers_the_state_the_submission_reached(
+    server: Server, session: Session, app: Flask
+) -> None:
+    user, token = _student(session)
+    row = _stranded(session, user)
+    sent = time.monotonic()
+    waiting = _send(server.port, "GET", f"/api/v1/submissions/{row}?wait=4", token)
+    assert _quick(server.port, "/healthz") == 200
+    # A worker takes the row and is still grading when the wait ends: the answer says so, not the parked "queued".
+    submission = session.get(Submission, row)
+    assert submission is not None
+    submission.status, submission.lease_owner = SubmissionStatus.GRADING, "test"
+    submission.lease_until = submission.started_at = utcnow()
+    session.commit()
+    status, body = _answer(waiting)
+    assert status == 200 and body["status"] == "grading"
+    assert time.monotonic() > sent + 3  # it did wait (a wake-up for "grading" would have ended it at once)
 
 
 def test_a_parked_post_answers_its_own_graded_submission_once(server: Server, session: Session, app: Flask) -> None:

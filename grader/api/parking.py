@@ -36,6 +36,7 @@ class ParkedWait:
     deadline: float  # time.monotonic()
     slot: Slot  # the user's share of the cap, held until the request is answered
     notice_mark: int | None  # notify.subscription_mark taken before the submission was last read
+    status: str = ""  # the submission's status when parked (its answer is sent as it was if this stays)
     body: bytes = b""  # the request body, read again by the re-run
     created: tuple[int, bool] | None = None  # POST: the stored submission and whether it was a replay
     parked_at: float = field(default_factory=time.monotonic)

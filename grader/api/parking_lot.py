@@ -34,16 +34,18 @@ Ticket = TypeVar("Ticket", bound=Hashable)
 
 
 class ParkingLot(Generic[Ticket]):
-    """Parked waits by ticket (the worker's connection); ``on_ready(ticket)`` is called, from the lot's thread,
-    once for each wait that became ready and was not cancelled first."""
+    """Parked waits by ticket (the worker's connection); ``on_ready(ticket, changed)`` is called, from the lot's
+    thread, once for each wait that became ready and was not cancelled first: ``changed`` is False if its time ran
+    out while its submission kept the status it was parked with (as last read, at most an interval ago)."""
 
-    def __init__(self, app: Flask, on_ready: Callable[[Ticket], None], capacity: int) -> None:
+    def __init__(self, app: Flask, on_ready: Callable[[Ticket, bool], None], capacity: int) -> None:
         self.capacity = capacity
         self._app = app
         self._on_ready = on_ready
         url = notify.redis_url(app.config)
         self._listener = None if url is None else notify.listener(url, notify.channel_prefix(app.config))
         self._parked: dict[Ticket, ParkedWait] = {}
+        self._seen: dict[Ticket, str] = {}  # the status last read, where it differs from the one parked with
         self._arrived: list[Ticket] = []
         self._announced: set[int] = set()
         self._check_all = False
@@ -70,6 +72,7 @@ class ParkingLot(Generic[Ticket]):
     def cancel(self, ticket: Ticket) -> ParkedWait | None:
         """Stop watching ``ticket`` (its client left); its wait, if it was still parked."""
         with self._changed:
+            self._seen.pop(ticket, None)
             return self._parked.pop(ticket, None)
 
     def release_all(self) -> list[Ticket]:
@@ -77,6 +80,7 @@ class ParkingLot(Generic[Ticket]):
         with self._changed:
             tickets = list(self._parked)
             self._parked.clear()
+            self._seen.clear()
             return tickets
 
     def _start(self) -> None:
@@ -118,9 +122,10 @@ class ParkingLot(Generic[Ticket]):
                     next_read, self._check_all = now + self._interval(), False
                 for ticket in ready:
                     del self._parked[ticket]
-            self._answer(ready)
+                    self._seen.pop(ticket, None)
+            self._answer(ready.items())
             if to_read:
-                self._answer(self._final_among(to_read))
+                self._answer((ticket, True) for ticket in self._final_among(to_read))
 
     def _sleep_until_due(self, next_read: float) -> None:
         """Wait (holding the condition) for news, the next deadline, or the next read of everything."""
@@ -132,47 +137,64 @@ class ParkingLot(Generic[Ticket]):
         due = min(next_read, min(wait.deadline for wait in self._parked.values()))
         self._changed.wait(max(0.0, due - time.monotonic()))
 
-    def _sort_out(self, now: float) -> tuple[list[Ticket], list[Ticket]]:
-        """(ready now, to read from the database) among the parked waits; called holding the condition."""
+    def _sort_out(self, now: float) -> tuple[dict[Ticket, bool], list[Ticket]]:
+        """(ready now, with whether its submission changed; to read from the database) among the parked waits;
+        called holding the condition."""
         announced, self._announced = self._announced, set()
         arrived, self._arrived = self._arrived, []
-        ready = [t for t, wait in self._parked.items() if wait.deadline <= now or wait.submission_id in announced]
+        ready: dict[Ticket, bool] = {}
+        for ticket, wait in self._parked.items():
+            if wait.submission_id in announced:
+                ready[ticket] = True
+            elif wait.deadline <= now:
+                ready[ticket] = ticket in self._seen
         to_read = []
         for ticket in arrived:
-            wait = self._parked.get(ticket)
-            if wait is None or ticket in ready:
+            arrival = self._parked.get(ticket)
+            if arrival is None or ticket in ready:
                 continue
-            if self._listener is not None and self._listener.heard_everything_since(wait.notice_mark):
+            if self._listener is not None and self._listener.heard_everything_since(arrival.notice_mark):
                 # Every notice since the row was read reached us: one that came before it was parked is kept.
-                if self._listener.announced_lately(wait.submission_id):
-                    ready.append(ticket)
+                if self._listener.announced_lately(arrival.submission_id):
+                    ready[ticket] = True
             else:
                 to_read.append(ticket)  # a grade committed after its read may have been missed: look
         return ready, to_read
 
     def _final_among(self, tickets: Iterable[Ticket]) -> list[Ticket]:
-        """The tickets, still parked, whose submissions the database shows final; taken out of the lot."""
+        """The tickets, still parked, whose submissions the database shows final, taken out of the lot; notes
+        the others' statuses where they changed."""
         with self._changed:
             waiting = {ticket: self._parked[ticket].submission_id for ticket in tickets if ticket in self._parked}
         ids = sorted(set(waiting.values()))
-        final: set[int] = set()
+        statuses: dict[int, str] = {}
         try:
             with self._app.app_context(), get_db(self._app).session() as session:
                 for start in range(0, len(ids), IDS_PER_QUERY):
-                    chunk = ids[start : start + IDS_PER_QUERY]
-                    query = select(Submission.id).where(Submission.id.in_(chunk), Submission.status.in_(FINAL_STATUSES))
-                    final.update(session.scalars(query))
+                    query = select(Submission.id, Submission.status).where(
+                        Submission.id.in_(ids[start : start + IDS_PER_QUERY])
+                    )
+                    statuses.update((row_id, str(status)) for row_id, status in session.execute(query))
         except SQLAlchemyError as exc:
             # The database is away: the waits run out at their deadlines, and their re-runs answer what they can.
             log.warning("could not read parked submissions (retrying): %s", exc)
             return []
+        final = {str(status) for status in FINAL_STATUSES}
+        done = []
         with self._changed:
-            done = [t for t, sid in waiting.items() if sid in final and self._parked.get(t) is not None]
-            for ticket in done:
-                del self._parked[ticket]
+            for ticket, submission_id in waiting.items():
+                wait, status = self._parked.get(ticket), statuses.get(submission_id)
+                if wait is None or status is None:
+                    continue
+                if status in final:
+                    done.append(ticket)
+                    del self._parked[ticket]
+                    self._seen.pop(ticket, None)
+                elif status != wait.status:
+                    self._seen[ticket] = status
         return done
 
-    def _answer(self, tickets: list[Ticket]) -> None:
+    def _answer(self, ready: Iterable[tuple[Ticket, bool]]) -> None:
         """Hand each ready ticket to ``on_ready``."""
-        for ticket in tickets:
-            self._on_ready(ticket)
+        for ticket, changed in ready:
+            self._on_ready(ticket, changed)

@@ -81,7 +81,7 @@ def wait_until_final(
     if submission.is_final:
         slot.give_back()
         return submission
-    parking.park(parking.ParkedWait(submission_id, time.monotonic() + seconds, slot, mark))
+    parking.park(parking.ParkedWait(submission_id, time.monotonic() + seconds, slot, mark, str(submission.status)))
     return submission
 
 
@@ -94,7 +94,10 @@ def _resume(
     if not submission.is_final and wait.seconds_left() > 0 and parking.offered():
         # Woken by a notice without a grade (or a database read racing the commit): wait out the rest.
         # No mark: the notice that woke it is still among the recent ones, so the lot reads the database instead.
-        parking.park(parking.ParkedWait(wait.submission_id, wait.deadline, wait.slot, None, created=wait.created))
+        status = str(submission.status)
+        parking.park(
+            parking.ParkedWait(wait.submission_id, wait.deadline, wait.slot, None, status, created=wait.created)
+        )
     return submission
 
 
