@@ -169,6 +169,8 @@ def _measure(session: requests.Session, url: str, seconds: float, statuses: Coun
 
 
 def _percentiles(timings: list[float]) -> str:
+    if len(timings) < 2:
+        return f"{timings[0]:6.1f} ms, the only request answered"
     cuts = statistics.quantiles(timings, n=100)
     return f"p50 {statistics.median(timings):6.1f} ms  p99 {cuts[98]:6.1f} ms  ({len(timings)} requests)"
 
@@ -200,15 +202,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="of measuring while the waits are held")
     parser.add_argument("--postgres", action="store_true", help="a scratch PostgreSQL database instead of SQLite")
     parser.add_argument("--redis", action="store_true", help="Redis for notices, rate limits and the wait cap")
+    parser.add_argument(
+        "--stock-worker", action="store_true", help="gunicorn's own gthread worker (a thread per wait), to compare"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data_dir, _stores(args.postgres, args.redis, data_dir) as config:
         students = _waiting_students(config, args.clients)
         page = _exercise_page(config)
         port = _free_port()
         log = Path(data_dir) / "gunicorn.log"
+        command = gunicorn_worker.command(f"{HOST}:{port}")
+        if args.stock_worker:
+            command[command.index("--worker-class") + 1] = "gthread"
         with log.open("wb") as out:
             server = subprocess.Popen(
-                gunicorn_worker.command(f"{HOST}:{port}"),
+                command,
                 env={**os.environ, **config},
                 stdout=out,
                 stderr=out,
@@ -223,7 +231,8 @@ def main() -> None:
                 except requests.RequestException:
                     time.sleep(0.5)
             stores = ("PostgreSQL" if args.postgres else "SQLite") + (" + Redis" if args.redis else ", no Redis")
-            print(f"{time.strftime('%Y-%m-%d')}, {stores}, load average {os.getloadavg()[0]:.1f}")
+            worker = "gunicorn's gthread worker" if args.stock_worker else "our worker"
+            print(f"{time.strftime('%Y-%m-%d')}, {stores}, {worker}, load average {os.getloadavg()[0]:.1f}")
             statuses: Counter[int] = Counter()
             cpu_before, clock_before = group_cpu_seconds(server.pid), time.monotonic()
             _report(base, page, 10, "quiet", statuses)

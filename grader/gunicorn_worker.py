@@ -39,7 +39,8 @@ from grader.gunicorn_refusals import refusal_response
 
 WORKER_CONNECTIONS = 2000  # per process: parked waits are connections, kept open without a thread
 LINGER_SECONDS = 2.0  # as gunicorn's close_graceful
-PARKED_SHARE = 0.75  # of those at most this share parked, so that other clients are still accepted
+PARKED_SHARE = 0.75
+THREAD_WAIT_SHARE = 0.5  # of the threads at most this share hold a wait's first second (answered quicker)  # of those at most this share parked, so that other clients are still accepted
 
 Answer = tuple[str, list[tuple[str, str]], bytes]  # a WSGI response: status, headers, body
 
@@ -77,6 +78,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
         self._app: Callable[..., Iterable[bytes]] | None = None
         self._lot: ParkingLot[Any] | None = None
         self._parked: dict[Any, _Parked] = {}
+        self._thread_budget = parking.ThreadBudget(int(self.cfg.threads * THREAD_WAIT_SHARE))
         self._lingering: dict[Any, float] = {}  # closing connections, by when to close them anyway
 
     def load_wsgi(self) -> None:
@@ -98,6 +100,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             environ["wsgi.input"] = io.BytesIO(resuming.wait.body)  # the first run read the socket's copy
         if self._lot is not None:
             environ[parking.OFFER_KEY] = self.alive and self._lot.has_room()
+            environ[parking.BUDGET_KEY] = self._thread_budget
         started: list[Any] = []
 
         def keep_start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

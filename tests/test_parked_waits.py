@@ -227,15 +227,15 @@ def test_beyond_the_cap_a_wait_is_answered_at_once_with_the_current_state(server
 
 
 def test_a_client_that_leaves_gives_its_slot_back(server: Server, session: Session) -> None:
+    if not server.shared_cap:
+        pytest.skip("a process's own counts are not visible from outside (Redis's are)")
     user, token = _student(session)
     row = _stranded(session, user)
     path = f"/api/v1/submissions/{row}?wait={WAIT}"
     for connection in [_send(server.port, "GET", path, token) for _ in range(wait_slots.MAX_WAITS_PER_USER)]:
         connection.close()
-    assert _quick(server.port, "/healthz") == 200
-    if server.shared_cap:
-        counted = wait_slots.slots(server.config)
-        wait_for(lambda: counted.held(user.id) == 0 or None, "the slots to be given back")
+    counted = wait_slots.slots(server.config)
+    wait_for(lambda: counted.held(user.id) == 0 or None, "the slots to be given back")
     held = [_send(server.port, "GET", path, token) for _ in range(wait_slots.MAX_WAITS_PER_USER)]
     assert _quick(server.port, "/healthz") == 200
     assert not any(_answered(connection) for connection in held)  # parked again: the leavers' slots came back

@@ -17,6 +17,10 @@ from grader.auth import Principal
 from grader.grading import final_row, notify
 from grader.models import Submission
 
+# Under our gunicorn worker, a wait first holds its thread this long if one of the threads set aside for it is free
+# (``parking.ThreadBudget``), then it is parked.
+THREAD_WAIT_SECONDS = 1.0
+
 
 def notice_mark() -> int | None:
     """Taken before a submission is sent: lets ``wait_for_own`` skip its first read when no notice can be missed."""
@@ -57,8 +61,9 @@ def wait_until_final(
     already holds its share of waits (``wait_slots``).
 
     ``pending``: the row as the caller just stored it and the subscription mark taken before its task was sent;
-    it may stand in for the first read (see ``_wait_in_thread``). Under our gunicorn worker the request is parked
-    (``parking``) instead of holding its thread, and this runs again when the grade lands or the time is up.
+    it may stand in for the first read (see ``_wait_in_thread``). Under our gunicorn worker the request waits at
+    most THREAD_WAIT_SECONDS in its thread (if the worker's budget allows), then is parked (``parking``) without
+    one, and this runs again when the grade lands or the time is up.
     """
     if seconds <= 0:
         return load()
@@ -74,14 +79,25 @@ def wait_until_final(
     slot = wait_slots.slots(current_app.config).take(user_id, seconds) if offer else None
     if slot is None:
         return pending[0] if pending is not None else load()
-    mark = pending[1] if pending is not None else notify.subscription_mark(current_app.config)
-    # The lot looks for the grade from the mark on (the notices since, or the database), so the row as stored
-    # stands in for a first read.
-    submission = pending[0] if pending is not None else load()
-    if submission.is_final:
+    deadline = time.monotonic() + seconds
+    budget = parking.thread_budget()
+    if budget is not None and budget.try_take():
+        # Most grades land within a second while workers run: waiting for them here answers at once, with the
+        # row the notice carried. Only what is still not final after that is parked.
+        try:
+            submission = _wait_in_thread(session, load, submission_id, min(seconds, THREAD_WAIT_SECONDS), pending)
+        finally:
+            budget.give_back()
+        mark = None  # the lot reads the database once when it is parked: nothing since the last read is missed
+    else:
+        mark = pending[1] if pending is not None else notify.subscription_mark(current_app.config)
+        # The lot looks for the grade from the mark on (the notices since, or the database), so the row as stored
+        # stands in for a first read.
+        submission = pending[0] if pending is not None else load()
+    if submission.is_final or deadline <= time.monotonic():
         slot.give_back()
         return submission
-    parking.park(parking.ParkedWait(submission_id, time.monotonic() + seconds, slot, mark, str(submission.status)))
+    parking.park(parking.ParkedWait(submission_id, deadline, slot, mark, str(submission.status)))
     return submission
 
 
