@@ -21,6 +21,7 @@ from grader.api.openapi_common import (
 )
 from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
+from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
 ERROR_MEANINGS = {
@@ -339,6 +340,7 @@ SCHEMAS: JSONObject = {
     },
     **SYNC_SCHEMAS,
     **COURSE_SCHEMAS,
+    **ROSTER_SCHEMAS,
 }
 
 
@@ -417,7 +419,7 @@ PATHS: JSONObject = {
                     "is enough to see it)",
                 ),
             },
-            (400, 401, 404),
+            (400, 401, 404, 422),
             parameters=[
                 path_param("exercise_id", {"type": "string"}),
                 LANG,
@@ -426,7 +428,8 @@ PATHS: JSONObject = {
                     ID,
                     "The variant in this assignment of the caller's (its own if it has fresh variants; "
                     "404 naming 'assignment' if it is not one of theirs that sets the exercise). "
-                    "Without it, the variant the caller's assignments share.",
+                    "Without it, the only assignment's of theirs that sets the exercise, or the variant their "
+                    "assignments share; 422 assignment_required when several set it, each with its own variant.",
                 ),
             ],
         )
@@ -591,6 +594,7 @@ PATHS: JSONObject = {
     },
     **SYNC_PATHS,
     **COURSE_PATHS,
+    **ROSTER_PATHS,
 }
 
 
