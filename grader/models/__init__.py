@@ -1,7 +1,15 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 
 from grader.models.base import Base, iso_timestamp, utcnow
-from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.courses import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    FollowThroughCredit,
+    ScorePolicy,
+)
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
@@ -45,6 +53,7 @@ __all__ = [
     "Enrolment",
     "EnrolmentRole",
     "Extension",
+    "FollowThroughCredit",
     "GradeLogEntry",
     "KeyState",
     "LabRun",
