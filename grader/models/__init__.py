@@ -22,9 +22,11 @@ from grader.models.lti import (
     LtiKey,
     LtiLaunchState,
     LtiLineItem,
+    LtiMember,
     LtiPlatform,
     LtiResourceLink,
     LtiScoreOutbox,
+    MemberStatus,
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
@@ -67,9 +69,11 @@ __all__ = [
     "LtiKey",
     "LtiLaunchState",
     "LtiLineItem",
+    "LtiMember",
     "LtiPlatform",
     "LtiResourceLink",
     "LtiScoreOutbox",
+    "MemberStatus",
     "OutboxStatus",
     "OverrideLogEntry",
     "ProgressRow",
