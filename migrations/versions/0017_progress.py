@@ -4,7 +4,7 @@ Existing rows are computed by ``grader check-progress --repair`` after the upgra
 Python, which a migration should not freeze); until then the dashboards show no scores.
 
 Revision ID: 0017
-Revises: 0016
+Revises: 0019
 Create Date: 2026-12-02 00:45:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: str | None = "0016"
+down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
