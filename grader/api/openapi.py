@@ -21,6 +21,7 @@ from grader.api.openapi_common import (
 )
 from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
+from grader.api.openapi_staff import STAFF_PATHS, STAFF_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
 ERROR_MEANINGS = {
@@ -147,7 +148,7 @@ SCHEMAS: JSONObject = {
             "id": {"type": "integer"},
             "code": {"type": "string"},
             "title": {"type": "string"},
-            "role": {"type": "string", "enum": ["student", "teacher", "admin"]},
+            "role": {"type": "string", "enum": ["student", "teacher", "admin", "co_teacher", "ta"]},
             "time_zone": {
                 "type": "string",
                 "description": "IANA zone the course's pages show times in (times in this API are UTC).",
@@ -339,6 +340,7 @@ SCHEMAS: JSONObject = {
     },
     **SYNC_SCHEMAS,
     **COURSE_SCHEMAS,
+    **STAFF_SCHEMAS,
 }
 
 
@@ -591,6 +593,7 @@ PATHS: JSONObject = {
     },
     **SYNC_PATHS,
     **COURSE_PATHS,
+    **STAFF_PATHS,
 }
 
 

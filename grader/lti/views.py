@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.lti import outbox
 from grader.lti.ags import LmsAnswer
@@ -144,7 +145,7 @@ def resend(outbox_id: int) -> ResponseReturnValue:
     """Send a score that needs attention again (after the cause was fixed in the LMS)."""
     session = get_session()
     course_id = outbox_course(session, outbox_id)
-    course = course_or_404(session, signed_in(), course_id if course_id is not None else 0)
+    course = course_or_404(session, signed_in(), course_id if course_id is not None else 0, Action.EDIT_COURSE)
     if outbox.resend(session, outbox_id, utcnow()):
         flash(t("lti.passback.resent", page_lang()))
     return redirect(url_for("lti.passback", course_id=course.id))
@@ -163,7 +164,7 @@ def pick() -> ResponseReturnValue:
     request_kept = _deep_link()
     if request_kept is None:
         return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(get_session(), signed_in(), request_kept.course_id)
+    course = course_or_404(get_session(), signed_in(), request_kept.course_id, Action.EDIT_ASSIGNMENTS)
     return render("lti/pick.html", course=course)
 
 
@@ -174,7 +175,7 @@ def picked() -> ResponseReturnValue:
     session, request_kept = get_session(), _deep_link()
     if request_kept is None:
         return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(session, signed_in(), request_kept.course_id)
+    course = course_or_404(session, signed_in(), request_kept.course_id, Action.EDIT_ASSIGNMENTS)
     chosen = next((a for a in course.assignments if str(a.id) == request.form.get("assignment_id")), None)
     if chosen is None:
         return render("lti/pick.html", 400, course=course, error=t("lti.pick.choose", page_lang()))
@@ -188,7 +189,7 @@ def picked() -> ResponseReturnValue:
 def roster_sync(course_id: int) -> ResponseReturnValue:
     """Read the roster of every LMS course bound to this course now."""
     session = get_session()
-    course = course_or_404(session, signed_in(), course_id)
+    course = course_or_404(session, signed_in(), course_id, Action.MANAGE_ROSTER)
     lang = page_lang()
     for context in session.scalars(select(LtiContext).where(LtiContext.course_id == course.id)).all():
         try:

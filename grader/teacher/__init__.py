@@ -16,6 +16,7 @@ from grader.teacher import (
     regrade_views,
     roster_link_views,
     roster_views,
+    staff_views,
     token_views,
 )
 from grader.teacher.blueprint import teacher
@@ -34,6 +35,7 @@ VIEW_MODULES = (
     regrade_views,
     roster_link_views,
     roster_views,
+    staff_views,
     token_views,
 )
 
