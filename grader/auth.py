@@ -53,7 +53,7 @@ class Principal:
     @property
     def is_admin(self) -> bool:
         """True when acting as an admin."""
-        return self.role == Role.ADMIN
+        return self.actor.is_admin
 
     @property
     def is_staff(self) -> bool:

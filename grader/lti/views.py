@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from flask import Response, abort, current_app, flash, jsonify, redirect, request, url_for
+from flask import Response, current_app, flash, jsonify, redirect, request, url_for
 from flask import session as flask_session
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
@@ -31,9 +31,9 @@ from grader.lti.refusals import Refusal
 from grader.lti.registration import canvas_developer_key, platforms, tool_values
 from grader.lti.status import outbox_course, passback_rows
 from grader.lti.tokens import TokenRefused
-from grader.models import LtiContext, Role, utcnow
-from grader.teacher.access import course_or_404, teacher_required
-from grader.ui.page_helpers import login_required, page_lang, render, signed_in
+from grader.models import LtiContext, utcnow
+from grader.teacher.access import admin_required, course_or_404, teacher_required
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 routes = Routes()
@@ -212,12 +212,10 @@ def roster_sync(course_id: int) -> ResponseReturnValue:
 
 
 @routes.get("/setup")
-@login_required
+@admin_required
 def setup() -> ResponseReturnValue:
     """For administrators: the values to paste into the LMS (and Canvas's developer key) and the platforms
     registered."""
-    if signed_in().role != Role.ADMIN:
-        abort(404)
     base = request.host_url
     return render(
         "lti/setup.html",

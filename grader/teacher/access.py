@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from grader.grading import access
 from grader.grading.access import Action, Actor
-from grader.models import Assignment, Course, RegradeJob, Role, User
+from grader.models import Assignment, Course, RegradeJob, User
 from grader.ui.page_helpers import login_required, signed_in
 
 P = ParamSpec("P")
@@ -37,7 +37,7 @@ def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
 
     @wraps(view)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
-        if signed_in().role != Role.ADMIN:
+        if not Actor.of_user(signed_in()).is_admin:
             abort(404)
         return view(*args, **kwargs)
 
