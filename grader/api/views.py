@@ -14,11 +14,12 @@ from grader.api import changes, gradebook, queries, serialise, services
 from grader.api.openapi import document
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
-from grader.models import Role, SubmissionStatus, iso_timestamp, utcnow
+from grader.grading.access import STAFF_ACCOUNT_ROLES
+from grader.models import SubmissionStatus, iso_timestamp, utcnow
 from grader.routing import ROW_ID_MAX
 
 blueprint = Blueprint("api_v1", __name__)
-STAFF = (Role.TEACHER, Role.ADMIN)
+STAFF = STAFF_ACCOUNT_ROLES  # the account roles that act as staff (grader.grading.access)
 PAGE_LIMIT_MAX = 200
 SYNC_PAGE_LIMIT = 100  # default page of the roster, the gradebook and the grade-change feed
 

@@ -10,6 +10,7 @@ course cannot also grade it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -39,6 +40,17 @@ def staff_of(session: Session, course: Course) -> list[CourseStaff]:
             .join(User, User.id == CourseStaff.user_id)
             .where(CourseStaff.course_id == course.id)
             .order_by(User.username)
+        )
+    )
+
+
+def staff_user_ids(session: Session, course: Course, user_ids: Collection[int]) -> set[int]:
+    """Those of ``user_ids`` on the course's staff (who cannot also be enrolled in it as students)."""
+    if not user_ids:
+        return set()
+    return set(
+        session.scalars(
+            select(CourseStaff.user_id).where(CourseStaff.course_id == course.id, CourseStaff.user_id.in_(user_ids))
         )
     )
 

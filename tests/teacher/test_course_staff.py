@@ -232,3 +232,15 @@ def test_the_staff_page_speaks_both_languages(
     client.set_cookie("lang", "zh")
     chinese = client.get(path).get_data(as_text=True)
     assert "合作教师与助教" in chinese and "助教" in chinese and "教学团队" in chinese
+
+
+def test_a_staff_member_cannot_also_be_enrolled_as_a_student(
+    login: Login, session: Session, staffed: tuple[FixtureCourse, dict[str, User], int]
+) -> None:
+    course, people, _ = staffed
+    client, token = login(people["owner"].username)
+    ta = people["ta"].username
+    response = client.post(f"/teach/courses/{course.course.id}/roster/add", data={"csrf_token": token, "username": ta})
+    assert response.status_code == 422
+    assert f"{ta} teaches this course and cannot be enrolled as a student." in response.get_data(as_text=True)
+    assert ta in _staff_rows(session, course.course.id)
