@@ -11,6 +11,7 @@ from flask import abort
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from grader.extensions import get_session
 from grader.grading import access
 from grader.grading.access import Action, Actor
 from grader.models import Assignment, Course, RegradeJob, User
@@ -47,6 +48,12 @@ def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
 def teaches(session: Session, user: User, course_id: int, action: Action = Action.SEE_STUDENTS) -> bool:
     """True if ``user`` may do ``action`` (by default: see the students) in the course (grader.grading.access)."""
     return access.may(session, Actor.of_user(user), action, course_id)
+
+
+def may_in_course(course: Course, action: str) -> bool:
+    """For templates: True if the signed-in user may do ``action`` (an ``Action`` value) in ``course``, so a page
+    offers only the links and forms its reader may use."""
+    return teaches(get_session(), signed_in(), course.id, Action(action))
 
 
 def taught_courses(session: Session, user: User) -> list[Course]:

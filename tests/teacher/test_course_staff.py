@@ -244,3 +244,34 @@ def test_a_staff_member_cannot_also_be_enrolled_as_a_student(
     assert response.status_code == 422
     assert f"{ta} teaches this course and cannot be enrolled as a student." in response.get_data(as_text=True)
     assert ta in _staff_rows(session, course.course.id)
+
+
+@pytest.mark.parametrize("who", ["owner", "co_teacher", "ta"])
+def test_pages_offer_only_the_links_and_forms_the_reader_may_use(
+    login: Login, staffed: tuple[FixtureCourse, dict[str, User], int], who: str
+) -> None:
+    course, people, _ = staffed
+    client, _ = login(people[who].username)
+    c, a = course.course.id, course.best.id
+    pages = "".join(
+        client.get(path).get_data(as_text=True)
+        for path in (f"/teach/courses/{c}", f"/teach/assignments/{a}", f"/teach/courses/{c}/roster")
+    )
+    managed = [
+        f"/teach/courses/{c}/assignments/new",
+        f"/teach/assignments/{a}/edit",
+        f"/teach/assignments/{a}/delete",
+        f"/teach/assignments/{a}/regrade",
+        f"/teach/courses/{c}/roster/add",
+        f"/teach/courses/{c}/roster/{course.bob.id}/remove",
+        f"/teach/courses/{c}/settings",
+    ]
+    offered = [path for path in managed if f'"{path}"' in pages]
+    assert offered == (managed if who in MANAGERS else [])
+    # Everyone on the staff is offered what a TA may do.
+    for path in (
+        f"/teach/assignments/{a}/extensions",
+        f"/teach/assignments/{a}/overrides",
+        f"/teach/courses/{c}/staff",
+    ):
+        assert f'"{path}"' in pages
