@@ -54,8 +54,16 @@ def staff_course(session: Session, principal: Principal, course_id: int, action:
     return course
 
 
+def path_username(username: str) -> str:
+    """The username of the URL path; 400 naming it if it cannot be one."""
+    if not course_staff.readable_username(username):
+        raise ApiError(400, "invalid_parameter", "The username in the path is not acceptable.", field="username")
+    return username
+
+
 def _member(session: Session, course: Course, username: str) -> CourseStaff:
     """The staff row of ``username``; 404 if they are not on the course's staff."""
+    path_username(username)
     member = course_staff.staff_member(session, course, username)
     if member is None:
         raise ApiError(404, "not_found", f"{username} is not on the staff of course {course.id}.")
@@ -89,6 +97,7 @@ def put_staff(course_id: int, username: str) -> ResponseReturnValue:
     """Make ``username`` a co-teacher or TA of the course (added, or their role changed)."""
     session, principal = get_session(), require_principal()
     course = staff_course(session, principal, course_id, Action.MANAGE_STAFF)
+    path_username(username)
     payload = parse.read_json_object(STAFF_FIELDS)
     if "role" not in payload:
         raise ApiError(422, "missing_field", "Field 'role' is required ('co_teacher' or 'ta').", field="role")

@@ -22,6 +22,7 @@ from grader.grading.refusals import FieldRefused
 from grader.models import Course, CourseStaff, Enrolment, StaffRole, User
 
 STAFF_ROLES = tuple(role.value for role in StaffRole)
+USERNAME_MAX = 64  # users.username's length
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,12 @@ class StaffChange:
 
     member: CourseStaff
     added: bool
+
+
+def readable_username(value: str) -> bool:
+    """True if ``value`` could be a username (1 to 64 characters, none a control character): anything else, as a
+    URL path names it, is refused before it reaches the database (PostgreSQL refuses NUL in text)."""
+    return 0 < len(value) <= USERNAME_MAX and all(ch.isprintable() for ch in value)
 
 
 def staff_of(session: Session, course: Course) -> list[CourseStaff]:

@@ -60,7 +60,10 @@ def staff_page(course_id: int) -> ResponseReturnValue:
 def staff_role(course_id: int, username: str) -> ResponseReturnValue:
     """Change a staff member's role (someone not on the staff: 404; a role not offered: 422 on the page)."""
     course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_STAFF)
-    if course_staff.staff_member(get_session(), course, username) is None:
+    if (
+        not course_staff.readable_username(username)
+        or course_staff.staff_member(get_session(), course, username) is None
+    ):
         return _staff_page(course, 404)
     try:
         course_staff.put_staff(
@@ -77,6 +80,6 @@ def staff_role(course_id: int, username: str) -> ResponseReturnValue:
 def staff_remove(course_id: int, username: str) -> ResponseReturnValue:
     """Remove a staff member (their own submissions stay); someone not on the staff changes nothing."""
     course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_STAFF)
-    if course_staff.remove_staff(get_session(), course, username):
+    if course_staff.readable_username(username) and course_staff.remove_staff(get_session(), course, username):
         flash(t("staff.removed", page_lang(), name=username))
     return redirect(url_for("teacher.staff_page", course_id=course.id))

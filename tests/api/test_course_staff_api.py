@@ -195,3 +195,26 @@ def test_an_admin_manages_any_course_s_staff(api: Api, api_app: Flask, school: S
     assert send(api, "PUT", f"/courses/{school.course_b}/staff/newcomer", "admin", {"role": "ta"}).status_code == 200
     assert _staff(api_app, school.course_b) == {"newcomer": "ta"}
     assert_error(api.get(f"/courses/{school.course_b}/staff", "ta"), 404, "not_found")
+
+
+@pytest.mark.parametrize("username", ["%00", "x" * 65, "%1B%5B31m"])
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_a_username_that_cannot_be_one_is_a_400_naming_it(
+    api: Api, api_app: Flask, school: School, staffed: dict[str, Any], username: str, method: str
+) -> None:
+    before = _staff(api_app, school.course_a)
+    response = send(api, method, f"/courses/{school.course_a}/staff/{username}", "teacher", {"role": "ta"})
+    assert_error(response, 400, "invalid_parameter", "username")
+    assert _staff(api_app, school.course_a) == before
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+@pytest.mark.parametrize(
+    "path", ["/courses/{big}/staff/ta", "/assignments/{big}/extensions/1", "/assignments/{big}/overrides/1"]
+)
+def test_an_id_beyond_the_id_columns_is_a_404_for_every_method(
+    api: Api, staffed: dict[str, Any], method: str, path: str
+) -> None:
+    """Not a 405: the id is refused by the URL rule's pattern, before Werkzeug weighs the other methods' rules."""
+    response = send(api, method, path.format(big=2**31), "teacher", {"role": "ta"})
+    assert_error(response, 404, "not_found")
