@@ -65,13 +65,18 @@ class GradebookPage:
 NO_RESULT = policy.ExerciseResult(attempts_used=0, score=None)
 
 
-def staff_course(session: Session, principal: Principal, course_id: int) -> Course:
-    """The course if the caller teaches it (admins: any); 404 to non-members, 403 to its students."""
+def staff_course(
+    session: Session, principal: Principal, course_id: int, action: Action = Action.SEE_STUDENTS
+) -> Course:
+    """The course if the caller may do ``action`` there (by default: see its students; admins: any); 404 to
+    non-members, 403 to its students and to staff whose part does not allow ``action`` (a TA changing the roster)."""
     course = session.get(Course, course_id)
     if course is None or not queries.teaches(session, principal, course_id, Action.VIEW_COURSE):
         raise ApiError(404, "not_found", f"No course {course_id}.")
     if not queries.teaches(session, principal, course_id):
         raise ApiError(403, "forbidden", "Only the course's teachers and admins may list its students.")
+    if not queries.teaches(session, principal, course_id, action):
+        raise ApiError(403, "forbidden", "Only the course's teachers, co-teachers and admins may do this.")
     return course
 
 

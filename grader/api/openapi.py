@@ -21,6 +21,7 @@ from grader.api.openapi_common import (
 )
 from grader.api.openapi_course import COURSE_PATHS, COURSE_SCHEMAS
 from grader.api.openapi_lms_sync import SYNC_PATHS, SYNC_SCHEMAS
+from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
 from grader.api.openapi_staff import STAFF_PATHS, STAFF_SCHEMAS
 from grader.routing import ROW_ID_MAX
 
@@ -340,6 +341,7 @@ SCHEMAS: JSONObject = {
     },
     **SYNC_SCHEMAS,
     **COURSE_SCHEMAS,
+    **ROSTER_SCHEMAS,
     **STAFF_SCHEMAS,
 }
 
@@ -419,7 +421,7 @@ PATHS: JSONObject = {
                     "is enough to see it)",
                 ),
             },
-            (400, 401, 404),
+            (400, 401, 404, 422),
             parameters=[
                 path_param("exercise_id", {"type": "string"}),
                 LANG,
@@ -428,7 +430,8 @@ PATHS: JSONObject = {
                     ID,
                     "The variant in this assignment of the caller's (its own if it has fresh variants; "
                     "404 naming 'assignment' if it is not one of theirs that sets the exercise). "
-                    "Without it, the variant the caller's assignments share.",
+                    "Without it, the only assignment's of theirs that sets the exercise, or the variant their "
+                    "assignments share; 422 assignment_required when several set it, each with its own variant.",
                 ),
             ],
         )
@@ -593,6 +596,7 @@ PATHS: JSONObject = {
     },
     **SYNC_PATHS,
     **COURSE_PATHS,
+    **ROSTER_PATHS,
     **STAFF_PATHS,
 }
 

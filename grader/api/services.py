@@ -126,8 +126,11 @@ def _caller(principal: Principal, staff_here: bool = False) -> Caller:
     return Caller(principal.user_id, principal.is_admin, principal.is_staff, staff_here)
 
 
-def _variant_refusal(refused: Refused, lang: str) -> ApiError:
-    """The API error for a refusal to show the caller's own variant: 404 if there is none for them, else 403."""
+def _variant_refusal(refused: Refused, lang: str, assignment_field: str = "assignment") -> ApiError:
+    """The API error for a refusal to show the caller's own variant: 404 if there is none for them, 422 naming
+    ``assignment_field`` if the request must say which assignment's variant it means, else 403."""
+    if refused.code == "assignment_required":
+        return ApiError(422, refused.code, refused.message.get(lang), field=assignment_field)
     status = 404 if refused.code == "not_found" else 403
     return ApiError(status, refused.code, refused.message.get(lang), field="exercise_id")
 
@@ -212,7 +215,7 @@ def reading_for_preview(session: Session, principal: Principal, payload: dict[st
         session, caller, ValidateRequest(exercise_id, answer, lang, seed, assignment_id), utcnow()
     )
     if isinstance(outcome, Refused):
-        raise _variant_refusal(outcome, lang)
+        raise _variant_refusal(outcome, lang, "assignment_id")
     return outcome.reading
 
 

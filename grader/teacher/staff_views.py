@@ -6,13 +6,13 @@ from __future__ import annotations
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.courses import roster
 from grader.extensions import get_session
 from grader.grading import course_staff
 from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
-from grader.teacher import roster
 from grader.teacher.access import course_or_404, teacher_required, teaches
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes

@@ -75,6 +75,7 @@ def calls(school: School) -> list[tuple[str, str, Any, set[str]]]:
         ("GET", f"/courses/{c}/staff", None, STAFF),
         ("GET", f"/courses/{c}/staff/ta", None, STAFF),
         ("PUT", f"/courses/{c}/staff/newcomer", {"role": "ta"}, MANAGERS),
+        ("POST", f"/courses/{c}/roster", {"students": [{"username": "bob"}], "dry_run": True}, MANAGERS),
     ]
 
 
