@@ -12,7 +12,7 @@ class RowIdConverter(IntegerConverter):
     """``<int:...>`` limited to [0, ROW_ID_MAX]: a larger id fails to match (404) instead of raising in the driver."""
 
     # Werkzeug's ``\d+`` also matches other scripts' digits, which int() reads: /submissions/１ would be another
-    # URL of submission 1. Ids are ASCII, as the query parameters' are (api.body.query_int). The pattern itself
+    # URL of submission 1. Ids are ASCII, as the query parameters' are (api.schemas_base.query_integer). The pattern itself
     # stops at ROW_ID_MAX (2147483647): an id refused only after matching (by ``max``) made Werkzeug answer a
     # 405 instead of a 404 when another method's rule shares the path (GET and PUT on one URL, each its own view).
     regex = (

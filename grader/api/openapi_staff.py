@@ -2,35 +2,10 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import ID, TIME, JSONObject, json_reply, operation, path_param, ref
+from grader.api.openapi_common import ID, JSONObject, json_reply, model_schemas, operation, path_param, ref
+from grader.api.schemas_staff import STAFF_RESPONSES, StaffRequest
 
-STAFF_ROLE: JSONObject = {
-    "type": "string",
-    "enum": ["co_teacher", "ta"],
-    "description": "co_teacher: all a course's teacher may do but delete the course; ta: dashboards, students, "
-    "submissions, exports, extensions and overrides only.",
-}
-
-STAFF_SCHEMAS: JSONObject = {
-    "StaffMember": {
-        "type": "object",
-        "required": ["course_id", "username", "display_name", "role", "added_by", "updated_at"],
-        "properties": {
-            "course_id": {"type": "integer"},
-            "username": {"type": "string"},
-            "display_name": {"type": "string"},
-            "role": STAFF_ROLE,
-            "added_by": {"type": ["integer", "null"]},
-            "updated_at": TIME,
-        },
-    },
-    "StaffRequest": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["role"],
-        "properties": {"role": STAFF_ROLE},
-    },
-}
+STAFF_SCHEMAS: JSONObject = model_schemas(StaffRequest, *STAFF_RESPONSES)
 
 _ONE = [path_param("course_id", ID), path_param("username", {"type": "string"})]
 

@@ -14,59 +14,21 @@ from flask import jsonify, url_for
 from flask.typing import ResponseReturnValue
 
 from grader import accounts, sign_in_links
-from grader.api import body as parse
 from grader.api import gradebook
+from grader.api.schemas_base import no_query, query_model, read_body
+from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest, UsersQuery
 from grader.api.views import blueprint
 from grader.api_errors import ApiError
 from grader.auth import require_principal, require_role, require_user
 from grader.courses import roster, roster_accounts
 from grader.courses.roster import RosterRow
-from grader.courses.roster_files import MAX_ROSTER_ROWS, RosterEntry
 from grader.extensions import get_session
 from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole, Role, User, iso_timestamp
 from grader.sign_in_links import IssuedLink
 
-ROSTER_FIELDS = ("students", "dry_run")
-ENTRY_FIELDS = ("username", "name")
-LINK_FIELDS = ("usernames",)
-USER_FIELDS = ("role", "active")
 REASON_PREFIX = "roster.err_"
-
-
-def _entries(payload: dict[str, Any]) -> list[RosterEntry]:
-    """The roster rows of a body: ``students``, a list of ``{"username", "name"?}`` objects (line = position + 1)."""
-    rows = payload.get("students")
-    if not isinstance(rows, list):
-        raise ApiError(422, "invalid_type", "Field 'students' must be a list of objects.", field="students")
-    if not 1 <= len(rows) <= MAX_ROSTER_ROWS:
-        message = f"Field 'students' must hold 1 to {MAX_ROSTER_ROWS} rows."
-        raise ApiError(422, "invalid_value", message, field="students")
-    entries = []
-    for index, row in enumerate(rows):
-        where = f"students[{index}]"
-        if not isinstance(row, dict) or not set(row) <= set(ENTRY_FIELDS):
-            message = f"Field '{where}' must be an object with 'username' and optionally 'name'."
-            raise ApiError(422, "invalid_value", message, field=where)
-        # Only the types are checked here: an empty, duplicate or unusable username is a refused row of the
-        # answer, as it is a refused row of an uploaded file.
-        username, name = row.get("username"), row.get("name")
-        name = "" if name is None else name
-        for key, value in (("username", username), ("name", name)):
-            if not isinstance(value, str):
-                message = f"Field '{where}.{key}' must be a string."
-                raise ApiError(422, "invalid_type", message, field=f"{where}.{key}")
-        entries.append(RosterEntry(index + 1, str(username).strip(), str(name).strip()))
-    return entries
-
-
-def _dry_run(payload: dict[str, Any]) -> bool:
-    """``dry_run``: true only checks the rows (absent: false)."""
-    value = payload.get("dry_run", False)
-    if not isinstance(value, bool):
-        raise ApiError(422, "invalid_type", "Field 'dry_run' must be true or false.", field="dry_run")
-    return value
 
 
 def _row_json(row: RosterRow) -> dict[str, Any]:
@@ -84,14 +46,14 @@ def _row_json(row: RosterRow) -> dict[str, Any]:
 
 @blueprint.post("/courses/<int:course_id>/roster")
 @require_user
-@parse.query_parameters()
+@no_query
 def post_roster(course_id: int) -> ResponseReturnValue:
     """Enrol the listed students as the roster upload does (creating missing accounts), or only check them."""
     session = get_session()
     course = gradebook.staff_course(session, require_principal(), course_id, Action.MANAGE_ROSTER)
-    payload = parse.read_json_object(ROSTER_FIELDS)
-    entries, dry_run = _entries(payload), _dry_run(payload)
-    if dry_run:
+    wanted = read_body(RosterRequest)
+    entries = wanted.entries()
+    if wanted.dry_run:
         rows = roster_accounts.check_entries(session, course, entries)
         return jsonify({"dry_run": True, "created": 0, "enrolled": 0, "rows": [_row_json(row) for row in rows]})
     created, enrolled, refused = roster_accounts.enrol_entries(session, course, entries)
@@ -115,17 +77,11 @@ def _link_json(course: Course, issued: IssuedLink) -> dict[str, Any]:
     }
 
 
-def _students_named(course: Course, payload: dict[str, Any]) -> list[User]:
+def _students_named(course: Course, names: list[str] | None) -> list[User]:
     """The course's students named in ``usernames`` (absent: those who have never chosen a password)."""
     session = get_session()
-    if "usernames" not in payload:
+    if names is None:
         return roster_accounts.without_password(session, course)
-    names = payload["usernames"]
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise ApiError(422, "invalid_type", "Field 'usernames' must be a list of strings.", field="usernames")
-    if len(names) > MAX_ROSTER_ROWS:
-        message = f"Field 'usernames' must hold at most {MAX_ROSTER_ROWS} names."
-        raise ApiError(422, "invalid_value", message, field="usernames")
     students = {user.username: user for user in roster.members(session, course, EnrolmentRole.STUDENT)}
     unknown = next((name for name in names if name not in students), None)
     if unknown is not None:
@@ -136,13 +92,13 @@ def _students_named(course: Course, payload: dict[str, Any]) -> list[User]:
 
 @blueprint.post("/courses/<int:course_id>/sign-in-links")
 @require_user
-@parse.query_parameters()
+@no_query
 def post_sign_in_links(course_id: int) -> ResponseReturnValue:
     """New one-time sign-in links for students of the course (their earlier unused links stop working)."""
     session = get_session()
     principal = require_principal()
     course = gradebook.staff_course(session, principal, course_id, Action.MANAGE_ROSTER)
-    users = _students_named(course, parse.read_json_object(LINK_FIELDS))
+    users = _students_named(course, read_body(SignInLinksRequest).usernames)
     issued = sign_in_links.issue_links(session, users, principal.user)
     return jsonify({"links": [_link_json(course, one) for one in issued]})
 
@@ -161,25 +117,21 @@ def _account_json(user: User) -> dict[str, Any]:
 
 @blueprint.get("/admin/users")
 @require_role(Role.ADMIN)
-@parse.query_parameters("q")
-def admin_users() -> ResponseReturnValue:
+@query_model(UsersQuery)
+def admin_users(query: UsersQuery) -> ResponseReturnValue:
     """Up to 50 users whose username or name contains ``q`` (administrators)."""
-    query = parse.query_text("q", accounts.MAX_QUERY) or ""
-    return jsonify({"users": [_account_json(user) for user in accounts.find_users(get_session(), query)]})
+    return jsonify({"users": [_account_json(user) for user in accounts.find_users(get_session(), query.q)]})
 
 
 @blueprint.patch("/admin/users/<int:user_id>")
 @require_role(Role.ADMIN)
-@parse.query_parameters()
+@no_query
 def patch_admin_user(user_id: int) -> ResponseReturnValue:
     """Change a user's role and/or deactivate (or activate) the account (administrators)."""
     session = get_session()
     admin = require_principal().user
-    payload = parse.read_json_object(USER_FIELDS)
-    role = parse.optional_string(payload, "role", 16)
-    active = payload.get("active")
-    if active is not None and not isinstance(active, bool):
-        raise ApiError(422, "invalid_type", "Field 'active' must be true or false.", field="active")
+    wanted = read_body(AccountChange)
+    role, active = wanted.role, wanted.active
     try:
         user = session.get(User, user_id)
         if user is None:

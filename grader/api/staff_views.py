@@ -12,8 +12,9 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
-from grader.api import body as parse
 from grader.api import queries
+from grader.api.schemas_base import no_query, read_body
+from grader.api.schemas_staff import StaffRequest
 from grader.api.views import blueprint
 from grader.api_errors import ApiError
 from grader.auth import Principal, require_principal, require_user
@@ -23,8 +24,6 @@ from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Course, CourseStaff, iso_timestamp
-
-STAFF_FIELDS = ("role",)
 
 
 def staff_json(member: CourseStaff) -> dict[str, Any]:
@@ -72,7 +71,7 @@ def _member(session: Session, course: Course, username: str) -> CourseStaff:
 
 @blueprint.get("/courses/<int:course_id>/staff")
 @require_user
-@parse.query_parameters()
+@no_query
 def list_staff(course_id: int) -> ResponseReturnValue:
     """The course's co-teachers and TAs, by username."""
     session = get_session()
@@ -82,7 +81,7 @@ def list_staff(course_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/courses/<int:course_id>/staff/<username>")
 @require_user
-@parse.query_parameters()
+@no_query
 def get_staff(course_id: int, username: str) -> ResponseReturnValue:
     """One staff member of the course."""
     session = get_session()
@@ -92,19 +91,15 @@ def get_staff(course_id: int, username: str) -> ResponseReturnValue:
 
 @blueprint.put("/courses/<int:course_id>/staff/<username>")
 @require_user
-@parse.query_parameters()
+@no_query
 def put_staff(course_id: int, username: str) -> ResponseReturnValue:
     """Make ``username`` a co-teacher or TA of the course (added, or their role changed)."""
     session, principal = get_session(), require_principal()
     course = staff_course(session, principal, course_id, Action.MANAGE_STAFF)
     path_username(username)
-    payload = parse.read_json_object(STAFF_FIELDS)
-    if "role" not in payload:
-        raise ApiError(422, "missing_field", "Field 'role' is required ('co_teacher' or 'ta').", field="role")
+    wanted = read_body(StaffRequest)
     try:
-        change = course_staff.put_staff(
-            session, course, username, course_staff.staff_role(payload["role"]), principal.user
-        )
+        change = course_staff.put_staff(session, course, username, course_staff.staff_role(wanted.role), principal.user)
     except FieldRefused as refused:
         if refused.key == "staff.err_unknown":
             raise ApiError(404, "not_found", t(refused.key, "en", name=username), field=refused.field) from None
@@ -114,7 +109,7 @@ def put_staff(course_id: int, username: str) -> ResponseReturnValue:
 
 @blueprint.delete("/courses/<int:course_id>/staff/<username>")
 @require_user
-@parse.query_parameters()
+@no_query
 def delete_staff(course_id: int, username: str) -> ResponseReturnValue:
     """Remove ``username`` from the course's staff (their own submissions stay)."""
     session = get_session()
