@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exercises import api as engine
+from grader.grading.grading_rules import policy_of
 from grader.models import Submission, SubmissionStatus
 
 # Texts that depend on the language; everything else in a part is the verdict and must match the stored one.
@@ -39,7 +40,15 @@ def feedback_in(submission: Submission, lang: str) -> Feedback:
         or submission.status not in (SubmissionStatus.GRADED, SubmissionStatus.INVALID)
     ):
         return stored
-    fresh = _graded_in(submission.exercise_id, submission.seed, json.dumps(submission.raw_answer, sort_keys=True), lang)
+    # Under the assignment's policy as it is now: one changed since and not yet regraded differs, and keeps the stored.
+    grading_policy = policy_of(submission.assignment) if submission.assignment_id is not None else engine.DEFAULT_POLICY
+    fresh = _graded_in(
+        submission.exercise_id,
+        submission.seed,
+        json.dumps(submission.raw_answer, sort_keys=True),
+        lang,
+        grading_policy,
+    )
     if fresh.get("status") != submission.status:
         return stored
     if submission.status == SubmissionStatus.INVALID:
@@ -62,9 +71,11 @@ def _translated_parts(stored: dict[str, Any], fresh: dict[str, Any]) -> dict[str
 
 
 @functools.lru_cache(maxsize=1024)
-def _graded_in(exercise_id: str, seed: int, answer_json: str, lang: str) -> dict[str, Any]:
+def _graded_in(
+    exercise_id: str, seed: int, answer_json: str, lang: str, grading_policy: engine.GradingPolicy
+) -> dict[str, Any]:
     """The engine's result for an answer (as JSON text, so it can be a cache key) in ``lang``; cached."""
     try:
-        return engine.grade(exercise_id, seed, json.loads(answer_json), lang)
+        return engine.grade(exercise_id, seed, json.loads(answer_json), lang, grading_policy)
     except (engine.UnknownExercise, engine.BadSeed):
         return {}

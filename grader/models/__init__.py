@@ -2,7 +2,15 @@
 
 from grader.models.base import Base, iso_timestamp, utcnow
 from grader.models.course_staff import CourseStaff, StaffRole
-from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.courses import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    FollowThroughCredit,
+    ScorePolicy,
+)
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
@@ -15,9 +23,11 @@ from grader.models.lti import (
     LtiKey,
     LtiLaunchState,
     LtiLineItem,
+    LtiMember,
     LtiPlatform,
     LtiResourceLink,
     LtiScoreOutbox,
+    MemberStatus,
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
@@ -47,6 +57,7 @@ __all__ = [
     "Enrolment",
     "EnrolmentRole",
     "Extension",
+    "FollowThroughCredit",
     "GradeLogEntry",
     "KeyState",
     "LabRun",
@@ -59,9 +70,11 @@ __all__ = [
     "LtiKey",
     "LtiLaunchState",
     "LtiLineItem",
+    "LtiMember",
     "LtiPlatform",
     "LtiResourceLink",
     "LtiScoreOutbox",
+    "MemberStatus",
     "OutboxStatus",
     "OverrideLogEntry",
     "RegradeChange",
