@@ -2,7 +2,7 @@
 for, and who is on it, active or left (grader.lti.nrps).
 
 Revision ID: 0019
-Revises: 0014
+Revises: 0016
 Create Date: 2026-12-02 01:00:00
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0019"
-down_revision: str | None = "0014"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
