@@ -1,9 +1,10 @@
 """Course staff: co-teachers and teaching assistants of a course, beside its own teachers (its teacher enrolments).
 
 What each part may do is decided in grader.grading.access; existing courses get no rows, so nobody's access changes.
+(Numbered 0015 when it was written; it follows 0019, the head when it landed.)
 
 Revision ID: 0015
-Revises: 0014
+Revises: 0019
 Create Date: 2026-12-02 01:00:00
 """
 
@@ -15,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | None = "0014"
+down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
