@@ -1,6 +1,7 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 
 from grader.models.base import Base, iso_timestamp, utcnow
+from grader.models.course_staff import CourseStaff, StaffRole
 from grader.models.courses import (
     AnswerKeyPolicy,
     Assignment,
@@ -53,6 +54,7 @@ __all__ = [
     "Assignment",
     "Base",
     "Course",
+    "CourseStaff",
     "Enrolment",
     "EnrolmentRole",
     "Extension",
@@ -84,6 +86,7 @@ __all__ = [
     "ScoreOverride",
     "ScorePolicy",
     "SignInLink",
+    "StaffRole",
     "Submission",
     "SubmissionStatus",
     "User",

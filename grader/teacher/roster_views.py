@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from grader.courses import roster, roster_accounts, roster_files
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
 from grader.teacher.access import course_or_404, teacher_required
@@ -61,7 +62,7 @@ def roster_page(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
     """Enrol one student by username; a refusal is one sentence next to the form."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     username = request.form.get("username", "").strip()
     _count, refused = roster.enrol(get_session(), course, [(1, username)])
     if refused:
@@ -81,7 +82,7 @@ def roster_add(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
     """Read an uploaded CSV or workbook and show what each row would do; nothing is created or enrolled yet."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     upload = request.files.get("file")
     try:
         entries = roster_files.read_entries(upload.read() if upload else b"")
@@ -95,7 +96,7 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
     """Create and enrol the rows the preview accepted (checked again now); refused rows keep their line in the file."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     rows = roster.confirmed_rows(request.form.getlist("row"))
     entries = roster_accounts.confirmed_entries(rows, request.form.getlist("name")) if rows is not None else None
     if entries is None:  # only a hand-made form sends anything but the preview's "line:username" values and names
@@ -113,7 +114,7 @@ def roster_confirm(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     back = url_for("teacher.roster_page", course_id=course.id)
     student = roster.student(get_session(), course, user_id)
     if student is None:  # not a student here (any more): nothing to confirm or remove
