@@ -4,7 +4,7 @@ What each part may do is decided in grader.grading.access; existing courses get 
 (Numbered 0015 when it was written; it follows 0019, the head when it landed.)
 
 Revision ID: 0015
-Revises: 0019
+Revises: 0017
 Create Date: 2026-12-02 01:00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | None = "0019"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
