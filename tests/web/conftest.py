@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import re
 import shutil
@@ -40,6 +41,7 @@ def _demo_database() -> Path:
     logins' work factor.
     """
     directory = Path(tempfile.mkdtemp(prefix="grader-demo-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
     app = create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(directory)})
     prepare(app)
     with app.app_context(), get_db(app).session() as session:
