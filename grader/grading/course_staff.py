@@ -114,3 +114,21 @@ def remove_staff(session: Session, course: Course, username: str) -> bool:
     session.delete(member)
     session.commit()
     return True
+
+
+def follow_lms_part(session: Session, course_id: int, user_id: int, teaching_assistant: bool) -> None:
+    """An LMS's roles decide the part of someone it launches or lists (grader.lti): a teaching assistant there is
+    the course's TA here; anyone else (a teacher or a student, enrolled by the caller) holds no staff row, since an
+    enrolled person cannot also be staff. Flushed, not committed."""
+    member = session.scalar(
+        select(CourseStaff).where(CourseStaff.course_id == course_id, CourseStaff.user_id == user_id)
+    )
+    if not teaching_assistant:
+        if member is not None:
+            session.delete(member)
+        return
+    if member is None:
+        session.add(CourseStaff(course_id=course_id, user_id=user_id, role=StaffRole.TA, added_by=None))
+    else:
+        member.role = StaffRole.TA
+    session.flush()

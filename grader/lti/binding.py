@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.grading import course_staff
 from grader.models import (
     Assignment,
     Course,
@@ -38,10 +39,17 @@ def digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:20]
 
 
-def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
-    """Enrolment follows the latest launch's (or roster's) roles."""
-    role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
+def enrol(session: Session, course_id: int, user: User, staff: bool, teaching_assistant: bool = False) -> None:
+    """Enrolment follows the latest launch's (or roster's) roles: an instructor is a teacher of the course, a
+    teaching assistant (and nothing more) its TA (no enrolment), anyone else a student."""
     enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id))
+    if staff and teaching_assistant:
+        if enrolment is not None:
+            session.delete(enrolment)
+        course_staff.follow_lms_part(session, course_id, user.id, teaching_assistant=True)
+        return
+    course_staff.follow_lms_part(session, course_id, user.id, teaching_assistant=False)
+    role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
     if enrolment is None:
         session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
     elif enrolment.role != role:

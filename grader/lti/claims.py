@@ -27,7 +27,8 @@ ROLE_PREFIXES = (
     "http://purl.imsglobal.org/vocab/lis/v2/membership#",
     "http://purl.imsglobal.org/vocab/lis/v2/membership/",
 )
-STAFF_ROLES = ("Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator")
+TA_ROLE = "TeachingAssistant"
+STAFF_ROLES = ("Instructor", TA_ROLE, "ContentDeveloper", "Administrator")
 LEARNER_ROLES = ("Learner",)
 
 
@@ -46,3 +47,20 @@ def role_names(roles: list[str]) -> set[str]:
 def is_staff(roles: list[str]) -> bool:
     """True if the roles make this person staff of the context (Instructor, TeachingAssistant, ...)."""
     return bool(role_names(roles) & set(STAFF_ROLES))
+
+
+def _is_ta_role(role: str) -> bool:
+    """True for the TeachingAssistant role, as a role of its own or as the Instructor sub-role the LIS vocabulary
+    defines (``membership/Instructor#TeachingAssistant``, which Canvas sends for a TA)."""
+    for prefix in ROLE_PREFIXES:
+        if role.startswith(prefix):
+            name, _hash, sub_role = role[len(prefix) :].partition("#")
+            return TA_ROLE in (name, sub_role)
+    return role == TA_ROLE
+
+
+def is_teaching_assistant_only(roles: list[str]) -> bool:
+    """True if every staff role among ``roles`` is a teaching assistant's: the person is the course's TA (grading
+    and exceptions, not editing or deleting), not one of its teachers."""
+    other_staff = {name for role in roles if not _is_ta_role(role) for name in role_names([role])} & set(STAFF_ROLES)
+    return any(_is_ta_role(role) for role in roles) and not other_staff

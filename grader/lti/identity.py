@@ -184,7 +184,7 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
         session.rollback()
         return Refusal.UNKNOWN_ASSIGNMENT
     if user is not None and course is not None:
-        enrol(session, course.id, user, staff)
+        enrol(session, course.id, user, staff, c.is_teaching_assistant_only(decoded[c.ROLES]))
         mark_member(session, context, user.id, staff, MemberStatus.ACTIVE, utcnow())
     link_id, assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:

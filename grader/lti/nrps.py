@@ -92,7 +92,7 @@ def _apply_member(
     was = session.scalar(
         select(Enrolment.role).where(Enrolment.course_id == context.course_id, Enrolment.user_id == user.id)
     )
-    enrol(session, context.course_id, user, staff)
+    enrol(session, context.course_id, user, staff, c.is_teaching_assistant_only(roles))
     mark_member(session, context, user.id, staff, MemberStatus.ACTIVE, now)
     if was is None:
         report.enrolled += 1

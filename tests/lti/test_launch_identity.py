@@ -11,7 +11,18 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Enrolment, EnrolmentRole, LtiContext, LtiIdentity, LtiResourceLink, Role, User
+from grader.lti import claims
+from grader.models import (
+    CourseStaff,
+    Enrolment,
+    EnrolmentRole,
+    LtiContext,
+    LtiIdentity,
+    LtiResourceLink,
+    Role,
+    StaffRole,
+    User,
+)
 from tests.factories import make_taught_assignment
 from tests.lti.conftest import TOOL_URL, ToolBrowser, bind_course
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
@@ -113,3 +124,49 @@ def test_a_platform_key_rotation_is_followed_by_refetching_its_key_set_outside_t
         assert response.status_code == 302
     else:  # within the cool-down an unknown kid does not make us fetch the key set again
         assert 'data-reason="unknown_kid"' in response.get_data(as_text=True)
+
+
+TA_SUB_ROLE = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+TA_ROLE = "http://purl.imsglobal.org/vocab/lis/v2/membership#TeachingAssistant"
+
+
+@pytest.mark.parametrize(
+    ("roles", "assistant"),
+    [
+        ([TA_SUB_ROLE], True),
+        ([TA_ROLE], True),
+        (["TeachingAssistant"], True),
+        ([TA_SUB_ROLE, INSTRUCTOR], False),  # also a plain instructor: a teacher
+        ([INSTRUCTOR], False),
+        ([LEARNER], False),
+        ([TA_SUB_ROLE, LEARNER], True),  # staff wins over learner, as for instructors
+    ],
+)
+def test_a_teaching_assistant_is_told_apart_from_an_instructor(roles: list[str], assistant: bool) -> None:
+    assert claims.is_teaching_assistant_only(roles) is assistant
+    assert claims.is_staff(roles) is (assistant or INSTRUCTOR in roles)
+
+
+def test_an_lms_teaching_assistant_is_the_courses_ta_and_follows_a_later_instructor_launch(
+    app: Flask, registered: LmsPlatform, browser_of: Browsers, session: Session
+) -> None:
+    """A TA launch makes the person the course's TA (dashboards yes, editing the assignment no), not a teacher;
+    launched later as an instructor, they are a teacher and no longer a TA row."""
+    bound = bind_course(app, session, registered)
+    assignment = bound.assignment
+    assistant = browser_of(registered)
+    response = assistant.launch(PlannedLaunch("tina", [TA_SUB_ROLE], custom=bound.custom))
+    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    tina = _user(session, "tina")
+    assert tina is not None
+    staff = session.scalars(select(CourseStaff).where(CourseStaff.user_id == tina.id)).one()
+    assert (staff.course_id, staff.role) == (assignment.course_id, StaffRole.TA)
+    assert session.scalar(select(Enrolment).where(Enrolment.user_id == tina.id)) is None
+    assert assistant.client.get(f"/teach/assignments/{assignment.id}", base_url=TOOL_URL).status_code == 200
+    assert assistant.client.get(f"/teach/assignments/{assignment.id}/edit", base_url=TOOL_URL).status_code in (403, 404)
+
+    browser_of(registered).launch(PlannedLaunch("tina", [INSTRUCTOR], custom=bound.custom))
+    session.expire_all()
+    assert session.scalars(select(CourseStaff).where(CourseStaff.user_id == tina.id)).all() == []
+    enrolment = session.scalar(select(Enrolment).where(Enrolment.user_id == tina.id))
+    assert enrolment is not None and enrolment.role == EnrolmentRole.TEACHER

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
 from grader.grading.sweeper import sweep
-from grader.models import Enrolment, LtiContext, LtiIdentity, LtiMember, MemberStatus, utcnow
+from grader.models import CourseStaff, Enrolment, LtiContext, LtiIdentity, LtiMember, MemberStatus, StaffRole, utcnow
 from tests.lti.conftest import ToolBrowser, bind_course, register, serve
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 from tests.lti.platform_nrps import add_roster
@@ -81,7 +81,16 @@ def test_a_sync_reads_every_page_enrols_new_members_and_ends_inactive_ones(
     )
     assert answer.status_code == 302
     roles = _roles(session, assignment.course_id)
-    assert roles == {"prof": "teacher", "alice": "student", "bob": "student", "tina": "teacher"}
+    # The LMS's teaching assistant is the course's TA (a staff row, no enrolment), not one of its teachers.
+    assert roles == {"prof": "teacher", "alice": "student", "bob": "student"}
+    assert (
+        session.execute(
+            select(CourseStaff.role)
+            .join(LtiIdentity, LtiIdentity.user_id == CourseStaff.user_id)
+            .where(LtiIdentity.sub == "tina", CourseStaff.course_id == assignment.course_id)
+        ).scalar_one()
+        == StaffRole.TA
+    )
     assert session.scalar(select(LtiIdentity).where(LtiIdentity.sub == "dave")) is None
     done = staff.client.get(f"/lti/courses/{assignment.course_id}/grades", base_url=roster_lms.tool_url)
     html = done.get_data(as_text=True)
@@ -96,7 +105,7 @@ def test_a_sync_reads_every_page_enrols_new_members_and_ends_inactive_ones(
         base_url=roster_lms.tool_url,
         data={"csrf_token": token.group(1)},
     )
-    assert _roles(session, assignment.course_id) == {"prof": "teacher", "alice": "student", "tina": "teacher"}
+    assert _roles(session, assignment.course_id) == {"prof": "teacher", "alice": "student"}
     html = staff.client.get(f"/lti/courses/{assignment.course_id}/grades", base_url=roster_lms.tool_url).get_data(
         as_text=True
     )
