@@ -30,6 +30,7 @@ __all__ = [
     "first_departure",
     "grade",
     "list_exercises",
+    "misconception_example",
     "misconception_name",
     "misconception_names",
     "prompt_without_data",
@@ -250,6 +251,15 @@ def misconception_name(exercise_id: str, tag: str, lang: str = "zh") -> str | No
     if name is None and exercise_id in _IDS:
         name = generated_name(get_exercise(exercise_id), tag)
     return None if name is None else name.get(normalise_lang(lang))
+
+
+def misconception_example(exercise_id: str, tag: str, lang: str = "zh") -> str | None:
+    """What an answer carrying ``tag`` said, in words, where the stored reading would not tell a teacher (choices
+    shown in each student's own order); None where the stored reading is the better example."""
+    if exercise_id not in _IDS:
+        return None
+    example = get_exercise(exercise_id).tag_example
+    return None if example is None else example(tag, normalise_lang(lang))
 
 
 def misconception_names(exercise_id: str, lang: str = "zh") -> dict[str, str]:

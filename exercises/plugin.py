@@ -46,6 +46,9 @@ class Exercise:
     # The solve as a chain of named steps (exercises.diagnosis): the generic search does its steps wrong one or two
     # at a time to name mistakes no hand-written solver foresaw, and the worked solution shows them.
     steps: Callable[[Variant, Steps], Answer] | None = None
+    # What a student carrying ``tag`` answered, in words (``tag_example(tag, lang)``): for choices shown in each
+    # student's own shuffled order, the letters a teacher's page would quote mean nothing across students.
+    tag_example: Callable[[str, str], str | None] | None = None
 
     def answer_field(self, name: str) -> AnswerField:
         """The answer field called ``name``."""

@@ -110,6 +110,15 @@ def _wrong_option(shown: dict[str, Any], choice: object) -> WrongOption | None:
     return next((option for option in _item(shown).wrong if choice == _option_id(shown, option.text)), None)
 
 
+def tag_example(tag: str, lang: str) -> str | None:
+    """The item and the wrong option behind ``tag`` in words ("question → chosen option"); None for another tag."""
+    found = WRONG_BY_TAG.get(tag)
+    if found is None:
+        return None
+    item, option = found
+    return f"{item.question.get(lang)} → {option.text.get(lang)}"
+
+
 # Per-item feedback for a wrong part: which items are right, then each wrong item by its number with its own
 # explanation. The shared wrong-part sentence would run the options' explanations together without saying which
 # item each one is about.
@@ -235,4 +244,5 @@ EXERCISE = ConceptCheck(
     prompt=prompt,
     misconceptions=MISCONCEPTIONS,
     tag_part=tag_part,
+    tag_example=tag_example,
 )

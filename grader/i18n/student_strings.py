@@ -254,6 +254,7 @@ STUDENT_UI: dict[str, Text] = {
     "datakey.q": Text("Q（查询）", "Q (queries)"),
     "datakey.k": Text("K（键）", "K (keys)"),
     "datakey.v": Text("V（值）", "V (values)"),
+    "datakey.l03.additive-attention.v": Text("打分向量 v", "Scoring vector v"),
     "datakey.w_h": Text("W_h", "W_h"),
     "datakey.w_x": Text("W_x", "W_x"),
     "datakey.b": Text("偏置 b", "Bias b"),

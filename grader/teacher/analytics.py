@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, aliased
 
+from exercises import api as engine
 from grader import sql_dialects
 from grader.models import Assignment, Enrolment, EnrolmentRole, ScorePolicy, Submission, SubmissionStatus, User
 from grader.percent import FULL_MARKS
@@ -75,6 +76,17 @@ class MisconceptionTable:
     wrong_answers: int
     tags: tuple[TagCount, ...]
     untagged: int = 0  # wrong answers with no tag on any part (one answer may carry several tags)
+
+    def in_words(self, langs: Sequence[str]) -> MisconceptionTable:
+        """The table with each tag's examples replaced by what the tag means the student answered, in ``langs``,
+        where the engine says it in words (a concept check's stored letters follow each student's own shuffled
+        order, so quoting them tells a teacher nothing); other tags keep their stored examples."""
+        tags = []
+        for tag in self.tags:
+            words = [engine.misconception_example(self.exercise_id, tag.tag, lang) for lang in langs]
+            said = tuple(example for example in words if example is not None)
+            tags.append(replace(tag, examples=said) if said else tag)
+        return replace(self, tags=tuple(tags))
 
 
 @dataclass(frozen=True)

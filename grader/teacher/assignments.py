@@ -33,7 +33,7 @@ from grader.teacher.late_form import LateSettings, check_late
 from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
 from grader.teacher.points_form import check_points
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
-from grader.ui.data_view import data_blocks, page_prompt
+from grader.ui.data_view import page_data_blocks, page_prompt
 
 # Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
 # 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the
@@ -316,10 +316,11 @@ def preview(exercise_id: str, seed: int, lang: str) -> dict[str, Any]:
     """A sample variant, for the teacher: its prompt and data as the student's page shows them, and its answer key
     as students see it once it shows (values written as answers are, by field label); raises engine.UnknownExercise."""
     variant = engine.variant(exercise_id, seed, lang)
+    prompt = page_prompt(exercise_id, seed, lang, variant["data"])
     return {
         "variant": variant,
         "key": engine.answer_key_text(exercise_id, seed, lang),
         "labels": {f["name"]: f["label"][lang] for f in variant["fields"]},
-        "prompt": page_prompt(exercise_id, seed, lang),
-        "blocks": data_blocks(variant["data"], lang),
+        "prompt": prompt,
+        "blocks": page_data_blocks(prompt, variant["data"], lang, exercise_id),
     }

@@ -113,7 +113,7 @@ def _tag_chart(chart_id: str, table: analytics.MisconceptionTable, names: dict[s
 def assignment_page(session: Session, assignment: Assignment, lang: str) -> AssignmentPage:
     """Statistics and misconceptions per exercise, progress per student, and recent regrades."""
     stats = analytics.exercise_stats(session, assignment)
-    tables = analytics.misconceptions(session, assignment)
+    tables = [table.in_words([lang]) for table in analytics.misconceptions(session, assignment)]
     labels = charts.bin_labels()
     names = [_tag_names(table, lang) for table in tables]
     exercises = tuple(

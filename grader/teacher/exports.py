@@ -196,7 +196,7 @@ def misconception_rows(session: Session, assignment: Assignment) -> Iterator[lis
     engine no longer knows the tag)."""
     yield list(MISCONCEPTIONS_HEADER)
     for table in analytics.misconceptions(session, assignment):
-        for tag in table.tags:
+        for tag in table.in_words(("zh", "en")).tags:
             yield [
                 table.exercise_id,
                 tag.tag,

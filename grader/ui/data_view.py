@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from exercises import api as engine
-from exercises.i18n import Text
 from grader.i18n import UI, t
 
 CONSUMED_WITH_TABLE = ("candidates",)
@@ -16,10 +15,12 @@ CONSUMED_WITH_TABLE = ("candidates",)
 # The other way round, a prompt's plain-text copy of its data (the ch13 probability table, the exercise's
 # ``data_text``) is left out of the page's prompt (``exercise_service``): the HTML table here shows it once.
 SHOWN_IN_PROMPT = ("items",)
-# Where the prompt's plain-text table stood: the page renders that data as an HTML table below the prompt, and the
-# text copy (aligned by spaces, which the page's line wrapping does not keep) would show it a second time. It names
-# no heading: the student page and the teacher's preview title their data sections differently.
-TABLE_POINTER = Text("（表见下方。）", "(The table is below.)")
+# Where the prompt's plain-text table stood (the engine's ``prompt_without_data``), the page shows the data as an
+# HTML table: the text copy, aligned by spaces, would be scrambled by the page's line wrapping. The marker is a
+# character no prompt contains; the page splits the prompt there and never shows it.
+TABLE_MARK = "\x00"
+# The variant data that the ``data_text`` paragraph lays out (the ch13 probability table, candidates folded in).
+PROMPT_TABLE_KEY = "table"
 # Matrices whose rows the prompt names (e_0, k_0, ...; 0-based like the answers that refer to them).
 ROW_NAMES = {"words": "e_{i}", "keys": "k_{i}"}
 
@@ -47,9 +48,13 @@ class Block:
     children: tuple[Block, ...] = ()
 
 
-def key_label(key: str, lang: str) -> str:
-    """The label of a data field, or its name when there is no translation."""
-    return t(f"datakey.{key}", lang) if f"datakey.{key}" in UI else key
+def key_label(key: str, lang: str, exercise_id: str = "") -> str:
+    """The label of a data field (an exercise's own label first: additive attention's ``v`` is its scoring vector,
+    not the values V of scaled attention), or its name when there is no translation."""
+    for name in (f"datakey.{exercise_id}.{key}", f"datakey.{key}"):
+        if name in UI:
+            return t(name, lang)
+    return key
 
 
 def format_number(value: float | int, unit_a: float | None = None) -> str:
@@ -107,9 +112,11 @@ def _localised(value: Any, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: float | None) -> Block:
+def block_for(
+    key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: float | None, exercise_id: str = ""
+) -> Block:
     """The display block for one data field."""
-    title = key_label(key, lang)
+    title = key_label(key, lang, exercise_id)
     if key == "table" and isinstance(value, dict) and isinstance(data.get("candidates"), list):
         table = Table(
             t("data.prev_token", lang),
@@ -136,7 +143,7 @@ def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: 
     if isinstance(value, dict) and value and all(_is_vector(v) for v in value.values()):
         return Block(key, title, "table", table=_keyed_vectors(value, lang, unit_a))
     if isinstance(value, dict):
-        children = tuple(block_for(k, v, lang, data, unit_a) for k, v in value.items())
+        children = tuple(block_for(k, v, lang, data, unit_a, exercise_id) for k, v in value.items())
         return Block(key, title, "group", children=children)
     if _is_number(value):
         # a = ln 2 to the six decimals the prompts use (0.693147), not the tables' four.
@@ -144,18 +151,39 @@ def block_for(key: str, value: Any, lang: str, data: Mapping[str, Any], unit_a: 
     return Block(key, title, "value", value="" if value is None else str(value))
 
 
-def data_blocks(data: Mapping[str, Any], lang: str) -> list[Block]:
+def data_blocks(data: Mapping[str, Any], lang: str, exercise_id: str = "") -> list[Block]:
     """Blocks for every data field, in the engine's order; candidates fold into their probability table."""
     unit_a = float(data["a"]) if _is_number(data.get("a")) else None
     has_table = isinstance(data.get("table"), dict)
     return [
-        block_for(key, value, lang, data, unit_a)
+        block_for(key, value, lang, data, unit_a, exercise_id)
         for key, value in data.items()
         if not (has_table and key in CONSUMED_WITH_TABLE) and key not in SHOWN_IN_PROMPT
     ]
 
 
-def page_prompt(exercise_id: str, seed: int, lang: str) -> str:
-    """The prompt for a page that shows ``data_blocks`` below it: its plain-text copy of the data left out, with a
-    pointer to the tables in its place."""
-    return engine.prompt_without_data(exercise_id, seed, lang, TABLE_POINTER.get(lang))
+@dataclass(frozen=True)
+class PagePrompt:
+    """The prompt of a page that renders the variant's data: the text before the table it refers to, that table
+    (None when the prompt lays out no table), and the text after it."""
+
+    before: str
+    table: Block | None = None
+    after: str = ""
+
+
+def page_prompt(exercise_id: str, seed: int, lang: str, data: Mapping[str, Any]) -> PagePrompt:
+    """The prompt with its plain-text copy of the data replaced by ``data``'s table, shown at the same place."""
+    text = engine.prompt_without_data(exercise_id, seed, lang, TABLE_MARK)
+    if TABLE_MARK not in text or PROMPT_TABLE_KEY not in data:
+        return PagePrompt(text)
+    before, after = (part.strip("\n") for part in text.split(TABLE_MARK, 1))
+    unit_a = float(data["a"]) if _is_number(data.get("a")) else None
+    table = block_for(PROMPT_TABLE_KEY, data[PROMPT_TABLE_KEY], lang, data, unit_a, exercise_id)
+    return PagePrompt(before, table, after)
+
+
+def page_data_blocks(prompt: PagePrompt, data: Mapping[str, Any], lang: str, exercise_id: str) -> list[Block]:
+    """``data_blocks`` less the table the prompt already shows."""
+    shown = PROMPT_TABLE_KEY if prompt.table is not None else None
+    return [block for block in data_blocks(data, lang, exercise_id) if block.key != shown]

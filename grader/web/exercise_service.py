@@ -27,7 +27,7 @@ from grader.grading.terms import StudentTerms
 from grader.grading.variant_seeds import seed_for
 from grader.i18n import t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
-from grader.ui.data_view import Block, data_blocks, page_prompt
+from grader.ui.data_view import Block, PagePrompt, page_data_blocks, page_prompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible
 from grader.web.attempts import attempt_numbers
@@ -61,7 +61,7 @@ class ExercisePage:
 
     exercise_id: str
     title: str
-    prompt: str
+    prompt: PagePrompt
     blocks: tuple[Block, ...]
     fields: tuple[FieldView, ...]
     progress: AssignmentView
@@ -176,7 +176,7 @@ def exercise_page(
         )
     seed = seed_for(session, user.id, exercise_id, assignment)
     shown = engine.variant(exercise_id, seed, lang)
-    prompt = page_prompt(exercise_id, seed, lang)
+    prompt = page_prompt(exercise_id, seed, lang, shown["data"])
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
     # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
     key_visible = policy.answer_key_visible(
@@ -189,7 +189,7 @@ def exercise_page(
         exercise_id=exercise_id,
         title=entry["title"][lang],
         prompt=prompt,
-        blocks=tuple(data_blocks(shown["data"], lang)),
+        blocks=tuple(page_data_blocks(prompt, shown["data"], lang, exercise_id)),
         fields=field_views(shown["fields"], lang),
         progress=progress,
         attempts_used=row.attempts_used,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -191,5 +192,9 @@ def test_preview_shows_the_table_once_as_the_student_page_does(
     exercise = get_exercise(exercise_id)
     table_text = exercise.data_text(exercise.generate(7), "en")
     assert [line for line in table_text.splitlines() if escape(line) in page] == []
-    assert escape("(The table is below.)") in page and "<h2>The data as students see it</h2>" in page
+    assert escape("(The table is below.)") not in page
+    # The table stands where the prompt's text copy stood: between the prompt's two paragraphs of text.
+    first_row = page.index('<tr><th scope="row">')
+    prompts = [match.start() for match in re.finditer('<div class="prompt">', page)]
+    assert len(prompts) == 2 and prompts[0] < first_row < prompts[1]
     assert "<h2>Your data</h2>" not in page  # the student page's heading, which the prompt no longer names

@@ -1,5 +1,6 @@
-"""The ch13 table exercises show their probability table once on the exercise page: as the HTML table under the
-data heading, not again as the prompt's space-aligned text copy (which the page's line wrapping scrambles)."""
+"""The ch13 table exercises show their probability table once on the exercise page: as an HTML table where the
+prompt's space-aligned text copy stood (the page's line wrapping would scramble the text), with no placeholder
+sentence in its place."""
 
 from __future__ import annotations
 
@@ -52,16 +53,20 @@ def test_the_table_shows_once_as_html_and_not_as_text(
         data = engine.variant(exercise_id, seed, lang)["data"]
         for previous, row in data["table"].items():
             assert html.count(_row_html(previous, row)) == 1, (lang, previous)
-        [prompt] = PROMPT_DIV.findall(html)
+        before, after = PROMPT_DIV.findall(html)
         block = exercise.data_text(exercise.generate(seed), lang)
         # No line of the text table anywhere on the page, in the prompt or elsewhere, and nothing preformatted.
         assert [line for line in block.splitlines() if escape(line) in html] == []
         assert "<pre" not in html
-        assert escape(POINTER[lang]) in prompt
+        assert all(escape(pointer) not in html for pointer in POINTER.values())
+        # The HTML table stands between the prompt's text before it and after it, where the text copy stood.
+        first_row = _row_html(*next(iter(data["table"].items())))
+        assert html.index(before) < html.index(first_row) < html.index(after)
         # The rest of the question is all there: the page's prompt is the text prompt with only the table left out.
-        for paragraph in engine.variant(exercise_id, seed, lang)["prompt"].split("\n\n"):
-            if paragraph != block:
-                assert escape(paragraph) in prompt, (lang, paragraph)
+        paragraphs = engine.variant(exercise_id, seed, lang)["prompt"].split("\n\n")
+        at = paragraphs.index(block)
+        assert before == escape("\n\n".join(paragraphs[:at])), lang
+        assert after == escape("\n\n".join(paragraphs[at + 1 :])), lang
 
 
 def test_a_prompt_without_a_table_is_shown_whole(app: Flask, client: FlaskClient, login: Login) -> None:
@@ -70,4 +75,4 @@ def test_a_prompt_without_a_table_is_shown_whole(app: Flask, client: FlaskClient
     html = client.get(f"/assignments/{assignment}/exercises/ch13.shift-pairs").get_data(as_text=True)
     [prompt] = PROMPT_DIV.findall(html)
     assert prompt == escape(engine.variant("ch13.shift-pairs", seed, "zh")["prompt"])
-    assert POINTER["zh"] not in html
+    assert POINTER["zh"] not in html and "<table" not in prompt

@@ -72,6 +72,17 @@ def test_attention_matrices_render_as_tables() -> None:
         assert len(blocks[name].table.rows) == len(data[name])
 
 
+@pytest.mark.parametrize(
+    ("exercise_id", "label"),
+    [("ch09.scaled-dot-attention", "V (values)"), ("l03.additive-attention", "Scoring vector v")],
+)
+def test_a_data_field_is_labelled_by_what_it_is_in_its_exercise(exercise_id: str, label: str) -> None:
+    """``v`` is the values V in scaled attention but the scoring vector of additive attention."""
+    data = engine.variant(exercise_id, 0, "en")["data"]
+    blocks = {b.key: b for b in data_blocks(data, "en", exercise_id)}
+    assert blocks["v"].title == label
+
+
 def test_every_exercise_variant_renders_without_error() -> None:
     for exercise_id in engine.exercise_ids():
         for lang in ("zh", "en"):
