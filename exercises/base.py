@@ -91,7 +91,8 @@ class PartResult:
     read_said: Said | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as the CLI prints it and the service stores it (``meaning``: the texts' messages)."""
+        """JSON form, as the CLI and the API print it and the service stores it (``meaning``: the messages its
+        texts are made of, by text: a reader's language renders them again)."""
         data: dict[str, Any] = {
             "score": self.score,
             "correct": self.correct,
@@ -122,15 +123,15 @@ class FieldError:
     interpreted: str | None = None
     message_said: Said | None = dataclasses.field(default=None, compare=False)  # what ``message`` says, as messages
 
-    def to_dict(self, with_meaning: bool = False) -> dict[str, Any]:
-        """JSON form of the error; ``with_meaning`` adds the message's ids (for a result that is stored)."""
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the error (``meaning``: the message's ids, where it has them)."""
         data: dict[str, Any] = {
             "field": self.field,
             "message": self.message,
             "position": self.position,
             "interpreted": self.interpreted,
         }
-        meaning = _meaning(message=self.message_said) if with_meaning else {}
+        meaning = _meaning(message=self.message_said)
         if meaning:
             data["meaning"] = meaning
         return data
@@ -172,6 +173,6 @@ class GradeResult:
             "status": self.status,
             "score": self.score,
             "parts": {name: part.to_dict() for name, part in self.parts.items()},
-            "errors": [error.to_dict(with_meaning=True) for error in self.errors],
+            "errors": [error.to_dict() for error in self.errors],
             "parsed": dict(self.parsed),
         }

@@ -47,18 +47,20 @@ def render_said(stored: object, lang: str) -> str:
 
 
 def in_language(item: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], bool]:
-    """A stored part or error of a result with each text that has its messages (``meaning``) rendered in ``lang``,
-    and whether all of them were; ``meaning`` itself is left out.
+    """A stored part or error of a result with each text that has its messages (``meaning``, kept as it is: ids do
+    not depend on the language) rendered in ``lang``, and whether all of them were.
 
     A result from before engine 1.11 has no messages, and one naming what this engine no longer knows cannot be
     said again: those keep the stored texts (in the language they were graded in), and the flag is False.
     """
-    shown = {key: value for key, value in item.items() if key != "meaning"}
+    shown = dict(item)
     meaning = item.get("meaning")
     if not isinstance(meaning, Mapping) or not meaning:
         return shown, False
     try:
-        rendered = {name: render_said(said, lang) for name, said in meaning.items() if name in shown}
+        rendered = {
+            name: render_said(said, lang) for name, said in meaning.items() if name in shown and name != "meaning"
+        }
     except UnknownMessage:
         return shown, False
     return {**shown, **rendered}, True

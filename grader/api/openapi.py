@@ -43,6 +43,21 @@ ERROR_MEANINGS = {
     503: "The database is briefly unreachable; nothing was stored. Retry after the Retry-After header's seconds.",
 }
 
+# What a part's or an error's texts are made of: message ids with their arguments, the same in every language (the
+# texts beside them are rendered from these in the language asked for). Absent on results graded before engine 1.11.
+MEANING = {
+    "type": "object",
+    "description": "By text (feedback, read; message): the messages it is made of, ids with their arguments.",
+    "additionalProperties": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {"id": {"type": "string"}, "args": {"type": "object"}},
+        },
+    },
+}
+
 ASSIGNMENT_FIELDS = [
     "id",
     "course_id",
@@ -82,6 +97,7 @@ SCHEMAS: JSONObject = {
             "message": {"type": "string"},
             "position": {"type": ["integer", "null"]},
             "interpreted": {"type": ["string", "null"]},
+            "meaning": MEANING,
         },
     },
     "Me": {
@@ -212,6 +228,7 @@ SCHEMAS: JSONObject = {
             "tags": {"type": "array", "items": {"type": "string"}},
             "follow_through": {"type": ["boolean", "null"]},
             "read": {},
+            "meaning": MEANING,
         },
     },
     "Submission": {

@@ -80,15 +80,14 @@ def test_partial_credit_stores_its_numbers_as_arguments() -> None:
     assert first == {"id": "partly", "args": {"matched": 1, "positions": "2"}}, part["pre_activation"]
 
 
-def test_validate_keeps_its_shape() -> None:
-    # The preview is read at once in the language asked for: no messages in it.
-    reading = api.validate("ch13.shift-pairs", {"pairs": "BOS→", "bos_scored": "也许"}, "en")
-    assert reading["errors"] and all(
-        set(e) == {"field", "message", "position", "interpreted"} for e in reading["errors"]
-    )
+def test_the_preview_says_an_unreadable_answer_with_the_same_messages_as_grading() -> None:
+    answer = {"pairs": "BOS→", "bos_scored": "也许", "eos_scored": "是", "scored_count": "4"}
+    reading = api.validate("ch13.shift-pairs", answer, "en")
+    assert reading["errors"] and reading["errors"] == api.grade("ch13.shift-pairs", 0, answer, "en")["errors"]
+    assert all(error["meaning"]["message"] for error in reading["errors"])
 
 
 def test_an_unknown_stored_message_is_not_rendered() -> None:
     part: dict[str, Any] = {"feedback": "旧的", "read": "4", "meaning": {"feedback": [{"id": "no-such-message"}]}}
-    assert api.texts_in(part, "en") == ({"feedback": "旧的", "read": "4"}, False)
+    assert api.texts_in(part, "en") == (part, False)
     assert api.texts_in({"feedback": "旧的"}, "en") == ({"feedback": "旧的"}, False)
