@@ -13,8 +13,8 @@ from typing import Any
 DEFAULT_SECRET = "dev-insecure-secret"
 ENVIRONMENTS = ("development", "production", "testing")
 
-# Names read from the environment; docker-compose.yml and tests/test_compose.py rely on this list.
-ENV_VARS = (
+# What a worker the web app starts itself (grader.serve) must agree with it on: which site, database and queue.
+SHARED_WITH_WORKER = (
     "GRADER_ENV",
     "SECRET_KEY",
     "VARIANT_SECRET",
@@ -22,6 +22,10 @@ ENV_VARS = (
     "CELERY_BROKER_URL",
     "GRADER_DATA_DIR",
     "GRADER_QUEUE",
+)
+# Names read from the environment; docker-compose.yml and tests/test_compose.py rely on this list.
+ENV_VARS = (
+    *SHARED_WITH_WORKER,
     "GRADER_LEASE_SECONDS",
     "GRADER_LEASE_RENEW_SECONDS",
     "GRADER_MAX_ATTEMPTS",

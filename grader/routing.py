@@ -12,7 +12,7 @@ class RowIdConverter(IntegerConverter):
     """``<int:...>`` limited to [0, ROW_ID_MAX]: a larger id fails to match (404) instead of raising in the driver."""
 
     # Werkzeug's ``\d+`` also matches other scripts' digits, which int() reads: /submissions/１ would be another
-    # URL of submission 1. Ids are ASCII, as the query parameters' are (api.body.query_int).
+    # URL of submission 1. Ids are ASCII, as the query parameters' are (api.schemas_base.query_integer).
     regex = r"[0-9]+"
 
     def __init__(

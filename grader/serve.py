@@ -15,6 +15,7 @@ from types import FrameType
 from flask import Flask
 
 from grader import create_app
+from grader.config import SHARED_WITH_WORKER
 from grader.demo import COURSE_CODE, DEMO_LOGINS, seed_demo
 from grader.extensions import get_db
 from grader.grading import sweeper
@@ -51,15 +52,7 @@ def worker_command(queue: str, concurrency: int = 2) -> list[str]:
 def worker_environment(app: Flask) -> dict[str, str]:
     """The current environment plus the settings the app resolved, so the worker agrees with the web app."""
     env = dict(os.environ)
-    for name in (
-        "GRADER_ENV",
-        "SECRET_KEY",
-        "VARIANT_SECRET",
-        "DATABASE_URL",
-        "CELERY_BROKER_URL",
-        "GRADER_DATA_DIR",
-        "GRADER_QUEUE",
-    ):
+    for name in SHARED_WITH_WORKER:
         env[name] = str(app.config[name])
     return env
 

@@ -18,6 +18,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "exercises": ("grader",),
     "grader.models": ("grader.api", "grader.web", "grader.teacher", "grader.ui", "grader.grading", "grader.i18n"),
     "grader.grading": ("grader.api", "grader.web", "grader.teacher", "grader.ui", "grader.i18n"),
+    "grader.courses": ("grader.api", "grader.web", "grader.teacher", "grader.ui", "grader.i18n", "grader.lti"),
     "grader.i18n": ("grader.api", "grader.web", "grader.teacher", "grader.ui", "grader.grading", "grader.models"),
     "grader.ui": ("grader.api", "grader.web", "grader.teacher"),
     "grader.api": ("grader.web", "grader.teacher", "grader.ui"),

@@ -1,22 +1,20 @@
-"""Strict reading of JSON request bodies and query parameters; every failure is an ApiError naming the field."""
+"""What runs before a request model (``grader/api/schemas_base.py``): the JSON body read strictly (media type, size,
+UTF-8, duplicate keys, NaN, surrogates, NUL, unknown fields) and the query string checked for unknown, repeated or
+empty parameters; and the headers and path segments no model reads. Every failure is an ApiError naming the field."""
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Mapping
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Collection
+from typing import Any
 
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from exercises.api import SEED_LIMIT
 from grader.api_errors import ApiError
-from grader.routing import ROW_ID_MAX
 
-P = ParamSpec("P")
-R = TypeVar("R")
 # Beyond this a JSON number read as a float may not be the integer its sender wrote: such floats are refused.
 FLOAT_EXACT_LIMIT = 2**53
 LANGS = ("zh", "en")
@@ -149,80 +147,8 @@ def read_json_object(allowed: Collection[str]) -> dict[str, Any]:
     return body
 
 
-def required_string(body: Mapping[str, Any], name: str, max_length: int = 200) -> str:
-    """A required non-empty string field."""
-    if name not in body or body[name] is None:
-        raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
-    return _string(body[name], name, max_length)
-
-
-def optional_string(body: Mapping[str, Any], name: str, max_length: int = 200) -> str | None:
-    """An optional string field (absent or null gives None)."""
-    return None if body.get(name) is None else _string(body[name], name, max_length)
-
-
-def _string(value: Any, name: str, max_length: int) -> str:
-    """``value`` if it is a non-empty string of at most ``max_length`` characters."""
-    if not isinstance(value, str):
-        raise ApiError(422, "invalid_type", f"Field '{name}' must be a string.", field=name)
-    if not value or len(value) > max_length:
-        raise ApiError(422, "invalid_value", f"Field '{name}' must have 1 to {max_length} characters.", field=name)
-    return value
-
-
-def optional_int(body: Mapping[str, Any], name: str, minimum: int = 0, limit: int = 2**63) -> int | None:
-    """An optional integer field in [minimum, limit); null is absent. A number with no fraction (``1.0``) is an
-    integer, as JSON Schema says, if a float holds it exactly; booleans, other floats and strings are refused."""
-    value = body.get(name)
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer() and abs(value) <= FLOAT_EXACT_LIMIT:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(422, "invalid_type", f"Field '{name}' must be an integer.", field=name)
-    if not minimum <= value < limit:
-        raise ApiError(422, "invalid_value", f"Field '{name}' must be in [{minimum}, {limit}).", field=name)
-    return value
-
-
-def required_object(body: Mapping[str, Any], name: str) -> dict[str, Any]:
-    """A required JSON-object field."""
-    if name not in body or body[name] is None:
-        raise ApiError(422, "missing_field", f"Field '{name}' is required.", field=name)
-    if not isinstance(body[name], dict):
-        raise ApiError(422, "invalid_type", f"Field '{name}' must be a JSON object {{field: value}}.", field=name)
-    value: dict[str, Any] = body[name]
-    return value
-
-
-def language(value: Any, name: str = "lang", default: str = "zh") -> str:
-    """A supported language code, ``default`` when absent."""
-    if value is None:
-        return default
-    if value not in LANGS:
-        raise ApiError(422, "invalid_value", f"Field '{name}' must be one of {', '.join(LANGS)}.", field=name)
-    return str(value)
-
-
-def query_parameters(*allowed: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """View decorator: the query parameters a route reads (none, for the POST routes), declared next to it; 400 for
-    any other one or one sent more than once (kept on the view as ``query_parameters``, which the OpenAPI test
-    compares with the document)."""
-
-    def decorate(view: Callable[P, R]) -> Callable[P, R]:
-        @wraps(view)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            _check_query(allowed)
-            return view(*args, **kwargs)
-
-        wrapper.query_parameters = frozenset(allowed)  # type: ignore[attr-defined]
-        return wrapper
-
-    return decorate
-
-
-def _check_query(allowed: Collection[str]) -> None:
-    """400 for a query parameter not in ``allowed``, given twice or given empty: a typo (the body's
+def check_query(allowed: Collection[str]) -> None:
+    """Before a route's query model: 400 for a query parameter not in ``allowed``, given twice or given empty: a typo (the body's
     ``assignment_id`` for the listing's ``assignment``) would otherwise be ignored and answer with the unfiltered
     rows, and of a repeated one only the first would count."""
     for name in request.args:
@@ -256,96 +182,11 @@ def _shown(name: str) -> str:
     return text + ("..." if len(name) > 64 else "")
 
 
-def query_int(name: str, default: int | None, minimum: int, maximum: int) -> int | None:
-    """An integer query parameter within [minimum, maximum]; 400 naming it otherwise."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    # One minus sign at most: int() refuses "--5", which would otherwise escape as a 500.
-    if not raw.isascii() or not raw.removeprefix("-").isdigit() or len(raw) > 20:
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' must be an integer.", field=name)
-    value = int(raw)
-    if not minimum <= value <= maximum:
-        raise ApiError(
-            400, "invalid_parameter", f"Query parameter '{name}' must be in [{minimum}, {maximum}].", field=name
-        )
-    return value
-
-
-def query_cursor(offset: int) -> tuple[int | None, int | None]:
-    """The listing's ``before_id`` and ``after_id``: at most one of them, and not with a non-zero ``offset``."""
-    before_id = query_int("before_id", None, 1, ROW_ID_MAX)
-    after_id = query_int("after_id", None, 0, ROW_ID_MAX)
-    if before_id is not None and after_id is not None:
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            "Query parameters 'before_id' (newest first) and 'after_id' (oldest first) cannot be combined; send one.",
-            field="after_id",
-        )
-    if offset and (before_id is not None or after_id is not None):
-        name = "before_id" if before_id is not None else "after_id"
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            f"Query parameter 'offset' cannot be combined with '{name}': "
-            "the cursor already says where the page starts.",
-            field="offset",
-        )
-    return before_id, after_id
-
-
-def query_number(name: str, default: float, minimum: float, maximum: float) -> float:
-    """A finite number query parameter within [minimum, maximum]; 400 naming it otherwise."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not minimum <= value <= maximum:
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            f"Query parameter '{name}' must be a number in [{minimum:g}, {maximum:g}].",
-            field=name,
-        )
-    return value
-
-
-def query_choice(name: str, choices: Collection[str]) -> str | None:
-    """An optional query parameter restricted to ``choices``."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return None
-    if raw not in choices:
-        raise ApiError(
-            400, "invalid_parameter", f"Query parameter '{name}' must be one of {', '.join(choices)}.", field=name
-        )
-    return raw
-
-
-def query_text(name: str, max_length: int = 200) -> str | None:
-    """An optional short text query parameter."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return None
-    if len(raw) > max_length or "\x00" in raw:
-        raise ApiError(400, "invalid_parameter", f"Query parameter '{name}' is not acceptable.", field=name)
-    return raw
-
-
 def path_seed(raw: str) -> int:
     """A seed given in the URL path: a decimal integer in [0, 2**63)."""
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) >= SEED_LIMIT:
         raise ApiError(400, "invalid_parameter", f"The seed must be an integer in [0, {SEED_LIMIT}).", field="seed")
     return int(raw)
-
-
-def query_lang() -> str:
-    """The ``lang`` query parameter (zh or en; Chinese by default)."""
-    return query_choice("lang", LANGS) or "zh"
 
 
 def prefer_wait(raw: str | None, maximum: float) -> float:

@@ -6,14 +6,14 @@ naming the field, and changes nothing.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
-from grader.api import body as parse
 from grader.api import gradebook
+from grader.api.schemas_base import no_query, read_body
+from grader.api.schemas_course import ExtensionRequest
 from grader.api.views import blueprint
 from grader.api_errors import ApiError
 from grader.auth import require_principal, require_user
@@ -21,9 +21,6 @@ from grader.extensions import get_session
 from grader.grading import terms
 from grader.i18n import t
 from grader.models import Extension, iso_timestamp, utcnow
-from grader.models.extensions import REASON_MAX
-
-EXTENSION_FIELDS = ("due_at", "extra_attempts", "reason")
 
 
 def extension_json(extension: Extension) -> dict[str, Any]:
@@ -39,39 +36,9 @@ def extension_json(extension: Extension) -> dict[str, Any]:
     }
 
 
-def _instant(payload: dict[str, Any], name: str) -> datetime | None:
-    """An optional ISO 8601 timestamp field with an offset (null or absent: None)."""
-    value = payload.get(name)
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise ApiError(
-            422,
-            "invalid_value",
-            f"Field '{name}' must be an ISO 8601 time with an offset, e.g. 2026-12-08T23:59:00+08:00.",
-            field=name,
-        )
-    return moment.astimezone(UTC)
-
-
-def extension_request(payload: dict[str, Any]) -> terms.ExtensionRequest:
-    """The extension a PUT body asks for (types checked here, the rules in ``terms``)."""
-    extra = parse.optional_int(payload, "extra_attempts", 0, terms.MAX_EXTRA_ATTEMPTS + 1)
-    reason = payload.get("reason") or ""
-    if not isinstance(reason, str) or len(reason) > REASON_MAX:
-        raise ApiError(
-            422, "invalid_value", f"Field 'reason' must be a string of at most {REASON_MAX} characters.", field="reason"
-        )
-    return terms.ExtensionRequest(_instant(payload, "due_at"), extra or 0, reason.strip())
-
-
 @blueprint.get("/assignments/<int:assignment_id>/extensions")
 @require_user
-@parse.query_parameters()
+@no_query
 def list_extensions(assignment_id: int) -> ResponseReturnValue:
     """Every extension of the assignment, for its course's staff."""
     session = get_session()
@@ -81,13 +48,13 @@ def list_extensions(assignment_id: int) -> ResponseReturnValue:
 
 @blueprint.put("/assignments/<int:assignment_id>/extensions/<int:student_id>")
 @require_user
-@parse.query_parameters()
+@no_query
 def put_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Give a student a later due date and/or extra attempts (replacing any earlier extension)."""
     principal = require_principal()
     session = get_session()
     assignment = gradebook.staff_assignment(session, principal, assignment_id)
-    wanted = extension_request(parse.read_json_object(EXTENSION_FIELDS))
+    wanted = read_body(ExtensionRequest).wanted()
     try:
         extension = terms.grant_extension(session, assignment, student_id, wanted, principal.user_id, utcnow())
     except terms.ExtensionRefused as exc:
@@ -99,7 +66,7 @@ def put_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
 
 @blueprint.delete("/assignments/<int:assignment_id>/extensions/<int:student_id>")
 @require_user
-@parse.query_parameters()
+@no_query
 def delete_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Remove a student's extension: the assignment's own terms hold for them again."""
     session = get_session()

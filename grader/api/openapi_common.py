@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
 from exercises.api import SEED_LIMIT
 from grader.routing import ROW_ID_MAX
 
@@ -33,6 +36,35 @@ def query_param(name: str, schema: JSONObject, description: str) -> JSONObject:
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
+def model_schemas(*models: type[BaseModel]) -> JSONObject:
+    """``components.schemas`` entries generated from request models (``grader/api/schemas_*.py``), named by their
+    class, with the models they refer to; pydantic's titles are dropped (the component's name says it)."""
+    _, generated = models_json_schema(
+        [(model, "validation") for model in models], ref_template="#/components/schemas/{model}"
+    )
+    return {name: _untitled(schema) for name, schema in generated.get("$defs", {}).items()}
+
+
+def query_params(model: type[BaseModel]) -> list[JSONObject]:
+    """The query parameters a query model declares, in its order: each field's schema and description as the model
+    gives them (a default of None, "absent", is not shown)."""
+    parameters = []
+    for name, schema in model.model_json_schema()["properties"].items():
+        schema = _untitled(schema)
+        description = schema.pop("description", "")
+        parameters.append(query_param(name, schema, description))
+    return parameters
+
+
+def _untitled(schema: JSONObject) -> JSONObject:
+    """``schema`` without pydantic's generated ``title`` keys (in it and in its properties)."""
+    # A default of None is "may be left out", which "required" already says.
+    schema = {key: value for key, value in schema.items() if key != "title" and (key, value) != ("default", None)}
+    if "properties" in schema:
+        schema["properties"] = {name: _untitled(value) for name, value in schema["properties"].items()}
+    return schema
+
+
 def path_param(name: str, schema: JSONObject) -> JSONObject:
     """A path parameter."""
     return {"name": name, "in": "path", "required": True, "schema": schema}
@@ -48,21 +80,7 @@ def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int
     }  # 414: grader.gunicorn_worker, any route
 
 
-LANG = query_param(
-    "lang", {"type": "string", "enum": ["zh", "en"], "default": "zh"}, "Language of prompts and messages."
-)
 ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
-CURSOR = {"type": "integer", "minimum": 0, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
-SEED_TEXT = {
-    "type": "string",
-    "pattern": "^[0-9]{1,19}$",
-    "description": "The seed as decimal text, wherever seed is given: seeds go up to 2^63 − 1, past 2^53, "
-    "where a JavaScript number stops being exact (JSON.parse would change the seed).",
-}
-TIME = {"type": ["string", "null"], "format": "date-time"}
-# Optional body fields read null as absent ("no seed"); merged after ID or SEED.
-NULLABLE = {"type": ["integer", "null"]}
 # Printable ASCII, no space at either end (HTTP strips those, so a key must not depend on them).
 IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[!-~]([ -~]*[!-~])?$"}
-BILINGUAL = {"type": "object", "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}

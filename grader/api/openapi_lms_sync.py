@@ -3,153 +3,15 @@
 from __future__ import annotations
 
 from grader.api.openapi_common import (
-    CURSOR,
     ID,
-    LANG,
-    TIME,
     JSONObject,
     json_reply,
     operation,
     path_param,
-    query_param,
+    query_params,
     ref,
 )
-
-SCORE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
-TEXT_OR_NULL = {"type": ["string", "null"]}
-
-
-def _page_limit(default: int) -> JSONObject:
-    """The ``limit`` query parameter of a page."""
-    return query_param("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": default}, "Page size.")
-
-
-STUDENT_CURSOR = query_param(
-    "after_id",
-    {**CURSOR, "default": 0},
-    "Only students with a larger user id (0 or absent: from the first); send the page's next_after_id.",
-)
-NEXT_STUDENT = {
-    "type": ["integer", "null"],
-    "description": "The last student's id when more follow (send it as "
-    "after_id for the next page); null on the last page. Students enrolled meanwhile with a smaller id "
-    "than the cursor show on the next full pass.",
-}
-
-SYNC_SCHEMAS: JSONObject = {
-    "RosterStudent": {
-        "type": "object",
-        "required": ["id", "username", "display_name", "enrolled_at"],
-        "properties": {
-            "id": {
-                "type": "integer",
-                "description": "User id: the student_id of grade changes, the id of a gradebook row.",
-            },
-            "username": {"type": "string"},
-            "display_name": {"type": "string"},
-            "enrolled_at": {**TIME, "description": "When the student was enrolled in the course."},
-        },
-    },
-    "GradebookRow": {
-        "type": "object",
-        "required": ["id", "username", "display_name", "exercises", "total", "scores_changed_at", "terms"],
-        "properties": {
-            "id": {"type": "integer"},
-            "username": {"type": "string"},
-            "display_name": {"type": "string"},
-            "terms": ref("Terms"),
-            "exercises": {
-                "type": "array",
-                "description": "Every exercise of the assignment, in its order.",
-                "items": {
-                    "type": "object",
-                    "required": ["exercise_id", "attempts_used", "score"],
-                    "properties": {
-                        "exercise_id": {"type": "string"},
-                        "attempts_used": {
-                            "type": "integer",
-                            "minimum": 0,
-                            "description": "As in Progress: queued, grading and graded submissions.",
-                        },
-                        "score": {
-                            **SCORE,
-                            "description": "The counted score under the "
-                            "assignment's score_policy (best or last graded attempt), as "
-                            "Progress and the teacher dashboards count it; null before any "
-                            "graded attempt.",
-                        },
-                    },
-                },
-            },
-            "total": {
-                "type": "object",
-                "required": ["score", "points", "graded", "exercises"],
-                "properties": {
-                    "score": {
-                        **SCORE,
-                        "description": "Points earned over points possible (each exercise's counted "
-                        "score times its points, an exercise without one counting 0), or a teacher's override of "
-                        "the total; null if the assignment sets none. The fraction an LMS grade item out of 1 (or "
-                        "100 %) wants.",
-                    },
-                    "points": {
-                        "type": "number",
-                        "minimum": 0,
-                        "description": "Points earned: what the teacher's grades "
-                        "CSV calls total (score = points / max_points).",
-                    },
-                    "max_points": {"type": "number", "description": "Points possible (each exercise 1 unless set)."},
-                    "override": {"type": ["object", "null"], "description": "A teacher's override of the total."},
-                    "graded": {"type": "integer", "description": "Exercises with a counted score."},
-                    "exercises": {"type": "integer", "description": "Exercises the assignment sets."},
-                },
-            },
-            "scores_changed_at": {
-                **TIME,
-                "description": "When a score of the student's in this assignment last "
-                "changed (graded or regraded; from the grade log), or null if none has. The row "
-                "has not changed since; it may not have changed then (a lower attempt under "
-                "best). Read before the scores, so a change that lands meanwhile is in them or "
-                "later than this time.",
-            },
-        },
-    },
-    "GradeChange": {
-        "type": "object",
-        "required": [
-            "id",
-            "submission_id",
-            "student_id",
-            "assignment_id",
-            "exercise_id",
-            "old_score",
-            "new_score",
-            "old_engine_version",
-            "new_engine_version",
-            "reason",
-            "actor",
-            "created_at",
-        ],
-        "properties": {
-            "id": {"type": "integer", "description": "Grade-log entry id: the feed's cursor."},
-            "submission_id": {"type": "integer"},
-            "student_id": {"type": "integer"},
-            "assignment_id": {"type": ["integer", "null"]},
-            "exercise_id": {"type": "string"},
-            "old_score": {**SCORE, "description": "null for a first grading, or a regrade of an invalid answer."},
-            "new_score": {**SCORE, "description": "null when a regrade found the answer unreadable."},
-            "old_engine_version": TEXT_OR_NULL,
-            "new_engine_version": TEXT_OR_NULL,
-            "reason": {"type": "string", "description": '"graded", or "regrade #<job>: <what changed>".'},
-            "actor": {
-                **TEXT_OR_NULL,
-                "description": "worker:<host>:<pid> or user:<username>; null on entries the "
-                "caller does not see as staff (a student's own).",
-            },
-            "created_at": TIME,
-        },
-    },
-}
+from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
 
 FEED_DESCRIPTION = (
     "Every change of a submission's score (first grading, regrade) from the append-only grade log, oldest first "
@@ -178,31 +40,9 @@ SYNC_PATHS: JSONObject = {
             "course_students",
             "A course's enrolled students by user id, for its teachers and admins (to map an LMS's "
             "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": ["course", "students", "limit", "next_after_id"],
-                        "properties": {
-                            "course": {
-                                "type": "object",
-                                "required": ["id", "code", "title"],
-                                "properties": {
-                                    "id": {"type": "integer"},
-                                    "code": {"type": "string"},
-                                    "title": {"type": "string"},
-                                },
-                            },
-                            "students": {"type": "array", "items": ref("RosterStudent")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": NEXT_STUDENT,
-                        },
-                    },
-                    "A page of students",
-                )
-            },
+            {"200": json_reply(ref("RosterPage"), "A page of students")},
             (400, 401, 403, 404),
-            parameters=[path_param("course_id", ID), _page_limit(100), STUDENT_CURSOR],
+            parameters=[path_param("course_id", ID), *query_params(StudentsQuery)],
         )
     },
     "/api/v1/assignments/{assignment_id}/grades": {
@@ -212,84 +52,19 @@ SYNC_PATHS: JSONObject = {
             "student (by user id, paged) with the counted score and attempts per exercise and the assignment total. "
             "Non-members: 404 (as for progress); its students: 403, since every row is some student's (their own is "
             "GET .../progress). The statements per page do not grow with the students.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": ["assignment", "students", "limit", "next_after_id"],
-                        "properties": {
-                            "assignment": ref("Assignment"),
-                            "students": {"type": "array", "items": ref("GradebookRow")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": NEXT_STUDENT,
-                        },
-                    },
-                    "A page of rows",
-                )
-            },
+            {"200": json_reply(ref("GradebookPage"), "A page of rows")},
             (400, 401, 403, 404),
-            parameters=[path_param("assignment_id", ID), _page_limit(100), STUDENT_CURSOR, LANG],
+            parameters=[path_param("assignment_id", ID), *query_params(GradesQuery)],
         )
     },
     "/api/v1/grade-changes": {
         "get": operation(
             "grade_changes",
             "Grade changes (first gradings and regrades) after a cursor, oldest first, once settled.",
-            {
-                "200": json_reply(
-                    {
-                        "type": "object",
-                        "required": [
-                            "changes",
-                            "limit",
-                            "next_after_id",
-                            "has_more",
-                            "settle_seconds",
-                            "settled_before",
-                        ],
-                        "properties": {
-                            "changes": {"type": "array", "items": ref("GradeChange")},
-                            "limit": {"type": "integer"},
-                            "next_after_id": {
-                                "type": "integer",
-                                "description": "Send as after_id next: the "
-                                "last entry's id, or after_id itself when none came.",
-                            },
-                            "has_more": {
-                                "type": "boolean",
-                                "description": "More settled entries follow now; "
-                                "false: poll again later (entries settle settle_seconds after they "
-                                "are written).",
-                            },
-                            "settle_seconds": {
-                                "type": "number",
-                                "minimum": 0,
-                                "description": "Entries younger than this are not listed yet.",
-                            },
-                            "settled_before": {
-                                "type": "string",
-                                "format": "date-time",
-                                "description": "This page lists entries written up to this time.",
-                            },
-                        },
-                    },
-                    "A page of changes",
-                )
-            },
+            {"200": json_reply(ref("ChangePage"), "A page of changes")},
             (400, 401, 404),
             description=FEED_DESCRIPTION,
-            parameters=[
-                query_param("course", ID, "Only this course's submissions (404 unless the caller is a member)."),
-                query_param(
-                    "assignment", ID, "Only this assignment's (404 unless the caller is a member of its course)."
-                ),
-                query_param(
-                    "after_id",
-                    {**CURSOR, "default": 0},
-                    "Only entries with a larger id (0 or absent: from the first); send the page's next_after_id.",
-                ),
-                _page_limit(100),
-            ],
+            parameters=query_params(ChangesQuery),
         )
     },
 }

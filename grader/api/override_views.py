@@ -6,13 +6,12 @@ Each view parses, calls ``grader.grading.overrides`` (where the rules are) and s
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
-from grader.api import body as parse
 from grader.api import gradebook
+from grader.api.schemas_base import no_query, query_model, read_body
+from grader.api.schemas_course import OverrideQuery, OverrideRequest
 from grader.api.serialise import override_json
 from grader.api.views import blueprint
 from grader.api_errors import ApiError
@@ -21,32 +20,11 @@ from grader.extensions import get_session
 from grader.grading import overrides
 from grader.i18n import t
 from grader.models import utcnow
-from grader.models.overrides import OVERRIDE_REASON_MAX, TOTAL
-
-OVERRIDE_FIELDS = ("exercise_id", "score", "reason")
-
-
-def override_request(payload: dict[str, Any]) -> overrides.OverrideRequest:
-    """The override a PUT body asks for (types checked here, the rules in ``overrides``)."""
-    exercise_id = payload.get("exercise_id", TOTAL)
-    if not isinstance(exercise_id, str):
-        raise ApiError(
-            422, "invalid_type", "Field 'exercise_id' must be a string (\"\" for the total).", field="exercise_id"
-        )
-    score = payload.get("score")
-    if isinstance(score, bool) or not isinstance(score, int | float):
-        raise ApiError(422, "invalid_type", "Field 'score' must be a number from 0 to 1.", field="score")
-    reason = payload.get("reason")
-    if not isinstance(reason, str):
-        raise ApiError(
-            422, "missing_field", f"Field 'reason' is required (1 to {OVERRIDE_REASON_MAX} characters).", field="reason"
-        )
-    return overrides.OverrideRequest(exercise_id, float(score), reason)
 
 
 @blueprint.get("/assignments/<int:assignment_id>/overrides")
 @require_user
-@parse.query_parameters()
+@no_query
 def list_overrides(assignment_id: int) -> ResponseReturnValue:
     """Every override of the assignment, for its course's staff."""
     session = get_session()
@@ -56,13 +34,13 @@ def list_overrides(assignment_id: int) -> ResponseReturnValue:
 
 @blueprint.put("/assignments/<int:assignment_id>/overrides/<int:student_id>")
 @require_user
-@parse.query_parameters()
+@no_query
 def put_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Set a student's counted score on one exercise (or the total, exercise_id ""), with a reason."""
     principal = require_principal()
     session = get_session()
     assignment = gradebook.staff_assignment(session, principal, assignment_id)
-    wanted = override_request(parse.read_json_object(OVERRIDE_FIELDS))
+    wanted = read_body(OverrideRequest).wanted()
     try:
         row = overrides.set_override(session, assignment, student_id, wanted, f"user:{principal.username}", utcnow())
     except overrides.OverrideRefused as exc:
@@ -72,13 +50,13 @@ def put_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
 
 @blueprint.delete("/assignments/<int:assignment_id>/overrides/<int:student_id>")
 @require_user
-@parse.query_parameters("exercise_id")
-def delete_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
+@query_model(OverrideQuery)
+def delete_override(query: OverrideQuery, assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Clear a student's override (``?exercise_id=``; absent: the total's): what the engine counted counts again."""
     principal = require_principal()
     session = get_session()
     assignment = gradebook.staff_assignment(session, principal, assignment_id)
-    exercise_id = parse.query_text("exercise_id", 64) or TOTAL
+    exercise_id = query.exercise_id
     if not overrides.clear_override(
         session, assignment, student_id, exercise_id, f"user:{principal.username}", utcnow()
     ):

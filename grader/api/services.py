@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -12,11 +11,15 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from exercises import api as engine
 from exercises.i18n import Text
 from grader import ratelimit
-from grader.api import body as parse
 from grader.api import queries, wait_slots
+from grader.api.schemas_submissions import (
+    MAX_WAIT_SECONDS,
+    SubmissionRequest,
+    ValidateRequest,
+    unknown_exercise_message,
+)
 from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.grading import final_row, notify, validate_use_case
@@ -31,15 +34,10 @@ from grader.grading.submit_use_case import (
     submit_answer,
     variant_assignment,
 )
-from grader.grading.validate_use_case import OwnVariant, ValidateRequest, studied_assignments, validate_answer
+from grader.grading.validate_use_case import OwnVariant, studied_assignments, validate_answer
 from grader.models import Assignment, Submission, utcnow
-from grader.routing import ROW_ID_MAX
 
-SUBMISSION_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
-# A submission's body reads here too (assignment_id and seed are allowed and ignored), so a client can check an
-# answer with the very body it will submit.
-VALIDATE_FIELDS = ("exercise_id", "answer", "lang", "assignment_id", "seed")
-MAX_WAIT_SECONDS = 10.0
+__all__ = ["MAX_WAIT_SECONDS"]  # the cap of Prefer: wait, declared with the ?wait= parameter it also bounds
 
 # HTTP status for each refusal code of the submission service.
 REJECTION_STATUS: dict[str, int] = {
@@ -63,26 +61,12 @@ REJECTION_FIELD = {
 }
 
 
-@dataclass(frozen=True)
-class SubmissionRequest:
-    """A parsed, checked POST /submissions body."""
-
-    exercise_id: str
-    answer: dict[str, Any]
-    lang: str
-    assignment_id: int | None
-    seed: int | None
-
-
 def known_exercise(exercise_id: str, field: str | None = "exercise_id") -> str:
     """``exercise_id`` if the engine grades it; 404 for a path segment (field None), 422 for a body field."""
-    if exercise_id not in engine.exercise_ids():
+    message = unknown_exercise_message(exercise_id)
+    if message:
         status, code = (404, "not_found") if field is None else (422, "unknown_exercise")
-        shown = exercise_id if len(exercise_id) <= 64 else exercise_id[:64] + "…"  # never echo a whole junk path
-        # The listing shows ungraded ones too (the capacity lab): say why such an id has no variant or answers.
-        ungraded = exercise_id in {e["id"] for e in engine.list_exercises() if not e.get("graded", True)}
-        why = " It is not graded: it has no variants or answers (open it in the web app)." if ungraded else ""
-        raise ApiError(status, code, f"Unknown exercise '{shown}'.{why}", field=field)
+        raise ApiError(status, code, message, field=field)
     return exercise_id
 
 
@@ -126,26 +110,26 @@ def _caller(principal: Principal, staff_here: bool = False) -> Caller:
     return Caller(principal.user_id, principal.is_admin, principal.is_staff, staff_here)
 
 
-def _variant_refusal(refused: Refused, lang: str) -> ApiError:
-    """The API error for a refusal to show the caller's own variant: 404 if there is none for them, else 403."""
+def _variant_refusal(refused: Refused, lang: str, assignment_field: str = "assignment") -> ApiError:
+    """The API error for a refusal to show the caller's own variant: 404 if there is none for them, 422 naming
+    ``assignment_field`` if the request must say which assignment's variant it means, else 403."""
+    if refused.code == "assignment_required":
+        return ApiError(422, refused.code, refused.message.get(lang), field=assignment_field)
     status = 404 if refused.code == "not_found" else 403
     return ApiError(status, refused.code, refused.message.get(lang), field="exercise_id")
 
 
-def parse_submission(session: Session, principal: Principal, payload: dict[str, Any]) -> SubmissionRequest:
-    """Check a submission body's fields; only admins and the assignment's teachers (any teacher outside an
-    assignment) may choose the seed or leave out the assignment."""
+def refuse_a_students_seed(principal: Principal, payload: Mapping[str, Any]) -> None:
+    """403 for a seed sent by a student, whatever else the body holds (checked before its fields are read)."""
     if payload.get("seed") is not None and not principal.is_staff:  # null is "no seed", as for the other fields
         raise ApiError(
             403, "seed_not_allowed", "Students work on their assigned variant and may not send a seed.", field="seed"
         )
-    parsed = SubmissionRequest(
-        exercise_id=known_exercise(parse.required_string(payload, "exercise_id", 64)),
-        answer=parse.required_object(payload, "answer"),
-        lang=parse.language(payload.get("lang")),
-        assignment_id=parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1),
-        seed=parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT),
-    )
+
+
+def check_submission(session: Session, principal: Principal, parsed: SubmissionRequest) -> SubmissionRequest:
+    """``parsed`` if the caller may send it as it is: only admins and the assignment's teachers (any teacher outside
+    an assignment) may choose the seed or leave out the assignment."""
     staff = queries.acts_as_staff_in(session, principal, parsed.assignment_id)
     if parsed.seed is not None and not staff:
         # A teacher enrolled in the course as a student works on their own variant, as every student does: a chosen
@@ -198,21 +182,20 @@ def invalid_answer_error(reading: dict[str, Any]) -> ApiError:
     )
 
 
-def reading_for_preview(session: Session, principal: Principal, payload: dict[str, Any]) -> dict[str, Any]:
+def reading_for_preview(session: Session, principal: Principal, wanted: ValidateRequest) -> dict[str, Any]:
     """The engine's reading for the live preview (``validate_answer``). With an ``assignment_id`` of a course the
     caller does not teach, a teacher reads as its students do."""
-    exercise_id = known_exercise(parse.required_string(payload, "exercise_id", 64))
-    answer = parse.required_object(payload, "answer")
-    # Well-formed as in a submission, so that a body valid for one is valid for the other.
-    assignment_id = parse.optional_int(payload, "assignment_id", minimum=1, limit=ROW_ID_MAX + 1)
-    seed = parse.optional_int(payload, "seed", minimum=0, limit=engine.SEED_LIMIT)
-    lang = parse.language(payload.get("lang"))
-    caller = _caller(principal, queries.acts_as_staff_in(session, principal, assignment_id))
+    caller = _caller(principal, queries.acts_as_staff_in(session, principal, wanted.assignment_id))
     outcome = validate_answer(
-        session, caller, ValidateRequest(exercise_id, answer, lang, seed, assignment_id), utcnow()
+        session,
+        caller,
+        validate_use_case.ValidateRequest(
+            wanted.exercise_id, wanted.answer, wanted.lang, wanted.seed, wanted.assignment_id
+        ),
+        utcnow(),
     )
     if isinstance(outcome, Refused):
-        raise _variant_refusal(outcome, lang)
+        raise _variant_refusal(outcome, wanted.lang, "assignment_id")
     return outcome.reading
 
 

@@ -12,19 +12,27 @@ from grader import ratelimit
 from grader.api import body as parse
 from grader.api import changes, gradebook, queries, serialise, services
 from grader.api.openapi import document
+from grader.api.schemas_base import no_query, query_model, read_body
+from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
+from grader.api.schemas_submissions import (
+    LangQuery,
+    ProgressQuery,
+    SubmissionListQuery,
+    SubmissionQuery,
+    SubmissionRequest,
+    ValidateRequest,
+    VariantQuery,
+)
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
-from grader.models import Role, SubmissionStatus, iso_timestamp, utcnow
-from grader.routing import ROW_ID_MAX
+from grader.models import Role, iso_timestamp, utcnow
 
 blueprint = Blueprint("api_v1", __name__)
 STAFF = (Role.TEACHER, Role.ADMIN)
-PAGE_LIMIT_MAX = 200
-SYNC_PAGE_LIMIT = 100  # default page of the roster, the gradebook and the grade-change feed
 
 
 @blueprint.get("/openapi.json")
-@parse.query_parameters()
+@no_query
 def openapi_json() -> ResponseReturnValue:
     """The OpenAPI 3 description of this API (public)."""
     return jsonify(document())
@@ -32,7 +40,7 @@ def openapi_json() -> ResponseReturnValue:
 
 @blueprint.get("/me")
 @require_user
-@parse.query_parameters()
+@no_query
 def me() -> ResponseReturnValue:
     """The caller's account and the role the request acts with."""
     principal = require_principal()
@@ -41,16 +49,15 @@ def me() -> ResponseReturnValue:
 
 @blueprint.get("/courses")
 @require_user
-@parse.query_parameters("lang")
-def courses() -> ResponseReturnValue:
+@query_model(LangQuery)
+def courses(query: LangQuery) -> ResponseReturnValue:
     """The caller's courses (admins: all) with their assignments."""
-    lang = parse.query_lang()
     rows = queries.visible_courses(get_session(), require_principal())
-    return jsonify({"courses": [serialise.course_json(course, role, lang) for course, role in rows]})
+    return jsonify({"courses": [serialise.course_json(course, role, query.lang) for course, role in rows]})
 
 
 @blueprint.get("/exercises")
-@parse.query_parameters()
+@no_query
 def exercises() -> ResponseReturnValue:
     """Every exercise the engine knows, with titles and answer fields (public)."""
     return jsonify({"engine_version": engine.ENGINE_VERSION, "exercises": engine.list_exercises()})
@@ -58,44 +65,41 @@ def exercises() -> ResponseReturnValue:
 
 @blueprint.get("/exercises/<exercise_id>/variant")
 @require_user
-@parse.query_parameters("lang", "assignment")
-def own_variant(exercise_id: str) -> ResponseReturnValue:
+@query_model(VariantQuery)
+def own_variant(query: VariantQuery, exercise_id: str) -> ResponseReturnValue:
     """The caller's assigned variant of an exercise, in ``?assignment=`` if given (the server picks the seed; no
     answer; 403 before it opens; 404 naming ``assignment`` if it is not one of the caller's that sets it)."""
-    lang = parse.query_lang()
+    lang = query.lang
     known = services.known_exercise(exercise_id, field=None)
     session, principal = get_session(), require_principal()
-    assignment = services.named_assignment(
-        session, principal, known, parse.query_int("assignment", None, 1, ROW_ID_MAX), lang
-    )
+    assignment = services.named_assignment(session, principal, known, query.assignment, lang)
     own = services.own_variant(session, principal, known, lang, utcnow(), assignment)
     return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
 
 @blueprint.get("/exercises/<exercise_id>/variants/<seed>")
 @require_role(*STAFF)
-@parse.query_parameters("lang")
-def any_variant(exercise_id: str, seed: str) -> ResponseReturnValue:
+@query_model(LangQuery)
+def any_variant(query: LangQuery, exercise_id: str, seed: str) -> ResponseReturnValue:
     """Any variant by seed, for teachers and admins (as ``grader exercises variant`` prints it)."""
-    lang = parse.query_lang()
-    variant = engine.variant(services.known_exercise(exercise_id, field=None), parse.path_seed(seed), lang)
+    variant = engine.variant(services.known_exercise(exercise_id, field=None), parse.path_seed(seed), query.lang)
     return jsonify(variant)
 
 
 @blueprint.post("/validate")
 @require_user
-@parse.query_parameters()
+@no_query
 def validate() -> ResponseReturnValue:
     """How the engine reads an answer, without grading it or using an attempt (live preview)."""
     ratelimit.check_preview(require_principal().user_id)
-    payload = parse.read_json_object(services.VALIDATE_FIELDS)
-    return jsonify(services.reading_for_preview(get_session(), require_principal(), payload))
+    wanted = read_body(ValidateRequest)
+    return jsonify(services.reading_for_preview(get_session(), require_principal(), wanted))
 
 
 @blueprint.post("/submissions")
 @autocommit_requests
 @require_user
-@parse.query_parameters()
+@no_query
 def create_submission() -> ResponseReturnValue:
     """Accept an answer for grading: 202 once the queued row is committed.
 
@@ -105,9 +109,8 @@ def create_submission() -> ResponseReturnValue:
     key = services.idempotency_key(request.headers.get("Idempotency-Key"))
     wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
     session = get_session()
-    submission_request = services.parse_submission(
-        session, principal, parse.read_json_object(services.SUBMISSION_FIELDS)
-    )
+    wanted = read_body(SubmissionRequest, first=lambda payload: services.refuse_a_students_seed(principal, payload))
+    submission_request = services.check_submission(session, principal, wanted)
     mark = services.notice_mark() if wait else None
     submission, replay = services.create_submission(session, principal, submission_request, key)
     if wait:
@@ -124,45 +127,32 @@ def create_submission() -> ResponseReturnValue:
 @blueprint.get("/submissions/<int:submission_id>")
 @autocommit_requests
 @require_user
-@parse.query_parameters("wait", "lang")
-def get_submission(submission_id: int) -> ResponseReturnValue:
+@query_model(SubmissionQuery)
+def get_submission(query: SubmissionQuery, submission_id: int) -> ResponseReturnValue:
     """One submission; ``?wait=S`` (0-10) holds the request until it is graded or S seconds pass."""
     principal = require_principal()
-    wait = parse.query_number("wait", 0.0, 0.0, services.MAX_WAIT_SECONDS)
-    feedback_lang = parse.query_choice("lang", parse.LANGS)
     session = get_session()
     submission = services.wait_until_final(
         session,
         lambda: queries.visible_submission(session, principal, submission_id),
         submission_id,
-        wait,
+        query.wait,
         user_id=principal.user_id,
     )
-    return jsonify(serialise.submission_json(session, principal, submission, utcnow(), feedback_lang))
+    return jsonify(serialise.submission_json(session, principal, submission, utcnow(), query.lang))
 
 
 @blueprint.get("/submissions")
 @require_user
-@parse.query_parameters(
-    "course", "assignment", "student", "exercise", "status", "limit", "offset", "before_id", "after_id"
-)
-def list_submissions() -> ResponseReturnValue:
+@query_model(SubmissionListQuery)
+def list_submissions(query: SubmissionListQuery) -> ResponseReturnValue:
     """Submissions the caller may read, filtered by course, assignment, student, exercise, status; newest first
     (pages by ``offset`` or ``before_id``), or oldest first after ``after_id`` (incremental sync)."""
     principal = require_principal()
-    filters = queries.SubmissionFilters(
-        course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
-        assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX),
-        student_id=parse.query_int("student", None, 1, ROW_ID_MAX),
-        exercise_id=parse.query_text("exercise", 64),
-        status=parse.query_choice("status", [s.value for s in SubmissionStatus]),
-    )
-    limit = parse.query_int("limit", 50, 1, PAGE_LIMIT_MAX) or 50
-    offset = parse.query_int("offset", 0, 0, 2**62) or 0
-    before_id, after_id = parse.query_cursor(offset)
+    filters = queries.SubmissionFilters(query.course, query.assignment, query.student, query.exercise, query.status)
     session = get_session()
     page = queries.list_submissions(
-        session, principal, filters, queries.PageRequest(limit, offset, before_id, after_id)
+        session, principal, filters, queries.PageRequest(query.limit, query.offset, query.before_id, query.after_id)
     )
     staff_rows = queries.staff_row_ids(session, principal, page.rows)
     items = [serialise.submission_summary(principal, row, row.id in staff_rows) for row in page.rows]
@@ -170,8 +160,8 @@ def list_submissions() -> ResponseReturnValue:
         {
             "submissions": items,
             "total": page.total,
-            "limit": limit,
-            "offset": offset,
+            "limit": query.limit,
+            "offset": query.offset,
             "next_before_id": page.next_before_id,
             "next_after_id": page.next_after_id,
         }
@@ -180,35 +170,29 @@ def list_submissions() -> ResponseReturnValue:
 
 @blueprint.get("/assignments/<int:assignment_id>/progress")
 @require_user
-@parse.query_parameters("student", "lang")
-def assignment_progress(assignment_id: int) -> ResponseReturnValue:
+@query_model(ProgressQuery)
+def assignment_progress(query: ProgressQuery, assignment_id: int) -> ResponseReturnValue:
     """Per-exercise progress on an assignment: the caller's own, or a student's for the course's teachers."""
     principal = require_principal()
-    lang = parse.query_lang()
     session = get_session()
     assignment = queries.visible_assignment(session, principal, assignment_id)
-    student_id = parse.query_int("student", None, 1, ROW_ID_MAX)
-    student = queries.progress_subject(session, principal, assignment, student_id)
-    return jsonify(serialise.progress_json(session, student, assignment, lang))
+    student = queries.progress_subject(session, principal, assignment, query.student)
+    return jsonify(serialise.progress_json(session, student, assignment, query.lang))
 
 
 @blueprint.get("/assignments/<int:assignment_id>/grades")
 @require_user
-@parse.query_parameters("limit", "after_id", "lang")
-def assignment_grades(assignment_id: int) -> ResponseReturnValue:
+@query_model(GradesQuery)
+def assignment_grades(query: GradesQuery, assignment_id: int) -> ResponseReturnValue:
     """The assignment's gradebook for its course's teachers and admins: every student's counted results, by id."""
-    principal = require_principal()
-    lang = parse.query_lang()
-    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
-    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
     session = get_session()
-    assignment = gradebook.staff_assignment(session, principal, assignment_id)
-    page = gradebook.gradebook_page(session, assignment, after_id, limit)
+    assignment = gradebook.staff_assignment(session, require_principal(), assignment_id)
+    page = gradebook.gradebook_page(session, assignment, query.after_id, query.limit)
     return jsonify(
         {
-            "assignment": serialise.assignment_json(assignment, lang),
+            "assignment": serialise.assignment_json(assignment, query.lang),
             "students": [serialise.gradebook_row_json(row) for row in page.rows],
-            "limit": limit,
+            "limit": query.limit,
             "next_after_id": page.next_after_id,
         }
     )
@@ -216,20 +200,17 @@ def assignment_grades(assignment_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/courses/<int:course_id>/students")
 @require_user
-@parse.query_parameters("limit", "after_id")
-def course_students(course_id: int) -> ResponseReturnValue:
+@query_model(StudentsQuery)
+def course_students(query: StudentsQuery, course_id: int) -> ResponseReturnValue:
     """The course's enrolled students by id, for its teachers and admins (to map an LMS's users to ours)."""
-    principal = require_principal()
-    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
-    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
     session = get_session()
-    course = gradebook.staff_course(session, principal, course_id)
-    page = gradebook.student_page(session, course.id, after_id, limit)
+    course = gradebook.staff_course(session, require_principal(), course_id)
+    page = gradebook.student_page(session, course.id, query.after_id, query.limit)
     return jsonify(
         {
             "course": {"id": course.id, "code": course.code, "title": course.title},
             "students": [serialise.student_json(student) for student in page.students],
-            "limit": limit,
+            "limit": query.limit,
             "next_after_id": page.next_after_id,
         }
     )
@@ -237,23 +218,19 @@ def course_students(course_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/grade-changes")
 @require_user
-@parse.query_parameters("course", "assignment", "after_id", "limit")
-def grade_changes() -> ResponseReturnValue:
+@query_model(ChangesQuery)
+def grade_changes(query: ChangesQuery) -> ResponseReturnValue:
     """Grade-log entries of the submissions the caller may read, oldest first after ``after_id``, once settled."""
-    principal = require_principal()
-    filters = changes.ChangeFilters(
-        course_id=parse.query_int("course", None, 1, ROW_ID_MAX),
-        assignment_id=parse.query_int("assignment", None, 1, ROW_ID_MAX),
-    )
-    limit = parse.query_int("limit", SYNC_PAGE_LIMIT, 1, PAGE_LIMIT_MAX) or SYNC_PAGE_LIMIT
-    after_id = parse.query_int("after_id", 0, 0, ROW_ID_MAX) or 0
+    filters = changes.ChangeFilters(course_id=query.course, assignment_id=query.assignment)
     settle = float(current_app.config[changes.SETTLE_SETTING])
     settled_before = utcnow() - timedelta(seconds=settle)
-    page = changes.list_changes(get_session(), principal, filters, after_id, limit, settled_before)
+    page = changes.list_changes(
+        get_session(), require_principal(), filters, query.after_id, query.limit, settled_before
+    )
     return jsonify(
         {
             "changes": [serialise.change_json(change) for change in page.changes],
-            "limit": limit,
+            "limit": query.limit,
             "next_after_id": page.next_after_id,
             "has_more": page.has_more,
             "settle_seconds": settle,

@@ -57,6 +57,24 @@ def _implied_assignment(setting: list[Assignment]) -> Assignment | None:
     return setting[0] if len(setting) == 1 and setting[0].fresh_variants else None
 
 
+def _only_fresh(setting: list[Assignment]) -> bool:
+    """Several assignments set the exercise and each gives its own variant: the shared one is none of them."""
+    return len(setting) > 1 and all(a.fresh_variants for a in setting)
+
+
+def _assignment_required(exercise_id: str, setting: list[Assignment]) -> Refused:
+    """Which variant is meant cannot be told: name the assignment (one of ``setting``)."""
+    ids = ", ".join(str(a.id) for a in sorted(setting, key=lambda a: a.id))
+    return Refused(
+        "assignment_required",
+        Text(
+            zh=f"练习 {exercise_id} 在你的多个作业里（{ids}），每个作业的题目各不相同：请指明作业。",
+            en=f"Exercise {exercise_id} is in several of your assignments ({ids}), each with its own variant: "
+            "name the assignment.",
+        ),
+    )
+
+
 def own_variant(
     session: Session, caller: Caller, exercise_id: str, now: datetime, assignment: Assignment | None = None
 ) -> OwnVariant | Refused:
@@ -85,11 +103,15 @@ def own_variant(
                 ),
             )
         as_student, opens_at = True, policy.first_opening(setting, now)
+        if assignment is None and _only_fresh(setting):
+            return _assignment_required(exercise_id, setting)
         assignment = assignment or _implied_assignment(setting)
     else:
         # Only the courses they study count: one they teach opening would show what a student course holds back.
         studied = [a for a in studied_assignments(session, caller.user_id, exercise_id) if assignment in (None, a)]
         as_student, opens_at = bool(studied), policy.first_opening(studied, now)
+        if assignment is None and _only_fresh(studied):
+            return _assignment_required(exercise_id, studied)
         assignment = assignment or _implied_assignment(studied)
     if opens_at is not None:
         when = opens_at.strftime("%Y-%m-%d %H:%M UTC")

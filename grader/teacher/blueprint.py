@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from grader.i18n import t
 from grader.ui.csrf import protect
-from grader.ui.page_helpers import error_message_key, page_lang, refuse_hidden_characters, render
+from grader.ui.page_helpers import error_page, page_lang, refuse_hidden_characters, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,8 +67,7 @@ def _refuse_hidden_characters() -> None:
 @teacher.errorhandler(405)
 def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """The student pages' error page, so a course someone does not teach looks like one that does not exist."""
-    code = exc.code or 400
-    return render("error.html", code, code=code, message_key=error_message_key(exc))
+    return error_page(exc)
 
 
 @teacher.errorhandler(RequestEntityTooLarge)

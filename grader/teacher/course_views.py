@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.courses.roster import course_form_errors, create_course, student_counts
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.access import course_or_404, taught_courses, teacher_required
 from grader.teacher.dashboard_data import course_page
-from grader.teacher.roster import course_form_errors, create_course, student_counts
 from grader.teacher.zones import COMMON_TIME_ZONES, SUGGESTED_TIME_ZONE, known_zone
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes

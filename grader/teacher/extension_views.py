@@ -11,17 +11,16 @@ from datetime import datetime
 
 from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import terms
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
-from grader.models import Assignment, Enrolment, EnrolmentRole, User, utcnow
+from grader.models import Assignment, User, utcnow
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.teacher.assignments import FORM_YEARS
+from grader.teacher.student_choice import chosen_student, course_students
 from grader.teacher.zones import FORM_TIME, LocalTimeError, to_utc
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
@@ -57,12 +56,11 @@ def _local_time(text: str, zone: str) -> datetime | None:
 
 def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRequest]:
     """The student id and what is asked for them; FormRefused for a field that cannot be read."""
-    if not (form.student.isascii() and form.student.isdigit() and len(form.student) <= 10):
-        raise FormRefused("student", "ext.err_student")
+    student = chosen_student(form.student, "ext.err_student")
     text = form.extra_attempts or "0"
     if not (text.isascii() and text.isdigit() and len(text) <= 4):
         raise FormRefused("extra_attempts", "ext.err_attempts")
-    return int(form.student), terms.ExtensionRequest(_local_time(form.due_at, zone), int(text), form.reason)
+    return student, terms.ExtensionRequest(_local_time(form.due_at, zone), int(text), form.reason)
 
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
@@ -72,18 +70,6 @@ def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
         return posted.get(name, "").strip()
 
     return ExtensionForm(typed("student"), typed("due_at"), typed("extra_attempts"), typed("reason"))
-
-
-def course_students(session: Session, assignment: Assignment) -> list[User]:
-    """The course's students, by username."""
-    return list(
-        session.scalars(
-            select(User)
-            .join(Enrolment, Enrolment.user_id == User.id)
-            .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
-            .order_by(User.username)
-        )
-    )
 
 
 def _page(assignment: Assignment, form: ExtensionForm, status: int = 200) -> ResponseReturnValue:

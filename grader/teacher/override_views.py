@@ -15,12 +15,13 @@ from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import overrides
+from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Assignment, User, utcnow
 from grader.models.overrides import TOTAL
 from grader.teacher.access import assignment_or_404, teacher_required
-from grader.teacher.extension_views import course_students
 from grader.teacher.late_form import percent
+from grader.teacher.student_choice import chosen_student, course_students
 from grader.ui.exercise_catalogue import exercise_title
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
@@ -40,13 +41,12 @@ class OverrideForm:
 
 
 def _read(form: OverrideForm) -> tuple[int, overrides.OverrideRequest]:
-    """The student id and the override asked for; OverrideRefused for a field that cannot be read."""
-    if not (form.student.isascii() and form.student.isdigit() and len(form.student) <= 10):
-        raise overrides.OverrideRefused("student", "ovr.err_student")
+    """The student id and the override asked for; a FieldRefused for a field that cannot be read."""
+    student = chosen_student(form.student, "ovr.err_student")
     value = percent(form.score)
     if value is None:
         raise overrides.OverrideRefused("score", "ovr.err_percent")
-    return int(form.student), overrides.OverrideRequest(form.exercise_id, value / 100.0, form.reason)
+    return student, overrides.OverrideRequest(form.exercise_id, value / 100.0, form.reason)
 
 
 def _page(assignment: Assignment, form: OverrideForm, status: int = 200) -> ResponseReturnValue:
@@ -87,7 +87,7 @@ def overrides_page(assignment_id: int) -> ResponseReturnValue:
     try:
         student_id, wanted = _read(form)
         overrides.set_override(session, assignment, student_id, wanted, f"user:{signed_in().username}", utcnow())
-    except overrides.OverrideRefused as exc:
+    except FieldRefused as exc:
         session.rollback()
         return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
     flash(t("ovr.saved", page_lang(), name=session.get_one(User, student_id).display_name))

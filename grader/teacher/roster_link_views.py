@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import Response, abort, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.courses import roster, roster_accounts
 from grader.extensions import get_session
 from grader.models import Course
 from grader.sign_in_links import IssuedLink, issue_links
-from grader.teacher import roster, roster_accounts
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.exports import csv_lines, safe_text
 from grader.ui.page_helpers import render, signed_in

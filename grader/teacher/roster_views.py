@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from grader.courses import roster, roster_accounts, roster_files
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
-from grader.teacher import roster, roster_accounts, roster_files
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
 from grader.ui.page_helpers import page_lang, render, signed_in

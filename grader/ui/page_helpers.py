@@ -9,7 +9,7 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, redirect, render_template, request, url_for
+from flask import abort, current_app, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import RequestRedirect
@@ -95,6 +95,17 @@ def error_message_key(exc: HTTPException) -> str:
     if exc.description in ("csrf", "control"):
         return f"error.{exc.description}"
     return f"error.{exc.code}" if exc.code in (400, 403, 404, 405, 413) else "error.400"
+
+
+def error_page(exc: HTTPException) -> Response:
+    """The error page of a 4xx in the user's language (a CSRF failure says so), with the exception's own headers
+    (e.g. the Allow of a 405) but our content type."""
+    code = exc.code or 400
+    response = make_response(render("error.html", code, code=code, message_key=error_message_key(exc)))
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
 
 
 # Besides NUL: control characters other than tab and line breaks (terminal escapes) and the bidirectional

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, make_response, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -10,7 +10,7 @@ from grader.api_errors import http_exception_response, is_api_request
 from grader.auth_session import SESSION_USER_KEY
 from grader.percent import FULL_MARKS, full_marks, shown_percent
 from grader.ui.csrf import protect
-from grader.ui.page_helpers import error_message_key, refuse_hidden_characters, render, template_globals
+from grader.ui.page_helpers import error_page, refuse_hidden_characters, template_globals
 from grader.web import auth_views, course_views, exercise_views, fragment_views, lab_views, link_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
@@ -38,12 +38,7 @@ def _refuse_hidden_characters() -> None:
 @web.errorhandler(413)
 def _error_page(exc: HTTPException) -> ResponseReturnValue:
     """A page for 4xx errors in the user's language (a CSRF failure says so)."""
-    code = exc.code or 400
-    response = make_response(render("error.html", code, code=code, message_key=error_message_key(exc)))
-    for name, value in exc.get_headers():  # e.g. the Allow of a 405
-        if name.lower() != "content-type":
-            response.headers[name] = value
-    return response
+    return error_page(exc)
 
 
 def _unrouted_error_page(exc: HTTPException) -> ResponseReturnValue:

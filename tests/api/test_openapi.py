@@ -8,6 +8,10 @@ from typing import Any
 
 from flask import Flask
 
+from grader.api.openapi_common import query_params
+from grader.api.schemas_course import ExtensionRequest, OverrideRequest
+from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest
+from grader.api.schemas_submissions import SubmissionRequest, ValidateRequest
 from grader.auth_session import SESSION_USER_KEY
 
 from .support import Api
@@ -71,13 +75,41 @@ def test_every_operation_has_the_view_name_as_its_operation_id(api: Api) -> None
 
 
 def test_documented_query_parameters_are_the_ones_each_route_reads(api: Api) -> None:
+    """Each operation documents the query model its view validates with (the parameters' schemas and prose are
+    generated from that model, so only which model goes with which route is left to keep in step)."""
     document = api.get("/openapi.json", None).get_json()
     app = api.client.application
     for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/api/v1/") and "GET" in (rule.methods or ()):
-            operation = document["paths"][_openapi_path(rule.rule)]["get"]
-            documented = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
-            assert documented == app.view_functions[rule.endpoint].query_parameters, rule.rule
+        if rule.rule.startswith("/api/v1/"):
+            model = app.view_functions[rule.endpoint].query_model
+            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+                operation = document["paths"][_openapi_path(rule.rule)][method.lower()]
+                documented = [p for p in operation.get("parameters", []) if p["in"] == "query"]
+                assert documented == query_params(model), (method, rule.rule)
+
+
+def test_request_bodies_are_the_models_the_views_read(api: Api) -> None:
+    document = api.get("/openapi.json", None).get_json()
+    bodies = {
+        ("/api/v1/submissions", "post"): SubmissionRequest,
+        ("/api/v1/validate", "post"): ValidateRequest,
+        ("/api/v1/assignments/{assignment_id}/extensions/{student_id}", "put"): ExtensionRequest,
+        ("/api/v1/assignments/{assignment_id}/overrides/{student_id}", "put"): OverrideRequest,
+        ("/api/v1/courses/{course_id}/roster", "post"): RosterRequest,
+        ("/api/v1/courses/{course_id}/sign-in-links", "post"): SignInLinksRequest,
+        ("/api/v1/admin/users/{user_id}", "patch"): AccountChange,
+    }
+    documented = {
+        (path, method): operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if "requestBody" in operation
+    }
+    assert documented == {key: f"#/components/schemas/{model.__name__}" for key, model in bodies.items()}
+    for model in bodies.values():
+        schema = document["components"]["schemas"][model.__name__]
+        assert schema["additionalProperties"] is False
+        assert set(schema["properties"]) == set(model.model_fields)
 
 
 def test_every_error_response_component_is_used_and_headers_are_documented(api: Api) -> None:

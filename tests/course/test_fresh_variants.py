@@ -273,3 +273,21 @@ def test_without_an_assignment_named_two_assignments_keep_the_shared_variant(
     reply = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en", headers=_bearer(session, student))
     assert reply.status_code == 200
     assert reply.get_json()["data"] == engine.variant(SHIFT, shared, "en")["data"]
+
+
+def test_without_an_assignment_named_two_fresh_assignments_ask_which(session: Session, client: FlaskClient) -> None:
+    """Two assignments that each give their own variant: the shared variant is neither's, so the API asks which
+    assignment is meant (422 naming the field) instead of showing a variant the student is never graded on."""
+    student = make_user(session)
+    first = make_assignment(session, [student])
+    first.fresh_variants = True
+    session.commit()
+    second = _second(session, first, fresh_variants=True)
+    headers = _bearer(session, student)
+    reply = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en", headers=headers)
+    assert reply.status_code == 422
+    error = reply.get_json()["error"]
+    assert (error["code"], error["field"]) == ("assignment_required", "assignment")
+    assert str(first.id) in error["message"] and str(second.id) in error["message"]
+    named = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en&assignment={second.id}", headers=headers)
+    assert named.get_json()["data"] == engine.variant(SHIFT, seed_for(session, student.id, SHIFT, second), "en")["data"]

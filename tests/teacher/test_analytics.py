@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.orm import Session
 
+from grader.courses.roster import remove_student
 from grader.models import Assignment
 from grader.teacher import analytics
-from grader.teacher.roster import remove_student
 from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse, add_submission, at, build
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
+from grader.courses.roster import remove_student
 from grader.extensions import get_db
 from grader.grading import leases
 from grader.grading.regrade import explain, run_regrade
@@ -28,7 +29,6 @@ from grader.models import (
     Submission,
 )
 from grader.teacher import dashboard_data
-from grader.teacher.roster import remove_student
 from tests.factories import make_user, unique
 from tests.teacher.regrade_data import EXERCISE, OLD_ENGINE, PARTLY, RIGHT, RegradeFixture, build
 

@@ -10,8 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
+from grader.courses.roster_files import MAX_ROSTER_ROWS, RosterFileError, read_usernames
 from grader.models import Course, Enrolment, EnrolmentRole, Role
-from grader.teacher.roster_files import MAX_ROSTER_ROWS, RosterFileError, read_usernames
 from tests.factories import make_user, unique
 
 Login = Callable[[str], tuple[FlaskClient, str]]

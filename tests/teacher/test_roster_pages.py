@@ -15,10 +15,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.api import MAX_BODY_BYTES
+from grader.courses.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
 from grader.i18n import LANG_COOKIE, t
 from grader.models import ApiToken, Course, Enrolment, EnrolmentRole, Role, User
 from grader.security import issue_token
-from grader.teacher.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
 from tests.factories import make_user, unique
 
 Login = Callable[[str], tuple[FlaskClient, str]]

@@ -19,8 +19,10 @@ def test_an_unknown_page_is_the_apps_404_page(app: Flask, path: str) -> None:
     assert "找不到这个页面" in page and "Not Found" not in page  # ours (Chinese by default), not Werkzeug's
 
 
-def test_a_page_url_with_the_wrong_method_is_the_apps_error_page(app: Flask) -> None:
-    response = app.test_client().get("/logout")
+@pytest.mark.parametrize("path", ["/logout", "/teach/courses/1/archive"])
+def test_a_page_url_with_the_wrong_method_is_the_apps_error_page(app: Flask, path: str) -> None:
+    """Student and teacher pages alike: our page, with the Allow header the method needs."""
+    response = app.test_client().get(path)
     assert response.status_code == 405
     assert "出错了" in response.get_data(as_text=True)
     assert "POST" in response.headers["Allow"]

@@ -9,9 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from grader.courses.roster_files import MAX_ROSTER_ROWS
 from grader.models import Course, Enrolment, EnrolmentRole, User
 from grader.models.courses import DEFAULT_TIME_ZONE
-from grader.teacher.roster_files import MAX_ROSTER_ROWS
 
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200

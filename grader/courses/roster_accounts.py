@@ -10,12 +10,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from grader.courses.roster import ENROL_TRIES, RosterRow, check_rows
+from grader.courses.roster_files import RosterEntry
 from grader.models import Course, Enrolment, EnrolmentRole, Role, User
-from grader.teacher.roster import ENROL_TRIES, RosterRow, check_rows
-from grader.teacher.roster_files import RosterEntry
 
 # A new account's username: what a 学号, a login or an e-mail address holds, never spaces or control characters.
-USERNAME = re.compile(r"[^\s\x00-\x1f\x7f]{1,64}")
+MAX_USERNAME = 64
+USERNAME = re.compile(rf"[^\s\x00-\x1f\x7f]{{1,{MAX_USERNAME}}}")
 MAX_DISPLAY_NAME = 128
 
 
