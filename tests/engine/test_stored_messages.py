@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from exercises import api
+from exercises.messages import CATALOGUE
 from exercises.readers import display
 from exercises.registry import EXERCISES
 from exercises.said import LITERAL
@@ -91,3 +92,9 @@ def test_an_unknown_stored_message_is_not_rendered() -> None:
     part: dict[str, Any] = {"feedback": "旧的", "read": "4", "meaning": {"feedback": [{"id": "no-such-message"}]}}
     assert api.texts_in(part, "en") == (part, False)
     assert api.texts_in({"feedback": "旧的"}, "en") == ({"feedback": "旧的"}, False)
+
+
+def test_every_shared_sentence_has_one_id_and_both_languages() -> None:
+    # A stored id names one sentence for good: two ids for one constant would store one of them only.
+    assert len({id(text) for text in CATALOGUE.values()}) == len(CATALOGUE)
+    assert all(text.zh and text.en for text in CATALOGUE.values())
