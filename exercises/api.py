@@ -12,6 +12,7 @@ from exercises.checking import needs_variant, to_json, variant_errors
 from exercises.diagnosis import worked
 from exercises.diagnosis.search import generated_name
 from exercises.engine_errors import BadSeed, UnknownExercise
+from exercises.grading_policy import DEFAULT_POLICY, FollowThrough, GradingPolicy
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise
 from exercises.precision import precision_warnings
@@ -21,9 +22,12 @@ from exercises.said_rendering import in_language
 from exercises.variant_generation import check_seed
 
 __all__ = [
+    "DEFAULT_POLICY",
     "ENGINE_VERSION",
     "SEED_LIMIT",
     "BadSeed",
+    "FollowThrough",
+    "GradingPolicy",
     "UnknownExercise",
     "answer_key",
     "exercise_ids",
@@ -172,8 +176,11 @@ def reads_per_variant(exercise_id: str) -> bool:
     return needs_variant(get_exercise(exercise_id))
 
 
-def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict[str, Any]:
-    """Parse and check an answer for (id, seed); an unreadable answer comes back ``invalid`` with errors."""
+def grade(
+    exercise_id: str, seed: int, answer: object, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
+) -> dict[str, Any]:
+    """Parse and check an answer for (id, seed) under an assignment's grading ``policy`` (the default: full partial
+    and follow-through credit); an unreadable answer comes back ``invalid`` with errors."""
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     generated = _generate(exercise, seed)
@@ -190,7 +197,7 @@ def grade(exercise_id: str, seed: int, answer: object, lang: str = "zh") -> dict
             {k: to_json(v) for k, v in parsed.values.items()},
         )
     else:
-        result = exercise.check(generated, parsed.values, lang)
+        result = exercise.check(generated, parsed.values, lang, policy)
     return result.to_dict()
 
 

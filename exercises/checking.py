@@ -19,6 +19,7 @@ from exercises.comparators import (
 )
 from exercises.diagnosis.check import generated_tags
 from exercises.engine_errors import ReadError
+from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.readers import display, read_kind
 from exercises.said import Said, literal
@@ -212,8 +213,11 @@ def variant_errors(
     )
 
 
-def check_answer(exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
-    """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions.
+def check_answer(
+    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
+) -> GradeResult:
+    """Grade a parsed answer: each part against the reference, then follow-through, then misconceptions; the
+    ``policy`` says what a wrong part may still earn (partial credit, follow-through), never what is right.
 
     A ``one_per_item`` part of the wrong length, or a vector or matrix part of a shape the variant does not give it,
     makes the answer invalid (not graded, no attempt used).
@@ -248,6 +252,7 @@ def check_answer(exercise: Exercise, variant: Variant, answer: Answer, lang: str
             earlier_right,
             answer,
             reference,
+            policy,
         )
         earlier_right = earlier_right and parts[answer_field.name].correct
     total_weight = sum(f.weight for f in exercise.fields)
@@ -276,13 +281,15 @@ def _check_part(
     earlier_right: bool = True,
     answer: Answer | None = None,
     key: Answer | None = None,
+    policy: GradingPolicy = DEFAULT_POLICY,
 ) -> PartResult:
     """The verdict on one part, with its feedback in ``lang``.
 
     A part wholly consistent with the student's own earlier steps while those steps are all right is right: it
     only carries their rounding (weights to 3 decimals, then the output from them), and "the mistake is in an
     earlier step" would blame a step marked correct. With the whole ``answer`` and ``key``, a wrong part names
-    only the mistakes the student's other parts do not rule out (``consistent_tags``).
+    only the mistakes the student's other parts do not rule out (``consistent_tags``). The diagnosis and the
+    feedback read the part as it is; only the score it earns follows ``policy``.
     """
     kind, tolerance = answer_field.kind, answer_field.tolerance
     read = _read(kind, student)
@@ -330,9 +337,14 @@ def _check_part(
         may_be_none,
         too_coarse=too_coarse,
         exercise_id=exercise.id,
+        # Without partial credit a part only partly consistent with the earlier steps earns nothing for it.
+        credit_share=policy.follow_through_share if policy.partial_credit or score >= 1.0 else 0.0,
     )
+    earned = policy.own_score(comparison.score)
+    if follow_through:
+        earned = max(earned, policy.follow_through_score(score))
     return PartResult(
-        round(score, 6),
+        round(earned, 6),
         False,
         feedback.get(lang),
         tags[0] if tags else None,

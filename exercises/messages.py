@@ -66,6 +66,20 @@ FOLLOW_THROUGH = Text(
     "Given your own earlier step, this step is done correctly, so it earns follow-through credit; "
     "the mistake is in an earlier step.",
 )
+FOLLOW_THROUGH_HALF = Text(
+    "本作业的连带分只计一半。",
+    "In this assignment follow-through credit counts half.",
+)
+FOLLOW_THROUGH_UNCREDITED = Text(
+    "按你自己前面一步的结果，这一步的做法是对的，但本作业不给连带分；错误出在更早的一步。",
+    "Given your own earlier step, this step is done correctly, but this assignment gives no follow-through "
+    "credit; the mistake is in an earlier step.",
+)
+FOLLOW_THROUGH_PARTLY_UNCREDITED = Text(
+    "按你自己前面一步的结果，这一步只有一部分做对了，但在本作业中这一部分不计连带分；其余部分无论按哪一步都不对。",
+    "Given your own earlier step, only part of this step is done correctly, which earns no credit in this "
+    "assignment; the rest is not right either way.",
+)
 FOLLOW_THROUGH_PARTLY = Text(
     "按你自己前面一步的结果，这一步只有一部分做对了，这部分给了连带分（follow-through）；其余部分无论按哪一步都不对。",
     "Given your own earlier step, only part of this step is done correctly, and that part earns follow-through "
@@ -99,6 +113,9 @@ CATALOGUE: dict[str, Text] = {
     "partly_entries": PARTLY_ENTRIES,
     "follow_through": FOLLOW_THROUGH,
     "follow_through_partly": FOLLOW_THROUGH_PARTLY,
+    "follow_through_uncredited": FOLLOW_THROUGH_UNCREDITED,
+    "follow_through_partly_uncredited": FOLLOW_THROUGH_PARTLY_UNCREDITED,
+    "follow_through_half": FOLLOW_THROUGH_HALF,
     "probably": PROBABLY,
     "may_be_none": MAY_BE_NONE,
 }
@@ -142,6 +159,15 @@ def correct(answer_field: AnswerField, exercise_id: str | None = None) -> Said:
     return shared(RIGHT) + _rule(answer_field, exercise_id)
 
 
+def _follow_through_credit(whole: bool, credit_share: float) -> Said:
+    """What a part consistent with the student's earlier steps (``whole``: all of it) earns under the assignment's
+    share of follow-through credit: the same diagnosis, said with the credit that is really given."""
+    if credit_share <= 0:
+        return shared(FOLLOW_THROUGH_UNCREDITED if whole else FOLLOW_THROUGH_PARTLY_UNCREDITED)
+    credit = shared(FOLLOW_THROUGH if whole else FOLLOW_THROUGH_PARTLY)
+    return credit + shared(FOLLOW_THROUGH_HALF) if credit_share < 1 else credit
+
+
 def wrong(
     answer_field: AnswerField,
     misconceptions: Sequence[Misconception],
@@ -151,9 +177,10 @@ def wrong(
     may_be_none: bool = False,
     too_coarse: bool = False,
     exercise_id: str | None = None,
+    credit_share: float = 1.0,
 ) -> Said:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
-    part it covers, 0 for none), the matched misconception (also after follow-through: it says why the number
+    part it covers, 0 for none; ``credit_share``: the share of that credit the assignment gives, 1, 0.5 or 0), the matched misconception (also after follow-through: it says why the number
     differs from the key), the key rounded too coarsely (``too_coarse``), or the rule to re-check (after saying the
     part's key may be 无 / none, ``may_be_none``: said whatever the key is, so that it gives nothing away).
 
@@ -164,7 +191,7 @@ def wrong(
     credit = None
     if follow_through > 0:
         # Only a wholly consistent part may be called "done correctly".
-        credit = shared(FOLLOW_THROUGH if follow_through >= 1 else FOLLOW_THROUGH_PARTLY)
+        credit = _follow_through_credit(follow_through >= 1, credit_share)
     by_tag = {m.tag: m for m in misconceptions}
     explained = [_explained(by_tag[tag], exercise_id) for tag in dict.fromkeys(tags) if tag in by_tag]
     if explained:

@@ -11,6 +11,7 @@ import numpy as np
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
 from exercises.checking import check_answer, parse_answer
 from exercises.diagnosis.steps import Steps
+from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.variant_generation import generate_variant
 
@@ -72,9 +73,11 @@ class Exercise:
         """Read a raw answer (typed JSON or form text per field) without grading it."""
         return parse_answer(self, raw, lang)
 
-    def check(self, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
-        """Grade an already-parsed answer part by part against ``variant``."""
-        return check_answer(self, variant, answer, lang)
+    def check(
+        self, variant: Variant, answer: Answer, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
+    ) -> GradeResult:
+        """Grade an already-parsed answer part by part against ``variant``, under the assignment's ``policy``."""
+        return check_answer(self, variant, answer, lang, policy)
 
 
 PARAGRAPH_BREAK = "\n\n"

@@ -13,6 +13,17 @@ from typing import Any
 DEFAULT_SECRET = "dev-insecure-secret"
 ENVIRONMENTS = ("development", "production", "testing")
 
+# LTI 1.3 (grader.lti): numbers >= 0, as floats.
+LTI_SETTINGS: dict[str, float] = {
+    "GRADER_LTI_HTTP_TIMEOUT": 10.0,  # seconds, every call to an LMS (token, line items, scores, roster)
+    "GRADER_LTI_JWKS_COOL_DOWN": 5.0,  # seconds before an unknown kid makes us fetch a platform's key set again
+    # Each LMS course's roster is read again this many hours after the last sync (the "nightly" one); 0: never.
+    "GRADER_LTI_ROSTER_SYNC_HOURS": 24.0,
+    # Test hook: our own retry backoff (not an LMS's Retry-After) is multiplied by this.
+    "GRADER_LTI_BACKOFF_SCALE": 1.0,
+}
+LTI_SETTINGS_NAMES = tuple(LTI_SETTINGS)
+
 # What a worker the web app starts itself (grader.serve) must agree with it on: which site, database and queue.
 SHARED_WITH_WORKER = (
     "GRADER_ENV",
@@ -43,6 +54,7 @@ ENV_VARS = (
     "GRADER_TRUSTED_PROXIES",
     "GRADER_STATEMENT_TIMEOUT",
     "GRADER_SESSION_HOURS",
+    *LTI_SETTINGS_NAMES,
 )
 
 INT_SETTINGS: dict[str, int] = {
@@ -215,6 +227,11 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
         config.update(SESSION_COOKIE_SAMESITE="None", SESSION_COOKIE_SECURE=True, SESSION_COOKIE_PARTITIONED=True)
     for name, default in INT_SETTINGS.items():
         config[name] = int(merged.get(name) or default)
+    for name, fallback in LTI_SETTINGS.items():
+        given = merged.get(name)
+        config[name] = fallback if given is None or given == "" else seconds_setting(name, given)
+    if config["GRADER_LTI_HTTP_TIMEOUT"] <= 0:
+        raise ConfigError("GRADER_LTI_HTTP_TIMEOUT must be a positive number of seconds")
     config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(
         merged.get(CHANGE_FEED_SETTLE), config["GRADER_LEASE_SECONDS"]
     )

@@ -65,6 +65,10 @@ def test_every_documented_variable_is_read() -> None:
         "GRADER_FRAME_ANCESTORS": "https://moodle.example.edu",
         "GRADER_CHANGE_FEED_SETTLE_SECONDS": "42.5",
         "GRADER_LEASE_RENEW_SECONDS": "2.5",
+        "GRADER_LTI_HTTP_TIMEOUT": "3.5",
+        "GRADER_LTI_JWKS_COOL_DOWN": "0",
+        "GRADER_LTI_ROSTER_SYNC_HOURS": "12",
+        "GRADER_LTI_BACKOFF_SCALE": "0.5",
     }
     env.update({name: str(default + 7000) for name, default in INT_SETTINGS.items()})
     config = load_config(environ=env)

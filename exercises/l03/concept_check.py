@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, Variant
+from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.l03.concept_items import ITEMS, WRONG_BY_TAG, ConceptItem, WrongOption
 from exercises.l03.concept_names import NAMES
@@ -215,9 +216,11 @@ def prompt(variant: Variant, lang: str) -> str:
 class ConceptCheck(Exercise):
     """The concept check: graded as every exercise is, with a wrong part's feedback written item by item."""
 
-    def check(self, variant: Variant, answer: Answer, lang: str = "zh") -> GradeResult:
+    def check(
+        self, variant: Variant, answer: Answer, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
+    ) -> GradeResult:
         """The engine's verdict; a wrong choices part gets per-item feedback (score and tags unchanged)."""
-        result = super().check(variant, answer, lang)
+        result = super().check(variant, answer, lang, policy)
         part, student = result.parts.get("choices"), answer.get("choices")
         # Only an answer with one letter per item reaches a verdict; anything else keeps the engine's feedback.
         if (

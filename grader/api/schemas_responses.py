@@ -248,6 +248,14 @@ class Assignment(Reply):
         description="True: each student's variants are this assignment's own "
         "(GET /exercises/{exercise_id}/variant?assignment=<id>); false: shared with the other assignments that share."
     )
+    partial_credit: bool = pydantic.Field(
+        description="True: a wrong list, vector or matrix part earns the share of its entries that are right; "
+        "false: a part earns marks only when all of it is right."
+    )
+    follow_through_credit: Literal["full", "half", "none"] = pydantic.Field(
+        description="What a part done correctly from the student's own wrong earlier step earns: full, half or no "
+        "marks. A change applies to existing scores only through a regrade."
+    )
     updated_at: datetime = pydantic.Field(
         description="When a setting last changed. A new score policy or exercise list changes students' counted "
         "totals without a grade-change entry: re-read the assignment's gradebook when this moves."

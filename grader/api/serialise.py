@@ -129,6 +129,8 @@ def assignment_json(assignment: Assignment, lang: str) -> dict[str, Any]:
         "late_penalty_per_day": assignment.late_penalty_per_day,
         "late_cap": assignment.late_cap,
         "fresh_variants": assignment.fresh_variants,
+        "partial_credit": assignment.partial_credit,
+        "follow_through_credit": assignment.follow_through_credit,
         "updated_at": iso_timestamp(assignment.updated_at),
     }
 

@@ -8,17 +8,19 @@ from celery import Celery
 from flask import current_app
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from grader.models import LabRun, LtiScoreOutbox, RegradeJob, Submission
+from grader.models import LabRun, LtiContext, LtiScoreOutbox, RegradeJob, Submission
 
 GRADE_TASK = "grader.grade_submission"
 LAB_TASK = "grader.run_lab"
 REGRADE_TASK = "grader.regrade_assignment"
 LTI_SCORE_TASK = "grader.lti_send_score"
+LTI_ROSTER_TASK = "grader.lti_sync_roster"
 TASK_FOR_MODEL: dict[type, str] = {
     Submission: GRADE_TASK,
     LabRun: LAB_TASK,
     RegradeJob: REGRADE_TASK,
     LtiScoreOutbox: LTI_SCORE_TASK,
+    LtiContext: LTI_ROSTER_TASK,  # an LMS course's roster sync
 }
 
 log = logging.getLogger(__name__)

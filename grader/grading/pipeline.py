@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
-from grader.grading import final_row, heartbeat, leases, notify
+from grader.grading import final_row, grading_rules, heartbeat, leases, notify
 from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
@@ -81,14 +81,16 @@ def _grade(
             "seed",
             "raw_answer",
             "lang",
+            "assignment_id",
         )
         if claimed is None:
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)
             return (Outcome.ERROR if given_up else Outcome.SKIPPED), None
-        lease, (_, exercise_id, seed, answer, lang) = claimed
+        lease, (_, exercise_id, seed, answer, lang, assignment_id) = claimed
+        grading_policy = grading_rules.policy_for(session, assignment_id)
         try:
             with heartbeat.renewing(database, Submission, lease, lease_seconds, renew_every):
-                result = engine.grade(exercise_id, seed, answer, lang)
+                result = engine.grade(exercise_id, seed, answer, lang, grading_policy)
                 if test_delay:
                     time.sleep(test_delay)  # test-only window in which the worker holds the lease
         except (engine.UnknownExercise, engine.BadSeed) as exc:

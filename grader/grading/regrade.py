@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.extensions import Database, rows_matched
-from grader.grading import dispatch, heartbeat, leases, policy
+from grader.grading import dispatch, grading_rules, heartbeat, leases, policy
 from grader.grading.score_changes import counted_scores_changed
 from grader.grading.terms import student_terms
 from grader.models import (
@@ -113,10 +113,13 @@ def worth(status: str, score: float | None) -> float:
     return float(score) if status == SubmissionStatus.GRADED and score is not None else 0.0
 
 
-def recheck(submission: Submission) -> Recheck | None:
-    """Grade a stored submission again; None if the engine no longer knows its exercise or seed."""
+def recheck(submission: Submission, grading_policy: engine.GradingPolicy = engine.DEFAULT_POLICY) -> Recheck | None:
+    """Grade a stored submission again under its assignment's ``grading_policy`` (as it is now, so that a changed
+    policy is applied by a regrade); None if the engine no longer knows its exercise or seed."""
     try:
-        result = engine.grade(submission.exercise_id, submission.seed, submission.raw_answer, submission.lang)
+        result = engine.grade(
+            submission.exercise_id, submission.seed, submission.raw_answer, submission.lang, grading_policy
+        )
     except (engine.UnknownExercise, engine.BadSeed):
         return None
     new_status = SubmissionStatus.GRADED if result["status"] == "graded" else SubmissionStatus.INVALID
@@ -303,8 +306,9 @@ def _run_batch(session: Session, lease: leases.Lease, lease_seconds: float) -> b
         return False
     applied = kept = 0
     assignment = session.get_one(Assignment, job.assignment_id)
+    grading_policy = grading_rules.policy_of(assignment)
     for submission in batch:
-        check = recheck(submission)
+        check = recheck(submission, grading_policy)
         if check is not None:
             a, k = _apply(session, job, submission, check, assignment)
             applied, kept = applied + a, kept + k

@@ -1,4 +1,5 @@
-"""A regrade's preview: what re-checking an assignment's final submissions with the current engine would change,
+"""A regrade's preview: what re-checking an assignment's final submissions with the current engine and the
+assignment's grading policy would change,
 counted (changed, up, down), with nothing written."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.grading.grading_rules import policy_of
 from grader.grading.regrade import REGRADABLE, SCORE_EPSILON, recheck, worth
 from grader.models import Assignment, Submission
 
@@ -38,8 +40,9 @@ def preview_regrade(session: Session, assignment: Assignment, limit: int = PREVI
         .limit(limit + 1)
     ).all()
     changed = up = down = unknown = 0
+    grading_policy = policy_of(assignment)  # as saved now: a changed policy shows in the preview before it runs
     for submission in found[:limit]:
-        check = recheck(submission)
+        check = recheck(submission, grading_policy)
         if check is None:
             unknown += 1
             continue

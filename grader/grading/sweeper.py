@@ -23,10 +23,11 @@ from sqlalchemy.orm import Session
 from grader.extensions import get_db, rows_matched
 from grader.grading import dispatch, leases, liveness
 from grader.grading.leases import JobModel
-from grader.lti import outbox
+from grader.lti import outbox, roster_schedule
 from grader.models import (
     LabRun,
     LabStatus,
+    LtiContext,
     LtiScoreOutbox,
     RegradeJob,
     RegradeStatus,
@@ -233,6 +234,10 @@ def sweep(app: Flask) -> SweepReport:
         with database.session() as session:
             due = outbox.due_for_dispatch(session, utcnow())
         report.resent[LtiScoreOutbox.__name__] = [row_id for row_id in due if dispatch.send(LtiScoreOutbox, row_id)]
+        # LMS courses whose roster is due again (the nightly sync); one whose task is lost is asked for again later.
+        with database.session() as session:
+            rosters = roster_schedule.due_roster_syncs(session, utcnow(), app.config["GRADER_LTI_ROSTER_SYNC_HOURS"])
+        report.resent[LtiContext.__name__] = [row_id for row_id in rosters if dispatch.send(LtiContext, row_id)]
     return report
 
 

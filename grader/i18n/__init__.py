@@ -2,7 +2,7 @@
 helper ``t``, and the sticky language choice (a cookie).
 
 The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``,
-``course_strings``, ``account_strings``, ``export_strings``) only
+``course_strings``, ``account_strings``, ``export_strings``, ``policy_strings``) only
 to keep each file readable; the keys form one namespace, and a key defined twice is refused when this module loads.
 """
 
@@ -18,6 +18,7 @@ from grader.i18n.assignment_strings import ASSIGNMENT_UI
 from grader.i18n.course_strings import COURSE_UI
 from grader.i18n.export_strings import EXPORT_UI
 from grader.i18n.lti_strings import LTI_UI
+from grader.i18n.policy_strings import GRADEBOOK_UI, POLICY_UI
 from grader.i18n.student_strings import STUDENT_UI
 from grader.i18n.teacher_strings import TEACHER_UI
 
@@ -32,6 +33,8 @@ PARTS: tuple[Mapping[str, Text], ...] = (
     LTI_UI,
     ACCOUNT_UI,
     EXPORT_UI,
+    POLICY_UI,
+    GRADEBOOK_UI,
 )
 
 

@@ -10,6 +10,7 @@ EXPORT_UI: dict[str, Text] = {
     "export.col.points_of": Text("{name}（满分 {max} 分）", "{name} (points, max {max})"),
     "export.col.total": Text("总分", "Total"),
     "export.col.percent": Text("得分率（%）", "Score (%)"),
+    "export.col.percent_of": Text("{name}（得分率 %）", "{name} (%)"),
     "export.col.due": Text("截止时间", "Due"),
     "export.col.extra_attempts": Text("额外尝试次数", "Extra attempts"),
     "export.col.submission_id": Text("提交编号", "Submission"),

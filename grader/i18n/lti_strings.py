@@ -128,7 +128,115 @@ LTI_UI: dict[str, Text] = {
     "lti.setup.canvas": Text("Canvas 开发者密钥（粘贴 JSON）", "Canvas developer key (Paste JSON)"),
     "lti.setup.platforms": Text("已登记的平台", "Registered platforms"),
     "lti.setup.no_platforms": Text(
-        "还没有登记平台：用 grader lti add-platform 登记。",
-        "No platform registered yet: register one with `grader lti add-platform`.",
+        "还没有登记平台：在下面登记，或用 grader lti add-platform。",
+        "No platform registered yet: register one below, or with `grader lti add-platform`.",
     ),
+    "lti.bind.title": Text("这门 LMS 课程对应哪门课？", "Which course is this LMS course?"),
+    "lti.bind.intro": Text(
+        "这是 LMS 课程「{title}」第一次打开本工具。请选择您在这里教的一门课与它对应，或为它新建一门课。"
+        "以后它的学生、作业链接和成绩都归这门课。",
+        "This is the first launch of the tool from the LMS course “{title}”. Pick one of the courses you teach here "
+        "for it, or make a new course for it. Its students, assignment links and grades will belong to that course.",
+    ),
+    "lti.bind.legend": Text("对应的课程", "The course"),
+    "lti.bind.new": Text("新建一门课：{title}", "A new course: {title}"),
+    "lti.bind.submit": Text("确定", "Bind"),
+    "lti.bind.choose": Text(
+        "请选择您教的一门课，或选择新建。", "Choose one of the courses you teach, or a new course."
+    ),
+    "lti.pick.new": Text("新建作业", "New assignment"),
+    "lti.pick.new_hint": Text(
+        "在这门课里新建一个作业并放进 LMS。其他设置（时间、次数、计分）用默认值，以后可在教学管理中修改。",
+        "Create an assignment in this course and place it in the LMS. Its other settings (window, attempts, "
+        "scoring) start at their defaults and can be changed in Teaching later.",
+    ),
+    "lti.pick.new_submit": Text("新建并放进 LMS", "Create and place in the LMS"),
+    "lti.admin.deployments": Text("部署 ID", "Deployment ids"),
+    "lti.admin.accepts_new": Text("（新的部署 ID 在首次启动时记录）", "(new deployment ids recorded on first launch)"),
+    "lti.admin.remove": Text("删除", "Remove"),
+    "lti.admin.add_title": Text("登记平台", "Register a platform"),
+    "lti.admin.add_hint": Text(
+        "填入 LMS 给出的值。已登记的 issuer 与 client_id 会被更新，部署 ID 会被加上。",
+        "Enter the values the LMS gives. An issuer and client_id already registered are updated, and the "
+        "deployment ids added.",
+    ),
+    "lti.admin.issuer": Text("平台 ID（issuer）", "Platform id (issuer)"),
+    "lti.admin.client_id": Text("客户端 ID", "Client id"),
+    "lti.admin.auth_login_url": Text("认证（OIDC）地址", "Authentication request URL"),
+    "lti.admin.auth_token_url": Text("访问令牌地址", "Access token URL"),
+    "lti.admin.jwks_url": Text("公钥集地址", "Public keyset URL"),
+    "lti.admin.deployment_ids": Text("部署 ID（每行一个，可留空）", "Deployment ids (one a line; may be left empty)"),
+    "lti.admin.accept_new": Text(
+        "在首次启动时记录新的部署 ID（Canvas：每次在课程中安装都有新的 ID）",
+        "Record new deployment ids on first launch (Canvas: each install in a course has a new one)",
+    ),
+    "lti.admin.add": Text("登记", "Register"),
+    "lti.admin.registered": Text(
+        "已登记平台 {issuer}（client_id {client_id}）。", "Registered platform {issuer} (client id {client_id})."
+    ),
+    "lti.admin.removed": Text("已删除平台 {issuer}。", "Removed platform {issuer}."),
+    "lti.admin.link_title": Text("把本地账号关联到 LMS 用户", "Link a local account to an LMS user"),
+    "lti.admin.link_hint": Text(
+        "关联后，这个 LMS 用户从 LMS 启动时会登录到这个已有账号（而不是新建一个）。LMS 用户 ID 是启动中的 sub。",
+        "Once linked, this LMS user's launches sign in to the existing account (instead of creating one). The LMS "
+        "user id is the launch's sub.",
+    ),
+    "lti.admin.platform": Text("平台", "Platform"),
+    "lti.admin.sub": Text("LMS 用户 ID（sub）", "LMS user id (sub)"),
+    "lti.admin.username": Text("本地用户名", "Local username"),
+    "lti.admin.link": Text("关联", "Link"),
+    "lti.admin.linked": Text(
+        "账号 {username} 已关联到 {issuer} 的用户 {sub}。", "Account {username} is linked to {sub} of {issuer}."
+    ),
+    "lti.admin.err_issuer": Text("issuer 必填，最多 255 个字符。", "issuer is required (at most 255 characters)."),
+    "lti.admin.err_client_id": Text(
+        "client_id 必填，最多 255 个字符。", "client_id is required (at most 255 characters)."
+    ),
+    "lti.admin.err_auth_login_url": Text(
+        "认证地址必须是完整的 http(s) 地址（最多 1000 个字符）。",
+        "The authentication request URL must be an absolute http(s) URL (at most 1000 characters).",
+    ),
+    "lti.admin.err_auth_token_url": Text(
+        "访问令牌地址必须是完整的 http(s) 地址（最多 1000 个字符）。",
+        "The access token URL must be an absolute http(s) URL (at most 1000 characters).",
+    ),
+    "lti.admin.err_jwks_url": Text(
+        "公钥集地址必须是完整的 http(s) 地址（最多 1000 个字符）。",
+        "The public keyset URL must be an absolute http(s) URL (at most 1000 characters).",
+    ),
+    "lti.admin.err_deployment_ids": Text("部署 ID 最多 255 个字符。", "A deployment id has at most 255 characters."),
+    "lti.admin.err_platform_id": Text("请选择一个已登记的平台。", "Choose a registered platform."),
+    "lti.admin.err_sub": Text(
+        "LMS 用户 ID 必填，最多 255 个字符。", "The LMS user id is required (at most 255 characters)."
+    ),
+    "lti.admin.err_username": Text("没有这个用户名的账号。", "There is no account with this username."),
+    "lti.admin.err_sub_taken": Text(
+        "这个 LMS 用户已经关联到另一个账号。", "This LMS user is already linked to another account."
+    ),
+    "lti.admin.err_user_linked": Text(
+        "这个账号已经关联到这个 LMS 的另一个用户。", "This account is already linked to another user of this LMS."
+    ),
+    "lti.roster.title": Text("LMS 名单", "LMS rosters"),
+    "lti.roster.intro": Text(
+        "名单每晚自动从 LMS 读取一次，也可以现在同步。在 LMS 中不再活跃、被删除或不在名单上的学生标为已离开，"
+        "不能再提交；他们的作业记录保留。",
+        "The roster is read from the LMS every night, or now with the button. Students the LMS lists as inactive "
+        "or deleted, or no longer lists, are marked as having left and can no longer submit; their work is kept.",
+    ),
+    "lti.roster.synced": Text("最近一次同步：{when}", "Last synced: {when}"),
+    "lti.roster.never": Text("还没有同步过。", "Not synced yet."),
+    "lti.roster.error": Text("上次同步失败：", "The last sync failed:"),
+    "lti.roster.how": Text("离开方式", "How"),
+    "lti.roster.left_at": Text("发现离开的时间", "Found to have left"),
+    "lti.roster.status_inactive": Text("LMS 中不再活跃", "Inactive in the LMS"),
+    "lti.roster.status_deleted": Text("已从 LMS 课程删除", "Deleted from the LMS course"),
+    "lti.roster.status_gone": Text("不在 LMS 名单上", "No longer on the LMS roster"),
+    "lti.link.title": Text("这个 LMS 链接打开哪个作业？", "Which assignment does this LMS link open?"),
+    "lti.link.intro": Text(
+        "这个链接是在 LMS 中直接建的，还没有对应的作业。选一个作业（或新建一个），学生点这个链接就会打开它。",
+        "This link was made in the LMS directly and opens no assignment yet. Pick one (or create one): students "
+        "following the link will land on it.",
+    ),
+    "lti.link.submit": Text("让链接打开这个作业", "Open this assignment from the link"),
+    "lti.link.new_submit": Text("新建并让链接打开它", "Create it and open it from the link"),
 }

@@ -11,7 +11,7 @@ import requests
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.lti.tokens import HTTP_TIMEOUT, access_token, forget_token
+from grader.lti.tokens import access_token, forget_token, http_timeout
 from grader.models import Assignment, LtiContext, LtiLineItem, LtiPlatform
 
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
@@ -50,7 +50,7 @@ class LmsClient:
             if content_type:
                 headers["Content-Type"] = content_type
             try:
-                answer = requests.request(method, url, json=body, headers=headers, timeout=HTTP_TIMEOUT)
+                answer = requests.request(method, url, json=body, headers=headers, timeout=http_timeout())
             except requests.RequestException as exc:
                 raise LmsAnswer(None, f"{method} {url}: {exc}") from exc
             if answer.status_code == 401 and attempt == 1:

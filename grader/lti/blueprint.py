@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, request
 
-from grader.lti import views
+from grader.lti import admin_views, picker_views, views
 from grader.ui.csrf import protect
 
+VIEW_MODULES = (views, picker_views, admin_views)
 lti = Blueprint("lti", __name__, url_prefix="/lti")
 # The LMS's login initiation and id_token form post come from another site and cannot carry our CSRF token; the
 # state (used once, with its cookie), the nonce and the platform's signature protect them instead.
@@ -22,6 +23,7 @@ def _require_csrf_token() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Add the LTI routes to the blueprint and register it."""
-    views.routes.register(lti)
+    """Add the routes of every LTI view module to the blueprint and register it."""
+    for module in VIEW_MODULES:
+        module.routes.register(lti)
     app.register_blueprint(lti)

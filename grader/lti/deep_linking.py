@@ -15,7 +15,8 @@ from grader.lti import claims as c
 from grader.lti.ags import LINE_ITEM_TAG
 from grader.lti.keys import sign
 from grader.lti.launch import ValidatedLaunch
-from grader.models import Assignment, LtiPlatform
+from grader.models import Assignment, Course, LtiPlatform
+from grader.teacher import assignments
 
 
 @dataclass(frozen=True)
@@ -82,3 +83,18 @@ def response_jwt(session: Session, request: DeepLinkRequest, assignment: Assignm
     token = sign(session, claims)
     session.commit()
     return token
+
+
+def new_assignment(
+    session: Session, course: Course, title_zh: str, title_en: str, exercise_ids: list[str]
+) -> Assignment | dict[str, str]:
+    """The "new assignment" of the picker: titles and exercises chosen there, every other setting as the teacher
+    form's defaults (no window, unlimited attempts, best score counts, key after the due date), checked by the same
+    rules (committed); or the errors, form field -> catalogue key."""
+    form = assignments.AssignmentForm(
+        title_zh=title_zh.strip(), title_en=title_en.strip(), exercise_ids=tuple(exercise_ids)
+    )
+    settings, checked = assignments.check(form, course.time_zone)
+    if settings is None:
+        return checked.errors
+    return assignments.save(session, course.id, settings)

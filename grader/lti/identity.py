@@ -3,7 +3,6 @@ the roles as an enrolment, the resource link as an assignment."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.lti import claims as c
+from grader.lti.binding import bindable_courses, digest, enrol, mark_member, new_course
 from grader.lti.launch import ValidatedLaunch
 from grader.lti.refusals import Refusal
 from grader.models import (
@@ -22,26 +22,25 @@ from grader.models import (
     LtiIdentity,
     LtiLineItem,
     LtiResourceLink,
+    MemberStatus,
     Role,
     User,
+    utcnow,
 )
 
 
 @dataclass(frozen=True)
 class LaunchOutcome:
-    """Where a launch leads: the user to sign in (None: anonymous), their course and assignment, and whether the
-    launching person is staff there."""
+    """Where a launch leads: the user to sign in (None: anonymous), their course (None: the instructor chooses which
+    course the LMS course is bound to first), assignment and resource link, and whether the launching person is
+    staff there."""
 
     user: User | None
     context: LtiContext
-    course: Course
+    course: Course | None
     assignment: Assignment | None
     staff: bool
-
-
-def _digest(*parts: str) -> str:
-    """A short stable name part for LMS identifiers (which may be long or carry any character)."""
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:20]
+    link_id: int | None = None  # our row of the launch's resource link, if it has one
 
 
 def _display_name(decoded: dict[str, Any]) -> str:
@@ -60,7 +59,7 @@ def identity_user(session: Session, issuer: str, sub: str, decoded: dict[str, An
     )
     if user is None:
         user = User(
-            username=f"lti-{_digest(issuer, sub)}",
+            username=f"lti-{digest(issuer, sub)}",
             display_name=_display_name(decoded),
             role=Role.TEACHER if staff else Role.STUDENT,
             password_hash=None,
@@ -71,16 +70,6 @@ def identity_user(session: Session, issuer: str, sub: str, decoded: dict[str, An
     elif staff and user.role == Role.STUDENT:
         user.role = Role.TEACHER
     return user
-
-
-def enrol(session: Session, course_id: int, user: User, staff: bool) -> None:
-    """Enrolment follows the latest launch's (or roster's) roles."""
-    role = EnrolmentRole.TEACHER if staff else EnrolmentRole.STUDENT
-    enrolment = session.scalar(select(Enrolment).where(Enrolment.course_id == course_id, Enrolment.user_id == user.id))
-    if enrolment is None:
-        session.add(Enrolment(course_id=course_id, user_id=user.id, role=role))
-    elif enrolment.role != role:
-        enrolment.role = role
 
 
 def _custom_assignment(session: Session, decoded: dict[str, Any]) -> Assignment | Refusal | None:
@@ -118,9 +107,10 @@ def _context(session: Session, launch: ValidatedLaunch) -> LtiContext | None:
 
 def _bind_course(
     session: Session, context: LtiContext, user: User | None, staff: bool, assignment: Assignment | None
-) -> Course | Refusal:
-    """The course of the context; an instructor's first launch binds it: to the course of the assignment the link
-    names when they teach it (a copied LMS course), else to a new course of theirs."""
+) -> Course | Refusal | None:
+    """The course of the context. An instructor's first launch binds it: to the course of the assignment the link
+    names when they teach it (a copied LMS course), else, if they teach courses here, to the one they will choose
+    (None: not bound yet), else to a new course of theirs."""
     if context.course_id is not None:
         course = session.get(Course, context.course_id)
         if course is not None:
@@ -139,24 +129,22 @@ def _bind_course(
         is not None
     ):
         course = assignment.course
+    elif assignment is None and bindable_courses(session, user):
+        return None
     else:
-        course = Course(
-            code=f"lti-{_digest(str(context.platform_id), context.context_id)[:16]}",
-            title=context.title or context.context_id,
-        )
-        session.add(course)
-        session.flush()
+        course = new_course(session, context)
     context.course_id = course.id
     return course
 
 
 def _bind_link(
     session: Session, context: LtiContext, decoded: dict[str, Any], assignment: Assignment | None
-) -> Assignment | None:
-    """The assignment of the resource link; the custom parameter (re)binds it."""
+) -> tuple[int | None, Assignment | None]:
+    """The resource link row of the launch (None for a launch without one) and its assignment; the custom
+    parameter (re)binds it."""
     link_claim = decoded.get(c.RESOURCE_LINK)
     if not isinstance(link_claim, dict) or not link_claim.get("id"):
-        return assignment
+        return None, assignment
     link_id = str(link_claim["id"])
     link = session.scalar(
         select(LtiResourceLink).where(
@@ -169,7 +157,7 @@ def _bind_link(
     if assignment is not None:
         link.assignment_id = assignment.id
     session.flush()
-    return session.get(Assignment, link.assignment_id) if link.assignment_id is not None else None
+    return link.id, session.get(Assignment, link.assignment_id) if link.assignment_id is not None else None
 
 
 def _record_line_item(session: Session, context: LtiContext, assignment: Assignment, decoded: dict[str, Any]) -> None:
@@ -202,13 +190,14 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
     if isinstance(course, Refusal):
         session.rollback()
         return course
-    if named is not None and named.course_id != course.id:
+    if named is not None and (course is None or named.course_id != course.id):
         session.rollback()
         return Refusal.UNKNOWN_ASSIGNMENT
-    if user is not None:
+    if user is not None and course is not None:
         enrol(session, course.id, user, staff)
-    assignment = _bind_link(session, context, decoded, named)
+        mark_member(session, context, user.id, staff, MemberStatus.ACTIVE, utcnow())
+    link_id, assignment = _bind_link(session, context, decoded, named)
     if assignment is not None:
         _record_line_item(session, context, assignment, decoded)
     session.commit()
-    return LaunchOutcome(user, context, course, assignment, staff)
+    return LaunchOutcome(user, context, course, assignment, staff, link_id)

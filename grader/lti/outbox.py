@@ -104,17 +104,18 @@ def _score(session: Session, row: LtiScoreOutbox, assignment: Assignment, sub: s
     return score
 
 
-def _delay(attempts: int, retry_after: str | None, now: datetime) -> float:
-    """Seconds to wait: Retry-After if the LMS gave one, else exponential backoff with jitter."""
+def retry_delay(attempts: int, retry_after: str | None, now: datetime, scale: float = 1.0) -> float:
+    """Seconds to wait: Retry-After if the LMS gave one (seconds or an HTTP date; never shortened), else exponential
+    backoff with jitter, times ``scale`` (a test hook)."""
     if retry_after:
         if retry_after.strip().isdigit():
             return min(float(retry_after), MAX_DELAY * 6)
         try:
-            return max((parsedate_to_datetime(retry_after) - now).total_seconds(), 1.0)
+            return min(max((parsedate_to_datetime(retry_after) - now).total_seconds(), 1.0), MAX_DELAY * 6)
         except (TypeError, ValueError):
             pass
     base = min(2.0 ** min(attempts, 12), MAX_DELAY)
-    return base / 2 + random.uniform(0, base / 2)
+    return (base / 2 + random.uniform(0, base / 2)) * scale
 
 
 def _retryable(exc: LmsAnswer | TokenRefused) -> bool:
@@ -165,7 +166,8 @@ def send(session: Session, outbox_id: int, now: datetime, backoff_scale: float =
         post_score(client, line_item_url(client, context, assignment, float(score["scoreMaximum"])), score)  # type: ignore[arg-type]
     except (LmsAnswer, TokenRefused) as exc:
         if _retryable(exc) and row.attempts < MAX_ATTEMPTS:
-            row.next_attempt_at = now + timedelta(seconds=_delay(row.attempts, exc.retry_after, now) * backoff_scale)
+            wait = retry_delay(row.attempts, exc.retry_after, now, backoff_scale)
+            row.next_attempt_at = now + timedelta(seconds=wait)
             _finish(session, row, OutboxStatus.PENDING, now, str(exc)[:1000])
             return SendOutcome.RETRY
         _finish(session, row, OutboxStatus.FAILED, now, str(exc)[:1000])

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.models import Assignment, LtiContext, LtiScoreOutbox, OutboxStatus, User
+from grader.models import Assignment, LtiContext, LtiMember, LtiScoreOutbox, MemberStatus, OutboxStatus, User
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,47 @@ def outbox_course(session: Session, outbox_id: int) -> int | None:
         .join(LtiScoreOutbox, LtiScoreOutbox.context_id == LtiContext.id)
         .where(LtiScoreOutbox.id == outbox_id)
     )
+
+
+@dataclass(frozen=True)
+class LeftMember:
+    """Someone who left an LMS course: how the roster said so (inactive, deleted, gone) and when we found out."""
+
+    name: str
+    username: str
+    status: str
+    left_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ContextRoster:
+    """One LMS course bound to the course: its latest roster sync (or why it failed) and who has left it."""
+
+    context_id: int
+    title: str
+    synced_at: datetime | None
+    error: str | None
+    left: list[LeftMember]
+
+
+def roster_rows(session: Session, course_id: int) -> list[ContextRoster]:
+    """The course's LMS courses with their roster state, members who left listed by name."""
+    contexts = session.scalars(select(LtiContext).where(LtiContext.course_id == course_id).order_by(LtiContext.id))
+    found = []
+    for context in contexts:
+        left = session.execute(
+            select(User.display_name, User.username, LtiMember.status, LtiMember.left_at)
+            .join(User, User.id == LtiMember.user_id)
+            .where(LtiMember.context_id == context.id, LtiMember.status != MemberStatus.ACTIVE)
+            .order_by(User.display_name)
+        ).all()
+        found.append(
+            ContextRoster(
+                context.id,
+                context.title,
+                context.roster_synced_at,
+                context.roster_error,
+                [LeftMember(*row) for row in left],
+            )
+        )
+    return found

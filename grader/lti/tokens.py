@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime, timedelta
 
 import requests
+from flask import current_app, has_app_context
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 from grader.lti.keys import sign
 from grader.models import LtiAccessToken, LtiPlatform
 
-HTTP_TIMEOUT = 10.0  # seconds, for every call to an LMS
+HTTP_TIMEOUT = 10.0  # seconds, for every call to an LMS (GRADER_LTI_HTTP_TIMEOUT in an app)
 EARLY_RENEWAL = timedelta(seconds=60)  # a token is renewed this long before the platform says it expires
 
 
@@ -26,6 +27,11 @@ class TokenRefused(Exception):
     def __init__(self, status: int | None, message: str, retry_after: str | None = None) -> None:
         super().__init__(message)
         self.status, self.retry_after = status, retry_after
+
+
+def http_timeout() -> float:
+    """Seconds every call to an LMS may take: the app's GRADER_LTI_HTTP_TIMEOUT (outside an app, the default)."""
+    return float(current_app.config.get("GRADER_LTI_HTTP_TIMEOUT", HTTP_TIMEOUT)) if has_app_context() else HTTP_TIMEOUT
 
 
 def _cache_key(platform: LtiPlatform, scopes: tuple[str, ...]) -> str:
@@ -63,7 +69,7 @@ def access_token(session: Session, platform: LtiPlatform, scopes: tuple[str, ...
         "scope": " ".join(scopes),
     }
     try:
-        answer = requests.post(platform.auth_token_url, data=form, timeout=HTTP_TIMEOUT)
+        answer = requests.post(platform.auth_token_url, data=form, timeout=http_timeout())
     except requests.RequestException as exc:
         raise TokenRefused(None, f"token endpoint unreachable: {exc}") from exc
     if answer.status_code != 200:

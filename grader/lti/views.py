@@ -1,4 +1,5 @@
-"""The LTI endpoints as thin adapters: /lti/login, /lti/launch and /lti/jwks.json.
+"""The LTI endpoints as thin adapters: /lti/login, /lti/launch and /lti/jwks.json, and the course's grade passback
+and roster sync pages.
 
 The login and the launch are posted by the LMS (a form from another site), so they cannot carry our CSRF token;
 they are protected by the state (once, with its cookie), the nonce and the platform's signature instead, and are
@@ -6,42 +7,32 @@ the only views of the blueprint exempt from its CSRF check (grader.lti.blueprint
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
-from flask import Response, abort, current_app, flash, jsonify, redirect, request, url_for
+from flask import Response, current_app, flash, jsonify, redirect, request, url_for
 from flask import session as flask_session
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
 from grader.i18n import t
 from grader.lti import outbox
-from grader.lti.ags import LmsAnswer
 from grader.lti.claims import DEEP_LINKING_REQUEST
-from grader.lti.deep_linking import DeepLinkRequest, deep_link_request, response_jwt
+from grader.lti.deep_linking import deep_link_request
 from grader.lti.identity import LaunchOutcome, apply_launch
 from grader.lti.keys import ensure_keys, key_set
 from grader.lti.launch import LaunchRequest, RefusedLaunch, validate_launch
-from grader.lti.nrps import sync_roster
+from grader.lti.nrps import sync_context
 from grader.lti.oidc import STATE_COOKIE_PREFIX, STATE_TTL, begin_login
+from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, LINK_KEY, refusal_page
 from grader.lti.refusals import Refusal
-from grader.lti.registration import canvas_developer_key, platforms, tool_values
-from grader.lti.status import outbox_course, passback_rows
-from grader.lti.tokens import TokenRefused
-from grader.models import LtiContext, Role, utcnow
+from grader.lti.status import outbox_course, passback_rows, roster_rows
+from grader.models import utcnow
 from grader.teacher.access import course_or_404, teacher_required
-from grader.ui.page_helpers import login_required, page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
 routes = Routes()
-DEEP_LINK_KEY = "lti_deep_link"
-
-
-def refusal_page(reason: Refusal, status: int = 400) -> ResponseReturnValue:
-    """The error page of a refused login or launch, in both languages (it is read by the LMS administrator)."""
-    return render("lti/refused.html", status, reason=reason, zh=t(reason.key, "zh"), en=t(reason.key, "en"))
 
 
 @routes.route("/login", methods=["GET", "POST"])
@@ -70,7 +61,8 @@ def _landing(outcome: LaunchOutcome) -> str:
     if outcome.staff:
         if outcome.assignment is not None:
             return url_for("teacher.assignment", assignment_id=outcome.assignment.id)
-        return url_for("teacher.course", course_id=outcome.course.id)
+        if outcome.course is not None:
+            return url_for("teacher.course", course_id=outcome.course.id)
     if outcome.assignment is not None:
         return url_for("web.assignment", assignment_id=outcome.assignment.id)
     return url_for("web.courses")
@@ -96,7 +88,7 @@ def launch() -> ResponseReturnValue:
             state=state,
             state_cookie=request.cookies.get(STATE_COOKIE_PREFIX + state),
             base_url=request.host_url,
-            jwks_cool_down=float(current_app.config.get("GRADER_LTI_JWKS_COOL_DOWN", 5.0)),
+            jwks_cool_down=float(current_app.config["GRADER_LTI_JWKS_COOL_DOWN"]),
         ),
         utcnow(),
     )
@@ -107,13 +99,26 @@ def launch() -> ResponseReturnValue:
         return refusal_page(outcome)
     if outcome.user is None:
         return render("lti/anonymous.html", assignment=outcome.assignment, course=outcome.course)
-    picking = deep_link_request(checked, outcome.course.id) if checked.message_type == DEEP_LINKING_REQUEST else None
+    course_id = outcome.course.id if outcome.course is not None else 0
+    picking = deep_link_request(checked, course_id) if checked.message_type == DEEP_LINKING_REQUEST else None
     if checked.message_type == DEEP_LINKING_REQUEST and (picking is None or not outcome.staff):
         return refusal_page(Refusal.STAFF_ONLY if picking is not None else Refusal.MISSING_CLAIM)
     login_user(outcome.user)
-    if picking is not None:
-        flask_session[DEEP_LINK_KEY] = picking.as_dict()
-    response = redirect(url_for("lti.pick") if picking is not None else _landing(outcome))
+    if outcome.course is None:  # the instructor's first launch: which course is this LMS course?
+        flask_session[BIND_KEY] = {
+            "context_id": outcome.context.id,
+            "deep_link": picking and picking.as_dict(),
+            "link_id": outcome.link_id,
+        }
+        response = redirect(url_for("lti.bind"))
+    elif outcome.staff and picking is None and outcome.assignment is None and outcome.link_id is not None:
+        # An instructor's launch of a link made without our picker: which assignment does it open?
+        flask_session[LINK_KEY] = {"link_id": outcome.link_id, "course_id": outcome.course.id}
+        response = redirect(url_for("lti.link_pick"))
+    else:
+        if picking is not None:
+            flask_session[DEEP_LINK_KEY] = picking.as_dict()
+        response = redirect(url_for("lti.pick") if picking is not None else _landing(outcome))
     response.delete_cookie(STATE_COOKIE_PREFIX + state, path="/lti/", secure=True, samesite="None", partitioned=True)
     return response
 
@@ -132,10 +137,15 @@ def jwks() -> Response:
 @routes.get("/courses/<int:course_id>/grades")
 @teacher_required
 def passback(course_id: int) -> ResponseReturnValue:
-    """The course's grade passback: sent, pending, needs attention."""
+    """The course's grade passback (sent, pending, needs attention) and its LMS rosters (latest sync, who left)."""
     session = get_session()
     course = course_or_404(session, signed_in(), course_id)
-    return render("lti/passback.html", course=course, rows=passback_rows(session, course.id))
+    return render(
+        "lti/passback.html",
+        course=course,
+        rows=passback_rows(session, course.id),
+        rosters=roster_rows(session, course.id),
+    )
 
 
 @routes.post("/outbox/<int:outbox_id>/resend")
@@ -150,39 +160,6 @@ def resend(outbox_id: int) -> ResponseReturnValue:
     return redirect(url_for("lti.passback", course_id=course.id))
 
 
-def _deep_link() -> DeepLinkRequest | None:
-    """The deep-linking request this browser's instructor is answering, if any."""
-    kept = flask_session.get(DEEP_LINK_KEY)
-    return DeepLinkRequest(**kept) if isinstance(kept, dict) else None
-
-
-@routes.get("/deep-link")
-@teacher_required
-def pick() -> ResponseReturnValue:
-    """The picker of a deep-linking launch: the course's assignments."""
-    request_kept = _deep_link()
-    if request_kept is None:
-        return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(get_session(), signed_in(), request_kept.course_id)
-    return render("lti/pick.html", course=course)
-
-
-@routes.post("/deep-link")
-@teacher_required
-def picked() -> ResponseReturnValue:
-    """The signed LtiDeepLinkingResponse for the picked assignment, posted back to the LMS."""
-    session, request_kept = get_session(), _deep_link()
-    if request_kept is None:
-        return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(session, signed_in(), request_kept.course_id)
-    chosen = next((a for a in course.assignments if str(a.id) == request.form.get("assignment_id")), None)
-    if chosen is None:
-        return render("lti/pick.html", 400, course=course, error=t("lti.pick.choose", page_lang()))
-    token = response_jwt(session, request_kept, chosen, request.host_url)
-    flask_session.pop(DEEP_LINK_KEY, None)
-    return render("lti/deep_link_return.html", return_url=request_kept.return_url, jwt=token)
-
-
 @routes.post("/courses/<int:course_id>/roster-sync")
 @teacher_required
 def roster_sync(course_id: int) -> ResponseReturnValue:
@@ -190,37 +167,19 @@ def roster_sync(course_id: int) -> ResponseReturnValue:
     session = get_session()
     course = course_or_404(session, signed_in(), course_id)
     lang = page_lang()
-    for context in session.scalars(select(LtiContext).where(LtiContext.course_id == course.id)).all():
-        try:
-            done = sync_roster(session, context, utcnow())
-        except (LmsAnswer, TokenRefused) as exc:
-            session.rollback()
-            flash(t("lti.roster.failed", lang, title=context.title, why=str(exc)[:300]))
-            continue
-        flash(
-            t(
-                "lti.roster.done",
-                lang,
-                title=context.title,
-                enrolled=done.enrolled,
-                updated=done.updated,
-                ended=done.ended,
+    for context in roster_rows(session, course.id):
+        done = sync_context(session, context.context_id, utcnow())
+        if isinstance(done, str):
+            flash(t("lti.roster.failed", lang, title=context.title, why=done[:300]))
+        else:
+            flash(
+                t(
+                    "lti.roster.done",
+                    lang,
+                    title=context.title,
+                    enrolled=done.enrolled,
+                    updated=done.updated,
+                    ended=done.ended,
+                )
             )
-        )
     return redirect(url_for("lti.passback", course_id=course.id))
-
-
-@routes.get("/setup")
-@login_required
-def setup() -> ResponseReturnValue:
-    """For administrators: the values to paste into the LMS (and Canvas's developer key) and the platforms
-    registered."""
-    if signed_in().role != Role.ADMIN:
-        abort(404)
-    base = request.host_url
-    return render(
-        "lti/setup.html",
-        values=tool_values(base),
-        platforms=platforms(get_session()),
-        canvas_json=json.dumps(canvas_developer_key(base), indent=2),
-    )

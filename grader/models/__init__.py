@@ -1,7 +1,15 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 
 from grader.models.base import Base, iso_timestamp, utcnow
-from grader.models.courses import AnswerKeyPolicy, Assignment, Course, Enrolment, EnrolmentRole, ScorePolicy
+from grader.models.courses import (
+    AnswerKeyPolicy,
+    Assignment,
+    Course,
+    Enrolment,
+    EnrolmentRole,
+    FollowThroughCredit,
+    ScorePolicy,
+)
 from grader.models.extensions import Extension
 from grader.models.jobs import LeasedJob
 from grader.models.labs import LabRun, LabStatus
@@ -14,9 +22,11 @@ from grader.models.lti import (
     LtiKey,
     LtiLaunchState,
     LtiLineItem,
+    LtiMember,
     LtiPlatform,
     LtiResourceLink,
     LtiScoreOutbox,
+    MemberStatus,
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
@@ -45,6 +55,7 @@ __all__ = [
     "Enrolment",
     "EnrolmentRole",
     "Extension",
+    "FollowThroughCredit",
     "GradeLogEntry",
     "KeyState",
     "LabRun",
@@ -57,9 +68,11 @@ __all__ = [
     "LtiKey",
     "LtiLaunchState",
     "LtiLineItem",
+    "LtiMember",
     "LtiPlatform",
     "LtiResourceLink",
     "LtiScoreOutbox",
+    "MemberStatus",
     "OutboxStatus",
     "OverrideLogEntry",
     "RegradeChange",

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, one_of, utcnow
@@ -58,6 +58,14 @@ class AnswerKeyPolicy(StrEnum):
     AFTER_ATTEMPTS = "after_attempts"
     NEVER = "never"
     ALWAYS = "always"
+
+
+class FollowThroughCredit(StrEnum):
+    """What a part right given the student's own earlier steps earns (exercises.grading_policy.FollowThrough)."""
+
+    FULL = "full"
+    HALF = "half"
+    NONE = "none"
 
 
 class EnrolmentRole(StrEnum):
@@ -127,6 +135,9 @@ class Assignment(Base):
         CheckConstraint("attempts_allowed IS NULL OR attempts_allowed > 0", name="attempts_allowed_positive"),
         CheckConstraint("late_penalty_per_day >= 0 AND late_penalty_per_day <= 100", name="late_penalty_percent"),
         CheckConstraint("late_cap IS NULL OR (late_cap >= 0 AND late_cap <= 100)", name="late_cap_percent"),
+        CheckConstraint(
+            one_of("follow_through_credit", tuple(c.value for c in FollowThroughCredit)), name="follow_through_credit"
+        ),
         # AUTOINCREMENT: an assignment can be deleted; SQLite must never give its id (an LMS's link) to another one.
         {"sqlite_autoincrement": True},
     )
@@ -152,6 +163,12 @@ class Assignment(Base):
     # assignment's key answers them. False (assignments made before fresh variants): shared with every other
     # assignment that shares. Fixed at creation, since changing it would change the students' variants.
     fresh_variants: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The grading policy (grader.grading.grading_rules): whether a list, vector or matrix part earns the share of its
+    # entries that are right, and what follow-through earns. The defaults are how every score was graded before.
+    partial_credit: Mapped[bool] = mapped_column(default=True, server_default=true())
+    follow_through_credit: Mapped[str] = mapped_column(
+        String(8), default=FollowThroughCredit.FULL, server_default=FollowThroughCredit.FULL.value
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Any change of its settings: an LMS re-reads the gradebook when it moves, since a new score policy or exercise
     # list changes every student's counted total without a grade-log entry.

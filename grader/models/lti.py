@@ -120,9 +120,40 @@ class LtiContext(Base):
     # The NRPS memberships URL and the AGS line-items URL the latest launch carried.
     memberships_url: Mapped[str | None] = mapped_column(String(1000))
     lineitems_url: Mapped[str | None] = mapped_column(String(1000))
+    # The latest roster sync (on demand or the nightly one) and, if it failed, why (shown to the teacher).
+    roster_synced_at: Mapped[datetime | None]
+    roster_requested_at: Mapped[datetime | None]  # when the sweeper last sent its sync task (not sent twice)
+    roster_error: Mapped[str | None] = mapped_column(String(1000))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     platform: Mapped[LtiPlatform] = relationship()
+
+
+class MemberStatus(StrEnum):
+    """A person's standing in an LMS course as its roster (NRPS) said last."""
+
+    ACTIVE = "active"
+    INACTIVE = "inactive"  # the LMS lists them as Inactive (e.g. a student who dropped)
+    DELETED = "deleted"  # the LMS lists them as Deleted
+    GONE = "gone"  # no longer on a roster read in full
+
+
+class LtiMember(Base):
+    """One person of an LMS course's roster: active, or left (when, and how the LMS said so)."""
+
+    __tablename__ = "lti_members"
+    __table_args__ = (
+        UniqueConstraint("context_id", "user_id"),
+        CheckConstraint(one_of("status", tuple(s.value for s in MemberStatus)), name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    staff: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16), default=MemberStatus.ACTIVE)
+    left_at: Mapped[datetime | None]  # when a sync first found them no longer active
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)  # the latest sync that listed them
 
 
 class LtiResourceLink(Base):

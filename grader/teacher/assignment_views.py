@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
 from grader.extensions import get_session
+from grader.grading import grading_rules
 from grader.i18n import t
 from grader.models import Assignment, Course, utcnow
 from grader.models.courses import utc_offset_label
@@ -49,8 +50,13 @@ def _save(course: Course, assignment: Assignment | None) -> ResponseReturnValue:
         dropped = removal.grades_dropped(get_session(), assignment, settings.exercise_ids)
         if dropped:  # nothing saved until the teacher confirms, knowing how many grades stop counting
             return _form_page(course, form, assignment, 409, dropped)
+    policy_before = None if assignment is None else grading_rules.policy_of(assignment)
     saved = assignments.save(get_session(), course.id, settings, assignment)
     flash(t("asg.saved", page_lang()))
+    if policy_before is not None and policy_before != grading_rules.policy_of(saved):
+        # Existing scores follow a new policy only through a regrade: its preview says what that would change.
+        flash(t("gpolicy.changed", page_lang()))
+        return redirect(url_for("teacher.regrade_preview", assignment_id=saved.id, policy_changed=1))
     return redirect(url_for("teacher.assignment", assignment_id=saved.id))
 
 

@@ -32,6 +32,7 @@ from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.late_form import LateSettings, check_late
 from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
 from grader.teacher.points_form import check_points
+from grader.teacher.policy_form import check_policy, policy_texts
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.ui.data_view import page_data_blocks, page_prompt
 
@@ -61,6 +62,8 @@ class AssignmentForm:
     late_per_day: str = ""
     late_cap: str = ""
     points: dict[str, str] = field(default_factory=dict)  # exercise id -> points as typed
+    partial_credit: str = ""  # "on" / "off"; empty: the assignment's setting (grader.teacher.policy_form)
+    follow_through: str = ""  # full / half / none; empty likewise
     errors: dict[str, str] = field(default_factory=dict)  # form field -> teacher-page string key
 
 
@@ -80,6 +83,8 @@ class AssignmentSettings:
     late_penalty_per_day: float = 0.0
     late_cap: float | None = None
     exercise_points: dict[str, float] = field(default_factory=dict)
+    partial_credit: bool = True
+    follow_through_credit: str = "full"
 
 
 def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
@@ -101,6 +106,8 @@ def form_from_request(form: MultiDict[str, str]) -> AssignmentForm:
             for name, value in form.items()
             if name.startswith(POINTS_PREFIX)
         },
+        partial_credit=form.get("partial_credit", "").strip(),
+        follow_through=form.get("follow_through", "").strip(),
     )
 
 
@@ -120,6 +127,8 @@ def form_from_assignment(assignment: Assignment) -> AssignmentForm:
         late_per_day="" if not assignment.late_penalty_per_day else f"{assignment.late_penalty_per_day:g}",
         late_cap="" if assignment.late_cap is None else f"{assignment.late_cap:g}",
         points={exercise_id: f"{value:g}" for exercise_id, value in points_of(assignment).items()},
+        partial_credit=policy_texts(assignment)[0],
+        follow_through=policy_texts(assignment)[1],
     )
 
 
@@ -185,6 +194,11 @@ def check(
         errors["score_policy"] = "asg.err_choice"
     if form.answer_key_policy not in KEY_POLICIES:
         errors["answer_key_policy"] = "asg.err_choice"
+    kept_partial, kept_follow = policy_texts(assignment)
+    form = replace(
+        form, partial_credit=form.partial_credit or kept_partial, follow_through=form.follow_through or kept_follow
+    )
+    grading = check_policy(form.partial_credit, form.follow_through, errors)
     late = LateSettings()
     if "due_at" not in errors:  # the close is checked against the due date, which must be readable first
         stored_close = assignment.late_until if assignment else None
@@ -209,11 +223,14 @@ def check(
         late.late_penalty_per_day,
         late.late_cap,
         points,
+        grading.partial_credit,
+        grading.follow_through_credit,
     ), form
 
 
-# Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook.
-_NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy"})
+# Settings that change no student's counted score: a change of only these sends nothing to an LMS gradebook (a new
+# grading policy changes scores only through the regrade that applies it, which announces each change itself).
+_NOT_COUNTED = frozenset({"title_zh", "title_en", "answer_key_policy", "partial_credit", "follow_through_credit"})
 
 
 def _counted_settings(target: Assignment) -> dict[str, object]:

@@ -3,6 +3,7 @@ CSV, the readable CSV and the .xlsx gradebook all write this one table, so they 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -38,6 +39,7 @@ class Cell:
 class StudentGrades:
     """A row of the gradebook."""
 
+    user_id: int
     username: str
     display_name: str
     cells: list[Cell]
@@ -51,15 +53,21 @@ class StudentGrades:
         return self.total_overridden or any(cell.score is not None for cell in self.cells)
 
 
-def grade_table(session: Session, assignment: Assignment) -> list[StudentGrades]:
-    """Every enrolled student of the assignment's course, by username, with the gradebook's own counting
-    (grader.grading.policy, late penalties and overrides included), so the files and the API agree."""
-    students = session.execute(
+def grade_table(
+    session: Session, assignment: Assignment, user_ids: Collection[int] | None = None
+) -> list[StudentGrades]:
+    """Every enrolled student of the assignment's course (or those of ``user_ids``: a page of the course
+    gradebook), by username, with the gradebook's own counting (grader.grading.policy, late penalties and overrides
+    included), so the files, the API and the pages agree."""
+    statement = (
         select(User.id, User.username, User.display_name)
         .join(Enrolment, Enrolment.user_id == User.id)
         .where(Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.STUDENT)
         .order_by(User.username)
-    ).all()
+    )
+    if user_ids is not None:
+        statement = statement.where(User.id.in_(list(user_ids)))
+    students = session.execute(statement).all()
     user_ids = [user_id for user_id, _, _ in students]
     own_terms = terms_of_students(session, assignment, user_ids)
     results = policy.assignment_results(session, assignment, user_ids)
@@ -79,6 +87,6 @@ def grade_table(session: Session, assignment: Assignment) -> list[StudentGrades]
             None if total_override is None else total_override.score,
         )
         table.append(
-            StudentGrades(username, display_name, cells, total, total_override is not None, own_terms[user_id])
+            StudentGrades(user_id, username, display_name, cells, total, total_override is not None, own_terms[user_id])
         )
     return table

@@ -72,7 +72,8 @@ def mark(sheet: Worksheet, row: int, column: int, lang: str, keys: list[str]) ->
 
 
 def assignment_sheet(sheet: Worksheet, assignment: Assignment, table: list[StudentGrades], lang: str) -> None:
-    """Points per exercise (the words "not attempted" apart from 0), total, percent, due date, extra attempts."""
+    """Points per exercise (the words "not attempted" apart from 0), total, percent, due date, extra attempts, and
+    each exercise's percent (empty when not attempted)."""
     header(sheet, grades_header(assignment, lang))
     not_attempted = t("export.not_attempted", lang)
     for number_, row in enumerate(table, start=2):
@@ -85,6 +86,7 @@ def assignment_sheet(sheet: Worksheet, assignment: Assignment, table: list[Stude
                 None if row.total.fraction is None else round(row.total.fraction * 100, 6),
                 local_time(row.terms.due_at, assignment.course.time_zone),
                 row.terms.extra_attempts,
+                *(None if cell.score is None else round(cell.score * 100, 6) for cell in row.cells),
             ]
         )
         for column, cell in enumerate(row.cells, start=3):

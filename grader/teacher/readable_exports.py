@@ -43,7 +43,8 @@ def percent(fraction: float | None) -> str:
 
 
 def grades_header(assignment: Assignment, lang: str) -> list[str]:
-    """The readable grades header: each exercise and the total with its maximum in points, then the percent."""
+    """The readable grades header: each exercise and the total with its maximum in points, then the percent; each
+    exercise's percent comes last, so that the earlier columns keep their places."""
     worth = points_of(assignment)
     return [
         t("export.col.username", lang),
@@ -53,6 +54,7 @@ def grades_header(assignment: Assignment, lang: str) -> list[str]:
         t("export.col.percent", lang),
         t("export.col.due", lang),
         t("export.col.extra_attempts", lang),
+        *(t("export.col.percent_of", lang, name=e) for e in worth),
     ]
 
 
@@ -70,6 +72,7 @@ def readable_grades_rows(session: Session, assignment: Assignment, lang: str) ->
             percent(row.total.fraction),
             local_time(row.terms.due_at, zone),
             str(row.terms.extra_attempts),
+            *(percent(cell.score) for cell in row.cells),  # empty when not attempted, kept apart from 0
         ]
 
 

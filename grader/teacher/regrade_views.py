@@ -31,13 +31,15 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
 @routes.get("/assignments/<int:assignment_id>/regrade/preview")
 @teacher_required
 def regrade_preview(assignment_id: int) -> ResponseReturnValue:
-    """How many scores a regrade would change (up, down), nothing written; the form to start it follows."""
+    """How many scores a regrade would change (up, down), nothing written; the form to start it follows. Never-lower
+    is offered ticked, except after a change of grading policy (?policy_changed=1): kept scores would not follow it."""
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
     return render(
         "teach/regrade_preview.html",
         assignment=found,
         course=found.course,
         preview=preview_regrade(get_session(), found),
+        never_lower=request.args.get("policy_changed") != "1",
     )
 
 

@@ -14,14 +14,30 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
+from grader import create_app
+from grader.extensions import get_db
+from grader.grading.sweeper import sweep
 from grader.lti.registration import PlatformInput, add_platform
-from grader.models import Assignment, LtiIdentity
+from grader.models import Assignment, LtiIdentity, User
+from tests.conftest import clean_database
 from tests.factories import make_taught_assignment
-from tests.lti.platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LmsPlatform, PlannedLaunch, read_launch_form
+from tests.lti.platform import (
+    CLIENT_ID,
+    DEPLOYMENT_ID,
+    INSTRUCTOR,
+    LEARNER,
+    LmsPlatform,
+    PlannedLaunch,
+    read_launch_form,
+)
+from tests.lti.platform_ags import Gradebook, add_gradebook
+from tests.pipeline_helpers import submit_book_answer, wait_final
+from tests.support import Backend, WorkerProcess, wait_for
 
 TOOL_URL = "http://127.0.0.1:5000"
 
@@ -138,3 +154,83 @@ def bind_course(app: Flask, session: Session, lms: LmsPlatform) -> BoundCourse:
     response = staff.launch(PlannedLaunch("prof", [INSTRUCTOR], custom=custom))
     assert response.status_code == 302, response.get_data(as_text=True)[:400]
     return BoundCourse(assignment, custom, staff, response)
+
+
+@pytest.fixture(scope="module")
+def fast_worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerProcess]:
+    """A real worker whose own LMS retries come within a second (backoff scaled down) and whose calls to an LMS
+    time out after 3 s, on this module's queue."""
+    queue = f"{backend.queue}-lti"
+    env = backend.env(GRADER_QUEUE=queue, GRADER_LTI_BACKOFF_SCALE="0.05", GRADER_LTI_HTTP_TIMEOUT="3")
+    process = WorkerProcess(env, queue, tmp_path_factory.mktemp("lti-worker") / "worker.log")
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
+        backend.drop_queue(queue)
+
+
+@pytest.fixture
+def lms_app(backend: Backend) -> Iterator[Flask]:
+    """The app on the fast worker's queue."""
+    application = create_app(backend.config(GRADER_QUEUE=f"{backend.queue}-lti"))
+    yield application
+    clean_database(application)
+    get_db(application).dispose()
+
+
+def serve(app: Flask) -> tuple[str, Callable[[], None]]:
+    """Serve ``app`` over HTTP on 127.0.0.1: its base URL and how to stop it."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server.shutdown
+
+
+STAFF: dict[str, ToolBrowser] = {}  # the instructor's signed-in browser, by LMS
+
+
+@pytest.fixture
+def course_in_lms(
+    lms_app: Flask, fast_worker: WorkerProcess
+) -> Iterator[tuple[LmsPlatform, Gradebook, Assignment, User]]:
+    """A live grader, the LMS with a gradebook, the context bound by its instructor, and alice launched once."""
+
+    base, stop = serve(lms_app)
+    lms = LmsPlatform()
+    book = add_gradebook(lms)
+    lms.start(base)
+    with lms_app.app_context(), get_db(lms_app).session() as session:
+        register(session, lms)
+        bound = bind_course(lms_app, session, lms)
+        assignment, custom, staff = bound.assignment, bound.custom, bound.staff
+        assert (
+            ToolBrowser(lms_app.test_client(), lms).launch(PlannedLaunch("alice", [LEARNER], custom=custom)).status_code
+            == 302
+        )
+        STAFF[lms.url] = staff
+        alice = session.scalars(
+            select(User).join(LtiIdentity, LtiIdentity.user_id == User.id).where(LtiIdentity.sub == "alice")
+        ).one()
+        yield lms, book, assignment, alice
+    lms.stop()
+    stop()
+
+
+def grade(app: Flask, alice: User, assignment: Assignment) -> float:
+    """Alice submits the book's answer to the assignment; the score the worker gave it."""
+    with app.app_context(), get_db(app).session() as session:
+        stored = submit_book_answer(session, alice, assignment_id=assignment.id)
+        graded = wait_final(session, stored.id)
+        assert graded.score is not None
+        return graded.score
+
+
+def sweep_until(app: Flask, probe: Callable[[], Any], what: str) -> Any:
+    """Sweep (which sends what is due) until ``probe`` holds; its value."""
+
+    def step() -> Any:
+        sweep(app)
+        return probe()
+
+    return wait_for(step, what)

@@ -14,12 +14,16 @@ from tests.lti.platform import LmsPlatform, _Conf, _FlaskRequest
 PAGE_SIZE = 2
 
 
-def add_roster(lms: LmsPlatform, members: dict[str, list[dict[str, Any]]]) -> None:
-    """Serve ``members`` (by context id; change the lists to change the roster) on ``lms`` (before ``start``)."""
+def add_roster(lms: LmsPlatform, members: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Serve ``members`` (by context id; change the lists to change the roster) on ``lms`` (before ``start``); the
+    list of the contexts whose roster was asked for, one entry per page served."""
+    asked: list[str] = []
 
     def routes(app: Flask, platform: LmsPlatform) -> None:
         @app.get("/nrps/<context>/members")
         def memberships(context: str) -> Response:
+            asked.append(context)
+
             class Service(NamesRoleProvisioningService):
                 def get_member_data_page(
                     self, page: Any = 1, limit: Any = None, role: Any = None, since: Any = None
@@ -56,3 +60,4 @@ def add_roster(lms: LmsPlatform, members: dict[str, list[dict[str, Any]]]) -> No
             return response
 
     lms.extra_routes.append(routes)
+    return asked

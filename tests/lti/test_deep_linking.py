@@ -10,8 +10,11 @@ from collections.abc import Iterator
 import pytest
 import requests
 from flask import Flask
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from exercises import api as engine
+from grader.models import Assignment
 from tests.lti.conftest import ToolBrowser, bind_course, register
 from tests.lti.platform import INSTRUCTOR, LEARNER, LmsPlatform, PlannedLaunch
 
@@ -69,3 +72,37 @@ def test_a_learner_cannot_answer_a_deep_linking_request(app: Flask, live_lms: Lm
     response = learner.launch(PlannedLaunch("alice", [LEARNER], resource_link_id=None, deep_linking=True))
     assert response.status_code == 400 and 'data-reason="staff_only"' in response.get_data(as_text=True)
     assert not learner.has_session()
+
+
+def test_a_new_assignment_made_in_the_picker_goes_back_to_the_lms(
+    app: Flask, live_lms: LmsPlatform, session: Session
+) -> None:
+    bound = bind_course(app, session, live_lms)
+    staff, course_id = bound.staff, bound.assignment.course_id
+    staff.launch(PlannedLaunch("prof", [INSTRUCTOR], resource_link_id=None, deep_linking=True))
+    picker = staff.client.get("/lti/deep-link", base_url=live_lms.tool_url).get_data(as_text=True)
+    exercise = engine.exercise_ids(graded_only=True)[0]
+    assert f'value="{exercise}"' in picker
+    token = re.search(r'name="csrf_token" value="([^"]+)"', picker)
+    assert token is not None
+    form = {"csrf_token": token.group(1), "title_zh": "新作业", "title_en": "New one"}
+    # No exercise chosen: said on the form, nothing made, nothing sent to the LMS.
+    refused = staff.client.post("/lti/deep-link/new", base_url=live_lms.tool_url, data=form)
+    assert refused.status_code == 422 and 'id="err-exercise_ids"' in refused.get_data(as_text=True)
+    assert 'value="New one"' in refused.get_data(as_text=True)
+    session.expire_all()
+    assert len(session.scalars(select(Assignment).where(Assignment.course_id == course_id)).all()) == 1
+    made = staff.client.post(
+        "/lti/deep-link/new", base_url=live_lms.tool_url, data={**form, "exercise_ids": [exercise, "no-such"]}
+    )
+    assert made.status_code == 200
+    session.expire_all()
+    new = session.scalars(select(Assignment).where(Assignment.title_en == "New one")).one()
+    assert new.course_id == course_id and new.exercise_ids == [exercise] and new.fresh_variants
+    page = made.get_data(as_text=True)
+    action = re.search(r'action="([^"]+)"', page)
+    jwt_field = re.search(r'name="JWT" value="([^"]+)"', page)
+    assert action is not None and jwt_field is not None
+    assert requests.post(action.group(1), data={"JWT": jwt_field.group(1)}, timeout=10).status_code == 200
+    item = live_lms.deep_links[0]["items"][0]
+    assert item["custom"] == {"assignment_id": str(new.id)} and item["lineItem"]["resourceId"] == str(new.id)

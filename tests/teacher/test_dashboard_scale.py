@@ -172,6 +172,8 @@ PAGES: dict[str, Callable[[ScaleCourse], tuple[str, str]]] = {
     "assignment dashboard (last)": lambda c: ("GET", f"/teach/assignments/{c.assignment_ids[1]}"),
     "student page": lambda c: ("GET", f"/teach/courses/{c.course_id}/students/{c.student_id}"),
     "roster": lambda c: ("GET", f"/teach/courses/{c.course_id}/roster"),
+    "course gradebook": lambda c: ("GET", f"/teach/courses/{c.course_id}/gradebook"),
+    "course gradebook (by total)": lambda c: ("GET", f"/teach/courses/{c.course_id}/gradebook?sort=total&desc=1"),
     "regrade report": lambda c: ("GET", f"/teach/regrades/{c.job_id}"),
     "grades.csv": lambda c: ("POST", f"/teach/assignments/{c.assignment_ids[0]}/export/grades.csv"),
     "submissions.csv": lambda c: ("POST", f"/teach/assignments/{c.assignment_ids[0]}/export/submissions.csv"),

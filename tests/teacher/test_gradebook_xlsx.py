@@ -66,9 +66,10 @@ def test_one_sheet_per_assignment_and_a_summary(
     )
     by_name = {row[1]: row[2:] for row in best[1:]}
     due = shanghai(7, 30)
-    assert by_name["Alice"] == [2, 0, 2, 40, due, 0]
-    assert by_name["Bob"] == [2, not_attempted, 4, 80, due, 0]
-    assert by_name["Dave"] == [not_attempted, 3, 3, 60, due, 0]
+    # Each exercise's percent last (None, an empty cell, when not attempted).
+    assert by_name["Alice"] == [2, 0, 2, 40, due, 0, 100, 0]
+    assert by_name["Bob"] == [2, not_attempted, 4, 80, due, 0, 100, None]
+    assert by_name["Dave"] == [not_attempted, 3, 3, 60, due, 0, None, 100]
     rows = {row[1].value: row for row in book[sheets[1]].iter_rows(min_row=2)}
     assert rows["Alice"][3].comment is not None and rows["Alice"][3].comment.text == (
         "(late)" if lang == "en" else "（迟交）"

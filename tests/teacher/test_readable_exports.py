@@ -55,6 +55,8 @@ def download(login: Login, fixture: FixtureCourse, kind: str, lang: str) -> tupl
                 "Score (%)",
                 "Due",
                 "Extra attempts",
+                f"{LOSS} (%)",
+                f"{COST} (%)",
             ],
         ),
         (
@@ -68,6 +70,8 @@ def download(login: Login, fixture: FixtureCourse, kind: str, lang: str) -> tupl
                 "得分率（%）",
                 "截止时间",
                 "额外尝试次数",
+                f"{LOSS}（得分率 %）",
+                f"{COST}（得分率 %）",
             ],
         ),
     ],
@@ -75,15 +79,16 @@ def download(login: Login, fixture: FixtureCourse, kind: str, lang: str) -> tupl
 def test_grades_in_points_and_percent_with_marks(
     login: Login, marked_course: FixtureCourse, lang: str, header: list[str]
 ) -> None:
-    """Points per exercise (0 kept apart from not attempted), late and overridden cells marked, due in Shanghai."""
+    """Points per exercise (0 kept apart from not attempted), late and overridden cells marked, due in Shanghai, and
+    each exercise's percent (empty when not attempted)."""
     got_header, rows = download(login, marked_course, "grades", lang)
     assert got_header == header
     by_name = {row[1]: row[2:] for row in rows}
     due = shanghai(7, 30)
-    assert by_name["Alice"] == ["2", f"0 {LATE[lang]}", "2", "40", due, "0"]
-    assert by_name["Bob"] == ["2", NOT_ATTEMPTED[lang], f"4 {OVERRIDDEN[lang]}", "80", due, "0"]
-    assert by_name["Carol"] == ["0.5", f"2 {LATE[lang]}", "2.5", "50", due, "0"]
-    assert by_name["Dave"] == [NOT_ATTEMPTED[lang], f"3 {OVERRIDDEN[lang]}", "3", "60", due, "0"]
+    assert by_name["Alice"] == ["2", f"0 {LATE[lang]}", "2", "40", due, "0", "100", "0"]
+    assert by_name["Bob"] == ["2", NOT_ATTEMPTED[lang], f"4 {OVERRIDDEN[lang]}", "80", due, "0", "100", ""]
+    assert by_name["Carol"] == ["0.5", f"2 {LATE[lang]}", "2.5", "50", due, "0", "25", "66.666667"]
+    assert by_name["Dave"] == [NOT_ATTEMPTED[lang], f"3 {OVERRIDDEN[lang]}", "3", "60", due, "0", "", "100"]
 
 
 def test_machine_readable_grades_keep_ids_fractions_and_utc(login: Login, marked_course: FixtureCourse) -> None:
