@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from exercises import api
+from exercises.grading_policy import FollowThrough, GradingPolicy
 from exercises.messages import CATALOGUE
 from exercises.readers import display
 from exercises.registry import EXERCISES
@@ -98,3 +99,19 @@ def test_every_shared_sentence_has_one_id_and_both_languages() -> None:
     # A stored id names one sentence for good: two ids for one constant would store one of them only.
     assert len({id(text) for text in CATALOGUE.values()}) == len(CATALOGUE)
     assert all(text.zh and text.en for text in CATALOGUE.values())
+
+
+@pytest.mark.parametrize("follow_through", list(FollowThrough))
+def test_follow_through_under_an_assignments_policy_renders_as_graded(follow_through: FollowThrough) -> None:
+    policy = GradingPolicy(partial_credit=False, follow_through=follow_through)
+    answers = (
+        {"pre_activation": "[1, -0.5]", "h": "[0.7616, 0.9]"},
+        {"pre_activation": "[1, -0.5]", "h": "[0.7616, -0.4621]"},
+    )
+    for answer in answers:
+        results = {lang: api.grade("ch09.rnn-step", 0, answer, lang, policy) for lang in LANGS}
+        for graded_in, read_in in (("zh", "en"), ("en", "zh")):
+            part = results[graded_in]["parts"]["h"]
+            assert part["follow_through"]
+            shown, said = api.texts_in(part, read_in)
+            assert said and shown["feedback"] == results[read_in]["parts"]["h"]["feedback"]
