@@ -18,4 +18,4 @@ RUN pip install -e .
 USER grader
 EXPOSE 8000
 # The default command is the web app; docker-compose.yml overrides it for the worker and the sweeper.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "grader.gunicorn_worker.ThreadWorker", "--threads", "8", "grader:create_app()"]
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "grader.gunicorn_worker.ThreadWorker", "--threads", "8", "--worker-connections", "2000", "grader:create_app()"]

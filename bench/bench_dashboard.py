@@ -1,8 +1,9 @@
 """Teacher-dashboard benchmark: a large course (400 students, 6 assignments, ~40,000 submissions), time and SQL per page.
 
 Prints figures and asserts nothing. Run from the repository root:
-``.venv/bin/python bench/bench_dashboard.py [--students 400] [--repeat 3] [--backends postgresql,sqlite]``.
-It creates (and afterwards drops, also on Ctrl-C or SIGTERM) a scratch database on the server given by --admin-url;
+``.venv/bin/python bench/bench_dashboard.py [--students 500,5000] [--repeat 3] [--backends postgresql,sqlite]``.
+With several sizes it fills a database per size and ends with each page's time at the largest over the smallest
+(the goal: at most 1.5, a page costs what it shows, not what the course holds). It creates (and afterwards drops, also on Ctrl-C or SIGTERM) a scratch database on the server given by --admin-url;
 the SQLite database lives in a temporary directory.
 """
 from __future__ import annotations
@@ -34,9 +35,17 @@ from sqlalchemy import event, insert, text  # noqa: E402
 from exercises import api as engine  # noqa: E402
 from grader import create_app  # noqa: E402
 from grader.extensions import get_db  # noqa: E402
+from grader.grading import progress  # noqa: E402
 from grader.migrate import upgrade  # noqa: E402
 from grader.models import (  # noqa: E402
-    Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User, utcnow,
+    Assignment,
+    Course,
+    Enrolment,
+    RegradeChange,
+    RegradeJob,
+    Submission,
+    User,
+    utcnow,
 )
 from grader.security import hash_password, issue_token  # noqa: E402
 from tests.support import postgres_database  # noqa: E402
@@ -134,21 +143,23 @@ def populate_course(session: Any, code: str, students: int, assignments: int, rn
         {"job_id": job.id, "submission_id": sid, "user_id": uid, "exercise_id": eid, "old_status": "graded",
          "new_status": "graded", "old_score": score, "new_score": 1.0, "old_engine_version": "1.4.0",
          "new_engine_version": engine.ENGINE_VERSION, "reason": "engine change"} for sid, uid, eid, score in changed])
+    for assignment in rows:  # the progress rows the pipeline keeps as it grades, here built in one pass
+        progress.rebuild(session, assignment.id, None)
     busiest = session.scalar(text("SELECT user_id FROM submissions WHERE assignment_id IN (SELECT id FROM assignments "
                                   "WHERE course_id = :c) GROUP BY user_id ORDER BY count(*) DESC LIMIT 1"), {"c": course.id})
     return BenchCourse(course.id, [a.id for a in rows], busiest, job.id, count, rows[0].exercise_ids[0])
 
 
-def populate(app: Flask, args: argparse.Namespace) -> BenchCourse:
+def populate(app: Flask, args: argparse.Namespace, students: int) -> BenchCourse:
     """The teacher, the measured course and ``--other-courses`` more of the same size (what an index must skip)."""
     rng = random.Random(args.seed)
     with app.app_context(), get_db(app).session() as session:
         session.add(User(username="bench-teacher", display_name="Bench teacher", role="teacher",
                          password_hash=hash_password(TEACHER_PASSWORD)))
         session.flush()
-        measured = populate_course(session, "bench", args.students, args.assignments, rng)
+        measured = populate_course(session, "bench", students, args.assignments, rng)
         for index in range(args.other_courses):
-            populate_course(session, f"other{index}", args.students, args.assignments, rng)
+            populate_course(session, f"other{index}", students, args.assignments, rng)
         session.commit()
         if get_db(app).dialect == "postgresql":
             session.execute(text("ANALYZE"))  # what autovacuum would do soon after a real class's data arrived
@@ -172,7 +183,9 @@ def pages(course: BenchCourse, csrf: str, bearer: str) -> list[tuple[str, str, s
     """(name, method, url, request keywords) of every page and export measured."""
     api = {"headers": {"Authorization": f"Bearer {bearer}"}}
     first = course.assignment_ids[0]
-    found = [("course dashboard", "GET", f"/teach/courses/{course.course_id}", {})]
+    found = [("course dashboard", "GET", f"/teach/courses/{course.course_id}", {}),
+             ("course dashboard, page 3", "GET", f"/teach/courses/{course.course_id}?page=3", {}),
+             ("course dashboard, search", "GET", f"/teach/courses/{course.course_id}?q=Student%20004", {})]
     found += [(f"assignment dashboard {n + 1}", "GET", f"/teach/assignments/{a}", {})
               for n, a in enumerate(course.assignment_ids)]
     found += [("student page (busiest)", "GET", f"/teach/courses/{course.course_id}/students/{course.busiest_student}", {}),
@@ -241,20 +254,21 @@ def measure(app: Flask, client: FlaskClient, method: str, url: str, keywords: di
     return statistics.median(times), statistics.median(sql_times), statements, size, peak, status
 
 
-def run_backend(name: str, url: str, args: argparse.Namespace) -> None:
-    """Migrate, fill and measure one database; print one table."""
+def run_backend(name: str, url: str, args: argparse.Namespace, students: int) -> dict[str, float]:
+    """Migrate, fill (``students`` students) and measure one database; print one table; the median ms per page."""
     upgrade(url)
     with tempfile.TemporaryDirectory() as data_dir:
         app = create_app({"GRADER_ENV": "testing", "DATABASE_URL": url, "GRADER_DATA_DIR": data_dir,
                           "SECRET_KEY": "bench-secret-not-for-production", "SUBMISSION_RATE_LIMIT": "100000/minute"})
         try:
             started = time.perf_counter()
-            course = populate(app, args)
-            print(f"\n{name}: {args.students} students, {len(course.assignment_ids)} assignments, {course.submissions} "
+            course = populate(app, args, students)
+            print(f"\n{name}: {students} students, {len(course.assignment_ids)} assignments, {course.submissions} "
                   f"submissions in the measured course (+{args.other_courses} other courses of the same size), "
                   f"inserted in {time.perf_counter() - started:.1f} s; median of {args.repeat}")
             client, csrf, bearer = signed_in_client(app)
             print("| page | median ms | SQL ms | SQL statements | body KiB | peak MiB (tracemalloc) |\n|---|---|---|---|---|---|")
+            times: dict[str, float] = {}
             for label, method, path, keywords in pages(course, csrf, bearer):
                 if args.only and not re.search(args.only, label):
                     continue
@@ -262,8 +276,32 @@ def run_backend(name: str, url: str, args: argparse.Namespace) -> None:
                 note = "" if status == 200 else f" (HTTP {status})"
                 shown_peak = "—" if peak is None else f"{peak:.1f}"
                 print(f"| {label}{note} | {ms:.1f} | {sql_ms:.1f} | {statements} | {size / 1024:.1f} | {shown_peak} |", flush=True)
+                times[label] = ms
+            return times
         finally:
             get_db(app).dispose()
+
+
+def print_ratios(name: str, sizes: list[int], runs: list[dict[str, float]]) -> None:
+    """Each page's median time at the largest size over the smallest (goal: at most 1.5)."""
+    small, large = sizes[0], sizes[-1]
+    print(f"\n{name}: time at {large} students / time at {small}\n| page | ms at {small} | ms at {large} | ratio |\n"
+          "|---|---|---|---|")
+    for label, fast in runs[0].items():
+        slow = runs[-1].get(label)
+        if slow is not None:
+            print(f"| {label} | {fast:.1f} | {slow:.1f} | {slow / fast:.2f} |", flush=True)
+
+
+def student_counts(text: str) -> list[int]:
+    """``--students``: one size or a comma-separated list, smallest first (argparse type)."""
+    try:
+        sizes = sorted(int(part) for part in text.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError("give whole numbers of students, e.g. 500,5000") from exc
+    if not sizes or sizes[0] < 1:
+        raise argparse.ArgumentTypeError("give at least one student")
+    return sizes
 
 
 def stop_on_sigterm() -> None:
@@ -278,7 +316,7 @@ def stop_on_sigterm() -> None:
 def main() -> None:
     """Build the data set on each backend, then time every teacher page, export and API listing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=400)
+    parser.add_argument("--students", type=student_counts, default=[400], help="e.g. 500,5000: the ratio of each")
     parser.add_argument("--assignments", type=int, default=6)
     parser.add_argument("--other-courses", type=int, default=1, help="more courses of the same size, not measured")
     parser.add_argument("--repeat", type=int, default=3)
@@ -291,14 +329,18 @@ def main() -> None:
     stop_on_sigterm()
     try:
         for name in args.backends.split(","):
-            if name == "postgresql":
-                with postgres_database(f"bench_dashboard_{os.getpid()}", args.admin_url) as url:
-                    run_backend(name, url, args)
-            elif name == "sqlite":
-                with tempfile.TemporaryDirectory() as folder:
-                    run_backend(name, f"sqlite:///{folder}/bench.sqlite3", args)
-            else:
-                parser.error(f"unknown backend {name!r}")
+            runs = []
+            for students in args.students:
+                if name == "postgresql":
+                    with postgres_database(f"bench_dashboard_{os.getpid()}", args.admin_url) as url:
+                        runs.append(run_backend(name, url, args, students))
+                elif name == "sqlite":
+                    with tempfile.TemporaryDirectory() as folder:
+                        runs.append(run_backend(name, f"sqlite:///{folder}/bench.sqlite3", args, students))
+                else:
+                    parser.error(f"unknown backend {name!r}")
+            if len(runs) > 1:
+                print_ratios(name, args.students, runs)
     except KeyboardInterrupt:
         print("\ninterrupted; scratch database dropped", file=sys.stderr)
         sys.exit(130)

@@ -158,6 +158,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--grader-modes", default="two-calls,prefer-wait",
                         help="how grader clients wait: two-calls (POST, then GET ?wait=10) and/or prefer-wait "
                              "(one POST with Prefer: wait=10)")
+    parser.add_argument("--grader-worker", choices=("gthread", "ours"), default="gthread",
+                        help="the grader's gunicorn worker class: gthread (as the floors) or ours (parked waits, "
+                             "as the Dockerfile runs it)")
     return parser.parse_args()
 
 

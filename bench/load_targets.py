@@ -36,9 +36,9 @@ class Target:
     submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
 
 
-def web_command(app: str, port: int, args: argparse.Namespace) -> list[str]:
-    """gunicorn with the same process model for the grader and the floor."""
-    return [str(BIN / "gunicorn"), "-w", str(args.web_workers), "-k", "gthread", "--threads", str(args.web_threads),
+def web_command(app: str, port: int, args: argparse.Namespace, worker_class: str = "gthread") -> list[str]:
+    """gunicorn with the same process model for the grader and the floor (the grader's worker class may be ours)."""
+    return [str(BIN / "gunicorn"), "-w", str(args.web_workers), "-k", worker_class, "--threads", str(args.web_threads),
             "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", app]
 
 
@@ -63,7 +63,8 @@ def start_grader(processes: Processes, database_url: str, broker_url: str, tag: 
     token = subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench"], cwd=ROOT,
                            env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
     port = free_port()
-    web = processes.start("grader-web", web_command("grader:create_app()", port, args), env)
+    worker_class = "grader.gunicorn_worker.ThreadWorker" if args.grader_worker == "ours" else "gthread"
+    web = processes.start("grader-web", web_command("grader:create_app()", port, args, worker_class), env)
     worker = processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "grader-web")

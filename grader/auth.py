@@ -12,6 +12,7 @@ from flask import request
 from grader.api_errors import ApiError
 from grader.auth_session import current_user
 from grader.extensions import get_session, request_scoped
+from grader.grading.access import Actor
 from grader.models import Role, User
 from grader.security import find_live_token, record_token_use, role_at_least
 
@@ -45,9 +46,14 @@ class Principal:
         return user
 
     @property
+    def actor(self) -> Actor:
+        """The caller as the access rules (grader.grading.access) see it: a user acting with this role."""
+        return Actor(self.user_id, self.role)
+
+    @property
     def is_admin(self) -> bool:
         """True when acting as an admin."""
-        return self.role == Role.ADMIN
+        return self.actor.is_admin
 
     @property
     def is_staff(self) -> bool:

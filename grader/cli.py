@@ -20,7 +20,7 @@ from exercises import cli as exercises_cli
 from grader import create_app
 from grader.config import ConfigError
 from grader.extensions import get_db
-from grader.grading import sweeper
+from grader.grading import progress, sweeper
 from grader.lti.cli import LtiCliError
 from grader.lti.cli import add_commands as add_lti_commands
 from grader.migrate import upgrade
@@ -189,6 +189,17 @@ def cmd_health(_args: argparse.Namespace, app: Flask) -> str:
     return "ok"
 
 
+def cmd_check_progress(args: argparse.Namespace, app: Flask) -> str:
+    """Recompute every progress row from the submissions; each difference is printed and fails the command
+    (``--repair`` rebuilds what differs, and still reports it)."""
+    with app.app_context(), get_db(app).session() as session:
+        found = progress.check_all(session, repair=args.repair)
+    if found:
+        repaired = " (repaired)" if args.repair else ""
+        raise CliError(f"{len(found)} progress difference(s){repaired}:\n" + "\n".join(found))
+    return "progress rows agree with the submissions"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand except `exercises` (handed to the engine's CLI)."""
     parser = argparse.ArgumentParser(prog="grader", description="Auto-grading service for seq2seq and attention.")
@@ -200,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--once", action="store_true", help="one pass, then exit")
     sweep.set_defaults(handler=cmd_sweeper)
     commands.add_parser("health", help="check database and broker").set_defaults(handler=cmd_health)
+    check = commands.add_parser("check-progress", help="recompute progress rows from the submissions; 1 if differ")
+    check.add_argument("--repair", action="store_true", help="rebuild the assignments that differ")
+    check.set_defaults(handler=cmd_check_progress)
     db = commands.add_parser("db", help="database schema").add_subparsers(dest="db_command", required=True)
     db_upgrade = db.add_parser("upgrade", help="apply migrations")
     db_upgrade.add_argument("revision", nargs="?", default="head")

@@ -29,6 +29,17 @@ def insert_ignoring_conflict(dialect: str, table: Any, index_elements: list[str]
     return insert(table).values(**values).on_conflict_do_nothing(index_elements=index_elements)
 
 
+def insert_or_update(
+    dialect: str, table: Any, index_elements: list[str], columns: list[str], rows: Any, updates: Any
+) -> Insert:
+    """INSERT ... SELECT ... ON CONFLICT (index_elements) DO UPDATE SET ``updates(excluded)``: each dialect has its
+    own insert construct for an upsert. ``rows`` must carry a WHERE clause (SQLite's parser needs one to tell a
+    SELECT's join from the upsert clause)."""
+    insert = postgresql.insert if dialect == POSTGRESQL else sqlite.insert
+    statement = insert(table).from_select(columns, rows)
+    return statement.on_conflict_do_update(index_elements=index_elements, set_=updates(statement.excluded))
+
+
 def take_write_lock(connection: Connection, lock_key: int) -> None:
     """Serialise writers on ``lock_key`` for the rest of the transaction. SQLite has one database-wide write lock,
     taken up front with BEGIN IMMEDIATE (writers queue there); PostgreSQL locks just the key (an advisory lock)."""

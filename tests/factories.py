@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from grader.grading import progress
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, User, utcnow
 from grader.security import hash_password
 
@@ -94,5 +95,16 @@ def make_graded(
         engine_version="1" if status == "graded" else None,
     )
     session.add(submission)
+    session.flush()
+    # As the pipeline's graded write would: the student's progress rows move in the same transaction.
+    progress.rebuild(session, assignment_id, [user_id])
     session.commit()
     return submission
+
+
+def rebuild_progress(session: Session) -> None:
+    """Recompute every assignment's progress rows and commit: for tests that write submissions directly (as if an
+    older service had graded them), so the pages that read the rows see them as the pipeline would have kept them."""
+    for assignment in progress.assignments_with_rows(session):
+        progress.rebuild(session, assignment.id, None)
+    session.commit()

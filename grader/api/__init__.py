@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from grader import api_errors, ratelimit
-from grader.api import extension_views, override_views, roster_views  # noqa: F401  (they register routes on the blueprint)
+from grader.api import extension_views, override_views, roster_views, staff_views  # noqa: F401  (they register routes on the blueprint)
 from grader.api.views import blueprint
 
 MAX_BODY_BYTES = 64 * 1024

@@ -26,7 +26,7 @@ from grader.api import queries
 from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.config import CHANGE_FEED_SETTLE
-from grader.grading import policy
+from grader.grading.access import Action
 from grader.models import Assignment, Course, GradeLogEntry, Submission
 
 SETTLE_SETTING = CHANGE_FEED_SETTLE  # read by grader.config.load_config
@@ -128,5 +128,5 @@ def _filtered_assignments(session: Session, principal: Principal, filters: Chang
 def _member_of(session: Session, principal: Principal, course_id: int | None, name: str, wanted: int) -> None:
     """404 naming the query parameter unless the course exists (``course_id``) and the caller is a member of it (or
     an admin)."""
-    if course_id is None or not (principal.is_admin or policy.is_enrolled(session, principal.user_id, course_id)):
+    if course_id is None or not queries.teaches(session, principal, course_id, Action.VIEW_COURSE):
         raise ApiError(404, "not_found", f"No {name} {wanted}.", field=name)

@@ -16,6 +16,7 @@ from grader.api import queries
 from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.access import Action
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import StudentTerms, terms_of_students
@@ -64,13 +65,18 @@ class GradebookPage:
 NO_RESULT = policy.ExerciseResult(attempts_used=0, score=None)
 
 
-def staff_course(session: Session, principal: Principal, course_id: int) -> Course:
-    """The course if the caller teaches it (admins: any); 404 to non-members, 403 to its students."""
+def staff_course(
+    session: Session, principal: Principal, course_id: int, action: Action = Action.SEE_STUDENTS
+) -> Course:
+    """The course if the caller may do ``action`` there (by default: see its students; admins: any); 404 to
+    non-members, 403 to its students and to staff whose part does not allow ``action`` (a TA changing the roster)."""
     course = session.get(Course, course_id)
-    if course is None or not (principal.is_admin or policy.is_enrolled(session, principal.user_id, course_id)):
+    if course is None or not queries.teaches(session, principal, course_id, Action.VIEW_COURSE):
         raise ApiError(404, "not_found", f"No course {course_id}.")
     if not queries.teaches(session, principal, course_id):
         raise ApiError(403, "forbidden", "Only the course's teachers and admins may list its students.")
+    if not queries.teaches(session, principal, course_id, action):
+        raise ApiError(403, "forbidden", "Only the course's teachers, co-teachers and admins may do this.")
     return course
 
 

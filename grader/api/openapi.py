@@ -19,6 +19,7 @@ from grader.api.openapi_common import (
 from grader.api.openapi_course import COURSE_PATHS
 from grader.api.openapi_lms_sync import SYNC_PATHS
 from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
+from grader.api.openapi_staff import STAFF_PATHS, STAFF_SCHEMAS
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
 from grader.api.schemas_pages import PAGES
 from grader.api.schemas_responses import RESPONSES
@@ -59,6 +60,7 @@ SCHEMAS: JSONObject = {
         *RESPONSES, *COURSE_RESPONSES, *PAGES, SubmissionRequest, ValidateRequest, ExtensionRequest, OverrideRequest
     ),
     **ROSTER_SCHEMAS,
+    **STAFF_SCHEMAS,
 }
 
 
@@ -226,6 +228,7 @@ PATHS: JSONObject = {
     **SYNC_PATHS,
     **COURSE_PATHS,
     **ROSTER_PATHS,
+    **STAFF_PATHS,
 }
 
 

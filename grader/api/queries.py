@@ -11,6 +11,8 @@ from sqlalchemy.orm import Session, selectinload
 from grader import sql_dialects
 from grader.api_errors import ApiError
 from grader.auth import Principal
+from grader.grading import access
+from grader.grading.access import Action
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 
@@ -51,42 +53,23 @@ MERGE_ASSIGNMENTS_MAX = 64
 
 
 def taught_course_ids(principal: Principal) -> Select[int]:
-    """SQL: the ids of the courses the caller teaches."""
-    return select(Enrolment.course_id).where(
-        Enrolment.user_id == principal.user_id, Enrolment.role == EnrolmentRole.TEACHER
-    )
+    """SQL: the ids of the courses whose students the caller sees (owns or staffs; grader.grading.access)."""
+    return access.course_ids(principal.actor, Action.SEE_STUDENTS)
 
 
-def teaches(session: Session, principal: Principal, course_id: int) -> bool:
-    """True if the caller may act as a teacher of the course (admins always may)."""
-    if principal.is_admin:
-        return True
-    if not principal.is_staff:
-        return False
-    return session.scalar(taught_course_ids(principal).where(Enrolment.course_id == course_id)) is not None
+def teaches(session: Session, principal: Principal, course_id: int, action: Action = Action.SEE_STUDENTS) -> bool:
+    """True if the caller may do ``action`` (by default: see the students) in the course (admins always may)."""
+    return access.may(session, principal.actor, action, course_id)
 
 
 def acts_as_staff_in(session: Session, principal: Principal, assignment_id: int | None) -> bool:
     """True if the caller has staff powers over what is tied to the assignment (seeds, answer keys, error texts).
 
     Admins always have them, and teachers for their own tries outside any assignment (None) and in the courses they
-    teach; an account's role alone is not enough, since a teacher may be enrolled as a student in another course.
-    An assignment that does not exist is taught by nobody, so a refusal tells no one whether it exists.
+    own or staff; an account's role alone is not enough, since a teacher may be enrolled as a student in another
+    course. An assignment that does not exist is taught by nobody, so a refusal tells no one whether it exists.
     """
-    if principal.is_admin:
-        return True
-    if not principal.is_staff:
-        return False
-    if assignment_id is None:
-        return True
-    return (
-        session.scalar(
-            select(Assignment.id).where(
-                Assignment.id == assignment_id, Assignment.course_id.in_(taught_course_ids(principal))
-            )
-        )
-        is not None
-    )
+    return assignment_id in staff_assignments(session, principal, {assignment_id})
 
 
 def staff_row_ids(session: Session, principal: Principal, rows: list[Submission]) -> set[int]:
@@ -117,23 +100,19 @@ def staff_assignments(session: Session, principal: Principal, assignment_ids: se
 
 
 def visible_courses(session: Session, principal: Principal) -> list[tuple[Course, str]]:
-    """The caller's courses with the caller's part in each (admins: every course, as "admin")."""
+    """The caller's courses with the caller's part in each: their enrolment's role, or their staff role
+    (co_teacher, ta); admins: every course, as "admin"."""
     if principal.is_admin:
         return [(course, "admin") for course in session.scalars(select(Course).order_by(Course.id))]
-    rows = session.execute(
-        select(Course, Enrolment.role)
-        .join(Enrolment, Enrolment.course_id == Course.id)
-        .where(Enrolment.user_id == principal.user_id)
-        .order_by(Course.id)
-    ).all()
+    rows = access.course_parts(session, principal.user_id)
     # A teacher acting through a student-role token sees their courses as a student would.
     return [(course, role if principal.is_staff else EnrolmentRole.STUDENT) for course, role in rows]
 
 
 def visible_assignment(session: Session, principal: Principal, assignment_id: int) -> Assignment:
-    """The assignment if the caller is enrolled in (or teaches) its course; 404 otherwise."""
+    """The assignment if the caller is a member (student or staff) of its course; 404 otherwise."""
     assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not (principal.is_admin or _enrolled(session, principal.user_id, assignment.course_id)):
+    if assignment is None or not teaches(session, principal, assignment.course_id, Action.VIEW_COURSE):
         raise ApiError(404, "not_found", f"No assignment {assignment_id}.")
     return assignment
 
@@ -170,11 +149,7 @@ def _submission_by_id(*conditions: Any) -> Select[Submission]:
 # runs on every GET of a submission (twice when it waits).
 _OWN = Submission.user_id == bindparam("user_id")
 _TAUGHT_BY_CALLER = select(Assignment.id).where(
-    Assignment.course_id.in_(
-        select(Enrolment.course_id).where(
-            Enrolment.user_id == bindparam("user_id"), Enrolment.role == EnrolmentRole.TEACHER
-        )
-    )
+    Assignment.course_id.in_(access.course_ids_of_user(bindparam("user_id"), Action.SEE_STUDENTS, staff=True))
 )
 _SUBMISSION_FOR_ADMIN = _submission_by_id()
 _SUBMISSION_FOR_STAFF = _submission_by_id(or_(_OWN, Submission.assignment_id.in_(_TAUGHT_BY_CALLER)))

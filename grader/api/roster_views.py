@@ -23,6 +23,7 @@ from grader.auth import require_principal, require_role, require_user
 from grader.courses import roster, roster_accounts
 from grader.courses.roster import RosterRow
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole, Role, User, iso_timestamp
 from grader.sign_in_links import IssuedLink
@@ -49,7 +50,7 @@ def _row_json(row: RosterRow) -> dict[str, Any]:
 def post_roster(course_id: int) -> ResponseReturnValue:
     """Enrol the listed students as the roster upload does (creating missing accounts), or only check them."""
     session = get_session()
-    course = gradebook.staff_course(session, require_principal(), course_id)
+    course = gradebook.staff_course(session, require_principal(), course_id, Action.MANAGE_ROSTER)
     wanted = read_body(RosterRequest)
     entries = wanted.entries()
     if wanted.dry_run:
@@ -96,7 +97,7 @@ def post_sign_in_links(course_id: int) -> ResponseReturnValue:
     """New one-time sign-in links for students of the course (their earlier unused links stop working)."""
     session = get_session()
     principal = require_principal()
-    course = gradebook.staff_course(session, principal, course_id)
+    course = gradebook.staff_course(session, principal, course_id, Action.MANAGE_ROSTER)
     users = _students_named(course, read_body(SignInLinksRequest).usernames)
     issued = sign_in_links.issue_links(session, users, principal.user)
     return jsonify({"links": [_link_json(course, one) for one in issued]})

@@ -25,6 +25,8 @@ SeedText = Annotated[
     ),
 ]
 Role = Literal["student", "teacher", "admin"]
+# A caller's part in a course: their enrolment's role, or their staff role (grader.grading.access); admins: admin.
+CoursePart = Literal["student", "teacher", "admin", "co_teacher", "ta"]
 Status = Literal["queued", "grading", "graded", "invalid", "error"]
 Fraction = Annotated[float, pydantic.Field(ge=0, le=1)]
 
@@ -268,7 +270,7 @@ class Course(Reply):
     id: int
     code: str
     title: str
-    role: Role
+    role: CoursePart
     time_zone: str = pydantic.Field(
         description="IANA zone the course's pages show times in (times in this API are UTC)."
     )

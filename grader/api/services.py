@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from exercises.i18n import Text
 from grader import ratelimit
-from grader.api import queries, wait_slots
+from grader.api import parking, queries
 from grader.api.schemas_submissions import (
     MAX_WAIT_SECONDS,
     SubmissionRequest,
     ValidateRequest,
     unknown_exercise_message,
 )
+from grader.api.waiting import notice_mark as notice_mark
+from grader.api.waiting import wait_for_own as wait_for_own
+from grader.api.waiting import wait_until_final as wait_until_final
 from grader.api_errors import ApiError
 from grader.auth import Principal
-from grader.grading import final_row, notify, validate_use_case
+from grader.grading import validate_use_case
 from grader.grading.submit_use_case import (
     Accepted,
     Caller,
@@ -219,6 +219,10 @@ def create_submission(
 ) -> tuple[Submission, bool]:
     """Submit through ``submit_answer``; returns the submission and whether it is a replay of an earlier key, or
     raises the API error for a refusal, the rate limit or an unreadable answer."""
+    resumed = parking.resumed()
+    if resumed is not None and resumed.created is not None:
+        # The re-run of a parked POST (grader.api.parking): the submission is stored already.
+        return queries.own_submission(session, principal, resumed.created[0]), resumed.created[1]
     outcome = submit_answer(
         session,
         _caller(principal),
@@ -234,6 +238,7 @@ def create_submission(
     )
     match outcome:
         case Accepted(submission) | Replay(submission):
+            parking.note_created(submission.id, isinstance(outcome, Replay))
             return submission, isinstance(outcome, Replay)
         case Refused(code, message):
             raise ApiError(
@@ -243,87 +248,3 @@ def create_submission(
             raise ratelimit.submission_limit_error(retry_after)
         case Unreadable(reading):
             raise invalid_answer_error(reading)
-
-
-def notice_mark() -> int | None:
-    """Taken before a submission is sent: lets ``wait_for_own`` skip its first read when no notice can be missed."""
-    return notify.subscription_mark(current_app.config)
-
-
-def wait_for_own(
-    session: Session, principal: Principal, submission: Submission, seconds: float, mark: int | None
-) -> Submission:
-    """The caller's own new ``submission``, once final or after ``seconds`` (``Prefer: wait`` on POST); ``mark``
-    is ``notify.subscription_mark`` taken before it was sent."""
-    try:
-        return wait_until_final(
-            session,
-            lambda: queries.own_submission(session, principal, submission.id),
-            submission.id,
-            seconds,
-            pending=(submission, mark),
-            user_id=principal.user_id,
-        )
-    except OperationalError:
-        # The row is committed: a connection lost while waiting must not answer 503, which says nothing was
-        # stored (a client without an Idempotency-Key would submit again). Read it once more on a fresh
-        # connection; only if the database is down as well does the 503 stand.
-        session.rollback()
-        return queries.own_submission(session, principal, submission.id)
-
-
-def wait_until_final(
-    session: Session,
-    load: Callable[[], Submission],
-    submission_id: int,
-    seconds: float,
-    pending: tuple[Submission, int | None] | None = None,
-    user_id: int | None = None,
-) -> Submission:
-    """Read the submission (via ``load``), re-reading until it is final or ``seconds`` pass; at once if ``user_id``
-    already holds its share of waits (``wait_slots``).
-
-    The worker's notice (Redis) says when to look again, and after a grading carries the columns the committed
-    write returned: those are set on the row already held instead of reading it again (``final_row``); without
-    them the row is re-read. Subscribing before the first read means a result committed after that read cannot
-    slip past unnoticed. ``pending``: the row as the caller just stored it and the subscription mark taken before
-    its task was sent; if every notice since has reached this process, that row stands in for the first read (its
-    notice, if already in, has set the event).
-    """
-    if seconds <= 0:
-        return load()
-    if user_id is None:
-        return _wait_until_final(session, load, submission_id, seconds, pending)
-    with wait_slots.SLOTS.hold(user_id) as granted:
-        return _wait_until_final(session, load, submission_id, seconds if granted else 0, pending)
-
-
-def _wait_until_final(
-    session: Session,
-    load: Callable[[], Submission],
-    submission_id: int,
-    seconds: float,
-    pending: tuple[Submission, int | None] | None,
-) -> Submission:
-    """``wait_until_final`` once a slot is held (or, with ``seconds`` 0, without one)."""
-    if seconds <= 0:
-        return load()
-    deadline = time.monotonic() + seconds
-    with notify.final_wait(current_app.config, submission_id) as waiter:
-        if pending is not None and not pending[0].is_final and waiter.heard_everything_since(pending[1]):
-            submission = pending[0]
-        else:
-            submission = load()
-        while not submission.is_final:
-            seconds_left = deadline - time.monotonic()
-            if seconds_left <= 0:
-                break
-            # End the (read-only) transaction before waiting: the connection goes back to the pool instead of
-            # being held for up to 10 s by every waiting request, and the next read sees new commits (SQLite
-            # would otherwise keep reading its snapshot). Nothing is written here, and objects stay loaded.
-            session.commit()
-            waiter.pause(seconds_left)
-            payload = waiter.final_payload()
-            if payload is None or not final_row.apply(submission, payload):
-                submission = load()
-    return submission

@@ -25,10 +25,11 @@ from grader.api.schemas_submissions import (
 )
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
-from grader.models import Role, iso_timestamp, utcnow
+from grader.grading.access import STAFF_ACCOUNT_ROLES
+from grader.models import iso_timestamp, utcnow
 
 blueprint = Blueprint("api_v1", __name__)
-STAFF = (Role.TEACHER, Role.ADMIN)
+STAFF = STAFF_ACCOUNT_ROLES  # the account roles that act as staff (grader.grading.access)
 
 
 @blueprint.get("/openapi.json")

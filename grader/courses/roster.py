@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from grader.courses.roster_files import MAX_ROSTER_ROWS
+from grader.grading import course_staff
 from grader.models import Course, Enrolment, EnrolmentRole, User
 from grader.models.courses import DEFAULT_TIME_ZONE
 
@@ -113,6 +114,7 @@ def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) ->
         if users
         else {}
     )
+    staff = course_staff.staff_user_ids(session, course, list(users.values()))
     seen: set[str] = set()
     checked = []
     for line, name in rows:
@@ -123,7 +125,7 @@ def check_rows(session: Session, course: Course, rows: list[tuple[int, str]]) ->
             error = "roster.err_duplicate"
         elif user_id is None:
             error = "roster.err_unknown"
-        elif roles.get(user_id) == EnrolmentRole.TEACHER:
+        elif roles.get(user_id) == EnrolmentRole.TEACHER or user_id in staff:
             error = "roster.err_teacher"
         elif user_id in roles:
             error = "roster.err_enrolled"

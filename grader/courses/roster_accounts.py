@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -82,18 +82,26 @@ def confirmed_entries(rows: list[tuple[int, str]], names: list[str]) -> list[Ros
     return [RosterEntry(line, username, names[i].strip() if names else "") for i, (line, username) in enumerate(rows)]
 
 
+def _waiting(course: Course) -> Select[User]:
+    """The course's students who have never chosen a password, by username."""
+    return (
+        select(User)
+        .join(Enrolment)
+        .where(
+            Enrolment.course_id == course.id,
+            Enrolment.role == EnrolmentRole.STUDENT,
+            User.role == Role.STUDENT,
+            User.password_hash.is_(None),
+        )
+        .order_by(User.username)
+    )
+
+
 def without_password(session: Session, course: Course) -> list[User]:
     """The course's students who have never chosen a password (new accounts waiting for their sign-in link)."""
-    return list(
-        session.scalars(
-            select(User)
-            .join(Enrolment)
-            .where(
-                Enrolment.course_id == course.id,
-                Enrolment.role == EnrolmentRole.STUDENT,
-                User.role == Role.STUDENT,
-                User.password_hash.is_(None),
-            )
-            .order_by(User.username)
-        )
-    )
+    return list(session.scalars(_waiting(course)))
+
+
+def count_without_password(session: Session, course: Course) -> int:
+    """How many of the course's students have never chosen a password (the roster page says so, in one count)."""
+    return session.scalar(select(func.count()).select_from(_waiting(course).order_by(None).subquery())) or 0

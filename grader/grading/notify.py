@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -74,6 +74,9 @@ class FinalListener:
         self.prefix = prefix
         self.connected = threading.Event()
         self._waiters: dict[int, set[threading.Event]] = {}
+        # Called from the listening thread with each announced id, or None when notices may have been lost: the
+        # parking lot of a gunicorn worker (grader.api.parking_lot), which waits on many ids from one thread.
+        self._observers: list[Callable[[int | None], None]] = []
         self._recent_finals: OrderedDict[int, bytes | None] = OrderedDict()
         # Counts (re)subscriptions and disconnects: equal at two moments means nothing was missed in between.
         self._subscription = 0
@@ -88,6 +91,7 @@ class FinalListener:
             self._started_in = os.getpid()
             self.connected.clear()
             self._waiters.clear()
+            self._observers.clear()
             self._recent_finals.clear()
         threading.Thread(target=self._listen_forever, name="grader-final-listener", daemon=True).start()
 
@@ -145,8 +149,11 @@ class FinalListener:
             if len(self._recent_finals) > RECENT_FINALS_KEPT:
                 self._recent_finals.popitem(last=False)
             events = list(self._waiters.get(submission_id, ()))
+            observers = list(self._observers)
         for event in events:
             event.set()
+        for observer in observers:
+            observer(submission_id)
 
     def payload(self, submission_id: int) -> bytes | None:
         """The payload of the latest notice for ``submission_id`` still kept, if it carried one."""
@@ -157,8 +164,23 @@ class FinalListener:
         """Set every registered event."""
         with self._lock:
             events = [event for waiting in self._waiters.values() for event in waiting]
+            observers = list(self._observers)
         for event in events:
             event.set()
+        for observer in observers:
+            observer(None)
+
+    def observe(self, observer: Callable[[int | None], None]) -> None:
+        """Call ``observer`` with each id announced final, and with None whenever notices may have been lost;
+        starts listening in this process."""
+        self._ensure_running()
+        with self._lock:
+            self._observers.append(observer)
+
+    def announced_lately(self, submission_id: int) -> bool:
+        """True if a notice for ``submission_id`` is among the RECENT_FINALS_KEPT last ones."""
+        with self._lock:
+            return submission_id in self._recent_finals
 
     @contextmanager
     def watching(self, submission_id: int) -> Iterator[threading.Event]:

@@ -16,6 +16,7 @@ from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, grading_rules, heartbeat, leases, notify
+from grader.grading.progress_write import attempt_parameters, progress_statement
 from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
@@ -135,6 +136,9 @@ def _write_result(
         "new_engine_version": result["engine_version"],
         "actor": f"worker:{lease.owner}",
     }
+    if graded:
+        # The progress row moves with the grade (grader.grading.progress_write): its counted value is read first.
+        parameters.update(attempt_parameters(session, lease.row_id, parameters["new_score"]))
     if graded and single_statement:
         written = session.execute(_graded_write_statement(), parameters).first()
     else:
@@ -142,6 +146,7 @@ def _write_result(
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
             session.execute(_outbox_statement(), parameters)
+            session.execute(progress_statement(sql_dialects.dialect_of(session)), parameters)
     if written is not None:
         session.commit()
     else:
@@ -214,5 +219,7 @@ def _graded_write_statement() -> Select[Any]:
     # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
     # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
     outboxed = submission_score_changed(finished).cte("outboxed")
+    # The progress row (grader.grading.progress_write), likewise only if the UPDATE matched.
+    progressed = progress_statement(sql_dialects.POSTGRESQL, finished).cte("progressed")
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
-    return select(finished).add_cte(logged).add_cte(outboxed)
+    return select(finished).add_cte(logged).add_cte(outboxed).add_cte(progressed)

@@ -10,6 +10,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from exercises.i18n import Text
+from grader.grading import access
 from grader.grading.overrides import overrides_of
 from grader.grading.refusals import SubmissionRejected
 from grader.grading.terms import Lateness, StudentTerms, student_terms, terms_of_students
@@ -53,14 +54,6 @@ def attempts_used(
     )
 
 
-def is_enrolled(session: Session, user_id: int, course_id: int) -> bool:
-    """True if user ``user_id`` is a member (student or teacher) of the course."""
-    return (
-        session.scalar(select(Enrolment.id).where(Enrolment.user_id == user_id, Enrolment.course_id == course_id))
-        is not None
-    )
-
-
 def course_archived(session: Session, course_id: int) -> bool:
     """True if the course is archived, read in ``session`` (under the submitting student's lock, when it holds one)."""
     return session.scalar(select(Course.archived_at).where(Course.id == course_id)) is not None
@@ -70,9 +63,9 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
     """Raise SubmissionRejected unless user ``user_id`` may submit ``exercise_id`` to ``assignment`` at ``now``."""
     # Membership and the archive flag in one read: every submission to an assignment passes here.
     membership = session.execute(
-        select(Course.archived_at)
-        .join(Enrolment, Enrolment.course_id == Course.id)
-        .where(Course.id == assignment.course_id, Enrolment.user_id == user_id)
+        select(Course.archived_at).where(
+            Course.id == assignment.course_id, Course.id.in_(access.member_course_ids(user_id))
+        )
     ).first()
     if membership is None:
         # First, and worded like a missing assignment: outsiders learn neither that it exists nor what it holds.

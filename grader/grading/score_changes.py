@@ -2,7 +2,8 @@
 
 Every writer of something that can change a counted score (a grade, a regrade, an override, an extension, a change
 of an assignment's policy, points or exercise list) calls ``counted_scores_changed`` inside its own transaction, so
-that whatever follows a score (the LMS grade passback's outbox) is written atomically with the change itself. The
+that whatever follows a score (the LMS grade passback's outbox, the progress rows of ``grader.grading.progress``)
+is written atomically with the change itself. The
 grade write of the pipeline, one statement on PostgreSQL, takes the same rule as a statement
 (``submission_score_changed``).
 
@@ -100,3 +101,7 @@ def counted_scores_changed(session: Session, assignment_id: int, user_ids: Itera
         )
     stamp = bindparam("changed_at", at, type_=LtiScoreOutbox.__table__.c.changed_at.type)
     session.execute(_outbox_insert(pairs, stamp))
+    # Imported here: the progress rows count with the policy, which imports the writers that call this function.
+    from grader.grading import progress
+
+    progress.rebuild(session, assignment_id, None if user_ids is None else chosen)

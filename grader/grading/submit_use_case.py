@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from exercises.i18n import Text
 from grader import ratelimit
-from grader.grading import policy, submissions
+from grader.grading import access, policy, submissions
 from grader.grading.refusals import SubmissionRejected
 from grader.grading.variant_seeds import seed_for
 from grader.models import Assignment, Submission
@@ -92,7 +92,7 @@ def variant_assignment(
     found = session.get(Assignment, assignment_id) if assignment_id is not None else None
     if found is None or exercise_id not in found.exercise_ids:
         return None
-    return found if caller.is_admin or policy.is_enrolled(session, caller.user_id, found.course_id) else None
+    return found if caller.is_admin or access.is_member(session, caller.user_id, found.course_id) else None
 
 
 def submit_answer(session: Session, caller: Caller, request: SubmitRequest, now: datetime) -> SubmitOutcome:

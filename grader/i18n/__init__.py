@@ -2,7 +2,7 @@
 helper ``t``, and the sticky language choice (a cookie).
 
 The catalogue is kept in a few files by area (``student_strings``, ``teacher_strings``, ``assignment_strings``,
-``course_strings``, ``account_strings``, ``export_strings``, ``policy_strings``) only
+``course_strings``, ``account_strings``, ``export_strings``, ``policy_strings``, ``staff_strings``) only
 to keep each file readable; the keys form one namespace, and a key defined twice is refused when this module loads.
 """
 
@@ -19,6 +19,7 @@ from grader.i18n.course_strings import COURSE_UI
 from grader.i18n.export_strings import EXPORT_UI
 from grader.i18n.lti_strings import LTI_UI
 from grader.i18n.policy_strings import GRADEBOOK_UI, POLICY_UI
+from grader.i18n.staff_strings import STAFF_UI
 from grader.i18n.student_strings import STUDENT_UI
 from grader.i18n.teacher_strings import TEACHER_UI
 
@@ -35,6 +36,7 @@ PARTS: tuple[Mapping[str, Text], ...] = (
     EXPORT_UI,
     POLICY_UI,
     GRADEBOOK_UI,
+    STAFF_UI,
 )
 
 

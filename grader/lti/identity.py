@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.grading import access
+from grader.grading.access import Action, Actor
 from grader.lti import claims as c
 from grader.lti.binding import bindable_courses, digest, enrol, mark_member, new_course
 from grader.lti.launch import ValidatedLaunch
@@ -16,8 +18,6 @@ from grader.lti.refusals import Refusal
 from grader.models import (
     Assignment,
     Course,
-    Enrolment,
-    EnrolmentRole,
     LtiContext,
     LtiIdentity,
     LtiLineItem,
@@ -117,17 +117,7 @@ def _bind_course(
             return course
     if not staff or user is None:
         return Refusal.NOT_SET_UP
-    if (
-        assignment is not None
-        and session.scalar(
-            select(Enrolment.id).where(
-                Enrolment.course_id == assignment.course_id,
-                Enrolment.user_id == user.id,
-                Enrolment.role == EnrolmentRole.TEACHER,
-            )
-        )
-        is not None
-    ):
+    if assignment is not None and access.may(session, Actor.of_user(user), Action.EDIT_COURSE, assignment.course_id):
         course = assignment.course
     elif assignment is None and bindable_courses(session, user):
         return None

@@ -10,6 +10,7 @@ from flask import session as flask_session
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.lti.binding import BindingRefused, bind_link, bindable_courses, choose_course
 from grader.lti.deep_linking import DeepLinkRequest, new_assignment, response_jwt
 from grader.lti.pages import BIND_KEY, DEEP_LINK_KEY, LINK_KEY, refusal_page
@@ -103,7 +104,7 @@ def pick() -> ResponseReturnValue:
     request_kept = _deep_link()
     if request_kept is None:
         return refusal_page(Refusal.NO_STATE)
-    return _pick_page(course_or_404(get_session(), signed_in(), request_kept.course_id))
+    return _pick_page(course_or_404(get_session(), signed_in(), request_kept.course_id, Action.EDIT_ASSIGNMENTS))
 
 
 @routes.post("/deep-link")
@@ -113,7 +114,7 @@ def picked() -> ResponseReturnValue:
     request_kept = _deep_link()
     if request_kept is None:
         return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(get_session(), signed_in(), request_kept.course_id)
+    course = course_or_404(get_session(), signed_in(), request_kept.course_id, Action.EDIT_ASSIGNMENTS)
     chosen = next((a for a in course.assignments if str(a.id) == request.form.get("assignment_id")), None)
     if chosen is None:
         return _pick_page(course, 400, error="lti.pick.choose")
@@ -127,7 +128,7 @@ def picked_new() -> ResponseReturnValue:
     request_kept = _deep_link()
     if request_kept is None:
         return refusal_page(Refusal.NO_STATE)
-    course = course_or_404(get_session(), signed_in(), request_kept.course_id)
+    course = course_or_404(get_session(), signed_in(), request_kept.course_id, Action.EDIT_ASSIGNMENTS)
     form = assignments.form_from_request(request.form)
     made = new_assignment(get_session(), course, form.title_zh, form.title_en, list(form.exercise_ids))
     if isinstance(made, dict):
@@ -140,7 +141,9 @@ def _kept_link() -> tuple[int, Course] | None:
     kept = flask_session.get(LINK_KEY)
     if not isinstance(kept, dict) or not isinstance(kept.get("link_id"), int):
         return None
-    return kept["link_id"], course_or_404(get_session(), signed_in(), int(kept.get("course_id") or 0))
+    return kept["link_id"], course_or_404(
+        get_session(), signed_in(), int(kept.get("course_id") or 0), Action.EDIT_ASSIGNMENTS
+    )
 
 
 def _bound_link(link_id: int, course: Course, assignment_id: str) -> ResponseReturnValue:

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from grader.auth_session import login_user
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.lti import outbox
 from grader.lti.claims import DEEP_LINKING_REQUEST
@@ -154,7 +155,7 @@ def resend(outbox_id: int) -> ResponseReturnValue:
     """Send a score that needs attention again (after the cause was fixed in the LMS)."""
     session = get_session()
     course_id = outbox_course(session, outbox_id)
-    course = course_or_404(session, signed_in(), course_id if course_id is not None else 0)
+    course = course_or_404(session, signed_in(), course_id if course_id is not None else 0, Action.EDIT_COURSE)
     if outbox.resend(session, outbox_id, utcnow()):
         flash(t("lti.passback.resent", page_lang()))
     return redirect(url_for("lti.passback", course_id=course.id))
@@ -165,7 +166,7 @@ def resend(outbox_id: int) -> ResponseReturnValue:
 def roster_sync(course_id: int) -> ResponseReturnValue:
     """Read the roster of every LMS course bound to this course now."""
     session = get_session()
-    course = course_or_404(session, signed_in(), course_id)
+    course = course_or_404(session, signed_in(), course_id, Action.MANAGE_ROSTER)
     lang = page_lang()
     for context in roster_rows(session, course.id):
         done = sync_context(session, context.context_id, utcnow())

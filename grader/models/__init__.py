@@ -1,6 +1,7 @@
 """All models; importing this package registers every table on ``Base.metadata``."""
 
 from grader.models.base import Base, iso_timestamp, utcnow
+from grader.models.course_staff import CourseStaff, StaffRole
 from grader.models.courses import (
     AnswerKeyPolicy,
     Assignment,
@@ -30,6 +31,7 @@ from grader.models.lti import (
     OutboxStatus,
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
+from grader.models.progress import ProgressRow
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.sign_in_links import SignInLink
 from grader.models.submissions import (
@@ -52,6 +54,7 @@ __all__ = [
     "Assignment",
     "Base",
     "Course",
+    "CourseStaff",
     "Enrolment",
     "EnrolmentRole",
     "Extension",
@@ -75,6 +78,7 @@ __all__ = [
     "MemberStatus",
     "OutboxStatus",
     "OverrideLogEntry",
+    "ProgressRow",
     "RegradeChange",
     "RegradeJob",
     "RegradeStatus",
@@ -82,6 +86,7 @@ __all__ = [
     "ScoreOverride",
     "ScorePolicy",
     "SignInLink",
+    "StaffRole",
     "Submission",
     "SubmissionStatus",
     "User",

@@ -17,8 +17,10 @@ from grader.teacher import (
     regrade_views,
     roster_link_views,
     roster_views,
+    staff_views,
     token_views,
 )
+from grader.teacher.access import may_in_course
 from grader.teacher.blueprint import teacher
 
 # Every teacher view module; its routes are added to the blueprint here, not by importing it. (The regrade task,
@@ -36,6 +38,7 @@ VIEW_MODULES = (
     regrade_views,
     roster_link_views,
     roster_views,
+    staff_views,
     token_views,
 )
 
@@ -44,5 +47,6 @@ def init_app(app: Flask) -> None:
     """Register the teacher pages on ``app``; calling it twice is harmless."""
     for module in VIEW_MODULES:
         module.routes.register(teacher)
+    app.add_template_global(may_in_course)
     if teacher.name not in app.blueprints:
         app.register_blueprint(teacher)

@@ -1,4 +1,5 @@
-"""Who may see which teacher page: teachers of a course and admins; everyone else gets a 404."""
+"""Who may see which teacher page: the course's staff (grader.grading.access decides what each part may do); an
+outsider gets a 404, a staff member whose part does not allow the action a 403."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from functools import wraps
 from typing import ParamSpec, TypeVar
 
 from flask import abort
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, RegradeJob, Role, User
+from grader.extensions import get_session
+from grader.grading import access
+from grader.grading.access import Action, Actor
+from grader.models import Assignment, Course, RegradeJob, User
 from grader.ui.page_helpers import login_required, signed_in
 
 P = ParamSpec("P")
@@ -35,54 +38,56 @@ def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
 
     @wraps(view)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
-        if signed_in().role != Role.ADMIN:
+        if not Actor.of_user(signed_in()).is_admin:
             abort(404)
         return view(*args, **kwargs)
 
     return login_required(wrapper)
 
 
-def teaches(session: Session, user: User, course_id: int) -> bool:
-    """True if ``user`` is an admin or enrolled as a teacher of the course."""
-    if user.role == Role.ADMIN:
-        return True
-    return (
-        session.scalar(
-            select(Enrolment.id).where(
-                Enrolment.course_id == course_id, Enrolment.user_id == user.id, Enrolment.role == EnrolmentRole.TEACHER
-            )
-        )
-        is not None
-    )
+def teaches(session: Session, user: User, course_id: int, action: Action = Action.SEE_STUDENTS) -> bool:
+    """True if ``user`` may do ``action`` (by default: see the students) in the course (grader.grading.access)."""
+    return access.may(session, Actor.of_user(user), action, course_id)
+
+
+def may_in_course(course: Course, action: str) -> bool:
+    """For templates: True if the signed-in user may do ``action`` (an ``Action`` value) in ``course``, so a page
+    offers only the links and forms its reader may use."""
+    return teaches(get_session(), signed_in(), course.id, Action(action))
 
 
 def taught_courses(session: Session, user: User) -> list[Course]:
-    """The courses ``user`` teaches (every course for an admin), by code."""
-    query = select(Course).order_by(Course.code)
-    if user.role != Role.ADMIN:
-        query = query.join(Enrolment).where(Enrolment.user_id == user.id, Enrolment.role == EnrolmentRole.TEACHER)
-    return list(session.scalars(query))
+    """The courses ``user`` owns or staffs (every course for an admin), by code."""
+    return access.courses(session, Actor.of_user(user), Action.SEE_STUDENTS)
 
 
-def course_or_404(session: Session, user: User, course_id: int) -> Course:
-    """The course, if ``user`` teaches it; otherwise 404 (no hint that it exists)."""
+def course_or_404(session: Session, user: User, course_id: int, action: Action = Action.SEE_STUDENTS) -> Course:
+    """The course, if ``user`` may do ``action`` in it. 404 if they are not its staff (no hint that it exists);
+    403 if they are but their part does not allow ``action`` (a TA editing an assignment)."""
     course = session.get(Course, course_id)
-    if course is None or not teaches(session, user, course.id):
+    role = None if course is None else access.course_role(session, Actor.of_user(user), course.id)
+    if course is None or not access.is_staff_role(role):
         abort(404)
+    if not access.allows(role, action):
+        abort(403)
     return course
 
 
-def assignment_or_404(session: Session, user: User, assignment_id: int) -> Assignment:
-    """The assignment, if ``user`` teaches its course; otherwise 404."""
+def assignment_or_404(
+    session: Session, user: User, assignment_id: int, action: Action = Action.SEE_STUDENTS
+) -> Assignment:
+    """The assignment, if ``user`` may do ``action`` in its course; otherwise 404 or 403 (as ``course_or_404``)."""
     assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not teaches(session, user, assignment.course_id):
+    if assignment is None:
         abort(404)
+    course_or_404(session, user, assignment.course_id, action)
     return assignment
 
 
 def regrade_or_404(session: Session, user: User, job_id: int) -> RegradeJob:
-    """The regrade job, if ``user`` teaches the course of its assignment; otherwise 404."""
+    """The regrade job, if ``user`` may regrade in the course of its assignment; otherwise 404 or 403."""
     job = session.get(RegradeJob, job_id, populate_existing=True)
-    if job is None or not teaches(session, user, job.assignment.course_id):
+    if job is None:
         abort(404)
+    course_or_404(session, user, job.assignment.course_id, Action.REGRADE)
     return job

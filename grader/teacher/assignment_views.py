@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 from exercises import api as engine
 from grader.extensions import get_session
 from grader.grading import grading_rules
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Assignment, Course, utcnow
 from grader.models.courses import utc_offset_label
@@ -67,7 +68,7 @@ routes = Routes()
 @teacher_required
 def new_assignment(course_id: int) -> ResponseReturnValue:
     """A blank assignment form, or create the assignment from it."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.EDIT_ASSIGNMENTS)
     if request.method == "POST":
         return _save(course, None)
     return _form_page(course, assignments.AssignmentForm(), None)
@@ -77,7 +78,7 @@ def new_assignment(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def edit_assignment(assignment_id: int) -> ResponseReturnValue:
     """The form filled with the assignment's settings, or save the changes."""
-    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    found = assignment_or_404(get_session(), signed_in(), assignment_id, Action.EDIT_ASSIGNMENTS)
     if request.method == "POST":
         return _save(found.course, found)
     return _form_page(found.course, assignments.form_from_assignment(found), found)
@@ -88,7 +89,7 @@ def edit_assignment(assignment_id: int) -> ResponseReturnValue:
 def delete_assignment(assignment_id: int) -> ResponseReturnValue:
     """Delete an assignment no student has submitted to: the first post asks, one with confirm=yes acts. One with
     students' submissions is kept, and the page says why (archiving the course is the way to close it)."""
-    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    found = assignment_or_404(get_session(), signed_in(), assignment_id, Action.DELETE_ASSIGNMENTS)
     lang, course, title = page_lang(), found.course, found.title(page_lang())
     back = url_for("teacher.assignment", assignment_id=found.id)
     if assignments.has_student_work(get_session(), found):

@@ -15,19 +15,10 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import MultiDict
 
 from exercises import api as engine
+from grader.grading import access
 from grader.grading.points import points_of
 from grader.grading.score_changes import counted_scores_changed
-from grader.models import (
-    AnswerKeyPolicy,
-    Assignment,
-    Enrolment,
-    EnrolmentRole,
-    Role,
-    ScorePolicy,
-    Submission,
-    User,
-    utcnow,
-)
+from grader.models import AnswerKeyPolicy, Assignment, ScorePolicy, Submission, utcnow
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.late_form import LateSettings, check_late
 from grader.teacher.points_form import FIELD_PREFIX as POINTS_PREFIX
@@ -261,13 +252,8 @@ def save(
 
 
 def _by_staff(assignment: Assignment) -> ColumnElement[bool]:
-    """SQL condition: a submission by someone who teaches the assignment's course (an admin, or enrolled in it as a
-    teacher); the teacher pages' access rule (grader.teacher.access.teaches)."""
-    teachers = select(Enrolment.user_id).where(
-        Enrolment.course_id == assignment.course_id, Enrolment.role == EnrolmentRole.TEACHER
-    )
-    admins = select(User.id).where(User.role == Role.ADMIN)
-    return Submission.user_id.in_(teachers) | Submission.user_id.in_(admins)
+    """SQL condition: a submission by someone who acts as staff of the assignment's course (grader.grading.access)."""
+    return Submission.user_id.in_(access.course_staff_user_ids(assignment.course_id))
 
 
 def has_student_work(session: Session, assignment: Assignment) -> bool:

@@ -6,6 +6,7 @@ from flask import flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Course
 from grader.models.courses import utc_offset_label
@@ -38,7 +39,7 @@ routes = Routes()
 @teacher_required
 def course_settings_page(course_id: int) -> ResponseReturnValue:
     """The course's time zone: shown, or changed (opening and due times keep their instants)."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.EDIT_COURSE)
     if request.method == "GET":
         return _settings_page(course)
     typed = request.form.get("time_zone", "").strip()
@@ -52,7 +53,7 @@ def course_settings_page(course_id: int) -> ResponseReturnValue:
 
 def _archive_action(course_id: int, archived: bool) -> ResponseReturnValue:
     """Archive (or unarchive) the course: the first post asks, one with confirm=yes acts."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.EDIT_COURSE)
     back = url_for("teacher.course_settings_page", course_id=course.id)
     prefix = "archive" if archived else "unarchive"
     lang = page_lang()

@@ -11,6 +11,7 @@ from grader.i18n import t
 from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.teacher.access import course_or_404, taught_courses, teacher_required
 from grader.teacher.dashboard_data import course_page
+from grader.teacher.paging import clean_search
 from grader.teacher.zones import COMMON_TIME_ZONES, SUGGESTED_TIME_ZONE, known_zone
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
@@ -72,4 +73,6 @@ def new_course() -> ResponseReturnValue:
 def course(course_id: int) -> ResponseReturnValue:
     """The course dashboard: statistics and histogram per assignment, progress per student."""
     found = course_or_404(get_session(), signed_in(), course_id)
-    return render("teach/course.html", page=course_page(get_session(), found, page_lang()), course=found)
+    number = request.args.get("page", default=1, type=int)  # not a number: the first page
+    shown = course_page(get_session(), found, page_lang(), number, clean_search(request.args.get("q")))
+    return render("teach/course.html", page=shown, course=found)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, selectinload
 from exercises import api as engine
 from grader.models import Assignment, Course, Enrolment, RegradeChange, RegradeJob, Submission, User
 from grader.percent import shown_percent
-from grader.teacher import analytics, charts
+from grader.teacher import analytics, charts, progress_stats
 from grader.teacher.regrade_reasons import shown_reason
 from grader.ui.exercise_catalogue import exercise_title, field_labels
 
@@ -28,17 +28,17 @@ class AssignmentRow:
 
     assignment: Assignment
     title: str
-    summary: analytics.ScoreSummary
+    summary: progress_stats.ScoreSummary
     chart: charts.Histogram
 
 
 @dataclass(frozen=True)
 class CoursePage:
-    """The course dashboard: assignments with statistics, and every student's progress."""
+    """The course dashboard: assignments with statistics, and one page of the students' progress."""
 
     course: Course
     assignments: tuple[AssignmentRow, ...]
-    students: tuple[analytics.StudentProgress, ...]
+    students: progress_stats.StudentTable
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class ExerciseRow:
 
     exercise_id: str
     title: str
-    summary: analytics.ScoreSummary
+    summary: progress_stats.ScoreSummary
     chart: charts.Histogram
     misconceptions: analytics.MisconceptionTable
     tag_chart: charts.ShareChart
@@ -62,7 +62,7 @@ class AssignmentPage:
     assignment: Assignment
     title: str
     exercises: tuple[ExerciseRow, ...]
-    students: tuple[analytics.StudentProgress, ...]
+    students: progress_stats.StudentTable
     regrades: tuple[RegradeJob, ...]
     engine_version: str
 
@@ -79,16 +79,16 @@ class StudentPage:
     exercise_titles: dict[str, str]
 
 
-def course_page(session: Session, course: Course, lang: str) -> CoursePage:
-    """Statistics per assignment and progress per student for the course."""
+def course_page(session: Session, course: Course, lang: str, page: int = 1, search: str = "") -> CoursePage:
+    """Statistics per assignment and one page of progress per student (matching ``search``) for the course."""
     assignments = list(course.assignments)
-    summaries = analytics.assignment_stats(session, course.id, assignments)
+    summaries = progress_stats.assignment_stats(session, course.id, assignments)
     labels = charts.bin_labels()
     rows = tuple(
         AssignmentRow(a, a.title(lang), s, charts.histogram(f"a{a.id}", s.histogram, labels))
         for a, s in zip(assignments, summaries)
     )
-    return CoursePage(course, rows, tuple(analytics.student_progress(session, course.id, assignments)))
+    return CoursePage(course, rows, progress_stats.student_table(session, course.id, assignments, page, search))
 
 
 def _tag_names(table: analytics.MisconceptionTable, lang: str) -> dict[str, str]:
@@ -110,9 +110,11 @@ def _tag_chart(chart_id: str, table: analytics.MisconceptionTable, names: dict[s
     )
 
 
-def assignment_page(session: Session, assignment: Assignment, lang: str) -> AssignmentPage:
-    """Statistics and misconceptions per exercise, progress per student, and recent regrades."""
-    stats = analytics.exercise_stats(session, assignment)
+def assignment_page(
+    session: Session, assignment: Assignment, lang: str, page: int = 1, search: str = ""
+) -> AssignmentPage:
+    """Statistics and misconceptions per exercise, one page of progress per student, and recent regrades."""
+    stats = progress_stats.exercise_stats(session, assignment)
     tables = [table.in_words([lang]) for table in analytics.misconceptions(session, assignment)]
     labels = charts.bin_labels()
     names = [_tag_names(table, lang) for table in tables]
@@ -135,9 +137,9 @@ def assignment_page(session: Session, assignment: Assignment, lang: str) -> Assi
         .order_by(RegradeJob.id.desc())
         .limit(REGRADES_SHOWN)
     ).all()
-    students = analytics.student_progress(session, assignment.course_id, [assignment])
+    students = progress_stats.student_table(session, assignment.course_id, [assignment], page, search)
     return AssignmentPage(
-        assignment, assignment.title(lang), exercises, tuple(students), tuple(regrades), engine.ENGINE_VERSION
+        assignment, assignment.title(lang), exercises, students, tuple(regrades), engine.ENGINE_VERSION
     )
 
 

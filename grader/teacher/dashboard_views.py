@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from flask import request
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
 from grader.teacher.dashboard_data import assignment_page, student_page
+from grader.teacher.paging import clean_search
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
@@ -18,7 +20,9 @@ routes = Routes()
 def assignment(assignment_id: int) -> ResponseReturnValue:
     """Per exercise: statistics, score histogram, misconception histogram; per student: progress; exports; regrade."""
     found = assignment_or_404(get_session(), signed_in(), assignment_id)
-    return render("teach/assignment.html", page=assignment_page(get_session(), found, page_lang()), course=found.course)
+    number = request.args.get("page", default=1, type=int)  # not a number: the first page
+    shown = assignment_page(get_session(), found, page_lang(), number, clean_search(request.args.get("q")))
+    return render("teach/assignment.html", page=shown, course=found.course)
 
 
 @routes.get("/courses/<int:course_id>/students/<int:user_id>")

@@ -10,6 +10,7 @@ from flask import Response, abort, request, stream_with_context
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db, get_session
+from grader.grading.access import Action
 from grader.models import Assignment
 from grader.teacher import exports, readable_exports
 from grader.teacher.access import assignment_or_404, course_or_404, teacher_required
@@ -37,7 +38,7 @@ routes = Routes()
 @teacher_required
 def export(assignment_id: int, kind: str) -> Response:
     """Stream one of the CSV exports as a download (UTF-8 with BOM, so Excel and WPS read Chinese names)."""
-    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    found = assignment_or_404(get_session(), signed_in(), assignment_id, Action.EXPORT)
     if kind not in EXPORTS:
         abort(404)
     machine = request.values.get("ids") == "1" or kind not in READABLE
@@ -52,7 +53,7 @@ def export(assignment_id: int, kind: str) -> Response:
 @teacher_required
 def gradebook(course_id: int) -> Response:
     """The course's gradebook workbook in the page's language."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.EXPORT)
     return download(gradebook_xlsx(get_session(), course, page_lang()), XLSX, f"course-{course.id}-gradebook.xlsx")
 
 

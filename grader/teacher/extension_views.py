@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import terms
+from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Assignment, User, utcnow
@@ -97,7 +98,7 @@ routes = Routes()
 def extensions_page(assignment_id: int) -> ResponseReturnValue:
     """The assignment's extensions, or give (replace) one from the form."""
     session = get_session()
-    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    assignment = assignment_or_404(session, signed_in(), assignment_id, Action.GIVE_EXTENSIONS)
     if request.method == "GET":
         return _page(assignment, ExtensionForm())
     form = form_from(request.form)
@@ -117,7 +118,7 @@ def extensions_page(assignment_id: int) -> ResponseReturnValue:
 def clear_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Remove a student's extension: the assignment's own terms hold for them again."""
     session = get_session()
-    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    assignment = assignment_or_404(session, signed_in(), assignment_id, Action.GIVE_EXTENSIONS)
     if terms.clear_extension(session, assignment, student_id, utcnow()):
         student = session.get(User, student_id)
         flash(t("ext.cleared", page_lang(), name=student.display_name if student else student_id))

@@ -13,7 +13,7 @@ from grader.grading import policy
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import StudentTerms, terms_of_students
-from grader.models import Assignment, Enrolment, EnrolmentRole, User
+from grader.models import Assignment, Enrolment, EnrolmentRole, ProgressRow, User
 from grader.models.overrides import TOTAL
 
 UNMARKED = policy.ExerciseResult(0, None)
@@ -53,12 +53,28 @@ class StudentGrades:
         return self.total_overridden or any(cell.score is not None for cell in self.cells)
 
 
+def _counted_cells(
+    session: Session, assignment: Assignment, user_ids: Collection[int]
+) -> dict[tuple[int, str], policy.ExerciseResult]:
+    """The counted scores of ``user_ids`` by (user id, exercise id), from the assignment's progress rows: kept with the
+    gradebook's own counting (grader.grading.progress; late penalties and overrides included), one indexed read."""
+    rows = session.execute(
+        select(
+            ProgressRow.user_id, ProgressRow.exercise_id, ProgressRow.score, ProgressRow.late, ProgressRow.overridden
+        ).where(ProgressRow.assignment_id == assignment.id, ProgressRow.user_id.in_(list(user_ids)))
+    )
+    return {
+        (user_id, exercise_id): policy.ExerciseResult(0, score, late, overridden)
+        for user_id, exercise_id, score, late, overridden in rows
+    }
+
+
 def grade_table(
     session: Session, assignment: Assignment, user_ids: Collection[int] | None = None
 ) -> list[StudentGrades]:
     """Every enrolled student of the assignment's course (or those of ``user_ids``: a page of the course
     gradebook), by username, with the gradebook's own counting (grader.grading.policy, late penalties and overrides
-    included), so the files, the API and the pages agree."""
+    included, as the progress rows keep them), so the files, the API and the pages agree."""
     statement = (
         select(User.id, User.username, User.display_name)
         .join(Enrolment, Enrolment.user_id == User.id)
@@ -70,8 +86,8 @@ def grade_table(
     students = session.execute(statement).all()
     user_ids = [user_id for user_id, _, _ in students]
     own_terms = terms_of_students(session, assignment, user_ids)
-    results = policy.assignment_results(session, assignment, user_ids)
-    totals = overrides_of(session, assignment, user_ids)
+    results = _counted_cells(session, assignment, user_ids)
+    totals = {key: row for key, row in overrides_of(session, assignment, user_ids).items() if key[1] == TOTAL}
     worth = points_of(assignment)
     table = []
     for user_id, username, display_name in students:

@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from grader.extensions import get_session
 from grader.grading import overrides
+from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Assignment, User, utcnow
@@ -78,7 +79,7 @@ routes = Routes()
 def overrides_page(assignment_id: int) -> ResponseReturnValue:
     """The assignment's overrides, or set (replace) one from the form."""
     session = get_session()
-    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    assignment = assignment_or_404(session, signed_in(), assignment_id, Action.OVERRIDE)
     if request.method == "GET":
         return _page(assignment, OverrideForm())
     posted: MultiDict[str, str] = request.form
@@ -99,7 +100,7 @@ def overrides_page(assignment_id: int) -> ResponseReturnValue:
 def clear_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
     """Clear one override (``exercise_id`` in the form; empty: the total's)."""
     session = get_session()
-    assignment = assignment_or_404(session, signed_in(), assignment_id)
+    assignment = assignment_or_404(session, signed_in(), assignment_id, Action.OVERRIDE)
     exercise_id = request.form.get("exercise_id", TOTAL)
     if overrides.clear_override(session, assignment, student_id, exercise_id, f"user:{signed_in().username}", utcnow()):
         student = session.get(User, student_id)

@@ -6,6 +6,7 @@ from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.grading.regrade import request_regrade
 from grader.grading.regrade_preview import preview_regrade
 from grader.teacher.access import assignment_or_404, regrade_or_404, teacher_required
@@ -21,7 +22,7 @@ routes = Routes()
 def start_regrade(assignment_id: int) -> ResponseReturnValue:
     """Queue a regrade job on the workers (or return to the one already running) and show its progress."""
     user = signed_in()
-    found = assignment_or_404(get_session(), user, assignment_id)
+    found = assignment_or_404(get_session(), user, assignment_id, Action.REGRADE)
     job = request_regrade(
         get_session(), assignment=found, user=user, never_lower=request.form.get("never_lower") == "on"
     )
@@ -33,7 +34,7 @@ def start_regrade(assignment_id: int) -> ResponseReturnValue:
 def regrade_preview(assignment_id: int) -> ResponseReturnValue:
     """How many scores a regrade would change (up, down), nothing written; the form to start it follows. Never-lower
     is offered ticked, except after a change of grading policy (?policy_changed=1): kept scores would not follow it."""
-    found = assignment_or_404(get_session(), signed_in(), assignment_id)
+    found = assignment_or_404(get_session(), signed_in(), assignment_id, Action.REGRADE)
     return render(
         "teach/regrade_preview.html",
         assignment=found,

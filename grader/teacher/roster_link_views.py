@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from grader.courses import roster, roster_accounts
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.models import Course
 from grader.sign_in_links import IssuedLink, issue_links
 from grader.teacher.access import course_or_404, teacher_required
@@ -36,7 +37,7 @@ def _link_row(course: Course, issued: IssuedLink) -> list[str]:
 def roster_links(course_id: int) -> ResponseReturnValue:
     """New sign-in links for the students who have not chosen a password, as a CSV (earlier links stop working)."""
     session = get_session()
-    course = course_or_404(session, signed_in(), course_id)
+    course = course_or_404(session, signed_in(), course_id, Action.MANAGE_ROSTER)
     issued = issue_links(session, roster_accounts.without_password(session, course), signed_in())
     text = BOM + "".join(csv_lines([LINKS_HEADER, *(_link_row(course, one) for one in issued)]))
     return Response(
@@ -54,7 +55,7 @@ def roster_links(course_id: int) -> ResponseReturnValue:
 def roster_new_link(course_id: int, user_id: int) -> ResponseReturnValue:
     """A new sign-in link for one student of the course (their earlier links stop working), shown once."""
     session = get_session()
-    course = course_or_404(session, signed_in(), course_id)
+    course = course_or_404(session, signed_in(), course_id, Action.MANAGE_ROSTER)
     student = roster.student(session, course, user_id)
     issued = issue_links(session, [student], signed_in()) if student is not None else []
     if not issued:  # not a student here, or an account with more than a student's role

@@ -8,10 +8,12 @@ from flask.typing import ResponseReturnValue
 
 from grader.courses import roster, roster_accounts, roster_files
 from grader.extensions import get_session
+from grader.grading.access import Action
 from grader.i18n import t
 from grader.models import Course, EnrolmentRole
 from grader.teacher.access import course_or_404, teacher_required
 from grader.teacher.blueprint import body_limit
+from grader.teacher.paging import clean_search, students_page
 from grader.ui.page_helpers import page_lang, render, signed_in
 from grader.ui.routes import Routes
 
@@ -31,11 +33,19 @@ def _roster_page(course: Course, status: int = 200, **extra: object) -> Response
         "teach/roster.html",
         status,
         course=course,
-        students=roster.members(session, course, EnrolmentRole.STUDENT),
+        **_students(course),
         teachers=roster.members(session, course, EnrolmentRole.TEACHER),
-        waiting=len(roster_accounts.without_password(session, course)),
+        waiting=roster_accounts.count_without_password(session, course),
         **extra,
     )
+
+
+def _students(course: Course) -> dict[str, object]:
+    """The page of students the request asks for (``page``, ``q``), with its paging and the course's head count."""
+    search = clean_search(request.args.get("q"))
+    students, paging = students_page(get_session(), course.id, request.args.get("page", 1, type=int), search)
+    total = roster.student_counts(get_session(), [course.id]).get(course.id, 0)
+    return {"students": students, "paging": paging, "student_total": total}
 
 
 routes = Routes()
@@ -52,7 +62,7 @@ def roster_page(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_add(course_id: int) -> ResponseReturnValue:
     """Enrol one student by username; a refusal is one sentence next to the form."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     username = request.form.get("username", "").strip()
     _count, refused = roster.enrol(get_session(), course, [(1, username)])
     if refused:
@@ -72,7 +82,7 @@ def roster_add(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_upload(course_id: int) -> ResponseReturnValue:
     """Read an uploaded CSV or workbook and show what each row would do; nothing is created or enrolled yet."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     upload = request.files.get("file")
     try:
         entries = roster_files.read_entries(upload.read() if upload else b"")
@@ -86,7 +96,7 @@ def roster_upload(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_confirm(course_id: int) -> ResponseReturnValue:
     """Create and enrol the rows the preview accepted (checked again now); refused rows keep their line in the file."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     rows = roster.confirmed_rows(request.form.getlist("row"))
     entries = roster_accounts.confirmed_entries(rows, request.form.getlist("name")) if rows is not None else None
     if entries is None:  # only a hand-made form sends anything but the preview's "line:username" values and names
@@ -104,7 +114,7 @@ def roster_confirm(course_id: int) -> ResponseReturnValue:
 @teacher_required
 def roster_remove(course_id: int, user_id: int) -> ResponseReturnValue:
     """Remove a student from the course (their submissions are kept): the first post asks, one with confirm=yes acts."""
-    course = course_or_404(get_session(), signed_in(), course_id)
+    course = course_or_404(get_session(), signed_in(), course_id, Action.MANAGE_ROSTER)
     back = url_for("teacher.roster_page", course_id=course.id)
     student = roster.student(get_session(), course, user_id)
     if student is None:  # not a student here (any more): nothing to confirm or remove

@@ -9,7 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises.i18n import Text
-from grader.grading import policy
+from grader.grading import access, policy
+from grader.grading.access import Action, Actor
 from grader.grading.feedback import feedback_in
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
@@ -19,8 +20,6 @@ from grader.models import (
     Assignment,
     Course,
     Enrolment,
-    EnrolmentRole,
-    Role,
     ScoreOverride,
     Submission,
     SubmissionStatus,
@@ -125,19 +124,9 @@ def window_state(assignment: Assignment, terms: StudentTerms, now: datetime) -> 
 
 
 def teaches_course(session: Session, user: User, course_id: int) -> bool:
-    """True if ``user`` is an admin or enrolled as a teacher of the course (who may preview its assignments)."""
-    if user.role == Role.ADMIN:
-        return True
-    return (
-        session.scalar(
-            select(Enrolment.id).where(
-                Enrolment.course_id == course_id,
-                Enrolment.user_id == user.id,
-                Enrolment.role == EnrolmentRole.TEACHER,
-            )
-        )
-        is not None
-    )
+    """True if ``user`` is staff of the course (an admin, owner, co-teacher or TA: who may preview its assignments
+    and see their keys; grader.grading.access)."""
+    return access.may(session, Actor.of_user(user), Action.SEE_STUDENTS, course_id)
 
 
 def locked_for(session: Session, user: User, assignment: Assignment, now: datetime, staff: bool | None = None) -> bool:
@@ -205,13 +194,15 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
     enrolments = session.scalars(
         select(Enrolment).where(Enrolment.user_id == user.id).order_by(Enrolment.course_id)
     ).all()
-    staff = user.role == Role.ADMIN
+    actor = Actor.of_user(user)
     return [
         CourseView(
             e.course,
             e.role,
             tuple(
-                assignment_view(session, user, a, lang, now, staff=staff or e.role == EnrolmentRole.TEACHER)
+                assignment_view(
+                    session, user, a, lang, now, staff=access.is_staff_role(access.part_of(e.role, None, actor))
+                )
                 for a in e.course.assignments
             ),
             archived_note(e.course, lang),
@@ -223,7 +214,7 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
     """The assignment if the user is enrolled in its course; NotVisible otherwise (no hint that it exists)."""
     assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not policy.is_enrolled(session, user.id, assignment.course_id):
+    if assignment is None or not access.may(session, Actor.of_user(user), Action.VIEW_COURSE, assignment.course_id):
         raise NotVisible(assignment_id)
     return assignment
 

@@ -11,6 +11,7 @@ from flask import Flask
 from grader.api.openapi_common import query_params
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
 from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest
+from grader.api.schemas_staff import StaffRequest
 from grader.api.schemas_submissions import SubmissionRequest, ValidateRequest
 from grader.auth_session import SESSION_USER_KEY
 
@@ -98,6 +99,7 @@ def test_request_bodies_are_the_models_the_views_read(api: Api) -> None:
         ("/api/v1/courses/{course_id}/roster", "post"): RosterRequest,
         ("/api/v1/courses/{course_id}/sign-in-links", "post"): SignInLinksRequest,
         ("/api/v1/admin/users/{user_id}", "patch"): AccountChange,
+        ("/api/v1/courses/{course_id}/staff/{username}", "put"): StaffRequest,
     }
     documented = {
         (path, method): operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User, utcnow
-from tests.factories import make_user, unique
+from tests.factories import make_user, rebuild_progress, unique
 
 LOSS, COST, GREEDY, SHIFT = "ch13.loss-average", "ch09.attention-cost", "ch13.greedy-decode", "ch13.shift-pairs"
 BASE_TIME = utcnow() - timedelta(days=1)
@@ -142,5 +142,5 @@ def build(session: Session) -> FixtureCourse:
     ]
     for user, assignment, exercise_id, minute, score, parts, status in rows:
         add_submission(session, user, assignment, exercise_id, minute, score, parts, status)
-    session.commit()
+    rebuild_progress(session)  # commits
     return FixtureCourse(course, best, last, teacher, alice, bob, carol, people["dave"], outsider, other_teacher, other)

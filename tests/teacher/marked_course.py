@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from grader.grading.overrides import OverrideRequest, set_override
 from grader.models.base import utcnow
 from grader.models.overrides import TOTAL
+from tests.factories import rebuild_progress
 from tests.teacher.course_data import COST, LOSS, FixtureCourse, at, build
 
 ZONE = "Asia/Shanghai"
@@ -24,7 +25,7 @@ def build_marked(session: Session) -> FixtureCourse:
     fixture.best.exercise_points = {LOSS: 2.0, COST: 3.0}
     fixture.best.due_at = at(8) - timedelta(seconds=30)
     fixture.best.late_until = at(60)
-    session.commit()
+    rebuild_progress(session)  # commits; set directly, not through the form that would have rebuilt them
     for student, exercise_id, score in ((fixture.bob, TOTAL, 0.8), (fixture.dave, COST, 1.0)):
         set_override(session, fixture.best, student.id, OverrideRequest(exercise_id, score, "oral exam"), "t", utcnow())
     return fixture

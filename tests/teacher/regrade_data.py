@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role, Submission, SubmissionStatus, User
-from tests.factories import make_user, unique
+from tests.factories import make_user, rebuild_progress, unique
 from tests.teacher.course_data import part
 
 EXERCISE = "ch13.greedy-decode"
@@ -99,5 +99,5 @@ def build(session: Session) -> RegradeFixture:
             session, students[4], assignment, RIGHT, None, None, status=SubmissionStatus.QUEUED, engine_version=None
         ),
     )
-    session.commit()
+    rebuild_progress(session)  # commits
     return rows

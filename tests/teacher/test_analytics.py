@@ -7,7 +7,8 @@ from sqlalchemy.orm import Session
 
 from grader.courses.roster import remove_student
 from grader.models import Assignment
-from grader.teacher import analytics
+from grader.teacher import analytics, progress_stats
+from tests.factories import rebuild_progress
 from tests.teacher.course_data import COST, GREEDY, LOSS, FixtureCourse, add_submission, at, build
 
 
@@ -17,14 +18,14 @@ def fixture_course(session: Session) -> FixtureCourse:
     return build(session)
 
 
-def by_key(summaries: list[analytics.ScoreSummary]) -> dict[object, analytics.ScoreSummary]:
+def by_key(summaries: list[progress_stats.ScoreSummary]) -> dict[object, progress_stats.ScoreSummary]:
     """Summaries keyed by exercise or assignment id."""
     return {s.key: s for s in summaries}
 
 
 def test_exercise_statistics_best_policy(session: Session, fixture_course: FixtureCourse) -> None:
     """Attempted, mean counted (best) score, first-try share and histogram per exercise."""
-    stats = analytics.exercise_stats(session, fixture_course.best)
+    stats = progress_stats.exercise_stats(session, fixture_course.best)
     assert [s.key for s in stats] == [LOSS, COST]
     loss, cost = stats
     # LOSS: alice best 1.0 (first 0.5), bob 1.0 (first 1.0), carol 0.25 — teacher, outsider and invalid rows ignored.
@@ -41,7 +42,7 @@ def test_exercise_statistics_best_policy(session: Session, fixture_course: Fixtu
 
 def test_exercise_statistics_last_policy(session: Session, fixture_course: FixtureCourse) -> None:
     """With 'last attempt counts', alice's later 0.5 replaces her earlier 1.0; carol's queued row is not counted."""
-    (greedy,) = analytics.exercise_stats(session, fixture_course.last)
+    (greedy,) = progress_stats.exercise_stats(session, fixture_course.last)
     assert greedy.key == GREEDY
     assert greedy.attempted == 2
     assert greedy.mean_score == pytest.approx(0.25)
@@ -52,16 +53,16 @@ def test_exercise_statistics_last_policy(session: Session, fixture_course: Fixtu
 def test_unattempted_exercise_has_zero_counts(session: Session, fixture_course: FixtureCourse) -> None:
     """An exercise nobody answered still gets a row, with no mean and an empty histogram."""
     fixture_course.best.exercise_ids = [LOSS, COST, GREEDY]
-    session.commit()
-    greedy = by_key(analytics.exercise_stats(session, fixture_course.best))[GREEDY]
+    rebuild_progress(session)
+    greedy = by_key(progress_stats.exercise_stats(session, fixture_course.best))[GREEDY]
     assert (greedy.attempted, greedy.mean_score, greedy.first_try_share) == (0, None, None)
-    assert greedy.histogram == (0,) * analytics.BIN_COUNT
+    assert greedy.histogram == (0,) * progress_stats.BIN_COUNT
 
 
 def test_assignment_statistics(session: Session, fixture_course: FixtureCourse) -> None:
     """Per assignment: a student's score is the sum of counted scores over the exercises set (missing = 0)."""
     stats = by_key(
-        analytics.assignment_stats(session, fixture_course.course.id, [fixture_course.best, fixture_course.last])
+        progress_stats.assignment_stats(session, fixture_course.course.id, [fixture_course.best, fixture_course.last])
     )
     best = stats[fixture_course.best.id]
     # alice (1.0 + 0.0)/2, bob 1.0/2, carol (0.25 + 2/3)/2; first tries right: bob's LOSS only, of 5 pairs.
@@ -90,8 +91,8 @@ def test_a_mean_on_a_bin_edge_is_binned_as_the_table_shows_it(session: Session, 
     for minute, (student, counted) in enumerate(scores.items()):
         for exercise_id, score in zip((LOSS, COST, GREEDY), counted):
             add_submission(session, student, three, exercise_id, 100 + minute, score)
-    session.commit()
-    (stats,) = analytics.assignment_stats(session, fixture_course.course.id, [three])
+    rebuild_progress(session)
+    (stats,) = progress_stats.assignment_stats(session, fixture_course.course.id, [three])
     assert stats.histogram == (0, 0, 1, 1, 1, 0)  # 40 %, 60 %, 80 %
 
 
@@ -116,8 +117,10 @@ def test_misconception_histogram(session: Session, fixture_course: FixtureCourse
 
 
 def test_student_progress(session: Session, fixture_course: FixtureCourse) -> None:
-    """Every enrolled student (dave too), with exercises attempted, full marks, score and last activity."""
-    rows = analytics.student_progress(session, fixture_course.course.id, [fixture_course.best, fixture_course.last])
+    """Every enrolled student (dave too), with exercises attempted, full marks, score and last graded attempt."""
+    rows = progress_stats.student_table(
+        session, fixture_course.course.id, [fixture_course.best, fixture_course.last]
+    ).rows
     assert [r.display_name for r in rows] == ["Alice", "Bob", "Carol", "Dave"]
     alice, bob, carol, dave = rows
     assert (alice.attempted, alice.full_marks, alice.total) == (3, 1, 3)
@@ -126,12 +129,12 @@ def test_student_progress(session: Session, fixture_course: FixtureCourse) -> No
     assert (bob.attempted, bob.full_marks, bob.score, bob.last_activity) == (2, 1, pytest.approx(1 / 3), at(12))
     assert (carol.attempted, carol.full_marks) == (2, 0)
     assert carol.score == pytest.approx((0.25 + 2 / 3) / 3)
-    assert carol.last_activity == at(14)  # the queued submission is activity
+    assert carol.last_activity == at(9)  # her latest graded attempt (the queued one at minute 14 is not graded yet)
     assert (dave.attempted, dave.full_marks, dave.score, dave.last_activity) == (0, 0, 0.0, None)
 
 
 def test_removed_student_drops_out_of_statistics(session: Session, fixture_course: FixtureCourse) -> None:
     """Statistics follow the roster: without bob, LOSS has two students left."""
     assert remove_student(session, fixture_course.course, fixture_course.bob.id) is not None
-    loss = by_key(analytics.exercise_stats(session, fixture_course.best))[LOSS]
+    loss = by_key(progress_stats.exercise_stats(session, fixture_course.best))[LOSS]
     assert (loss.attempted, loss.first_try_share) == (2, pytest.approx(0.0))

@@ -15,7 +15,7 @@ from grader.i18n import LANG_COOKIE
 from grader.models import Enrolment, EnrolmentRole, Extension, Role, User
 from grader.teacher.course_gradebook import PAGE_SIZE
 from grader.teacher.grade_table import grade_table
-from tests.factories import make_assignment, make_user, shared_password_hash, unique
+from tests.factories import make_assignment, make_user, rebuild_progress, shared_password_hash, unique
 from tests.teacher.course_data import FixtureCourse
 from tests.teacher.marked_course import build_marked
 
@@ -30,7 +30,7 @@ def marked(session: Session) -> FixtureCourse:
     assert fixture.best.due_at is not None
     extended = fixture.best.due_at + timedelta(days=1)
     session.add(Extension(assignment_id=fixture.best.id, user_id=fixture.carol.id, due_at=extended, reason="ill"))
-    session.commit()
+    rebuild_progress(session)  # commits; stored directly, not through the form that would rebuild them
     return fixture
 
 

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from grader.models import Course, Enrolment, EnrolmentRole, RegradeJob, RegradeStatus, Role, Submission
-from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user
+from tests.factories import BOOK_ANSWER, EXERCISE, make_assignment, make_user, rebuild_progress
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 SUBMITTED = datetime(2026, 11, 30, 11, 45, tzinfo=UTC)  # 19:45 in Beijing
@@ -33,7 +33,8 @@ def test_teacher_pages_show_course_times_in_the_course_zone(login: Login, sessio
             seed=0,
             lang="zh",
             raw_answer=BOOK_ANSWER,
-            status="invalid",
+            status="graded",  # the student tables show the latest graded attempt
+            score=1.0,
             created_at=SUBMITTED,
         )
     )
@@ -44,7 +45,7 @@ def test_teacher_pages_show_course_times_in_the_course_zone(login: Login, sessio
         created_at=REGRADED,
     )
     session.add(job)
-    session.commit()
+    rebuild_progress(session)  # commits
     client, _ = login(teacher.username)
     machine = f'<time datetime="{SUBMITTED.isoformat()}">{SHOWN_SUBMITTED}</time>'
     pages = {
@@ -72,11 +73,12 @@ def test_a_course_kept_in_utc_still_says_utc(login: Login, session: Session) -> 
             seed=0,
             lang="zh",
             raw_answer=BOOK_ANSWER,
-            status="invalid",
+            status="graded",  # the student tables show the latest graded attempt
+            score=1.0,
             created_at=SUBMITTED,
         )
     )
-    session.commit()
+    rebuild_progress(session)  # commits
     client, _ = login(teacher.username)
     page = client.get(f"/teach/courses/{assignment.course_id}").get_data(as_text=True)
     assert f'<time datetime="{SUBMITTED.isoformat()}">2026-11-30 11:45 UTC</time>' in page

@@ -41,6 +41,7 @@ def test_the_catalogue_is_kept_in_its_files() -> None:
         "lti_strings.py",
         "account_strings.py",  # roster accounts and one-time sign-in links
         "export_strings.py",  # readable grade files and the .xlsx gradebook
+        "staff_strings.py",  # a course's co-teachers and teaching assistants
         "policy_strings.py",  # grading policies and the course gradebook page
     }
 

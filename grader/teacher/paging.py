@@ -1,0 +1,75 @@
+"""Pages of a course's students, found by name or username: the dashboards' student tables and the roster show one
+page (``PER_PAGE``) at a time, so a page of a MOOC-sized course stays as small as one of a seminar's."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, Select, func, or_, select
+from sqlalchemy.orm import Session
+
+from grader.models import Enrolment, EnrolmentRole, User
+
+PER_PAGE = 50
+SEARCH_MAX = 100
+
+
+@dataclass(frozen=True)
+class Paging:
+    """Where a page is: the search it answers, its number, how many pages and matching rows, rows on it."""
+
+    search: str
+    page: int
+    pages: int
+    total: int
+    shown: int
+
+    @property
+    def first(self) -> int:
+        """The position of the page's first row (1-based; 0 when empty)."""
+        return (self.page - 1) * PER_PAGE + 1 if self.shown else 0
+
+    @property
+    def last(self) -> int:
+        """The position of the page's last row (0 when empty)."""
+        return self.first + self.shown - 1 if self.shown else 0
+
+
+def clean_search(text: str | None) -> str:
+    """A search as typed, trimmed and cut to ``SEARCH_MAX`` characters."""
+    return (text or "").strip()[:SEARCH_MAX]
+
+
+def students_matching(course_id: int, search: str) -> Select[int, str, str]:
+    """The course's enrolled students (id, username, display name) whose username or name contains ``search`` in
+    any case; LIKE's wildcards in ``search`` are literal characters."""
+    query = (
+        select(User.id, User.username, User.display_name)
+        .join(Enrolment, Enrolment.user_id == User.id)
+        .where(Enrolment.course_id == course_id, Enrolment.role == EnrolmentRole.STUDENT)
+    )
+    if search:
+        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        query = query.where(
+            or_(User.username.ilike(pattern, escape="\\"), User.display_name.ilike(pattern, escape="\\"))
+        )
+    return query
+
+
+def page_of(
+    session: Session, query: Select[int, str, str], page: int, search: str, *order: Any
+) -> tuple[list[Row[int, str, str]], Paging]:
+    """The rows of page ``page`` of ``query`` in ``order`` (a page past the last is the last, below 1 the first),
+    and where that page is."""
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    pages = max(1, math.ceil(total / PER_PAGE))
+    page = min(max(page, 1), pages)
+    rows = list(session.execute(query.order_by(*order).limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all())
+    return rows, Paging(search, page, pages, total, len(rows))
+
+
+def students_page(session: Session, course_id: int, page: int, search: str) -> tuple[list[Row[int, str, str]], Paging]:
+    """One page of the course's students matching ``search``, by username, and where it is (the roster)."""
+    return page_of(session, students_matching(course_id, search), page, search, User.username, User.id)
