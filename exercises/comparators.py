@@ -74,6 +74,8 @@ def shape_of(value: object) -> tuple[int, ...]:
     """The shape of nested lists (``()`` for a scalar); ragged nesting raises ValueError."""
     if not isinstance(value, (list, tuple)):
         return ()
+    if not any(isinstance(item, (list, tuple)) for item in value):
+        return (len(value),)  # a row of scalars: the common case, without a call per entry
     inner = {shape_of(item) for item in value}
     if len(inner) > 1:
         raise ValueError("ragged nested list")
@@ -283,7 +285,11 @@ def _entries_coarse(pairs: list[tuple[object, object]] | None, tolerance: Tolera
     outside = [(s, r) for s, r in numbers if not tolerance.close(s, r)]
     if not outside:
         return False
-    written = [_written(s) for s, _ in outside]
+    written = []
+    for s, _ in outside:
+        written.append(_written(s))
+        if written[-1][0] > MAX_COARSE_DECIMALS:
+            return False  # the most decimals shown is then too many: no need to read the other entries
     decimals = max(d for d, _ in written)
     if not 1 <= decimals <= MAX_COARSE_DECIMALS or max(digits for _, digits in written) < 2:
         return False

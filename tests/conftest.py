@@ -20,10 +20,12 @@ from grader.extensions import get_db
 from grader.migrate import upgrade
 from grader.models import Base, User
 from tests.factories import make_user
-from tests.support import Backend, WorkerProcess, own_redis_url, postgres_database
+from tests.support import Backend, WorkerProcess, cache_url_builders, own_redis_url, postgres_database
 
 # The `browser` fixture (Debian Chromium under Playwright) for the browser tests of every folder.
 pytest_plugins = ["tests.browser_support"]
+
+cache_url_builders()
 
 BACKENDS = [name for name in os.environ.get("GRADER_TEST_BACKENDS", "sqlite,postgresql").split(",") if name]
 
@@ -46,14 +48,28 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         yield chosen
 
 
+def _postgres_emptying() -> str:
+    """One script that empties every table on PostgreSQL, as TRUNCATE would but about twenty times faster.
+
+    TRUNCATE gives each table a new file and removes the old one at commit (≈0.5 s for the schema on a busy
+    machine, paid after every test); DELETE of the few rows a test wrote costs milliseconds. The tables are
+    locked first, as TRUNCATE locks them, so a worker transaction still writing from the test that ended
+    finishes before the rows are deleted (and its rows are deleted too), then children before parents."""
+    names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+    deletes = [f'DELETE FROM "{table.name}"' for table in reversed(Base.metadata.sorted_tables)]
+    return "; ".join([f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE", *deletes])
+
+
+POSTGRES_EMPTYING = _postgres_emptying()
+
+
 def clean_database(app: Flask) -> None:
     """Empty every table. Ids are never reused (PostgreSQL sequences, SQLite AUTOINCREMENT), so a stale task
     message from an earlier test can never touch a later test's row."""
     database = get_db(app)
     with database.engine.begin() as connection:
         if database.dialect == "postgresql":
-            names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
-            connection.execute(text(f"TRUNCATE {names} CASCADE"))
+            connection.execute(text(POSTGRES_EMPTYING))
         else:
             for table in reversed(Base.metadata.sorted_tables):
                 connection.execute(delete(table))

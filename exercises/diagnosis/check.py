@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
 from exercises.comparators import equal
+from exercises.diagnosis.index import candidates
 from exercises.diagnosis.search import Stepped, Table, generated, worded
 from exercises.tagging import consistent_tags, solver_tags
 
@@ -66,7 +67,8 @@ def _best(
     key: Answer,
 ) -> Found | None:
     """The best supported entry of ``table`` matching the part and not ruled out, or None."""
-    matched = solver_tags(table, answer_field, student, reference)
+    # Only the entries near the part are compared exactly: the same tags, in the same order, as the whole table.
+    matched = solver_tags(candidates(table, answer_field, student), answer_field, student, reference)
     if not matched:
         return None
     kept = consistent_tags(exercise.fields, table, answer_field.name, matched, answer, key, checked=matched)

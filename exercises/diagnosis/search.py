@@ -95,7 +95,7 @@ def _same(answer_field: AnswerField, value: Any, key: Any) -> bool:
         given, wanted = np.asarray(value, dtype=float), np.asarray(key, dtype=float)
         if given.shape == wanted.shape:
             tolerance = answer_field.tolerance
-            return bool(np.all(np.abs(given - wanted) <= tolerance.atol + tolerance.rtol * np.abs(wanted)))
+            return bool((np.abs(given - wanted) <= tolerance.atol + tolerance.rtol * np.abs(wanted)).all())
     return equal(answer_field.kind, value, key, answer_field.tolerance)
 
 

@@ -54,7 +54,7 @@ def _asymmetric(matrix: np.ndarray) -> bool:
 
 def _same(first: np.ndarray, second: np.ndarray) -> bool:
     """Whether two arrays are equal to well within any check's tolerance (cheaper than ``np.allclose``)."""
-    return first.shape == second.shape and bool(np.all(np.abs(first - second) < 1e-9))
+    return first.shape == second.shape and bool((np.abs(first - second) < 1e-9).all())
 
 
 def _softmax(values: np.ndarray, axis: int | None) -> np.ndarray:
@@ -68,6 +68,18 @@ def _hardmax(values: np.ndarray, axis: int) -> np.ndarray:
     hard = np.zeros_like(values)
     np.put_along_axis(hard, np.expand_dims(values.argmax(axis=axis), axis), 1.0, axis)
     return hard
+
+
+def _without(terms: Sequence[np.ndarray], index: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The sum of ``terms`` but the one at ``index``, broadcast back to the whole sum's ``shape``: W s + U h_j
+    without U h_j still gives one row per state."""
+    rest = [term for at, term in enumerate(terms) if at != index]
+    return np.broadcast_to(sum(rest[1:], rest[0]), shape).copy()
+
+
+def _minus_twice(whole: np.ndarray, term: np.ndarray) -> np.ndarray:
+    """``whole`` with ``term`` subtracted instead of added."""
+    return np.asarray(whole - 2 * term)
 
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -136,14 +148,14 @@ class Steps:
         whole = np.asarray(sum(arrays[1:], arrays[0]))
         right = _const(whole)
         options: dict[str, Thunk] = {}
+        # The mistakes are worked out only when asked for (a run does at most one per step; the search runs the
+        # chain hundreds of times per variant).
         for index, term in enumerate(arrays):
-            if not np.any(term):
+            if not term.any():
                 continue
-            rest = [other for at, other in enumerate(arrays) if at != index]
-            # Broadcast back to the sum's shape: W s + U h_j without U h_j still gives one row per state.
-            options[f"drop:{index}"] = _const(np.broadcast_to(sum(rest[1:], rest[0]), whole.shape).copy())
-            options[f"subtract:{index}"] = _const(whole - 2 * term)
-            options[f"double:{index}"] = _const(whole + term)
+            options[f"drop:{index}"] = functools.partial(_without, arrays, index, whole.shape)
+            options[f"subtract:{index}"] = functools.partial(_minus_twice, whole, term)
+            options[f"double:{index}"] = functools.partial(np.add, whole, term)
         return self._step(
             name,
             label,
@@ -177,7 +189,7 @@ class Steps:
             options["other-axis"] = lambda: _softmax(x, 0 if axis in (1, -1) else 1)
             options["all-entries"] = lambda: _softmax(x, None)
         sums = x.sum(axis=axis, keepdims=True)
-        if np.all(np.abs(sums) > 1e-9):
+        if (np.abs(sums) > 1e-9).all():
             options["no-exp"] = lambda: x / sums
         return self._step(name, label, lambda: _softmax(x, axis), options)
 
