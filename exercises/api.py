@@ -18,6 +18,7 @@ from exercises.plugin import Exercise
 from exercises.precision import precision_warnings
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
+from exercises.said_rendering import in_language
 from exercises.variant_generation import check_seed
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "prompt_without_data",
     "reads_per_variant",
     "run_capacity_lab",
+    "texts_in",
     "validate",
     "variant",
     "worked_solution",
@@ -197,6 +199,12 @@ def grade(
     else:
         result = exercise.check(generated, parsed.values, lang, policy)
     return result.to_dict()
+
+
+def texts_in(item: dict[str, Any], lang: str = "zh") -> tuple[dict[str, Any], bool]:
+    """A stored part or error of ``grade``'s result with its texts in ``lang``, from the messages stored with it (no
+    grading, no variant), and whether they could all be said so; otherwise the stored texts stay."""
+    return in_language(item, normalise_lang(lang))
 
 
 def answer_key(exercise_id: str, seed: int) -> dict[str, Any]:

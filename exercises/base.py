@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from exercises.comparators import DEFAULT_TOLERANCE, Tolerance
 from exercises.i18n import Text
+from exercises.said import Said
 from exercises.units import Units
 
-ENGINE_VERSION = "1.10.0"
+# 1.11.0: parts and errors carry ``meaning``, the message ids their texts were made of (results read the same).
+ENGINE_VERSION = "1.11.0"
 # Seeds are integers in [0, SEED_LIMIT): what a signed 64-bit column stores; the one definition of the bound.
 SEED_LIMIT = 2**63
 
@@ -83,10 +86,14 @@ class PartResult:
     tags: tuple[str, ...] = ()
     follow_through: bool = False
     read: str = ""
+    # What ``feedback`` and ``read`` say as messages, so that a reader in the other language gets them in theirs.
+    feedback_said: Said | None = field(default=None, compare=False)
+    read_said: Said | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as the CLI and the API print it."""
-        return {
+        """JSON form, as the CLI and the API print it and the service stores it (``meaning``: the messages its
+        texts are made of, by text: a reader's language renders them again)."""
+        data: dict[str, Any] = {
             "score": self.score,
             "correct": self.correct,
             "feedback": self.feedback,
@@ -95,6 +102,15 @@ class PartResult:
             "follow_through": self.follow_through,
             "read": self.read,
         }
+        meaning = _meaning(feedback=self.feedback_said, read=self.read_said)
+        if meaning:
+            data["meaning"] = meaning
+        return data
+
+
+def _meaning(**said: Said | None) -> dict[str, Any]:
+    """The stored messages of each text that has them, by the name of the text they make."""
+    return {name: value.to_json() for name, value in said.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -105,15 +121,20 @@ class FieldError:
     message: str
     position: int | None = None
     interpreted: str | None = None
+    message_said: Said | None = dataclasses.field(default=None, compare=False)  # what ``message`` says, as messages
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form of the error."""
-        return {
+        """JSON form of the error (``meaning``: the message's ids, where it has them)."""
+        data: dict[str, Any] = {
             "field": self.field,
             "message": self.message,
             "position": self.position,
             "interpreted": self.interpreted,
         }
+        meaning = _meaning(message=self.message_said)
+        if meaning:
+            data["meaning"] = meaning
+        return data
 
 
 @dataclass(frozen=True)

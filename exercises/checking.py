@@ -20,7 +20,9 @@ from exercises.comparators import (
 from exercises.diagnosis.check import generated_tags
 from exercises.engine_errors import ReadError
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
+from exercises.i18n import Text
 from exercises.readers import display, read_kind
+from exercises.said import Said, literal
 from exercises.tagging import consistent_tags, solver_tags
 from exercises.text_input import MAX_TEXT_CHARS, refuse_unreadable
 from exercises.unit_text import blank_noise
@@ -39,9 +41,10 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
         return ParsedAnswer({}, {}, (_localised(raw, lang),))
     known = {f.name for f in exercise.fields}
     errors: list[FieldError] = [
-        FieldError(
+        _error(
             str(name)[:MAX_FIELD_NAME],
-            messages.UNKNOWN_FIELD.format(name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))).get(lang),
+            messages.shared(messages.UNKNOWN_FIELD, name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))),
+            lang,
         )
         for name in raw
         if name not in known
@@ -50,7 +53,7 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
     interpreted: dict[str, str] = {}
     for answer_field in exercise.fields:
         if answer_field.name not in raw:
-            errors.append(FieldError(answer_field.name, messages.MISSING_FIELD.get(lang)))
+            errors.append(_error(answer_field.name, messages.shared(messages.MISSING_FIELD), lang))
             continue
         try:
             typed = raw[answer_field.name]
@@ -67,7 +70,7 @@ def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAns
                 options=answer_field.options,
             )
         except ReadError as error:
-            errors.append(FieldError(answer_field.name, error.message.get(lang), error.position, error.interpreted))
+            errors.append(_error(answer_field.name, literal(error.message), lang, error.position, error.interpreted))
             continue
         values[answer_field.name] = value
         interpreted[answer_field.name] = display(answer_field.kind, value, lang)
@@ -111,7 +114,19 @@ def _as_object(exercise: Exercise, raw: object) -> Mapping[str, Any] | FieldErro
 def _localised(error: FieldError, lang: str) -> FieldError:
     """Turn the placeholder code of an answer-level error into its message."""
     text = messages.NOT_JSON if error.message == "not-json" else messages.NOT_OBJECT
-    return FieldError(None, text.get(lang))
+    return _error(None, messages.shared(text), lang)
+
+
+def _error(
+    name: str | None, said: Said, lang: str, position: int | None = None, interpreted: str | None = None
+) -> FieldError:
+    """Why field ``name`` cannot be read: ``said`` in ``lang``, with the messages it is made of."""
+    return FieldError(name, said.get(lang), position, interpreted, said)
+
+
+def _read(kind: str, value: Any) -> Said:
+    """How a part's value reads back ("是", "BOS→blue, …"), in both languages (it depends on nothing else)."""
+    return literal(Text(display(kind, value, "zh"), display(kind, value, "en")))
 
 
 def to_json(value: Any) -> Any:
@@ -130,8 +145,10 @@ def count_errors(
         return ()
     reference = reference if reference is not None else exercise.solve(variant)
     return tuple(
-        FieldError(
-            f.name, messages.WRONG_COUNT.format(expected=len(reference[f.name]), read=len(answer[f.name])).get(lang)
+        _error(
+            f.name,
+            messages.shared(messages.WRONG_COUNT, expected=len(reference[f.name]), read=len(answer[f.name])),
+            lang,
         )
         for f in fields
         if len(answer[f.name]) != len(reference[f.name])
@@ -161,9 +178,10 @@ def shape_errors(
     # Solved only here, on a mismatch: the preview runs this as the student types, and most answers have the shape.
     wrong_answers = [wrong for wrong in (m.solve(variant) for m in exercise.misconceptions) if wrong is not None]
     return tuple(
-        FieldError(
+        _error(
             f.name,
-            messages.wrong_shape(f.kind, problem, _one_run(answer[f.name])).get(lang),
+            messages.wrong_shape(f.kind, problem, _one_run(answer[f.name])),
+            lang,
             None,
             display(f.kind, answer[f.name], lang),
         )
@@ -274,10 +292,11 @@ def _check_part(
     feedback read the part as it is; only the score it earns follows ``policy``.
     """
     kind, tolerance = answer_field.kind, answer_field.tolerance
-    read = display(kind, student, lang)
+    read = _read(kind, student)
     comparison = compare(kind, student, reference, tolerance)
+    right = messages.correct(answer_field, exercise.id)
     if comparison.correct:
-        return PartResult(1.0, True, messages.correct(answer_field).get(lang), None, read=read)
+        return _right(right, read, lang)
     score = comparison.score
     follow_through = False
     if answer_field.name in own_steps and comparison.shape_error is None:
@@ -285,7 +304,7 @@ def _check_part(
         if credited > score:
             score, follow_through = credited, True
         if follow_through and score >= 1.0 and earlier_right:
-            return PartResult(1.0, True, messages.correct(answer_field).get(lang), None, read=read)
+            return _right(right, read, lang)
     matched = solver_tags(wrong_answers, answer_field, student, reference)
     tags = tuple(exercise.tag_part(variant, answer_field.name, student)) if exercise.tag_part is not None else matched
     if answer is not None and key is not None:
@@ -317,6 +336,7 @@ def _check_part(
         score if follow_through else 0.0,
         may_be_none,
         too_coarse=too_coarse,
+        exercise_id=exercise.id,
         # Without partial credit a part only partly consistent with the earlier steps earns nothing for it.
         credit_share=policy.follow_through_share if policy.partial_credit or score >= 1.0 else 0.0,
     )
@@ -324,8 +344,21 @@ def _check_part(
     if follow_through:
         earned = max(earned, policy.follow_through_score(score))
     return PartResult(
-        round(earned, 6), False, feedback.get(lang), tags[0] if tags else None, tags, follow_through, read
+        round(earned, 6),
+        False,
+        feedback.get(lang),
+        tags[0] if tags else None,
+        tags,
+        follow_through,
+        read.get(lang),
+        feedback,
+        read,
     )
+
+
+def _right(feedback: Said, read: Said, lang: str) -> PartResult:
+    """A right part: full score, its praise and how it reads, in ``lang`` and as messages."""
+    return PartResult(1.0, True, feedback.get(lang), None, read=read.get(lang), feedback_said=feedback, read_said=read)
 
 
 def _follow_through_score(kind: str, student: Any, reference: Any, own: Any, tolerance: Tolerance) -> float:

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from exercises.base import AnswerField, Misconception
 from exercises.comparators import Comparison
+from exercises.diagnosis.search import TAG_PREFIX as GENERATED_PREFIX
 from exercises.i18n import Text
+from exercises.said import Said, literal, misconception, rule, say
 
 UNKNOWN_FIELD = Text(
     "没有名为“{name}”的答案项；可填写的项为：{expected}。",
@@ -92,30 +94,78 @@ MAY_BE_NONE = Text(
 )
 
 
-def _sentence(fragment: Text) -> Text:
+# Every shared sentence by its stored id: a stored result names these, so an id is never reused for another meaning
+# (rename a constant freely, never its id).
+CATALOGUE: dict[str, Text] = {
+    "unknown_field": UNKNOWN_FIELD,
+    "missing_field": MISSING_FIELD,
+    "not_json": NOT_JSON,
+    "not_object": NOT_OBJECT,
+    "wrong_count": WRONG_COUNT,
+    "wrong_shape": WRONG_SHAPE,
+    "shape_layout.matrix": SHAPE_LAYOUT["matrix"],
+    "shape_layout.vectors": SHAPE_LAYOUT["vectors"],
+    "right": RIGHT,
+    "not_yet": NOT_YET,
+    "too_coarse": TOO_COARSE,
+    "too_coarse_entries": TOO_COARSE_ENTRIES,
+    "partly": PARTLY,
+    "partly_entries": PARTLY_ENTRIES,
+    "follow_through": FOLLOW_THROUGH,
+    "follow_through_partly": FOLLOW_THROUGH_PARTLY,
+    "follow_through_uncredited": FOLLOW_THROUGH_UNCREDITED,
+    "follow_through_partly_uncredited": FOLLOW_THROUGH_PARTLY_UNCREDITED,
+    "follow_through_half": FOLLOW_THROUGH_HALF,
+    "probably": PROBABLY,
+    "may_be_none": MAY_BE_NONE,
+}
+_IDS = {id(text): message_id for message_id, text in CATALOGUE.items()}
+
+
+def shared(text: Text, **args: object) -> Said:
+    """One of the shared sentences above (``text`` is the constant), by its catalogue id, with ``args`` filled in."""
+    return say(_IDS[id(text)], text, **args)
+
+
+def _sentence(fragment: Text) -> Said:
     """A comparator's fragment ("expected a 2×3 matrix, read 2×2") as a sentence of its own."""
-    return Text(fragment.zh + "。", fragment.en[:1].upper() + fragment.en[1:] + ".")
+    return literal(Text(fragment.zh + "。", fragment.en[:1].upper() + fragment.en[1:] + "."))
 
 
-def wrong_shape(kind: str, problem: Text, one_run: bool = False) -> Text:
+def _rule(answer_field: AnswerField, exercise_id: str | None) -> Said:
+    """The part's rule: by its exercise and field where the exercise is known, else as its text."""
+    return (
+        literal(answer_field.rule) if exercise_id is None else rule(exercise_id, answer_field.name, answer_field.rule)
+    )
+
+
+def _explained(found: Misconception, exercise_id: str | None) -> Said:
+    """A misconception's feedback: by its tag when hand-written (declared, worded once); a generated one is worded
+    from its own run on the variant, so it is kept as its text."""
+    if exercise_id is None or found.tag.startswith(GENERATED_PREFIX):
+        return literal(found.feedback)
+    return misconception(exercise_id, found.tag, found.feedback)
+
+
+def wrong_shape(kind: str, problem: Text, one_run: bool = False) -> Said:
     """Why a part of the wrong shape is unreadable: the shape expected and read, why, and (for numbers read as
     ``one_run``, one row or one column) how to write its rows."""
-    text = _sentence(problem) + WRONG_SHAPE
-    return text + SHAPE_LAYOUT[kind] if one_run and kind in SHAPE_LAYOUT else text
+    said = _sentence(problem) + shared(WRONG_SHAPE)
+    return said + shared(SHAPE_LAYOUT[kind]) if one_run and kind in SHAPE_LAYOUT else said
 
 
-def correct(answer_field: AnswerField) -> Text:
-    """Praise for a right part, restating the rule it applied."""
-    return RIGHT + answer_field.rule
+def correct(answer_field: AnswerField, exercise_id: str | None = None) -> Said:
+    """Praise for a right part, restating the rule it applied (named by ``exercise_id``'s field when given)."""
+    return shared(RIGHT) + _rule(answer_field, exercise_id)
 
 
-def _follow_through_credit(whole: bool, credit_share: float) -> Text:
+def _follow_through_credit(whole: bool, credit_share: float) -> Said:
     """What a part consistent with the student's earlier steps (``whole``: all of it) earns under the assignment's
     share of follow-through credit: the same diagnosis, said with the credit that is really given."""
     if credit_share <= 0:
-        return FOLLOW_THROUGH_UNCREDITED if whole else FOLLOW_THROUGH_PARTLY_UNCREDITED
-    credit = FOLLOW_THROUGH if whole else FOLLOW_THROUGH_PARTLY
-    return credit + FOLLOW_THROUGH_HALF if credit_share < 1 else credit
+        return shared(FOLLOW_THROUGH_UNCREDITED if whole else FOLLOW_THROUGH_PARTLY_UNCREDITED)
+    credit = shared(FOLLOW_THROUGH if whole else FOLLOW_THROUGH_PARTLY)
+    return credit + shared(FOLLOW_THROUGH_HALF) if credit_share < 1 else credit
 
 
 def wrong(
@@ -126,45 +176,50 @@ def wrong(
     follow_through: float,
     may_be_none: bool = False,
     too_coarse: bool = False,
+    exercise_id: str | None = None,
     credit_share: float = 1.0,
-) -> Text:
+) -> Said:
     """Feedback for a wrong part: the shape problem, follow-through credit (``follow_through``: the share of the
     part it covers, 0 for none; ``credit_share``: the share of that credit the assignment gives, 1, 0.5 or 0), the matched misconception (also after follow-through: it says why the number
     differs from the key), the key rounded too coarsely (``too_coarse``), or the rule to re-check (after saying the
-    part's key may be 无 / none, ``may_be_none``: said whatever the key is, so that it gives nothing away)."""
+    part's key may be 无 / none, ``may_be_none``: said whatever the key is, so that it gives nothing away).
+
+    With ``exercise_id`` the part's rule and hand-written misconceptions are stored by id, else as their texts.
+    """
     if comparison.shape_error is not None:
-        return NOT_YET + _sentence(comparison.shape_error) + answer_field.rule
+        return shared(NOT_YET) + _sentence(comparison.shape_error) + _rule(answer_field, exercise_id)
     credit = None
     if follow_through > 0:
         # Only a wholly consistent part may be called "done correctly".
         credit = _follow_through_credit(follow_through >= 1, credit_share)
     by_tag = {m.tag: m for m in misconceptions}
-    explained = [by_tag[tag].feedback for tag in dict.fromkeys(tags) if tag in by_tag]
+    explained = [_explained(by_tag[tag], exercise_id) for tag in dict.fromkeys(tags) if tag in by_tag]
     if explained:
-        text = credit + PROBABLY if credit is not None else PROBABLY
+        said = credit + shared(PROBABLY) if credit is not None else shared(PROBABLY)
         for feedback in explained:
-            text = text + feedback
-        return text
+            said = said + feedback
+        return said
     if credit is not None:
         return credit
     if too_coarse:
-        return NOT_YET + (TOO_COARSE if answer_field.kind == "number" else TOO_COARSE_ENTRIES)
-    text = NOT_YET
+        return shared(NOT_YET) + shared(TOO_COARSE if answer_field.kind == "number" else TOO_COARSE_ENTRIES)
+    said = shared(NOT_YET)
     if comparison.elements:
         mismatched = [i for i, ok in enumerate(comparison.elements) if not ok]
         matched = sum(comparison.elements)
         if matched and mismatched:
-            text = _partly(matched, mismatched, comparison.columns)
-    text = text + answer_field.rule
-    return text + MAY_BE_NONE if may_be_none else text
+            said = _partly(matched, mismatched, comparison.columns)
+    said = said + _rule(answer_field, exercise_id)
+    return said + shared(MAY_BE_NONE) if may_be_none else said
 
 
-def _partly(matched: int, mismatched: Sequence[int], columns: int | None) -> Text:
+def _partly(matched: int, mismatched: Sequence[int], columns: int | None) -> Said:
     """Which positions of a list, or which cells of a matrix (by row and column), are not right yet."""
     if not columns:
-        return PARTLY.format(matched=matched, positions=", ".join(str(i + 1) for i in mismatched))
+        return shared(PARTLY, matched=matched, positions=", ".join(str(i + 1) for i in mismatched))
     cells = [(i // columns + 1, i % columns + 1) for i in mismatched]
-    return PARTLY_ENTRIES.format(
+    return shared(
+        PARTLY_ENTRIES,
         matched=matched,
         zh_cells="、".join(f"第 {r} 行第 {c} 列" for r, c in cells),
         en_cells="; ".join(f"row {r}, column {c}" for r, c in cells),

@@ -14,6 +14,7 @@ from exercises.i18n import Text
 from exercises.l03.concept_items import ITEMS, WRONG_BY_TAG, ConceptItem, WrongOption
 from exercises.l03.concept_names import NAMES
 from exercises.plugin import Exercise
+from exercises.said import literal
 
 ID = "l03.concept-check"
 OPTION_IDS = ("a", "b", "c", "d")
@@ -229,8 +230,10 @@ class ConceptCheck(Exercise):
             or len(student) != len(variant.data["items"])
         ):
             return result
-        feedback = item_feedback(variant, student).get(lang)
-        return replace(result, parts={**result.parts, "choices": replace(part, feedback=feedback)})
+        # Worded from this variant's items, so it is stored as its text (exercises/said.py).
+        said = literal(item_feedback(variant, student))
+        choices = replace(part, feedback=said.get(lang), feedback_said=said)
+        return replace(result, parts={**result.parts, "choices": choices})
 
 
 EXERCISE = ConceptCheck(

@@ -44,6 +44,21 @@ class Bilingual(Reply):
     en: str | None = None
 
 
+class FeedbackMessage(Reply):
+    """One message a text is made of: a stable id with its arguments, the same in every language."""
+
+    id: str
+    args: dict[str, Any] | None = None
+
+
+# By the name of the text (feedback, read; an error's message): the messages it is made of. The texts beside it are
+# rendered from these in the language asked for; absent on results graded before engine 1.11.
+Meaning = Annotated[
+    dict[str, list[FeedbackMessage]] | None,
+    pydantic.Field(default=None, description="By text (feedback, read; message): its messages, ids with arguments."),
+]
+
+
 class AnswerError(Reply):
     """Why (part of) an answer cannot be read."""
 
@@ -51,6 +66,7 @@ class AnswerError(Reply):
     message: str | None = None
     position: int | None = None
     interpreted: str | None = None
+    meaning: Meaning = None
 
 
 class ErrorDetail(Reply):
@@ -136,6 +152,7 @@ class Part(Reply):
     tags: list[str] | None = None
     follow_through: bool | None = None
     read: Any = None
+    meaning: Meaning = None
 
 
 class SubmissionUser(Reply):

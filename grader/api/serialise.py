@@ -14,10 +14,10 @@ from grader.api.changes import Change
 from grader.api.gradebook import GradebookRow, Student, total_score
 from grader.auth import Principal
 from grader.grading import policy
+from grader.grading.feedback import feedback_in
 from grader.grading.overrides import overrides_of
 from grader.grading.submissions import serialise_submission
 from grader.grading.terms import StudentTerms, student_terms
-from grader.grading.translate import feedback_in
 from grader.i18n import t
 from grader.models import Assignment, Course, ScoreOverride, Submission, SubmissionStatus, User, iso_timestamp
 from grader.models.overrides import TOTAL

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from exercises.api import misconception_name
 from grader.auth_session import current_user
-from grader.grading.translate import feedback_in
+from grader.grading.feedback import feedback_in
 from grader.i18n import js_strings, lang_of, t
 from grader.models import User
 from grader.ui.csrf import csrf_token

@@ -11,12 +11,12 @@ from grader.auth_session import SESSION_USER_KEY
 from grader.percent import FULL_MARKS, full_marks, shown_percent
 from grader.ui.csrf import protect
 from grader.ui.page_helpers import error_page, refuse_hidden_characters, template_globals
-from grader.web import auth_views, course_views, exercise_views, lab_views, link_views
+from grader.web import auth_views, course_views, exercise_views, fragment_views, lab_views, link_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
 
 # Every page view module; its routes are added to the blueprint in init_app, not by importing it.
-VIEW_MODULES = (auth_views, course_views, exercise_views, lab_views, link_views)
+VIEW_MODULES = (auth_views, course_views, exercise_views, fragment_views, lab_views, link_views)
 
 
 @web.before_request

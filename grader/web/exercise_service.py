@@ -72,7 +72,6 @@ class ExercisePage:
     answer_key: Mapping[str, str] | None  # field -> the key's value as the page writes answers
     key_note: str  # UI string key: why the answer key is hidden (unused while it is shown)
     latest: Submission | None
-    misconception_names: Mapping[str, str]  # tag -> short name, for results the page's script renders
     locked: bool = False
     worked: tuple[Mapping[str, Any], ...] = ()  # the key's solution as the engine's named steps (shown with the key)
     departed_at: int | None = None  # the step where the latest graded, not fully right answer leaves that solution
@@ -145,6 +144,24 @@ def key_note(
     return "exercise.key_elsewhere"
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where the user stands on an assignment (its progress) and on one of its exercises (its row)."""
+
+    progress: AssignmentView
+    row: ExerciseRow
+
+
+def exercise_standing(
+    session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
+) -> Standing:
+    """The user's progress on ``assignment`` and their row for ``exercise_id`` (NotVisible: not one of its graded
+    exercises), as the exercise page shows them."""
+    graded_exercise(assignment, exercise_id)
+    progress = assignment_view(session, user, assignment, lang, now)
+    return Standing(progress, next(r for r in progress.rows if r.exercise_id == exercise_id))
+
+
 def exercise_page(
     session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
 ) -> ExercisePage | LockedPage:
@@ -182,7 +199,6 @@ def exercise_page(
         answer_key=engine.answer_key_text(exercise_id, seed, lang) if key_visible else None,
         key_note=key_note(assignment, progress.terms, row.attempts_left, row.last_status, progress.state),
         latest=latest,
-        misconception_names=engine.misconception_names(exercise_id, lang),
         worked=worked,
         departed_at=departed_at,
         latest_attempt=attempt_numbers(history).get(latest.id) if latest else None,

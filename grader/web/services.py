@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 from exercises.i18n import Text
 from grader.grading import access, policy
 from grader.grading.access import Action, Actor
+from grader.grading.feedback import feedback_in
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import Lateness, StudentTerms, student_terms
-from grader.grading.translate import feedback_in
 from grader.i18n import t
 from grader.models import (
     Assignment,

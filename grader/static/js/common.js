@@ -81,14 +81,6 @@
     };
   }
 
-  // A score (0..1) as a whole percentage, as the server shows it: never 100 below full marks, never 0 above nothing.
-  function percent(fraction) {
-    var shown = Math.round(fraction * 100);
-    if (shown >= 100 && fraction < 1) { return 99; }
-    if (shown <= 0 && fraction > 0) { return 1; }
-    return shown;
-  }
-
-  window.Grader = { say: say, el: el, request: request, debounce: debounce, randomKey: randomKey, percent: percent,
+  window.Grader = { say: say, el: el, request: request, debounce: debounce, randomKey: randomKey,
                     problem: problem, problemNode: problemNode, failure: failure };
 })();

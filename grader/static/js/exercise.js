@@ -1,4 +1,6 @@
-/* Exercise page: live "read as ..." preview while typing, submit without a reload, result and progress update. */
+/* Exercise page: live "read as ..." preview while typing, submit without a reload, result and progress update.
+   The result, the progress bar and the attempts line come rendered by the server (the pages' own macros): this
+   script only inserts them, so that a result and its percentages are written in one place. */
 (function () {
   "use strict";
 
@@ -12,7 +14,6 @@
     var resultBox = document.getElementById("result-content");
     var resultSection = document.getElementById("result");
     var lang = form.dataset.lang;
-    var misconceptionNames = JSON.parse(form.dataset.misconceptionNames || "{}");
     var validationRound = 0;
     var busy = false;  // a submit is being checked or sent
     var following = false;  // a stored answer's grade is still awaited: no second submit meanwhile
@@ -153,57 +154,18 @@
       });
     });
 
-    function renderPart(name, part) {
-      var item = el("li", "part " + (part.correct ? "ok" : "bad"));
-      item.appendChild(el("span", "part-name", labelOf(name)));
-      var verdict;
-      if (part.correct) {
-        verdict = el("span", "verdict ok", say("exercise.part_correct"));
-      } else if (part.follow_through && part.score > 0) {
-        verdict = el("span", "verdict partial", say("exercise.part_follow_through", { percent: G.percent(part.score) }));
-      } else if (part.score > 0) {
-        verdict = el("span", "verdict partial", say("exercise.part_partial", { percent: G.percent(part.score) }));
-      } else {
-        verdict = el("span", "verdict bad", say("exercise.part_wrong"));
-      }
-      item.appendChild(document.createTextNode(" "));
-      item.appendChild(verdict);
-      if (part.read) { item.appendChild(el("div", "read", say("exercise.you_wrote", { text: part.read }))); }
-      if (part.feedback) { item.appendChild(el("div", "feedback", part.feedback)); }
-      if (part.follow_through) { item.appendChild(el("div", "follow-through", "↪ " + say("exercise.follow_through"))); }
-      var named = part.misconception ? misconceptionNode(part.misconception) : null;
-      if (named) { item.appendChild(named); }
-      return item;
-    }
-
-    // The short name alone, as the server-rendered result shows it to students (never the internal tag id); a tag
-    // without a short name adds nothing, the part's feedback already says what went wrong.
-    function misconceptionNode(tag) {
-      var name = misconceptionNames[tag];
-      return name ? el("div", "misconception", say("exercise.misconception_named", { name: name })) : null;
-    }
-
-    function renderResult(submission) {
-      var box = el("div", "result-body");
-      if (submission.status === "graded") {
-        var score = el("p", "score");
-        score.appendChild(el("strong", null, say("exercise.score", { percent: G.percent(submission.score) })));
-        box.appendChild(score);
-        var list = el("ul", "parts");
-        fields.forEach(function (field) {
-          var name = field.dataset.field;
-          if (submission.parts && submission.parts[name]) { list.appendChild(renderPart(name, submission.parts[name])); }
-        });
-        box.appendChild(list);
-      } else if (submission.status === "invalid") {
-        box.appendChild(el("p", "message error", say("exercise.invalid_summary")));
-      } else if (submission.status === "error") {
-        box.appendChild(el("p", "message error", say("exercise.grading_error")));
-      } else {
-        box.appendChild(submissionLink(el("p", "message", say("exercise.still_grading")), submission.id));
-      }
-      resultBox.replaceChildren(box);
-      resultSection.focus();
+    /* The submission's result as the server renders it for the pages; if it cannot be fetched, where to see it. */
+    function showResult(submission) {
+      return request("GET", "/submissions/" + submission.id + "/result").then(function (reply) {
+        if (reply.status !== 200 || !reply.body || typeof reply.body.html !== "string") { throw G.failure(reply); }
+        resultBox.innerHTML = reply.body.html;
+        resultSection.focus();
+      }).catch(function (error) {
+        var reply = error && error.reply;
+        var box = el("div", "result-body");
+        box.appendChild(submissionLink(G.problemNode(reply, G.problem(reply)), submission.id));
+        resultBox.replaceChildren(box);
+      });
     }
 
     /* `node` followed by a link to the submission's own page (which refreshes itself until it is graded). */
@@ -221,31 +183,15 @@
       resultBox.replaceChildren(box);
     }
 
+    /* The progress bar and the attempts line as the server renders them for this page. */
     function refreshProgress() {
-      return request("GET", form.dataset.progressUrl).then(function (reply) {
+      return request("GET", form.dataset.standingUrl).then(function (reply) {
         if (reply.status !== 200 || !reply.body) { return; }
-        var graded = (form.dataset.gradedIds || "").split(" ").filter(Boolean);
-        var rows = reply.body.exercises.filter(function (row) { return graded.indexOf(row.exercise_id) >= 0; });
-        var total = rows.length;
-        var sum = rows.reduce(function (acc, row) { return acc + (row.score || 0); }, 0);
-        var percent = total ? G.percent(sum / total) : 0;
-        document.querySelectorAll(".progress").forEach(function (bar) {
-          // The server's one rule (grader/web/services.py): done is full marks, attempted is anything short of it.
-          var full = Number(bar.dataset.fullMarks);
-          var done = rows.filter(function (row) { return row.score !== null && row.score >= full; }).length;
-          var attempted = rows.filter(function (row) {
-            return !(row.score !== null && row.score >= full) && (row.score !== null || row.attempts_used > 0);
-          }).length;
-          bar.querySelector("progress").value = percent;
-          bar.querySelector("progress").textContent = percent + "%";
-          bar.querySelector(".progress-text").textContent = say("assignment.progress_text", { done: done, total: total, attempted: attempted, percent: percent });
-        });
-        var mine = reply.body.exercises.filter(function (row) { return row.exercise_id === form.dataset.exercise; })[0];
+        var bar = document.getElementById("assignment-progress");
+        if (bar) { bar.outerHTML = reply.body.progress; }
         var attempts = document.getElementById("attempts-left");
-        if (mine && attempts && mine.attempts_left !== null) {
-          attempts.textContent = say("attempts.left", { left: mine.attempts_left, allowed: attempts.dataset.allowed });
-          outOfAttempts = mine.attempts_left === 0;
-        }
+        if (attempts) { attempts.innerHTML = reply.body.attempts; }
+        outOfAttempts = reply.body.attempts_left === 0;
       });
     }
 
@@ -353,9 +299,8 @@
     });
 
     function showGraded(submission) {
-      renderResult(submission);
       // The bar and attempts line are a courtesy: failing to refresh them must not hide the grade just shown.
-      return refreshProgress().catch(function () { return null; });
+      return showResult(submission).then(function () { return refreshProgress(); }).catch(function () { return null; });
     }
 
     restoreDraft();
