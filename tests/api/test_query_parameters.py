@@ -40,6 +40,8 @@ def _get_routes(api: Api) -> dict[str, tuple[str, str]]:
         "list_extensions": (f"/assignments/{api.school.open_assignment}/extensions", ""),
         "list_overrides": (f"/assignments/{api.school.open_assignment}/overrides", ""),
         "admin_users": ("/admin/users", "q"),
+        "list_staff": (f"/courses/{api.school.course_a}/staff", ""),
+        "get_staff": (f"/courses/{api.school.course_a}/staff/teacher", ""),
     }
 
 
