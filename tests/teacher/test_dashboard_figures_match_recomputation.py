@@ -567,6 +567,9 @@ def _post_routes(world: World, token_id: int) -> list[str]:
         f"/teach/admin/users/{s}/role",
         f"/teach/admin/users/{s}/active",
         f"/teach/assignments/{a}/delete",
+        f"/teach/courses/{c}/staff",
+        f"/teach/courses/{c}/staff/{world.students[0].username}/role",
+        f"/teach/courses/{c}/staff/{world.students[0].username}/remove",
         "/teach/tokens",
         f"/teach/tokens/{token_id}/revoke",
     ]
