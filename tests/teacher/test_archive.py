@@ -182,8 +182,9 @@ def test_students_see_archived_courses_apart_with_their_results(login: Login, se
     client, _ = login(student.username)
     courses = client.get("/courses").get_data(as_text=True)
     active, archived = courses.split('id="archived-courses"', 1)
-    assert f"course-{open_one.course_id}" in active and f"course-{assignment.course_id}" not in active
-    assert f"course-{assignment.course_id}" in archived and "Archived courses" in archived
+    # The heading ids, quoted: a bare "course-1" would also be found inside a course code such as course-163009b202.
+    assert f'id="course-{open_one.course_id}"' in active and f'id="course-{assignment.course_id}"' not in active
+    assert f'id="course-{assignment.course_id}"' in archived and "Archived courses" in archived
     page = client.get(f"/assignments/{assignment.id}")
     assert page.status_code == 200 and 'id="archived-notice"' in page.get_data(as_text=True)
 
