@@ -9,6 +9,7 @@ from grader.api.openapi_common import (
     IDEMPOTENCY_KEY,
     SEED,
     JSONObject,
+    json_body,
     json_reply,
     model_schemas,
     operation,
@@ -80,7 +81,7 @@ HEADERS: JSONObject = {
 ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
 
 
-JSON_BODY = {"required": True, "content": {"application/json": {"schema": ref("SubmissionRequest")}}}
+JSON_BODY = json_body("SubmissionRequest")
 SUBMITTED = ("Location", "Preference-Applied")
 PATHS: JSONObject = {
     "/api/v1/openapi.json": {
@@ -156,7 +157,7 @@ PATHS: JSONObject = {
                 ),
             },
             (400, 401, 404, 413, 415, 422, 429),
-            requestBody={"required": True, "content": {"application/json": {"schema": ref("ValidateRequest")}}},
+            requestBody=json_body("ValidateRequest"),
         )
     },
     "/api/v1/submissions": {

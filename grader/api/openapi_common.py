@@ -26,6 +26,11 @@ def json_reply(schema: JSONObject, description: str, headers: tuple[str, ...] = 
     return response
 
 
+def json_body(schema: str) -> JSONObject:
+    """A required JSON request body described by the component schema ``schema``."""
+    return {"required": True, "content": {"application/json": {"schema": ref(schema)}}}
+
+
 def error_refs(*statuses: int) -> JSONObject:
     """References to the shared error responses."""
     return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import (
-    ID,
-    JSONObject,
-    json_reply,
-    operation,
-    path_param,
-    query_params,
-    ref,
-)
+from grader.api.openapi_common import ID, JSONObject, json_body, json_reply, operation, path_param, query_params, ref
 from grader.api.schemas_course import OverrideQuery
 
 _ONE = [path_param("assignment_id", ID), path_param("student_id", ID)]
@@ -32,7 +24,7 @@ COURSE_PATHS: JSONObject = {
             {"200": json_reply(ref("Override"), "The override as stored")},
             (400, 401, 403, 404, 415, 422),
             parameters=_ONE,
-            requestBody={"required": True, "content": {"application/json": {"schema": ref("OverrideRequest")}}},
+            requestBody=json_body("OverrideRequest"),
         ),
         "delete": operation(
             "delete_override",
@@ -58,7 +50,7 @@ COURSE_PATHS: JSONObject = {
             {"200": json_reply(ref("Extension"), "The extension as stored")},
             (400, 401, 403, 404, 415, 422),
             parameters=_ONE,
-            requestBody={"required": True, "content": {"application/json": {"schema": ref("ExtensionRequest")}}},
+            requestBody=json_body("ExtensionRequest"),
         ),
         "delete": operation(
             "delete_extension",

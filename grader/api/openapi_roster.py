@@ -6,6 +6,7 @@ from __future__ import annotations
 from grader.api.openapi_common import (
     ID,
     JSONObject,
+    json_body,
     json_reply,
     model_schemas,
     operation,
@@ -19,11 +20,6 @@ from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksR
 ROSTER_SCHEMAS: JSONObject = model_schemas(RosterRequest, SignInLinksRequest, AccountChange, *ROSTER_RESPONSES)
 
 
-def _body(schema: str) -> JSONObject:
-    """A required JSON request body."""
-    return {"required": True, "content": {"application/json": {"schema": ref(schema)}}}
-
-
 ROSTER_PATHS: JSONObject = {
     "/api/v1/courses/{course_id}/roster": {
         "post": operation(
@@ -33,7 +29,7 @@ ROSTER_PATHS: JSONObject = {
             {"200": json_reply(ref("RosterResult"), "What was done, and the refused rows")},
             (400, 401, 403, 404, 413, 415, 422),
             parameters=[path_param("course_id", ID)],
-            requestBody=_body("RosterRequest"),
+            requestBody=json_body("RosterRequest"),
         )
     },
     "/api/v1/courses/{course_id}/sign-in-links": {
@@ -43,7 +39,7 @@ ROSTER_PATHS: JSONObject = {
             {"200": json_reply(ref("SignInLinkList"), "The links, shown this once")},
             (400, 401, 403, 404, 415, 422),
             parameters=[path_param("course_id", ID)],
-            requestBody=_body("SignInLinksRequest"),
+            requestBody=json_body("SignInLinksRequest"),
         )
     },
     "/api/v1/admin/users": {
@@ -62,7 +58,7 @@ ROSTER_PATHS: JSONObject = {
             {"200": json_reply(ref("Account"), "The account as it is now")},
             (400, 401, 403, 404, 415, 422),
             parameters=[path_param("user_id", ID)],
-            requestBody=_body("AccountChange"),
+            requestBody=json_body("AccountChange"),
         )
     },
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import ID, JSONObject, json_reply, model_schemas, operation, path_param, ref
+from grader.api.openapi_common import ID, JSONObject, json_body, json_reply, model_schemas, operation, path_param, ref
 from grader.api.schemas_staff import STAFF_RESPONSES, StaffRequest
 
 STAFF_SCHEMAS: JSONObject = model_schemas(StaffRequest, *STAFF_RESPONSES)
@@ -40,7 +40,7 @@ STAFF_PATHS: JSONObject = {
             {"200": json_reply(ref("StaffMember"), "The staff member as stored")},
             (400, 401, 403, 404, 415, 422),
             parameters=_ONE,
-            requestBody={"required": True, "content": {"application/json": {"schema": ref("StaffRequest")}}},
+            requestBody=json_body("StaffRequest"),
         ),
         "delete": operation(
             "delete_staff",
