@@ -210,16 +210,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("注意力的二次方代价", "The quadratic cost of attention"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    tag_part=tag_part,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("注意力的二次方代价", "The quadratic cost of attention"))

@@ -195,15 +195,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("多头注意力的形状与参数", "Multi-head shapes and parameters"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("多头注意力的形状与参数", "Multi-head shapes and parameters"))

@@ -263,17 +263,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("RNN 的一步更新", "One RNN step"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("RNN 的一步更新", "One RNN step"))

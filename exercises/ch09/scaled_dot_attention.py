@@ -350,17 +350,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("手算缩放点积注意力", "Scaled dot-product attention by hand"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("手算缩放点积注意力", "Scaled dot-product attention by hand"))

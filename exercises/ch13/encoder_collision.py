@@ -440,19 +440,6 @@ def prompt(variant: Variant, lang: str) -> str:
     return setup_text(data, lang) + questions.get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("定位编码器的状态碰撞", "Locating the encoder collision"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    symbols=SYMBOLS,
-    steps=steps,
+EXERCISE = Exercise.declared_in(
+    globals(), title=Text("定位编码器的状态碰撞", "Locating the encoder collision"), symbols=SYMBOLS
 )

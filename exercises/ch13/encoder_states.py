@@ -295,19 +295,6 @@ def prompt(variant: Variant, lang: str) -> str:
     return setup_text(data, lang) + question.get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("逐步计算编码器状态", "Encoder states, read by read"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
-    symbols=SYMBOLS,
+EXERCISE = Exercise.declared_in(
+    globals(), title=Text("逐步计算编码器状态", "Encoder states, read by read"), symbols=SYMBOLS
 )

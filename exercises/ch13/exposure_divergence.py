@@ -371,18 +371,8 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
+EXERCISE = Exercise.declared_in(
+    globals(),
     title=Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
     data_text=table_block,
-    steps=steps,
 )

@@ -363,19 +363,8 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
+EXERCISE = Exercise.declared_in(
+    globals(),
     title=Text("贪心解码与停止规则", "Greedy decoding and the stopping rule"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
     data_text=table_block,
 )

@@ -436,18 +436,8 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
+EXERCISE = Exercise.declared_in(
+    globals(),
     title=Text("序列损失与平均方式", "Sequence loss and how it is averaged"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
     data_text=table_block,
-    steps=steps,
 )

@@ -280,17 +280,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="l03",
-    title=Text("加性注意力的一步", "One step of additive attention"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("加性注意力的一步", "One step of additive attention"))

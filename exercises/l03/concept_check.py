@@ -236,16 +236,7 @@ class ConceptCheck(Exercise):
         return replace(result, parts={**result.parts, "choices": choices})
 
 
-EXERCISE = ConceptCheck(
-    id=ID,
-    chapter="l03",
+EXERCISE = ConceptCheck.declared_in(
+    globals(),
     title=Text("概念自测：定长向量与注意力的由来", "Concept check: the fixed vector and where attention came from"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    tag_part=tag_part,
-    tag_example=tag_example,
 )

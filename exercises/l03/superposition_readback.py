@@ -335,18 +335,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="l03",
-    title=Text("叠加记忆的读回", "Reading back from a superposed memory"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), title=Text("叠加记忆的读回", "Reading back from a superposed memory"))
