@@ -17,7 +17,13 @@ from exercises.i18n import Text
 from exercises.variant_generation import generate_variant
 
 # The module-level names of the pieces a plug-in declares in capitals; every other piece has its field's name.
-MODULE_NAMES = {"id": "ID", "fields": "FIELDS", "misconceptions": "MISCONCEPTIONS", "symbols": "SYMBOLS"}
+MODULE_NAMES = {
+    "id": "ID",
+    "title": "TITLE",
+    "fields": "FIELDS",
+    "misconceptions": "MISCONCEPTIONS",
+    "symbols": "SYMBOLS",
+}
 
 
 @dataclass(frozen=True)
@@ -56,13 +62,13 @@ class Exercise:
     tag_example: Callable[[str, str], str | None] | None = None
 
     @classmethod
-    def declared_in(cls, module: Mapping[str, Any], title: Text, **pieces: Any) -> Self:
+    def declared_in(cls, module: Mapping[str, Any], **pieces: Any) -> Self:
         """The exercise whose pieces a plug-in module declares under the contract's names (``globals()``).
 
-        ``ID``, ``FIELDS``, ``MISCONCEPTIONS`` and ``SYMBOLS`` in capitals, every function under its field's name
-        (``book_data``, ``solve``, ``quality``, ...; docs/adding-an-exercise.md); an optional piece the module does
-        not define keeps its default, and ``pieces`` names one declared under another name (``data_text=table_block``).
-        The chapter is the ID's first part (``ch13`` of ``ch13.shift-pairs``).
+        ``ID``, ``TITLE``, ``FIELDS``, ``MISCONCEPTIONS`` and ``SYMBOLS`` in capitals, every function under its
+        field's name (``book_data``, ``solve``, ``quality``, ...; docs/adding-an-exercise.md); an optional piece the
+        module does not define keeps its default, and ``pieces`` names one it imports or names otherwise
+        (``data_text=table_block``). The chapter is the ID's first part (``ch13`` of ``ch13.shift-pairs``).
         """
         declared = {
             piece.name: module[name]
@@ -70,7 +76,7 @@ class Exercise:
             if (name := MODULE_NAMES.get(piece.name, piece.name)) in module
         }
         chapter = str(module["ID"]).partition(".")[0]
-        return cls(**{**declared, "chapter": chapter, "title": title, **pieces})
+        return cls(**{**declared, "chapter": chapter, **pieces})
 
     def answer_field(self, name: str) -> AnswerField:
         """The answer field called ``name``."""

@@ -16,6 +16,7 @@ from exercises.plugin import Exercise
 from exercises.units import Units
 
 ID = "ch09.rnn-step"
+TITLE = Text("RNN 的一步更新", "One RNN step")
 WEIGHT_TENTHS = np.arange(-10, 11)  # weights are one-decimal numbers in [-1, 1]
 MIN_CLEAR = 0.5  # one pre-activation entry this far from 0, so tanh(z) and z differ beyond tolerance
 MAX_PRE = 3.0  # beyond this tanh is flat at ±1 and the step teaches nothing
@@ -263,4 +264,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise.declared_in(globals(), title=Text("RNN 的一步更新", "One RNN step"))
+EXERCISE = Exercise.declared_in(globals())

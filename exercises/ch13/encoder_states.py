@@ -33,6 +33,7 @@ from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
 
 ID = "ch13.encoder-states"
+TITLE = Text("逐步计算编码器状态", "Encoder states, read by read")
 MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
 
 
@@ -295,6 +296,4 @@ def prompt(variant: Variant, lang: str) -> str:
     return setup_text(data, lang) + question.get(lang)
 
 
-EXERCISE = Exercise.declared_in(
-    globals(), title=Text("逐步计算编码器状态", "Encoder states, read by read"), symbols=SYMBOLS
-)
+EXERCISE = Exercise.declared_in(globals(), symbols=SYMBOLS)

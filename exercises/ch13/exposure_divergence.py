@@ -27,6 +27,7 @@ from exercises.plugin import Exercise
 from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.exposure-divergence"
+TITLE = Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence")
 EARLY_EOS_SHARE = 0.15  # variants whose first mistake is EOS itself, so the inputs never get to differ
 
 
@@ -371,8 +372,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise.declared_in(
-    globals(),
-    title=Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence"),
-    data_text=table_block,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

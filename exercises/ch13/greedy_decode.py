@@ -37,6 +37,7 @@ from exercises.tagging import part_solver_tags
 from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.greedy-decode"
+TITLE = Text("贪心解码与停止规则", "Greedy decoding and the stopping rule")
 EXERCISE_3_BLUE_ROW = [0.0, 0.0, 0.8, 0.1, 0.1, 0.0]  # exercise 13.3 replaces only the blue row
 
 
@@ -363,8 +364,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise.declared_in(
-    globals(),
-    title=Text("贪心解码与停止规则", "Greedy decoding and the stopping rule"),
-    data_text=table_block,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

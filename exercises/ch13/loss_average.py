@@ -30,6 +30,7 @@ from exercises.readers import display
 from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.loss-average"
+TITLE = Text("序列损失与平均方式", "Sequence loss and how it is averaged")
 MIN_SEQUENCE_PROBABILITY = 0.05  # keeps the product well above the absolute tolerance
 EOS_BELOW_ONE_SHARE = 0.6
 
@@ -436,8 +437,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise.declared_in(
-    globals(),
-    title=Text("序列损失与平均方式", "Sequence loss and how it is averaged"),
-    data_text=table_block,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

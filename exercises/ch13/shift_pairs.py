@@ -14,6 +14,7 @@ from exercises.i18n import Text
 from exercises.plugin import Exercise
 
 ID = "ch13.shift-pairs"
+TITLE = Text("目标右移与教师强制", "Shifting the target for teacher forcing")
 
 
 def book_data() -> Data:
@@ -312,4 +313,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise.declared_in(globals(), title=Text("目标右移与教师强制", "Shifting the target for teacher forcing"))
+EXERCISE = Exercise.declared_in(globals())
