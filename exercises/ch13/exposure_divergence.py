@@ -145,6 +145,17 @@ def _token_at(tokens: tuple[str, ...] | list[str], index: int) -> str:
     return tokens[index] if 0 <= index < len(tokens) else NO_TOKEN
 
 
+def _input_at(run: Steps, name: str, label: Text, inputs: list[str], at: int) -> Any:
+    """The step naming the token a timeline feeds as input ``at``; its mistakes read the one before or after it."""
+    return run.custom(
+        name,
+        label,
+        lambda: _token_at(inputs, at),
+        {"earlier": lambda: _token_at(inputs, at - 1), "later": lambda: _token_at(inputs, at + 1)},
+        INPUT_WORDS,
+    )
+
+
 def steps(variant: Variant, run: Steps) -> Answer:
     """The solve as named steps: the first wrong prediction, the step the inputs first differ, and the input each
     regime feeds there."""
@@ -170,20 +181,8 @@ def steps(variant: Variant, run: Steps) -> Answer:
         }
     at = divergence - 1  # the input at step s: BOS at step 1, then the token of step s − 1
     taught, fed_back = [BOS, *target], [BOS, *generated]
-    teacher = run.custom(
-        "teacher",
-        Text("教师强制送入的 token", "the token teacher forcing feeds"),
-        lambda: _token_at(taught, at),
-        {"earlier": lambda: _token_at(taught, at - 1), "later": lambda: _token_at(taught, at + 1)},
-        INPUT_WORDS,
-    )
-    fed = run.custom(
-        "generated",
-        Text("自由生成送入的 token", "the token free generation feeds"),
-        lambda: _token_at(fed_back, at),
-        {"earlier": lambda: _token_at(fed_back, at - 1), "later": lambda: _token_at(fed_back, at + 1)},
-        INPUT_WORDS,
-    )
+    teacher = _input_at(run, "teacher", Text("教师强制送入的 token", "the token teacher forcing feeds"), taught, at)
+    fed = _input_at(run, "generated", Text("自由生成送入的 token", "the token free generation feeds"), fed_back, at)
     return {
         "first_wrong_step": wrong,
         "first_input_divergence_step": divergence,
