@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import delete, text
+from psycopg.errors import DeadlockDetected
+from sqlalchemy import Engine, delete, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from grader import create_app
@@ -20,7 +22,14 @@ from grader.extensions import get_db
 from grader.migrate import upgrade
 from grader.models import Base, User
 from tests.factories import make_user
-from tests.support import Backend, WorkerProcess, cache_url_builders, own_redis_url, postgres_database
+from tests.support import (
+    Backend,
+    WorkerProcess,
+    cache_url_builders,
+    fast_commits,
+    own_redis_url,
+    postgres_database,
+)
 
 # The `browser` fixture (Debian Chromium under Playwright) for the browser tests of every folder.
 pytest_plugins = ["tests.browser_support"]
@@ -63,12 +72,30 @@ def _postgres_emptying() -> str:
 POSTGRES_EMPTYING = _postgres_emptying()
 
 
+EMPTYING_ATTEMPTS = 5
+
+
 def clean_database(app: Flask) -> None:
     """Empty every table. Ids are never reused (PostgreSQL sequences, SQLite AUTOINCREMENT), so a stale task
-    message from an earlier test can never touch a later test's row."""
+    message from an earlier test can never touch a later test's row.
+
+    On PostgreSQL the LOCK takes the tables one by one, so a worker transaction still writing from the test that
+    ended can hold one the script needs while waiting for one it holds; the server then aborts one of the two. If
+    it picks the script, the worker's transaction has gone on and the script is simply run again."""
     database = get_db(app)
-    with database.engine.begin() as connection:
-        if database.dialect == "postgresql":
+    for attempt in range(EMPTYING_ATTEMPTS):
+        try:
+            _empty_tables(database.engine, database.dialect)
+            return
+        except OperationalError as error:
+            if not isinstance(error.orig, DeadlockDetected) or attempt == EMPTYING_ATTEMPTS - 1:
+                raise
+
+
+def _empty_tables(engine: Engine, dialect: str) -> None:
+    """One transaction deleting every table's rows (see ``clean_database``)."""
+    with engine.begin() as connection:
+        if dialect == "postgresql":
             connection.execute(text(POSTGRES_EMPTYING))
         else:
             for table in reversed(Base.metadata.sorted_tables):
@@ -78,7 +105,7 @@ def clean_database(app: Flask) -> None:
 @contextmanager
 def app_on(backend: Backend) -> Iterator[Flask]:
     """The app on ``backend``; its database is emptied when the block ends (for folders whose ``app`` is another)."""
-    application = create_app(backend.config())
+    application = fast_commits(create_app(backend.config()))
     yield application
     clean_database(application)
     get_db(application).dispose()
