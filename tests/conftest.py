@@ -26,7 +26,7 @@ from tests.support import (
     Backend,
     WorkerProcess,
     cache_url_builders,
-    fast_commits,
+    for_tests,
     own_redis_url,
     postgres_database,
 )
@@ -105,7 +105,7 @@ def _empty_tables(engine: Engine, dialect: str) -> None:
 @contextmanager
 def app_on(backend: Backend) -> Iterator[Flask]:
     """The app on ``backend``; its database is emptied when the block ends (for folders whose ``app`` is another)."""
-    application = fast_commits(create_app(backend.config()))
+    application = for_tests(create_app(backend.config()))
     yield application
     clean_database(application)
     get_db(application).dispose()

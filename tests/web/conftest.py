@@ -25,7 +25,7 @@ from grader.extensions import get_db
 from grader.models import User
 from grader.serve import prepare, start_worker, stop_worker
 from tests.factories import LIGHT_HASHER
-from tests.support import fast_commits
+from tests.support import for_tests
 
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 DATABASE_FILE = "grader.sqlite"  # where the app keeps its database in GRADER_DATA_DIR unless DATABASE_URL says
@@ -57,7 +57,7 @@ def _demo_database() -> Path:
 
 def make_app(data_dir: Path, **extra: object) -> Flask:
     """A migrated app with the demo course, its data (SQLite, embedded broker) in ``data_dir``."""
-    app = fast_commits(create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(data_dir), **extra}))
+    app = for_tests(create_app({"GRADER_ENV": "testing", "GRADER_DATA_DIR": str(data_dir), **extra}))
     database = data_dir / DATABASE_FILE
     if app.config["DATABASE_URL"] == f"sqlite:///{database}" and not database.exists():
         shutil.copyfile(_demo_database(), database)  # create_app opens no connection: the copy is what it finds
