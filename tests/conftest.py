@@ -105,7 +105,7 @@ def _empty_tables(engine: Engine, dialect: str) -> None:
 @contextmanager
 def app_on(backend: Backend) -> Iterator[Flask]:
     """The app on ``backend``; its database is emptied when the block ends (for folders whose ``app`` is another)."""
-    application = for_tests(create_app(backend.config()))
+    application = for_tests(create_app(backend.config()), shared_engine=True)
     yield application
     clean_database(application)
     get_db(application).dispose()
