@@ -232,7 +232,43 @@ def _same_pair(student: object, reference: object) -> bool:
 
 def equal(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> bool:
     """Whether the student's part is fully correct."""
-    return compare(kind, student, reference, tolerance).correct
+    # The checker and the search ask this of every solver's answer: plain numbers are compared entry by entry up to
+    # the first miss, without a Comparison (the same verdict as ``compare``'s).
+    same = None
+    if kind == "matrix":
+        same = _same_matrix(student, reference, tolerance)
+    elif kind == "vector":
+        same = _same_vector(student, reference, tolerance)
+    return compare(kind, student, reference, tolerance).correct if same is None else same
+
+
+def _same_matrix(student: object, reference: object, tolerance: Tolerance) -> bool | None:
+    """Whether two matrices given as lists of equally long, non-empty rows of numbers are equal within
+    ``tolerance``; None for any other form (``compare`` decides)."""
+    if not isinstance(student, list | tuple) or not isinstance(reference, list | tuple) or not reference:
+        return None
+    width = len(reference[0]) if isinstance(reference[0], list | tuple) else 0
+    if not width or not all(_number_row(row, width) for row in reference):
+        return None
+    if len(student) != len(reference):
+        return False  # another number of rows, ragged or not: never the reference's shape
+    if not all(_number_row(row, width) for row in student):
+        return None
+    return all(tolerance.close(s, r) for row, wanted in zip(student, reference) for s, r in zip(row, wanted))
+
+
+def _same_vector(student: object, reference: object, tolerance: Tolerance) -> bool | None:
+    """Whether two vectors given as lists of plain numbers are equal within ``tolerance``; None for any other form."""
+    if not isinstance(reference, list | tuple) or not _number_row(reference, len(reference)):
+        return None
+    if not isinstance(student, list | tuple) or not _number_row(student, len(reference)):
+        return None
+    return all(tolerance.close(s, r) for s, r in zip(student, reference))
+
+
+def _number_row(row: object, width: int) -> bool:
+    """Whether ``row`` is a list of ``width`` plain numbers."""
+    return isinstance(row, list | tuple) and len(row) == width and all(isinstance(item, int | float) for item in row)
 
 
 MAX_COARSE_DECIMALS = 6  # beyond this a number was not typed rounded: it is a value of its own (1/3, say)

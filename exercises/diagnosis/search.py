@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
-from exercises.comparators import coarsely_rounded, equal
+from exercises.comparators import DEFAULT_TOLERANCE, SHAPED_KINDS, coarsely_rounded, equal
 from exercises.diagnosis.mistakes import describe, sentence
 from exercises.diagnosis.steps import StepInfo, Steps
 from exercises.i18n import Text
@@ -30,6 +30,7 @@ Perturbation = tuple[tuple[str, str], ...]
 TAG_PREFIX = "gen:"
 UNWORDED = Text("", "")
 TABLE_CACHE_SIZE = 256
+WORDED_CACHE_SIZE = 1024
 
 
 class Stepped(Protocol):
@@ -47,9 +48,10 @@ class Stepped(Protocol):
     def generate(self, seed: int) -> Variant: ...
 
 
-def run(chain: Chain, variant: Variant, wrong: Perturbation = ()) -> tuple[Answer, Steps]:
-    """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run's record."""
-    steps = Steps(dict(wrong))
+def run(chain: Chain, variant: Variant, wrong: Perturbation = (), record: bool = True) -> tuple[Answer, Steps]:
+    """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run (its steps' record where
+    ``record``: without, the same answer for less)."""
+    steps = Steps(dict(wrong), record)
     return chain(variant, steps), steps
 
 
@@ -75,9 +77,17 @@ def _wording(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:
 
 def _finite(value: Any) -> bool:
     """Whether every number in ``value`` is finite (an overflow is nobody's answer)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
     if isinstance(value, (list, tuple)):
-        return all(_finite(item) for item in value)
-    return not isinstance(value, float) or math.isfinite(value)
+        # A row is checked in one loop, not a call per entry: the search asks this of every run.
+        for item in value:
+            if isinstance(item, float):
+                if not math.isfinite(item):
+                    return False
+            elif isinstance(item, (list, tuple)) and not _finite(item):
+                return False
+    return True
 
 
 def _changed(fields: Sequence[AnswerField], answer: Answer, key: Answer) -> dict[str, Any]:
@@ -101,18 +111,44 @@ def _same(answer_field: AnswerField, value: Any, key: Any) -> bool:
 
 def _like_rounding(fields: Sequence[AnswerField], changed: Answer, key: Answer) -> bool:
     """Whether a changed part reads as the key rounded too coarsely (1.3 for 1.2974): not told apart from rounding."""
-    return any(coarsely_rounded(f.kind, changed[f.name], key[f.name]) for f in fields if f.name in changed)
+    return any(
+        not _too_precise(f.kind in SHAPED_KINDS, changed[f.name], key[f.name])
+        and coarsely_rounded(f.kind, changed[f.name], key[f.name])
+        for f in fields
+        if f.name in changed
+    )
+
+
+# Below this size a float showing at most 6 decimals is the nearest float to them, so ``round(x, 6) == x``.
+PRECISE_BELOW = 1e6
+
+
+def _too_precise(shaped: bool, value: Any, key: Any) -> bool:
+    """Whether some number of ``value`` (off its key, for a vector or matrix) shows more than 6 decimals: then it is
+    no rounding (``coarsely_rounded`` says no), and a run's numbers mostly are; found without writing them out."""
+    if isinstance(value, (list, tuple)):
+        if not isinstance(key, (list, tuple)):
+            return False
+        return any(_too_precise(shaped, item, wanted) for item, wanted in zip(value, key))
+    if type(value) is not float or not abs(value) < PRECISE_BELOW or round(value, 6) == value:
+        return False
+    if not shaped:
+        return True
+    # An entry within the tolerance does not count (it is not what was rounded); a key that is no number makes
+    # ``coarsely_rounded`` say no anyway.
+    return not (isinstance(key, (int, float)) and not isinstance(key, bool) and DEFAULT_TOLERANCE.close(value, key))
+
+
+def _coarse(value: Any) -> Any:
+    """``value`` with its floats rounded to 6 decimals, for a fingerprint."""
+    if isinstance(value, (list, tuple)):
+        return [round(item, 6) if type(item) is float else _coarse(item) for item in value]
+    return round(value, 6) if isinstance(value, float) else value
 
 
 def _fingerprint(changed: Answer) -> str:
     """A canonical text of changed parts, coarse enough that two runs giving one answer share it."""
-
-    def coarse(value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            return [coarse(item) for item in value]
-        return round(value, 6) if isinstance(value, float) else value
-
-    return json.dumps({name: coarse(value) for name, value in sorted(changed.items())})
+    return json.dumps({name: _coarse(value) for name, value in sorted(changed.items())})
 
 
 def _candidates(info: dict[str, StepInfo], pairs: bool) -> list[Perturbation]:
@@ -127,8 +163,8 @@ def _perturbed(
     chain: Chain, fields: tuple[AnswerField, ...], perturbation: Perturbation, variant: Variant
 ) -> Answer | None:
     """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none)."""
-    key, _ = run(chain, variant)
-    answer, _ = run(chain, variant, perturbation)
+    key, _ = run(chain, variant, record=False)
+    answer, _ = run(chain, variant, perturbation, record=False)
     return _changed(fields, answer, key) or None
 
 
@@ -169,7 +205,7 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
     table: list[tuple[Misconception, Answer]] = []
     for perturbation in _candidates(record.info, pairs):
         try:
-            answer, _ = run(chain, variant, perturbation)
+            answer, _ = run(chain, variant, perturbation, record=False)
         except (ValueError, IndexError):
             continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
         changed = _changed(exercise.fields, answer, key)
@@ -190,13 +226,24 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
     return tuple(table), frozenset(seen)
 
 
+_WORDED: dict[int, tuple[Misconception, Misconception]] = {}
+
+
 def worded(exercise: Stepped, variant: Variant, misconception: Misconception) -> Misconception:
-    """A generated diagnosis with its sentence and short name, worded from the steps of its own run."""
+    """A generated diagnosis with its sentence and short name, worded from the steps of its own run (kept per
+    entry of a cached table: every student making that mistake on the variant gets the same words)."""
+    found = _WORDED.get(id(misconception))
+    if found is not None and found[0] is misconception:
+        return found[1]
     perturbation = parse_tag(misconception.tag)
     if perturbation is None or exercise.steps is None:
         return misconception
     info = run(exercise.steps, variant, perturbation)[1].info
-    return dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
+    said = dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
+    if len(_WORDED) >= WORDED_CACHE_SIZE:
+        _WORDED.pop(next(iter(_WORDED)))
+    _WORDED[id(misconception)] = (misconception, said)
+    return said
 
 
 def _name(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:
