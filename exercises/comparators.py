@@ -266,9 +266,12 @@ def _same_vector(student: object, reference: object, tolerance: Tolerance) -> bo
     return all(tolerance.close(s, r) for s, r in zip(student, reference))
 
 
+PLAIN_NUMBERS = frozenset({float, int})
+
+
 def _number_row(row: object, width: int) -> bool:
-    """Whether ``row`` is a list of ``width`` plain numbers."""
-    return isinstance(row, list | tuple) and len(row) == width and all(isinstance(item, int | float) for item in row)
+    """Whether ``row`` is a list of ``width`` floats and ints (not bools, not numpy scalars: ``compare`` reads those)."""
+    return isinstance(row, list | tuple) and len(row) == width and PLAIN_NUMBERS.issuperset(map(type, row))
 
 
 MAX_COARSE_DECIMALS = 6  # beyond this a number was not typed rounded: it is a value of its own (1/3, say)

@@ -98,8 +98,9 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 class Steps:
     """A run of a solve chain; the steps named in ``wrong`` (step -> mistake) are done wrong that way.
 
-    With ``record`` (the default) the run keeps each step's ``info`` (label, number, the mistakes it offers); without,
-    it only works out the answer, and a step's mistakes only where it is done wrong: the same values, for less.
+    With ``record`` (the default) the run keeps each step's ``info`` (label, number, the mistakes it offers) and
+    ``values``; without, it only works out the answer, and a step's mistakes only where it is done wrong: the same
+    answer, for less.
     """
 
     def __init__(self, wrong: Mapping[str, str] | None = None, record: bool = True) -> None:
@@ -111,17 +112,17 @@ class Steps:
     def _step(self, name: str, label: Text, right: Thunk, options: Offered, words: Words = NO_WORDS) -> Any:
         """Record step ``name`` and return its value: the mistake asked for where it applies, else ``right()``."""
         mistake = self.wrong.get(name, "")
-        if self.record or mistake:
+        if not self.record:
+            if not mistake:
+                return right()
             offered = options() if callable(options) else options
-            if self.record:
-                # A step run again (once per read of an encoder) keeps its number: the same mistake is made at
-                # every read.
-                number = self.info[name].number if name in self.info else len(self.info) + 1
-                said = words() if callable(words) else words
-                self.info[name] = StepInfo(name, label, number, tuple(offered), dict(said))
-            value = offered[mistake]() if mistake in offered else right()
-        else:
-            value = right()
+            return offered[mistake]() if mistake in offered else right()
+        offered = options() if callable(options) else options
+        # A step run again (once per read of an encoder) keeps its number: the same mistake is made at every read.
+        number = self.info[name].number if name in self.info else len(self.info) + 1
+        said = words() if callable(words) else words
+        self.info[name] = StepInfo(name, label, number, tuple(offered), dict(said))
+        value = offered[mistake]() if mistake in offered else right()
         self.values[name] = value
         return value
 
