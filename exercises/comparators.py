@@ -242,19 +242,36 @@ def equal(kind: str, student: object, reference: object, tolerance: Tolerance = 
     return compare(kind, student, reference, tolerance).correct if same is None else same
 
 
+PLAIN_NUMBERS = frozenset({float, int})  # bools and numpy scalars go through ``compare``
+
+
 def _same_matrix(student: object, reference: object, tolerance: Tolerance) -> bool | None:
     """Whether two matrices given as lists of equally long, non-empty rows of numbers are equal within
     ``tolerance``; None for any other form (``compare`` decides)."""
     if not isinstance(student, list | tuple) or not isinstance(reference, list | tuple) or not reference:
         return None
     width = len(reference[0]) if isinstance(reference[0], list | tuple) else 0
-    if not width or not all(_number_row(row, width) for row in reference):
+    if not width or not _number_rows(reference, width):
         return None
     if len(student) != len(reference):
         return False  # another number of rows, ragged or not: never the reference's shape
-    if not all(_number_row(row, width) for row in student):
+    if not _number_rows(student, width):
         return None
-    return all(tolerance.close(s, r) for row, wanted in zip(student, reference) for s, r in zip(row, wanted))
+    close = tolerance.close
+    for row, wanted in zip(student, reference):
+        for s, r in zip(row, wanted):
+            if not close(s, r):
+                return False
+    return True
+
+
+def _number_rows(rows: Sequence[object], width: int) -> bool:
+    """Whether every one of ``rows`` is a list of ``width`` floats and ints."""
+    plain = PLAIN_NUMBERS.issuperset
+    for row in rows:
+        if not isinstance(row, list | tuple) or len(row) != width or not plain(map(type, row)):
+            return False
+    return True
 
 
 def _same_vector(student: object, reference: object, tolerance: Tolerance) -> bool | None:
@@ -263,10 +280,8 @@ def _same_vector(student: object, reference: object, tolerance: Tolerance) -> bo
         return None
     if not isinstance(student, list | tuple) or not _number_row(student, len(reference)):
         return None
-    return all(tolerance.close(s, r) for s, r in zip(student, reference))
-
-
-PLAIN_NUMBERS = frozenset({float, int})
+    close = tolerance.close
+    return all(close(s, r) for s, r in zip(student, reference))
 
 
 def _number_row(row: object, width: int) -> bool:
@@ -345,6 +360,8 @@ def _entry_pairs(student: object, reference: object) -> list[tuple[object, objec
     if isinstance(student, (list, tuple)) and isinstance(reference, (list, tuple)):
         if len(student) != len(reference):
             return None
+        if PLAIN_NUMBERS.issuperset(map(type, student)) and PLAIN_NUMBERS.issuperset(map(type, reference)):
+            return list(zip(student, reference))  # a row of numbers: each entry is its own pair
         pairs: list[tuple[object, object]] = []
         for s, r in zip(student, reference):
             inner = _entry_pairs(s, r)
