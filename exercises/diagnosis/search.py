@@ -194,12 +194,24 @@ def _candidates(info: dict[str, StepInfo], pairs: bool) -> list[Perturbation]:
 
 
 def _perturbed(
-    chain: Chain, fields: tuple[AnswerField, ...], perturbation: Perturbation, variant: Variant
+    chain: Chain,
+    fields: tuple[AnswerField, ...],
+    perturbation: Perturbation,
+    built: tuple[str, Answer],
+    variant: Variant,
 ) -> Answer | None:
-    """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none)."""
-    key, _ = run(chain, variant, record=False)
+    """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none); the key
+    is the one worked out when the table was built (``built``: the variant's cache key and key) on that variant."""
+    key = built[1] if _variant_key(variant) == built[0] else run(chain, variant, record=False)[0]
     answer, _ = run(chain, variant, perturbation, record=False)
     return _changed(fields, answer, key) or None
+
+
+def _variant_key(variant: Variant) -> str:
+    """What a table is cached by: everything a variant holds, as text."""
+    return json.dumps(
+        [variant.exercise_id, variant.seed, variant.subseed, variant.engine_version, variant.data], sort_keys=True
+    )
 
 
 Table = tuple[tuple[Misconception, Answer], ...]
@@ -212,10 +224,7 @@ def generated(exercise: Stepped, variant: Variant, pairs: bool = False) -> Table
     pairs only when asked: most wrong answers a single mistake explains, and the pairs cost ten times as much."""
     if exercise.steps is None:
         return ()
-    key = json.dumps(
-        [variant.exercise_id, variant.seed, variant.subseed, variant.engine_version, variant.data], sort_keys=True
-    )
-    return _table(exercise, variant, key, pairs)[0]
+    return _table(exercise, variant, _variant_key(variant), pairs)[0]
 
 
 def _table(exercise: Stepped, variant: Variant, key: str, pairs: bool) -> tuple[Table, frozenset[str]]:
@@ -223,14 +232,16 @@ def _table(exercise: Stepped, variant: Variant, key: str, pairs: bool) -> tuple[
     found = _TABLES.get((key, pairs))
     if found is None:
         simpler = _table(exercise, variant, key, False)[1] if pairs else frozenset()
-        found = _build(exercise, variant, pairs, simpler)
+        found = _build(exercise, variant, key, pairs, simpler)
         if len(_TABLES) >= TABLE_CACHE_SIZE:
             _TABLES.pop(next(iter(_TABLES)))
         _TABLES[(key, pairs)] = found
     return found
 
 
-def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[str]) -> tuple[Table, frozenset[str]]:
+def _build(
+    exercise: Stepped, variant: Variant, variant_key: str, pairs: bool, simpler: frozenset[str]
+) -> tuple[Table, frozenset[str]]:
     """Run every candidate of the tier; keep one per distinct changed answer that no simpler candidate gives."""
     assert exercise.steps is not None
     chain = exercise.steps
@@ -251,7 +262,7 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
         seen.add(fingerprint)
         misconception = Misconception(
             tag(perturbation),
-            functools.partial(_perturbed, chain, exercise.fields, perturbation),
+            functools.partial(_perturbed, chain, exercise.fields, perturbation, (variant_key, key)),
             UNWORDED,  # worded only for the diagnosis a part names (``worded``): the table holds hundreds
             name=UNWORDED,
             draws_variants=False,
