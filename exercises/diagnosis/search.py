@@ -14,7 +14,7 @@ import functools
 import itertools
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -48,10 +48,12 @@ class Stepped(Protocol):
     def generate(self, seed: int) -> Variant: ...
 
 
-def run(chain: Chain, variant: Variant, wrong: Perturbation = (), record: bool = True) -> tuple[Answer, Steps]:
+def run(
+    chain: Chain, variant: Variant, wrong: Perturbation = (), record: bool = True, noted: Collection[str] = ()
+) -> tuple[Answer, Steps]:
     """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run (its steps' record where
-    ``record``: without, the same answer for less)."""
-    steps = Steps(dict(wrong), record)
+    ``record``; without, the same answer for less, and the record of the ``noted`` steps only)."""
+    steps = Steps(dict(wrong), record, noted)
     return chain(variant, steps), steps
 
 
@@ -283,7 +285,7 @@ def worded(exercise: Stepped, variant: Variant, misconception: Misconception) ->
     perturbation = parse_tag(misconception.tag)
     if perturbation is None or exercise.steps is None:
         return misconception
-    info = run(exercise.steps, variant, perturbation)[1].info
+    info = run(exercise.steps, variant, perturbation, False, {step for step, _ in perturbation})[1].info
     said = dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
     if len(_WORDED) >= WORDED_CACHE_SIZE:
         _WORDED.pop(next(iter(_WORDED)))

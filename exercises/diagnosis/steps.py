@@ -8,7 +8,7 @@ number and value, which the search words its diagnoses with and the worked solut
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,19 +100,29 @@ class Steps:
 
     With ``record`` (the default) the run keeps each step's ``info`` (label, number, the mistakes it offers) and
     ``values``; without, it only works out the answer, and a step's mistakes only where it is done wrong: the same
-    answer, for less.
+    answer, for less (and the ``info`` of the ``noted`` steps alone, as a recording run gives it).
     """
 
-    def __init__(self, wrong: Mapping[str, str] | None = None, record: bool = True) -> None:
+    def __init__(
+        self, wrong: Mapping[str, str] | None = None, record: bool = True, noted: Collection[str] = ()
+    ) -> None:
         self.wrong = dict(wrong or {})
         self.record = record
+        self.noted = frozenset(noted)
         self.info: dict[str, StepInfo] = {}
         self.values: dict[str, Any] = {}
+        self._numbers: dict[str, int] = {}  # each step's number (its place in the chain), for the noted ones
 
     def _step(self, name: str, label: Text, right: Thunk, options: Offered, words: Words = NO_WORDS) -> Any:
         """Record step ``name`` and return its value: the mistake asked for where it applies, else ``right()``."""
         mistake = self.wrong.get(name, "")
         if not self.record:
+            number = self._numbers.setdefault(name, len(self._numbers) + 1) if self.noted else 0
+            if name in self.noted:
+                offered = options() if callable(options) else options
+                said = words() if callable(words) else words
+                self.info[name] = StepInfo(name, label, number, tuple(offered), dict(said))
+                return offered[mistake]() if mistake in offered else right()
             if not mistake:
                 return right()
             offered = options() if callable(options) else options
