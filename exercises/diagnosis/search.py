@@ -122,8 +122,8 @@ PLAIN = frozenset({float, int})
 
 
 def _number_rows(value: Any) -> tuple[int, ...] | None:
-    """The shape of a number, a list of numbers or a list of equally long non-empty lists of them (floats and
-    ints only); None for anything else."""
+    """The shape (as numpy gives it) of a number, a list of numbers or a list of equally long non-empty lists of them
+    (floats and ints only); None for anything else."""
     if type(value) in PLAIN:
         return ()
     if not isinstance(value, (list, tuple)):
