@@ -21,6 +21,8 @@ LTI_SETTINGS: dict[str, float] = {
     "GRADER_LTI_ROSTER_SYNC_HOURS": 24.0,
     # Test hook: our own retry backoff (not an LMS's Retry-After) is multiplied by this.
     "GRADER_LTI_BACKOFF_SCALE": 1.0,
+    # Seconds before the sweeper sends a score row's task again while the one it sent may still wait in the queue.
+    "GRADER_LTI_DISPATCH_AGAIN_SECONDS": 30.0,
 }
 LTI_SETTINGS_NAMES = tuple(LTI_SETTINGS)
 
@@ -230,8 +232,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     for name, fallback in LTI_SETTINGS.items():
         given = merged.get(name)
         config[name] = fallback if given is None or given == "" else seconds_setting(name, given)
-    if config["GRADER_LTI_HTTP_TIMEOUT"] <= 0:
-        raise ConfigError("GRADER_LTI_HTTP_TIMEOUT must be a positive number of seconds")
+    for name in ("GRADER_LTI_HTTP_TIMEOUT", "GRADER_LTI_DISPATCH_AGAIN_SECONDS"):
+        if config[name] <= 0:
+            raise ConfigError(f"{name} must be a positive number of seconds")
     config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(
         merged.get(CHANGE_FEED_SETTLE), config["GRADER_LEASE_SECONDS"]
     )

@@ -232,7 +232,7 @@ def sweep(app: Flask) -> SweepReport:
             report.resent[model.__name__] = [row_id for row_id in resend if row_id not in unsent]
         # LMS score outbox rows that are due (new, or their retry time has come); one not sent goes next round.
         with database.session() as session:
-            due = outbox.due_for_dispatch(session, utcnow())
+            due = outbox.due_for_dispatch(session, utcnow(), app.config["GRADER_LTI_DISPATCH_AGAIN_SECONDS"])
         report.resent[LtiScoreOutbox.__name__] = [row_id for row_id in due if dispatch.send(LtiScoreOutbox, row_id)]
         # LMS courses whose roster is due again (the nightly sync); one whose task is lost is asked for again later.
         with database.session() as session:
