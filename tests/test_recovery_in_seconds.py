@@ -89,7 +89,7 @@ def test_a_grade_longer_than_the_lease_keeps_it_while_the_worker_lives(
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
         for worker in workers:
-            worker.stop()
+            worker.stop_soon()
         get_db(app).dispose()
     assert renewed - started > timedelta(seconds=2)  # held beyond its first 2 s
     for result in results:
@@ -128,7 +128,7 @@ def test_a_worker_killed_mid_grade_has_its_row_graded_within_seconds(
     finally:
         slow.stop()
         if healthy is not None:
-            healthy.stop()
+            healthy.stop_soon()
         get_db(app).dispose()
     assert dead_lease is not None and result.started_at is not None
     assert result.status == SubmissionStatus.GRADED and result.attempts == 2
@@ -158,7 +158,7 @@ def test_after_a_broker_wipe_while_no_worker_ran_everything_is_graded_soon_after
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
         if worker is not None:
-            worker.stop()
+            worker.stop_soon()
         get_db(app).dispose()
     # Backing off while nobody could claim: a copy or two per row in ~12 s, not one per sweep.
     assert held_back <= 2 * len(ids)
@@ -182,7 +182,7 @@ def test_rows_waiting_in_a_backlog_are_not_resent(
         with sweeping(app) as reports:
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
-        worker.stop()
+        worker.stop_soon()
         get_db(app).dispose()
     assert len(reports) >= 5  # the sweeper ran throughout the drain
     # A message in transit as the queue is counted may cost a copy, not one per waiting row (63 of 100 before).

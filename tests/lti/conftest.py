@@ -177,7 +177,7 @@ def fast_worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> I
         process.wait_ready()
         yield process
     finally:
-        process.stop()
+        process.stop_soon()  # the session is ending: nothing waits for its shutdown
         backend.drop_queue(queue)
 
 
