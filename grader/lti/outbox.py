@@ -16,6 +16,7 @@ from grader.grading.overrides import overrides_of
 from grader.grading.points import points_of, total_of
 from grader.grading.policy import assignment_results
 from grader.lti.ags import LmsAnswer, LmsClient, line_item_url, post_score
+from grader.lti.due_rows import take_due
 from grader.lti.tokens import TokenRefused
 from grader.models import (
     Assignment,
@@ -184,29 +185,20 @@ def send(session: Session, outbox_id: int, now: datetime, backoff_scale: float =
 def due_for_dispatch(session: Session, now: datetime, again_after: float, limit: int = 200) -> list[int]:
     """Pending rows that are due and whose task is not already waiting, marked as dispatched; committed. A task
     sent but not yet run is not sent again before ``again_after`` seconds (GRADER_LTI_DISPATCH_AGAIN_SECONDS)."""
-    sent_before = now - timedelta(seconds=again_after)
-    ids = list(
-        session.scalars(
-            select(LtiScoreOutbox.id)
-            .where(
-                LtiScoreOutbox.status == OutboxStatus.PENDING,
-                LtiScoreOutbox.next_attempt_at <= now,
-                (LtiScoreOutbox.lease_until.is_(None)) | (LtiScoreOutbox.lease_until < now),
-                (LtiScoreOutbox.dispatched_at.is_(None)) | (LtiScoreOutbox.dispatched_at < sent_before),
-            )
-            .order_by(LtiScoreOutbox.id)
-            .limit(limit)
-        )
+    return take_due(
+        session,
+        LtiScoreOutbox,
+        LtiScoreOutbox.dispatched_at,
+        (
+            LtiScoreOutbox.status == OutboxStatus.PENDING,
+            LtiScoreOutbox.next_attempt_at <= now,
+            (LtiScoreOutbox.lease_until.is_(None)) | (LtiScoreOutbox.lease_until < now),
+            (LtiScoreOutbox.dispatched_at.is_(None))
+            | (LtiScoreOutbox.dispatched_at < now - timedelta(seconds=again_after)),
+        ),
+        now,
+        limit,
     )
-    if ids:
-        session.execute(
-            update(LtiScoreOutbox)
-            .where(LtiScoreOutbox.id.in_(ids))
-            .values(dispatched_at=now)
-            .execution_options(synchronize_session=False)
-        )
-    session.commit()
-    return ids
 
 
 def resend(session: Session, outbox_id: int, now: datetime) -> bool:
