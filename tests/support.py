@@ -269,12 +269,8 @@ class WorkerProcess:
         self._reap()
 
     def stop_soon(self) -> None:
-        """Ask for a warm shutdown and return at once; the worker finishes it while the run goes on, and is waited
-        for at the latest when this test process exits.
-
-        For a worker whose shutdown its test does not look at, on a queue no later test reads: a warm shutdown
-        takes seconds (up to 2 s for the file broker's poll to end, then the pool, then the interpreter), which
-        the test would otherwise spend waiting."""
+        """Ask for a warm shutdown (seconds: the file broker's 2 s poll, the pool, the interpreter) and go on; it is
+        waited for when the test process exits. Only for a worker on a queue no later test reads."""
         if self.process.poll() is None:
             self.process.terminate()
         finish_at_exit(self._reap)
@@ -289,18 +285,12 @@ class WorkerProcess:
 
 
 _AT_EXIT: list[Callable[[], None]] = []  # waits for processes asked to stop, run when the test process exits
+atexit.register(lambda: [finish() for finish in reversed(_AT_EXIT)])
 
 
 def finish_at_exit(finish: Callable[[], None]) -> None:
     """Run ``finish`` (the wait for a process already asked to stop) when this test process exits, not now."""
     _AT_EXIT.append(finish)
-
-
-@atexit.register
-def _finish_stopping_processes() -> None:
-    """Wait for every process left finishing its shutdown."""
-    while _AT_EXIT:
-        _AT_EXIT.pop()()
 
 
 @contextmanager
