@@ -63,6 +63,7 @@ ENV_VARS = (
     *SHARED_WITH_WORKER,
     *INT_SETTINGS,
     "GRADER_LEASE_RENEW_SECONDS",
+    "GRADER_WORKER_BEAT_SECONDS",
     "GRADER_TEST_GRADE_DELAY",
     "RATELIMIT_STORAGE_URI",
     "SUBMISSION_RATE_LIMIT",
@@ -86,6 +87,8 @@ class ConfigError(RuntimeError):
 
 
 LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
+# Seconds between two liveness beats of a worker (grader.grading.liveness); the sweeper must be given the same.
+WORKER_BEAT, WORKER_BEAT_DEFAULT = "GRADER_WORKER_BEAT_SECONDS", 2.0
 # Seconds between the soft and the hard time limit of a task: time to record the failure (grader.celery_app).
 GRACE_SECONDS = 10
 # The integer settings for which 0 means something (no proxy, no statement timeout); the others count something or
@@ -216,7 +219,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     for name, fallback in LTI_SETTINGS.items():
         given = merged.get(name)
         config[name] = fallback if given is None or given == "" else seconds_setting(name, given)
-    for name in ("GRADER_LTI_HTTP_TIMEOUT", "GRADER_LTI_DISPATCH_AGAIN_SECONDS"):
+    given_beat = merged.get(WORKER_BEAT)
+    config[WORKER_BEAT] = WORKER_BEAT_DEFAULT if given_beat in (None, "") else seconds_setting(WORKER_BEAT, given_beat)
+    for name in ("GRADER_LTI_HTTP_TIMEOUT", "GRADER_LTI_DISPATCH_AGAIN_SECONDS", WORKER_BEAT):
         if config[name] <= 0:
             raise ConfigError(f"{name} must be a positive number of seconds")
     config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(

@@ -195,29 +195,32 @@ def test_rows_waiting_in_a_backlog_are_not_resent(
 def test_a_worker_announces_itself_while_it_runs_and_withdraws_when_it_stops(
     app: Flask, backend: Backend, session: Session, queue: str, tmp_path: Path
 ) -> None:
-    assert liveness.live_capacity(session, queue) == 0
+    beat = app.config["GRADER_WORKER_BEAT_SECONDS"]
+    assert liveness.live_capacity(session, queue, beat) == 0
     worker = WorkerProcess(backend.env(GRADER_QUEUE=queue), queue, tmp_path / "beat.log", concurrency=2)
     try:
         worker.wait_ready()
-        assert liveness.live_capacity(session, queue) == 2
-        assert liveness.live_capacity(session, unique("other")) == 0
+        assert liveness.live_capacity(session, queue, beat) == 2
+        assert liveness.live_capacity(session, unique("other"), beat) == 0
     finally:
         worker.stop()
-    assert liveness.live_capacity(session, queue) == 0
+    assert liveness.live_capacity(session, queue, beat) == 0
 
 
 def test_a_killed_workers_announcement_runs_out(
     app: Flask, backend: Backend, session: Session, queue: str, tmp_path: Path
 ) -> None:
-    worker = WorkerProcess(backend.env(GRADER_QUEUE=queue), queue, tmp_path / "killed.log")
+    beat = 1.0  # not the shipped 2 s, so that the announcement runs out in 3 s rather than 6
+    env = backend.env(GRADER_QUEUE=queue, GRADER_WORKER_BEAT_SECONDS=str(beat))
+    worker = WorkerProcess(env, queue, tmp_path / "killed.log")
     try:
         worker.wait_ready()
         worker.kill()
     finally:
         worker.stop()
-    assert liveness.live_capacity(session, queue) == 1  # a killed worker cannot withdraw ...
-    window = liveness.BEAT_SECONDS * liveness.MISSED_BEATS
-    wait_for(lambda: liveness.live_capacity(session, queue) == 0, "the beat to run out", timeout=window * 3)
+    assert liveness.live_capacity(session, queue, beat) == 1  # a killed worker cannot withdraw ...
+    window = beat * liveness.MISSED_BEATS
+    wait_for(lambda: liveness.live_capacity(session, queue, beat) == 0, "the beat to run out", timeout=window * 3)
 
 
 def test_a_row_a_failed_attempt_handed_back_is_resent_at_once_while_a_worker_lives(

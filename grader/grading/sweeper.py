@@ -218,7 +218,8 @@ def sweep(app: Flask) -> SweepReport:
             }
             # Asked before the rows are counted (see take_lost); only worth asking while someone can claim.
             asked_at = time.monotonic()
-            queued_messages = dispatch.waiting_messages(queue) if liveness.live_capacity(session, queue) else None
+            alive = liveness.live_capacity(session, queue, app.config["GRADER_WORKER_BEAT_SECONDS"])
+            queued_messages = dispatch.waiting_messages(queue) if alive else None
             if queued_messages is None:
                 to_send = {model: take_stale(session, model, requeue_after) for model in ERROR_STATUS}
             else:
