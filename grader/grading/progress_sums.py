@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Select, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from grader.models import SHARDS, Assignment, AssignmentProgress, Submission, SubmissionCount
@@ -89,17 +89,21 @@ def sum_differences(session: Session, assignment: Assignment, expected: Mapping[
                 yield f"{where}: {name} stored {stored!r}, recomputed {recomputed!r}"
 
 
+def _fresh_counts() -> Select[Any]:
+    """SELECT (assignment id, shard, submissions) counted from the submissions, as the triggers keep them."""
+    shard = Submission.user_id % SHARDS
+    return (
+        select(Submission.assignment_id, shard, func.count())
+        .where(Submission.assignment_id.is_not(None))
+        .group_by(Submission.assignment_id, shard)
+    )
+
+
 def count_differences(session: Session) -> list[str]:
     """Each (assignment, shard) whose kept submission count (``SubmissionCount``, kept by triggers) differs from a
     count of the submissions, as a line of text; a kept count of 0 is the same as none."""
-    shard = Submission.user_id % SHARDS
-    counted = {
-        (assignment_id, int(part)): int(n)
-        for assignment_id, part, n in session.execute(
-            select(Submission.assignment_id, shard, func.count())
-            .where(Submission.assignment_id.is_not(None))
-            .group_by(Submission.assignment_id, shard)
-        )
+    counted: dict[tuple[int, int], int] = {
+        (int(assignment_id), int(part)): int(n) for assignment_id, part, n in session.execute(_fresh_counts())
     }
     kept = {
         (row.assignment_id, row.shard): row.submissions
@@ -115,10 +119,4 @@ def count_differences(session: Session) -> list[str]:
 def recount(session: Session) -> None:
     """Replace every kept submission count by a fresh count, in ``session``'s transaction."""
     session.execute(delete(SubmissionCount))
-    shard = Submission.user_id % SHARDS
-    fresh = (
-        select(Submission.assignment_id, shard, func.count())
-        .where(Submission.assignment_id.is_not(None))
-        .group_by(Submission.assignment_id, shard)
-    )
-    session.execute(insert(SubmissionCount).from_select(["assignment_id", "shard", "submissions"], fresh))
+    session.execute(insert(SubmissionCount).from_select(["assignment_id", "shard", "submissions"], _fresh_counts()))
