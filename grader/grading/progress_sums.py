@@ -89,7 +89,7 @@ def sum_differences(session: Session, assignment: Assignment, expected: Mapping[
                 yield f"{where}: {name} stored {stored!r}, recomputed {recomputed!r}"
 
 
-def _fresh_counts() -> Select[Any]:
+def _fresh_counts() -> Select[int | None, int, int]:
     """SELECT (assignment id, shard, submissions) counted from the submissions, as the triggers keep them."""
     shard = Submission.user_id % SHARDS
     return (
@@ -103,7 +103,9 @@ def count_differences(session: Session) -> list[str]:
     """Each (assignment, shard) whose kept submission count (``SubmissionCount``, kept by triggers) differs from a
     count of the submissions, as a line of text; a kept count of 0 is the same as none."""
     counted: dict[tuple[int, int], int] = {
-        (int(assignment_id), int(part)): int(n) for assignment_id, part, n in session.execute(_fresh_counts())
+        (assignment_id, part): n
+        for assignment_id, part, n in session.execute(_fresh_counts())
+        if assignment_id is not None  # the query's own condition: never None here
     }
     kept = {
         (row.assignment_id, row.shard): row.submissions
