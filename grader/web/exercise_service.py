@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.grading import policy
+from grader.grading.student_record import student_record
 from grader.grading.submit_use_case import (
     Accepted,
     Caller,
@@ -163,12 +163,23 @@ def exercise_standing(
 
 
 def exercise_page(
-    session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    exercise_id: str,
+    lang: str,
+    now: datetime,
+    staff: bool | None = None,
 ) -> ExercisePage | LockedPage:
     """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view);
-    before the assignment opens, a student gets the locked page (the same variant may show through an open one)."""
+    before the assignment opens, a student gets the locked page (the same variant may show through an open one).
+    ``staff``: the user teaches the course, if known (``visible_assignment_as``)."""
     entry = graded_exercise(assignment, exercise_id)
-    progress = assignment_view(session, user, assignment, lang, now)
+    # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
+    staff = teaches_course(session, user, assignment.course_id) if staff is None else staff
+    # Read once: the progress, the attempts, the history and the key rule are all made of it.
+    record = student_record(session, user.id, assignment)
+    progress = assignment_view(session, user, assignment, lang, now, staff=staff, record=record)
     previous, following = neighbours(progress, exercise_id)
     if progress.locked:
         return LockedPage(
@@ -178,11 +189,10 @@ def exercise_page(
     shown = engine.variant(exercise_id, seed, lang)
     prompt = page_prompt(exercise_id, seed, lang, shown["data"])
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
-    # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
     key_visible = policy.answer_key_visible(
-        session, user.id, assignment, exercise_id, now, staff=teaches_course(session, user, assignment.course_id)
+        session, user.id, assignment, exercise_id, now, staff=staff, terms=record.terms
     )
-    history = submissions_for(session, user, assignment.id, exercise_id)
+    history = record.history(exercise_id)
     latest = history[0] if history else None
     worked, departed_at = worked_solution(exercise_id, seed, lang, latest) if key_visible else ((), None)
     return ExercisePage(
@@ -223,21 +233,6 @@ def worked_solution(
         return steps, None
     departure = engine.first_departure(exercise_id, seed, latest.raw_answer, lang)
     return steps, None if departure is None else int(departure["number"])
-
-
-def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
-    """The user's submissions to this exercise of this assignment, newest first."""
-    return list(
-        session.scalars(
-            select(Submission)
-            .where(
-                Submission.user_id == user.id,
-                Submission.assignment_id == assignment_id,
-                Submission.exercise_id == exercise_id,
-            )
-            .order_by(Submission.id.desc())
-        )
-    )
 
 
 def form_from_latest(page: ExercisePage | LockedPage) -> dict[str, str]:
