@@ -34,29 +34,6 @@ SHARED_WITH_WORKER = (
     "GRADER_DATA_DIR",
     "GRADER_QUEUE",
 )
-# Names read from the environment; docker-compose.yml and tests/test_compose.py rely on this list.
-ENV_VARS = (
-    *SHARED_WITH_WORKER,
-    "GRADER_LEASE_SECONDS",
-    "GRADER_LEASE_RENEW_SECONDS",
-    "GRADER_MAX_ATTEMPTS",
-    "GRADER_REQUEUE_AFTER",
-    "GRADER_SWEEP_INTERVAL",
-    "GRADER_GRADE_TIME_LIMIT",
-    "GRADER_LAB_TIME_LIMIT",
-    "GRADER_VISIBILITY_TIMEOUT",
-    "GRADER_TEST_GRADE_DELAY",
-    "RATELIMIT_STORAGE_URI",
-    "SUBMISSION_RATE_LIMIT",
-    "PREVIEW_RATE_LIMIT",
-    "GRADER_FRAME_ANCESTORS",
-    "GRADER_CHANGE_FEED_SETTLE_SECONDS",
-    "GRADER_TRUSTED_PROXIES",
-    "GRADER_STATEMENT_TIMEOUT",
-    "GRADER_SESSION_HOURS",
-    *LTI_SETTINGS_NAMES,
-)
-
 INT_SETTINGS: dict[str, int] = {
     # Short, and renewed every GRADER_LEASE_RENEW_SECONDS while the job runs (grader.grading.heartbeat): a killed
     # worker's row is free again within seconds, and a live one keeps it however long the job takes.
@@ -79,6 +56,20 @@ INT_SETTINGS: dict[str, int] = {
     "GRADER_SESSION_HOURS": 168,
 }
 
+# Names read from the environment; docker-compose.yml and tests/test_compose.py rely on this list.
+ENV_VARS = (
+    *SHARED_WITH_WORKER,
+    *INT_SETTINGS,
+    "GRADER_LEASE_RENEW_SECONDS",
+    "GRADER_TEST_GRADE_DELAY",
+    "RATELIMIT_STORAGE_URI",
+    "SUBMISSION_RATE_LIMIT",
+    "PREVIEW_RATE_LIMIT",
+    "GRADER_FRAME_ANCESTORS",
+    "GRADER_CHANGE_FEED_SETTLE_SECONDS",
+    *LTI_SETTINGS_NAMES,
+)
+
 
 CHANGE_FEED_SETTLE = "GRADER_CHANGE_FEED_SETTLE_SECONDS"
 # Beyond the worker lease: the longest a grade-log write can stay uncommitted, plus clock skew (grader.api.changes).
@@ -95,17 +86,10 @@ class ConfigError(RuntimeError):
 LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
 # Seconds between the soft and the hard time limit of a task: time to record the failure (grader.celery_app).
 GRACE_SECONDS = 10
-# Settings that count something or measure a time, and mean nothing at zero or below.
-POSITIVE_SETTINGS = (
-    "GRADER_LEASE_SECONDS",
-    "GRADER_MAX_ATTEMPTS",
-    "GRADER_REQUEUE_AFTER",
-    "GRADER_SWEEP_INTERVAL",
-    "GRADER_GRADE_TIME_LIMIT",
-    "GRADER_LAB_TIME_LIMIT",
-    "GRADER_VISIBILITY_TIMEOUT",
-    "GRADER_SESSION_HOURS",
-)
+# The integer settings for which 0 means something (no proxy, no statement timeout); the others count something or
+# measure a time, and mean nothing at zero or below.
+ZERO_ALLOWED = ("GRADER_TRUSTED_PROXIES", "GRADER_STATEMENT_TIMEOUT")
+POSITIVE_SETTINGS = tuple(name for name in INT_SETTINGS if name not in ZERO_ALLOWED)
 
 
 def seconds_setting(name: str, raw: Any) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import TypedDict
 
 from celery import Task, shared_task
 from flask import current_app
@@ -31,28 +32,33 @@ def worker_id(task: Task) -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{task.request.id}"
 
 
+class LeaseTerms(TypedDict):
+    """The keywords a job runner (grading, labs, regrades) takes for its lease."""
+
+    worker: str
+    lease_seconds: float
+    renew_every: float
+
+
+def lease_terms(task: Task) -> LeaseTerms:
+    """This delivery's lease: who holds it, and the configured lease and renewal intervals."""
+    config = current_app.config
+    return LeaseTerms(
+        worker=worker_id(task),
+        lease_seconds=config["GRADER_LEASE_SECONDS"],
+        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
+    )
+
+
 @shared_task(name=GRADE_TASK, **RETRY_OPTIONS)
 def grade_submission(self: Task, submission_id: int) -> str:
     """Grade submission ``submission_id`` (a repeated delivery changes nothing)."""
-    config = current_app.config
     return pipeline.grade_submission(
-        get_db(),
-        submission_id,
-        worker=worker_id(self),
-        lease_seconds=config["GRADER_LEASE_SECONDS"],
-        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
-        test_delay=config["GRADER_TEST_GRADE_DELAY"],
+        get_db(), submission_id, **lease_terms(self), test_delay=current_app.config["GRADER_TEST_GRADE_DELAY"]
     ).value
 
 
 @shared_task(name=LAB_TASK, **RETRY_OPTIONS)
 def run_lab(self: Task, lab_id: int) -> str:
     """Run capacity-lab run ``lab_id`` unless it is already done or taken."""
-    config = current_app.config
-    return labs.run_lab(
-        get_db(),
-        lab_id,
-        worker=worker_id(self),
-        lease_seconds=config["GRADER_LEASE_SECONDS"],
-        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
-    )
+    return labs.run_lab(get_db(), lab_id, **lease_terms(self))

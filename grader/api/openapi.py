@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from exercises import api as engine
 from grader.api.openapi_common import (
+    ASSIGNMENT,
     ID,
     IDEMPOTENCY_KEY,
+    READ,
     SEED,
     JSONObject,
+    answer,
     json_body,
     json_reply,
     model_schemas,
     operation,
     path_param,
-    query_params,
     ref,
 )
 from grader.api.openapi_course import COURSE_PATHS
@@ -81,33 +83,33 @@ HEADERS: JSONObject = {
 ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
 
 
-JSON_BODY = json_body("SubmissionRequest")
 SUBMITTED = ("Location", "Preference-Applied")
+EXERCISE = path_param("exercise_id", {"type": "string"})
 PATHS: JSONObject = {
     "/api/v1/openapi.json": {
         "get": operation(
             "openapi_json",
             "This document.",
-            {"200": json_reply({"type": "object"}, "OpenAPI 3.1")},
+            answer({"type": "object"}, "OpenAPI 3.1"),
             (400,),
             security=[],
         )
     },
-    "/api/v1/me": {"get": operation("me", "The caller.", {"200": json_reply(ref("Me"), "The caller")}, (400, 401))},
+    "/api/v1/me": {"get": operation("me", "The caller.", answer("Me", "The caller"), (400, 401))},
     "/api/v1/courses": {
         "get": operation(
             "courses",
             "The caller's courses (admins: all).",
-            {"200": json_reply(ref("CourseList"), "Courses")},
+            answer("CourseList", "Courses"),
             (400, 401),
-            parameters=query_params(LangQuery),
+            query=LangQuery,
         )
     },
     "/api/v1/exercises": {
         "get": operation(
             "exercises",
             "All exercises (public).",
-            {"200": json_reply(ref("ExerciseList"), "Exercises")},
+            answer("ExerciseList", "Exercises"),
             (400,),
             security=[],
         )
@@ -117,29 +119,28 @@ PATHS: JSONObject = {
             "own_variant",
             "The caller's own assigned variant (server-chosen seed, never the answer).",
             {
-                "200": json_reply(ref("Variant"), "Variant"),
-                "403": json_reply(
-                    ref("Error"),
+                **answer("Variant", "Variant"),
+                **answer(
+                    "Error",
                     "not_open: every assignment of the student's (or of a teacher's enrolled as a "
                     "student) that sets the exercise is still to open (one open or past assignment "
                     "is enough to see it)",
+                    403,
                 ),
             },
             (400, 401, 404, 422),
-            parameters=[path_param("exercise_id", {"type": "string"}), *query_params(VariantQuery)],
+            path=(EXERCISE,),
+            query=VariantQuery,
         )
     },
     "/api/v1/exercises/{exercise_id}/variants/{seed}": {
         "get": operation(
             "any_variant",
             "Any variant by seed (teachers and admins).",
-            {"200": json_reply(ref("Variant"), "Variant")},
-            (400, 401, 403, 404),
-            parameters=[
-                path_param("exercise_id", {"type": "string"}),
-                path_param("seed", SEED),
-                *query_params(LangQuery),
-            ],
+            answer("Variant", "Variant"),
+            READ,
+            path=(EXERCISE, path_param("seed", SEED)),
+            query=LangQuery,
         )
     },
     "/api/v1/validate": {
@@ -148,16 +149,17 @@ PATHS: JSONObject = {
             "Read an answer without grading it (no attempt used), on the variant it would be graded on: a "
             "student's own, or the seed a teacher or token sends (without one, only what the text alone tells).",
             {
-                "200": json_reply(ref("Validation"), "Reading"),
-                "403": json_reply(
-                    ref("Error"),
+                **answer("Validation", "Reading"),
+                **answer(
+                    "Error",
                     "not_open: the answer would be read on the student's own variant, and every "
                     "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
                     "session-authenticated request without the X-CSRF-Token header",
+                    403,
                 ),
             },
             (400, 401, 404, 413, 415, 422, 429),
-            requestBody=json_body("ValidateRequest"),
+            body="ValidateRequest",
         )
     },
     "/api/v1/submissions": {
@@ -165,18 +167,19 @@ PATHS: JSONObject = {
             "create_submission",
             "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
             {
-                "202": json_reply(
-                    ref("Submission"), "Queued (row committed); with Prefer: wait=N, not final within N s", SUBMITTED
+                **answer(
+                    "Submission", "Queued (row committed); with Prefer: wait=N, not final within N s", 202, SUBMITTED
                 ),
-                "200": json_reply(
-                    ref("Submission"),
+                **answer(
+                    "Submission",
                     "Repeated Idempotency-Key: the earlier submission; or, with "
                     "Prefer: wait=N, the submission once final (graded, invalid or error)",
+                    200,
                     (*SUBMITTED, "Idempotent-Replayed"),
                 ),
             },
             (400, 401, 403, 404, 409, 413, 415, 422, 429),
-            requestBody=JSON_BODY,
+            requestBody=json_body("SubmissionRequest"),
             parameters=[
                 {
                     "name": "Idempotency-Key",
@@ -203,27 +206,29 @@ PATHS: JSONObject = {
             "Submissions the caller may read: newest first (pages by offset, or by before_id, "
             "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
             "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
-            {"200": json_reply(ref("SubmissionPage"), "A page")},
+            answer("SubmissionPage", "A page"),
             (400, 401),
-            parameters=query_params(SubmissionListQuery),
+            query=SubmissionListQuery,
         ),
     },
     "/api/v1/submissions/{submission_id}": {
         "get": operation(
             "get_submission",
             "One submission, optionally waiting for its grade.",
-            {"200": json_reply(ref("Submission"), "Submission")},
+            answer("Submission", "Submission"),
             (400, 401, 404),
-            parameters=[path_param("submission_id", ID), *query_params(SubmissionQuery)],
+            path=(path_param("submission_id", ID),),
+            query=SubmissionQuery,
         )
     },
     "/api/v1/assignments/{assignment_id}/progress": {
         "get": operation(
             "assignment_progress",
             "Progress per exercise (own; teachers of the course may pass ?student=).",
-            {"200": json_reply(ref("Progress"), "Progress")},
-            (400, 401, 403, 404),
-            parameters=[path_param("assignment_id", ID), *query_params(ProgressQuery)],
+            answer("Progress", "Progress"),
+            READ,
+            path=ASSIGNMENT,
+            query=ProgressQuery,
         )
     },
     **SYNC_PATHS,

@@ -75,11 +75,39 @@ def path_param(name: str, schema: JSONObject) -> JSONObject:
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
-def operation(operation_id: str, summary: str, ok: JSONObject, errors: tuple[int, ...], **extra: Any) -> JSONObject:
-    """One operation (its id is the view function's name) with its success and shared error responses."""
+def answer(schema: str | JSONObject, description: str, status: int = 200, headers: tuple[str, ...] = ()) -> JSONObject:
+    """A success response ``{status: ...}`` with a JSON body: the component schema named ``schema``, or an inline
+    one."""
+    return {str(status): json_reply(ref(schema) if isinstance(schema, str) else schema, description, headers)}
+
+
+def no_content(description: str) -> JSONObject:
+    """A 204 success response (no body)."""
+    return {"204": {"description": description}}
+
+
+def operation(
+    operation_id: str,
+    summary: str,
+    ok: JSONObject,
+    errors: tuple[int, ...],
+    *,
+    path: tuple[JSONObject, ...] = (),
+    query: type[BaseModel] | None = None,
+    body: str | None = None,
+    description: str | None = None,
+    **extra: Any,
+) -> JSONObject:
+    """One operation (its id is the view function's name) with its success and shared error responses: its
+    parameters are the ``path`` parameters, then those of the ``query`` model; ``body`` names the component
+    schema of a required JSON request body; ``description``, prose beyond the summary."""
+    parameters = [*path, *(query_params(query) if query is not None else ())]
     return {
         "operationId": operation_id,
         "summary": summary,
+        **({"description": description} if description is not None else {}),
+        **({"parameters": parameters} if parameters else {}),
+        **({"requestBody": json_body(body)} if body is not None else {}),
         **extra,
         "responses": {**ok, **error_refs(*errors, 414, 500, 503)},
     }  # 414: grader.gunicorn_worker, any route
@@ -89,3 +117,10 @@ ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
 # Printable ASCII, no space at either end (HTTP strips those, so a key must not depend on them).
 IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[!-~]([ -~]*[!-~])?$"}
+
+# The errors of an operation on a course's resource: a bad request, not signed in, not allowed, not found; one with a
+# JSON body adds a wrong media type and an unacceptable body.
+READ = (400, 401, 403, 404)
+WRITE = (*READ, 415, 422)
+ASSIGNMENT = (path_param("assignment_id", ID),)
+COURSE = (path_param("course_id", ID),)

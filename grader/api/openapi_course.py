@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import ID, JSONObject, json_body, json_reply, operation, path_param, query_params, ref
+from grader.api.openapi_common import ASSIGNMENT, ID, READ, WRITE, JSONObject, answer, no_content, operation, path_param
 from grader.api.schemas_course import OverrideQuery
 
-_ONE = [path_param("assignment_id", ID), path_param("student_id", ID)]
+_ONE = (*ASSIGNMENT, path_param("student_id", ID))
 COURSE_PATHS: JSONObject = {
     "/api/v1/assignments/{assignment_id}/overrides": {
         "get": operation(
             "list_overrides",
             "The assignment's score overrides (its course's teachers and admins).",
-            {"200": json_reply(ref("OverrideList"), "Overrides")},
-            (400, 401, 403, 404),
-            parameters=[path_param("assignment_id", ID)],
+            answer("OverrideList", "Overrides"),
+            READ,
+            path=ASSIGNMENT,
         )
     },
     "/api/v1/assignments/{assignment_id}/overrides/{student_id}": {
@@ -21,43 +21,40 @@ COURSE_PATHS: JSONObject = {
             "put_override",
             "Set a student's counted score on an exercise or the total, with a reason (logged; kept "
             "through regrades until cleared).",
-            {"200": json_reply(ref("Override"), "The override as stored")},
-            (400, 401, 403, 404, 415, 422),
-            parameters=_ONE,
-            requestBody=json_body("OverrideRequest"),
+            answer("Override", "The override as stored"),
+            WRITE,
+            path=_ONE,
+            body="OverrideRequest",
         ),
         "delete": operation(
             "delete_override",
             "Clear a student's override (logged).",
-            {"204": {"description": "Cleared"}},
-            (400, 401, 403, 404),
-            parameters=[*_ONE, *query_params(OverrideQuery)],
+            no_content("Cleared"),
+            READ,
+            path=_ONE,
+            query=OverrideQuery,
         ),
     },
     "/api/v1/assignments/{assignment_id}/extensions": {
         "get": operation(
             "list_extensions",
             "The assignment's extensions (its course's teachers and admins).",
-            {"200": json_reply(ref("ExtensionList"), "Extensions")},
-            (400, 401, 403, 404),
-            parameters=[path_param("assignment_id", ID)],
+            answer("ExtensionList", "Extensions"),
+            READ,
+            path=ASSIGNMENT,
         )
     },
     "/api/v1/assignments/{assignment_id}/extensions/{student_id}": {
         "put": operation(
             "put_extension",
             "Give a student a later due date and/or extra attempts (replaces an earlier one).",
-            {"200": json_reply(ref("Extension"), "The extension as stored")},
-            (400, 401, 403, 404, 415, 422),
-            parameters=_ONE,
-            requestBody=json_body("ExtensionRequest"),
+            answer("Extension", "The extension as stored"),
+            WRITE,
+            path=_ONE,
+            body="ExtensionRequest",
         ),
         "delete": operation(
-            "delete_extension",
-            "Remove a student's extension.",
-            {"204": {"description": "Removed"}},
-            (400, 401, 403, 404),
-            parameters=_ONE,
+            "delete_extension", "Remove a student's extension.", no_content("Removed"), READ, path=_ONE
         ),
     },
 }

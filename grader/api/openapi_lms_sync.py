@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import (
-    ID,
-    JSONObject,
-    json_reply,
-    operation,
-    path_param,
-    query_params,
-    ref,
-)
+from grader.api.openapi_common import ASSIGNMENT, COURSE, READ, JSONObject, answer, operation
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
 
 FEED_DESCRIPTION = (
@@ -40,9 +32,10 @@ SYNC_PATHS: JSONObject = {
             "course_students",
             "A course's enrolled students by user id, for its teachers and admins (to map an LMS's "
             "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
-            {"200": json_reply(ref("RosterPage"), "A page of students")},
-            (400, 401, 403, 404),
-            parameters=[path_param("course_id", ID), *query_params(StudentsQuery)],
+            answer("RosterPage", "A page of students"),
+            READ,
+            path=COURSE,
+            query=StudentsQuery,
         )
     },
     "/api/v1/assignments/{assignment_id}/grades": {
@@ -52,19 +45,20 @@ SYNC_PATHS: JSONObject = {
             "student (by user id, paged) with the counted score and attempts per exercise and the assignment total. "
             "Non-members: 404 (as for progress); its students: 403, since every row is some student's (their own is "
             "GET .../progress). The statements per page do not grow with the students.",
-            {"200": json_reply(ref("GradebookPage"), "A page of rows")},
-            (400, 401, 403, 404),
-            parameters=[path_param("assignment_id", ID), *query_params(GradesQuery)],
+            answer("GradebookPage", "A page of rows"),
+            READ,
+            path=ASSIGNMENT,
+            query=GradesQuery,
         )
     },
     "/api/v1/grade-changes": {
         "get": operation(
             "grade_changes",
             "Grade changes (first gradings and regrades) after a cursor, oldest first, once settled.",
-            {"200": json_reply(ref("ChangePage"), "A page of changes")},
+            answer("ChangePage", "A page of changes"),
             (400, 401, 404),
+            query=ChangesQuery,
             description=FEED_DESCRIPTION,
-            parameters=query_params(ChangesQuery),
         )
     },
 }

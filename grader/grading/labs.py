@@ -132,11 +132,9 @@ def run_lab(database: Database, lab_id: int, *, worker: str, lease_seconds: floa
     """Run one lab under a lease, writing progress (which also extends it) and renewing it every ``renew_every``
     seconds (0: only on progress); returns its status ("missing": no row)."""
     with database.session() as session:
-        lease = leases.claim(session, LabRun, lab_id, worker, lease_seconds)
-        if lease is None:
-            leases.give_up_exhausted(session, LabRun, LabStatus.ERROR, row_id=lab_id)
-            run = session.get(LabRun, lab_id)
-            return run.status if run is not None else "missing"
+        lease = leases.claim_or_status(session, LabRun, lab_id, worker, lease_seconds, LabStatus.ERROR)
+        if isinstance(lease, str):
+            return lease
         params = dict(session.get_one(LabRun, lab_id).params)
     report = ProgressWriter(database, lease, lease_seconds)
     try:

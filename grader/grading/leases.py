@@ -229,6 +229,20 @@ def give_up_exhausted(session: Session, model: JobModel, error_status: str, row_
     return list(changed)
 
 
+def claim_or_status(
+    session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, error_status: str
+) -> Lease | str:
+    """The lease on row ``row_id`` for ``owner``; if it cannot be claimed, the row is given up as ``error_status``
+    when its attempts are used up (give_up_exhausted) and its status is returned instead ("missing": no row)."""
+    lease = claim(session, model, row_id, owner, lease_seconds)
+    if lease is not None:
+        return lease
+    give_up_exhausted(session, model, error_status, row_id=row_id)
+    # No row: a deleted assignment took its jobs along, or the id was never one; nothing to do.
+    row = session.get(model, row_id)
+    return str(row.status) if row is not None else "missing"
+
+
 def _exhausted_message(model: JobModel) -> ColumnElement[str]:
     """SQL for the stored reason for giving up: the attempt count, plus the last recorded failure if any."""
     base = (

@@ -336,12 +336,9 @@ def run_regrade(database: Database, job_id: int, *, worker: str, lease_seconds: 
     """Run one regrade job under a lease, batch by batch, renewing the lease every ``renew_every`` seconds (0:
     only each batch's commit extends it); returns the job's status when this delivery stops."""
     with database.session() as session:
-        lease = leases.claim(session, RegradeJob, job_id, worker, lease_seconds)
-        if lease is None:
-            leases.give_up_exhausted(session, RegradeJob, RegradeStatus.ERROR, row_id=job_id)
-            job = session.get(RegradeJob, job_id)
-            # No row (a deleted assignment took its jobs along): nothing to do, as for submissions and lab runs.
-            return job.status if job is not None else "missing"
+        lease = leases.claim_or_status(session, RegradeJob, job_id, worker, lease_seconds, RegradeStatus.ERROR)
+        if isinstance(lease, str):
+            return lease
         try:
             _start(session, lease)
             more: bool | None = True

@@ -23,6 +23,14 @@ LEEWAY = timedelta(seconds=60)  # clock skew between the LMS and us ("The token 
 MAX_TOKEN_AGE = timedelta(minutes=10)  # an id_token issued longer ago than this (plus the leeway) is stale
 REQUIRED = ["exp", "iat", "iss", "aud", "nonce"]
 _MISSING = {"exp": Refusal.NO_EXP}
+# What PyJWT's narrower refusals mean for a launch (any other: MALFORMED), checked in this order.
+_JWT_REFUSALS: tuple[tuple[type[jwt.InvalidTokenError], Refusal], ...] = (
+    (jwt.ExpiredSignatureError, Refusal.EXPIRED),
+    (jwt.ImmatureSignatureError, Refusal.NOT_YET_VALID),
+    (jwt.InvalidAudienceError, Refusal.WRONG_AUDIENCE),
+    (jwt.InvalidIssuerError, Refusal.WRONG_ISSUER),
+    (jwt.InvalidSignatureError, Refusal.BAD_SIGNATURE),
+)
 
 
 @dataclass(frozen=True)
@@ -111,20 +119,8 @@ def _decode(platform: LtiPlatform, token: str, key: jwt.PyJWK, now: datetime) ->
             leeway=LEEWAY,
             options={"require": REQUIRED},
         )
-    except jwt.MissingRequiredClaimError as exc:
-        raise LaunchRefused(_MISSING.get(exc.claim, Refusal.MISSING_CLAIM)) from exc
-    except jwt.ExpiredSignatureError as exc:
-        raise LaunchRefused(Refusal.EXPIRED) from exc
-    except jwt.ImmatureSignatureError as exc:
-        raise LaunchRefused(Refusal.NOT_YET_VALID) from exc
-    except jwt.InvalidAudienceError as exc:
-        raise LaunchRefused(Refusal.WRONG_AUDIENCE) from exc
-    except jwt.InvalidIssuerError as exc:
-        raise LaunchRefused(Refusal.WRONG_ISSUER) from exc
-    except jwt.InvalidSignatureError as exc:
-        raise LaunchRefused(Refusal.BAD_SIGNATURE) from exc
     except jwt.InvalidTokenError as exc:
-        raise LaunchRefused(Refusal.MALFORMED) from exc
+        raise LaunchRefused(_refusal(exc)) from exc
     issued = decoded["iat"]
     if not isinstance(issued, int | float) or now.timestamp() - issued > (MAX_TOKEN_AGE + LEEWAY).total_seconds():
         raise LaunchRefused(Refusal.TOO_OLD)
@@ -186,3 +182,10 @@ def validate_launch(session: Session, launch: LaunchRequest, now: datetime) -> V
         session.rollback()
         return RefusedLaunch(refused.reason)
     return ValidatedLaunch(platform, decoded)
+
+
+def _refusal(exc: jwt.InvalidTokenError) -> Refusal:
+    """The launch's refusal for PyJWT's ``exc``: a missing claim by its name, else by the kind of error."""
+    if isinstance(exc, jwt.MissingRequiredClaimError):
+        return _MISSING.get(exc.claim, Refusal.MISSING_CLAIM)
+    return next((refusal for kind, refusal in _JWT_REFUSALS if isinstance(exc, kind)), Refusal.MALFORMED)

@@ -16,6 +16,7 @@ from grader.grading.overrides import overrides_of
 from grader.grading.points import points_of, total_of
 from grader.grading.policy import assignment_results
 from grader.lti.ags import LmsAnswer, LmsClient, line_item_url, post_score
+from grader.lti.due_rows import take_due
 from grader.lti.tokens import TokenRefused
 from grader.models import (
     Assignment,
@@ -180,28 +181,19 @@ def send(session: Session, outbox_id: int, now: datetime, backoff_scale: float =
 
 def due_for_dispatch(session: Session, now: datetime, limit: int = 200) -> list[int]:
     """Pending rows that are due and whose task is not already waiting, marked as dispatched; committed."""
-    ids = list(
-        session.scalars(
-            select(LtiScoreOutbox.id)
-            .where(
-                LtiScoreOutbox.status == OutboxStatus.PENDING,
-                LtiScoreOutbox.next_attempt_at <= now,
-                (LtiScoreOutbox.lease_until.is_(None)) | (LtiScoreOutbox.lease_until < now),
-                (LtiScoreOutbox.dispatched_at.is_(None)) | (LtiScoreOutbox.dispatched_at < now - DISPATCH_AGAIN_AFTER),
-            )
-            .order_by(LtiScoreOutbox.id)
-            .limit(limit)
-        )
+    return take_due(
+        session,
+        LtiScoreOutbox,
+        LtiScoreOutbox.dispatched_at,
+        (
+            LtiScoreOutbox.status == OutboxStatus.PENDING,
+            LtiScoreOutbox.next_attempt_at <= now,
+            (LtiScoreOutbox.lease_until.is_(None)) | (LtiScoreOutbox.lease_until < now),
+            (LtiScoreOutbox.dispatched_at.is_(None)) | (LtiScoreOutbox.dispatched_at < now - DISPATCH_AGAIN_AFTER),
+        ),
+        now,
+        limit,
     )
-    if ids:
-        session.execute(
-            update(LtiScoreOutbox)
-            .where(LtiScoreOutbox.id.in_(ids))
-            .values(dispatched_at=now)
-            .execution_options(synchronize_session=False)
-        )
-    session.commit()
-    return ids
 
 
 def resend(session: Session, outbox_id: int, now: datetime) -> bool:

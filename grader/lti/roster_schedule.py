@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from grader.lti.due_rows import take_due
 from grader.models import LtiContext
 
 ASK_AGAIN_AFTER = timedelta(minutes=15)  # a sync task sent but not yet run (a busy queue) is not sent again before
@@ -20,25 +20,16 @@ def due_roster_syncs(session: Session, now: datetime, hours: float) -> list[int]
     if hours <= 0:
         return []
     stale = now - timedelta(hours=hours)
-    ids = list(
-        session.scalars(
-            select(LtiContext.id)
-            .where(
-                LtiContext.course_id.is_not(None),
-                LtiContext.memberships_url.is_not(None),
-                LtiContext.roster_synced_at.is_(None) | (LtiContext.roster_synced_at < stale),
-                LtiContext.roster_requested_at.is_(None) | (LtiContext.roster_requested_at < now - ASK_AGAIN_AFTER),
-            )
-            .order_by(LtiContext.id)
-            .limit(BATCH)
-        )
+    return take_due(
+        session,
+        LtiContext,
+        LtiContext.roster_requested_at,
+        (
+            LtiContext.course_id.is_not(None),
+            LtiContext.memberships_url.is_not(None),
+            LtiContext.roster_synced_at.is_(None) | (LtiContext.roster_synced_at < stale),
+            LtiContext.roster_requested_at.is_(None) | (LtiContext.roster_requested_at < now - ASK_AGAIN_AFTER),
+        ),
+        now,
+        BATCH,
     )
-    if ids:
-        session.execute(
-            update(LtiContext)
-            .where(LtiContext.id.in_(ids))
-            .values(roster_requested_at=now)
-            .execution_options(synchronize_session=False)
-        )
-    session.commit()
-    return ids

@@ -8,11 +8,10 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, request, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from grader.i18n import t
-from grader.ui.csrf import protect
-from grader.ui.page_helpers import error_page, page_lang, refuse_hidden_characters, render
+from grader.ui.page_helpers import guard_pages, page_lang, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,25 +48,10 @@ def _apply_body_limit() -> None:
         request.max_content_length = limit.max_bytes
 
 
-@teacher.before_request
-def _require_csrf_token() -> None:
-    """Every post of the teacher pages (forms, exports, regrades) carries the session's CSRF token."""
-    protect(request)
-
-
-@teacher.before_request
-def _refuse_hidden_characters() -> None:
-    """Junk no page can store (NUL) or should show (terminal escapes, direction overrides) is a 400 page."""
-    refuse_hidden_characters(names_and_titles=True)
-
-
-@teacher.errorhandler(400)
-@teacher.errorhandler(403)
-@teacher.errorhandler(404)
-@teacher.errorhandler(405)
-def _error_page(exc: HTTPException) -> ResponseReturnValue:
-    """The student pages' error page, so a course someone does not teach looks like one that does not exist."""
-    return error_page(exc)
+# After the body limit: every post (forms, exports, regrades) carries the session's CSRF token; junk no page can store
+# (NUL) or should show (terminal escapes, direction overrides) is a 400 page; the error pages are the student pages',
+# so a course someone does not teach looks like one that does not exist.
+guard_pages(teacher, (400, 403, 404, 405), names_and_titles=True)
 
 
 @teacher.errorhandler(RequestEntityTooLarge)

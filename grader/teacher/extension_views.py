@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from flask import flash, redirect, request, url_for
+from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
@@ -17,13 +17,12 @@ from grader.extensions import get_session
 from grader.grading import terms
 from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
-from grader.i18n import t
-from grader.models import Assignment, User, utcnow
+from grader.models import Assignment, utcnow
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.teacher.assignments import FORM_YEARS
-from grader.teacher.student_choice import chosen_student, course_students
+from grader.teacher.student_choice import chosen_student, flash_student, student_page
 from grader.teacher.zones import FORM_TIME, LocalTimeError, to_utc
-from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.page_helpers import signed_in
 from grader.ui.routes import Routes
 
 
@@ -75,19 +74,8 @@ def form_from(posted: MultiDict[str, str]) -> ExtensionForm:
 
 def _page(assignment: Assignment, form: ExtensionForm, status: int = 200) -> ResponseReturnValue:
     """The extensions page: the assignment's terms, the current extensions and the form."""
-    session = get_session()
-    students = course_students(session, assignment)
-    return render(
-        "teach/extensions.html",
-        status,
-        assignment=assignment,
-        course=assignment.course,
-        form=form,
-        students=students,
-        names={s.id: s for s in students},
-        extensions=terms.extensions_of(session, assignment),
-        title=assignment.title(page_lang()),
-    )
+    extensions = terms.extensions_of(get_session(), assignment)
+    return student_page("teach/extensions.html", assignment, form, status, extensions=extensions)
 
 
 routes = Routes()
@@ -108,8 +96,7 @@ def extensions_page(assignment_id: int) -> ResponseReturnValue:
     except FieldRefused as exc:
         session.rollback()
         return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
-    name = session.get_one(User, student_id).display_name
-    flash(t("ext.saved", page_lang(), name=name))
+    flash_student(session, "ext.saved", student_id)
     return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))
 
 
@@ -120,6 +107,5 @@ def clear_extension(assignment_id: int, student_id: int) -> ResponseReturnValue:
     session = get_session()
     assignment = assignment_or_404(session, signed_in(), assignment_id, Action.GIVE_EXTENSIONS)
     if terms.clear_extension(session, assignment, student_id, utcnow()):
-        student = session.get(User, student_id)
-        flash(t("ext.cleared", page_lang(), name=student.display_name if student else student_id))
+        flash_student(session, "ext.cleared", student_id)
     return redirect(url_for("teacher.extensions_page", assignment_id=assignment.id))

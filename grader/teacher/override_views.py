@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from flask import flash, redirect, request, url_for
+from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
@@ -18,13 +18,13 @@ from grader.grading import overrides
 from grader.grading.access import Action
 from grader.grading.refusals import FieldRefused
 from grader.i18n import t
-from grader.models import Assignment, User, utcnow
+from grader.models import Assignment, utcnow
 from grader.models.overrides import TOTAL
 from grader.teacher.access import assignment_or_404, teacher_required
 from grader.teacher.late_form import percent
-from grader.teacher.student_choice import chosen_student, course_students
+from grader.teacher.student_choice import chosen_student, flash_student, student_page
 from grader.ui.exercise_catalogue import exercise_title
-from grader.ui.page_helpers import page_lang, render, signed_in
+from grader.ui.page_helpers import page_lang, signed_in
 from grader.ui.routes import Routes
 
 FIELDS = ("student", "exercise_id", "score", "reason")
@@ -53,21 +53,16 @@ def _read(form: OverrideForm) -> tuple[int, overrides.OverrideRequest]:
 def _page(assignment: Assignment, form: OverrideForm, status: int = 200) -> ResponseReturnValue:
     """The overrides page: the current overrides, the form and the log."""
     session = get_session()
-    students = course_students(session, assignment)
     lang = page_lang()
     titles = {e: exercise_title(e, lang) for e in assignment.exercise_ids} | {TOTAL: t("ovr.total", lang)}
-    return render(
+    return student_page(
         "teach/overrides.html",
+        assignment,
+        form,
         status,
-        assignment=assignment,
-        course=assignment.course,
-        form=form,
-        students=students,
-        names={s.id: s for s in students},
         titles=titles,
         overrides=list(overrides.overrides_of(session, assignment).values()),
         log=overrides.override_log(session, assignment),
-        title=assignment.title(lang),
     )
 
 
@@ -91,7 +86,7 @@ def overrides_page(assignment_id: int) -> ResponseReturnValue:
     except FieldRefused as exc:
         session.rollback()
         return _page(assignment, replace(form, errors={exc.field: exc.key}), 422)
-    flash(t("ovr.saved", page_lang(), name=session.get_one(User, student_id).display_name))
+    flash_student(session, "ovr.saved", student_id)
     return redirect(url_for("teacher.overrides_page", assignment_id=assignment.id))
 
 
@@ -103,6 +98,5 @@ def clear_override(assignment_id: int, student_id: int) -> ResponseReturnValue:
     assignment = assignment_or_404(session, signed_in(), assignment_id, Action.OVERRIDE)
     exercise_id = request.form.get("exercise_id", TOTAL)
     if overrides.clear_override(session, assignment, student_id, exercise_id, f"user:{signed_in().username}", utcnow()):
-        student = session.get(User, student_id)
-        flash(t("ovr.cleared", page_lang(), name=student.display_name if student else student_id))
+        flash_student(session, "ovr.cleared", student_id)
     return redirect(url_for("teacher.overrides_page", assignment_id=assignment.id))

@@ -1,13 +1,18 @@
 """What the per-student pages of an assignment (extensions, overrides) share: the course's students to choose from,
-and reading the student chosen in a form."""
+reading the student chosen in a form, the page's frame and the message naming the student."""
 
 from __future__ import annotations
 
+from flask import flash
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.extensions import get_session
 from grader.grading.refusals import FieldRefused
+from grader.i18n import t
 from grader.models import Assignment, Enrolment, EnrolmentRole, User
+from grader.ui.page_helpers import page_lang, render
 
 STUDENT_FIELD = "student"
 ID_DIGITS = 10  # a user id as a form sends it; more digits cannot be one of ours
@@ -35,3 +40,28 @@ def chosen_student(text: str, refusal_key: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= ID_DIGITS):
         raise StudentRefused(STUDENT_FIELD, refusal_key)
     return int(text)
+
+
+def student_page(
+    template: str, assignment: Assignment, form: object, status: int, **extra: object
+) -> ResponseReturnValue:
+    """A per-student page of ``assignment``: its course's students to choose from (and by id, ``names``), the form
+    as typed and what the page adds in ``extra``."""
+    students = course_students(get_session(), assignment)
+    return render(
+        template,
+        status,
+        assignment=assignment,
+        course=assignment.course,
+        form=form,
+        students=students,
+        names={s.id: s for s in students},
+        title=assignment.title(page_lang()),
+        **extra,
+    )
+
+
+def flash_student(session: Session, key: str, student_id: int) -> None:
+    """Flash the message ``key`` naming the student by name (by id if the account is gone)."""
+    student = session.get(User, student_id)
+    flash(t(key, page_lang(), name=student.display_name if student else student_id))

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from celery import Task, shared_task
-from flask import current_app
 
 from grader.extensions import get_db
 from grader.grading.dispatch import REGRADE_TASK
 from grader.grading.regrade import run_regrade
-from grader.tasks import RETRY_OPTIONS, worker_id
+from grader.tasks import RETRY_OPTIONS, lease_terms
 
 
 @shared_task(name=REGRADE_TASK, **RETRY_OPTIONS)
 def regrade_assignment(self: Task, job_id: int) -> str:
     """Run regrade job ``job_id`` unless it is already done or taken by a live worker."""
-    config = current_app.config
-    return run_regrade(
-        get_db(),
-        job_id,
-        worker=worker_id(self),
-        lease_seconds=config["GRADER_LEASE_SECONDS"],
-        renew_every=config["GRADER_LEASE_RENEW_SECONDS"],
-    )
+    return run_regrade(get_db(), job_id, **lease_terms(self))

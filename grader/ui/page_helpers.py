@@ -10,7 +10,7 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import RequestRedirect
@@ -21,7 +21,7 @@ from grader.auth_session import current_user
 from grader.grading.feedback import feedback_in
 from grader.i18n import js_strings, lang_of, t
 from grader.models import User
-from grader.ui.csrf import csrf_token
+from grader.ui.csrf import csrf_token, protect
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -124,6 +124,23 @@ def refuse_hidden_characters(names_and_titles: bool = False) -> None:
     for source in (request.args, request.form):
         if any(not refused.isdisjoint(value) for _name, values in source.lists() for value in values):
             abort(400, description="control")
+
+
+def guard_pages(blueprint: Blueprint, error_codes: tuple[int, ...], names_and_titles: bool = False) -> None:
+    """The guards of a blueprint of pages, in this order: the session's CSRF token on every post, a 400 page for
+    hidden characters (refuse_hidden_characters, with ``names_and_titles``), and the error page in the user's
+    language (error_page) for ``error_codes``."""
+
+    def require_csrf_token() -> None:
+        protect(request)
+
+    def refuse_hidden() -> None:
+        refuse_hidden_characters(names_and_titles)
+
+    blueprint.before_request(require_csrf_token)
+    blueprint.before_request(refuse_hidden)
+    for code in error_codes:
+        blueprint.register_error_handler(code, error_page)
 
 
 def login_required(view: Callable[P, R]) -> Callable[P, R | Response]:

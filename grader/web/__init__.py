@@ -9,8 +9,7 @@ from werkzeug.exceptions import HTTPException
 from grader.api_errors import http_exception_response, is_api_request
 from grader.auth_session import SESSION_USER_KEY
 from grader.percent import FULL_MARKS, full_marks, shown_percent
-from grader.ui.csrf import protect
-from grader.ui.page_helpers import error_page, refuse_hidden_characters, template_globals
+from grader.ui.page_helpers import error_page, guard_pages, template_globals
 from grader.web import auth_views, course_views, exercise_views, fragment_views, lab_views, link_views
 from grader.web.api_csrf import protect_cookie_api_posts
 from grader.web.blueprint import web
@@ -19,26 +18,9 @@ from grader.web.blueprint import web
 VIEW_MODULES = (auth_views, course_views, exercise_views, fragment_views, lab_views, link_views)
 
 
-@web.before_request
-def _require_csrf_token() -> None:
-    """Every form post and script call of the pages carries the session's CSRF token."""
-    protect(request)
-
-
-@web.before_request
-def _refuse_hidden_characters() -> None:
-    """Junk no page can store (NUL characters) is a 400 page, not a database error."""
-    refuse_hidden_characters()
-
-
-@web.errorhandler(400)
-@web.errorhandler(403)
-@web.errorhandler(404)
-@web.errorhandler(405)
-@web.errorhandler(413)
-def _error_page(exc: HTTPException) -> ResponseReturnValue:
-    """A page for 4xx errors in the user's language (a CSRF failure says so)."""
-    return error_page(exc)
+# Every form post and script call carries the session's CSRF token; junk no page can store (NUL characters) is a 400
+# page, not a database error; 4xx errors are a page in the user's language (a CSRF failure says so).
+guard_pages(web, (400, 403, 404, 405, 413))
 
 
 def _unrouted_error_page(exc: HTTPException) -> ResponseReturnValue:
@@ -46,7 +28,7 @@ def _unrouted_error_page(exc: HTTPException) -> ResponseReturnValue:
     page in the user's language rather than Werkzeug's bare one."""
     if is_api_request():
         return http_exception_response(exc)
-    return _error_page(exc)
+    return error_page(exc)
 
 
 def _no_store_for_signed_in(response: Response) -> Response:
