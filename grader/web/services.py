@@ -227,11 +227,18 @@ def visible_assignment(session: Session, user: User, assignment_id: int) -> Assi
 def visible_assignment_as(session: Session, user: User, assignment_id: int) -> tuple[Assignment, bool]:
     """``visible_assignment``, and whether the user teaches its course (``teaches_course``), from one look-up of
     their part in it."""
-    # With its course: every exercise page shows the course's time zone and whether it is archived.
-    assignment = session.get(Assignment, assignment_id, options=[joinedload(Assignment.course)])
-    part = None if assignment is None else access.course_role(session, Actor.of_user(user), assignment.course_id)
-    if assignment is None or not access.allows(part, Action.VIEW_COURSE):
+    actor = Actor.of_user(user)
+    # With its course (every exercise page shows the course's time zone and whether it is archived) and the user's
+    # part in it: one round trip, where each is a statement of its own through session.get and access.may.
+    found = session.execute(
+        select(Assignment, *access.part_columns(actor, Assignment.course_id))
+        .options(joinedload(Assignment.course))
+        .where(Assignment.id == assignment_id)
+    ).one_or_none()
+    part = None if found is None else access.part_of(found[1], found[2], actor)
+    if found is None or not access.allows(part, Action.VIEW_COURSE):
         raise NotVisible(assignment_id)
+    assignment: Assignment = found[0]
     return assignment, access.is_staff_role(part)
 
 
