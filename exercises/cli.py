@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from exercises import api
@@ -92,36 +93,50 @@ def command_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_variant(args: argparse.Namespace) -> int:
-    """``exercises variant``: one variant, or a batch of them from stdin."""
+def _one_or_batch(
+    args: argparse.Namespace,
+    line: Callable[[object], dict[str, Any]],
+    answer: Callable[[str, int], dict[str, Any]],
+    show: Callable[[dict[str, Any]], None],
+) -> int:
+    """A request from the arguments, answered by ``answer(id, seed)`` and shown; or, with ``--batch``, JSON lines
+    from stdin answered by ``line``. A usage error exits 2 with its JSON on stderr."""
     try:
         if args.batch:
-            return run_batch(_batch_input(args), sys.stdout, variant_line)
+            return run_batch(_batch_input(args), sys.stdout, line)
         exercise_id, seed = _single_request(args)
-        shown = serve(lambda: api.variant(exercise_id, seed, args.lang), exercise_id)
+        shown = answer(exercise_id, seed)
     except LineError as error:
         return _fail(error)
-    if args.json:
-        print(dumps(shown))
-    else:
-        _print_variant(shown, args.lang)
+    show(shown)
     return 0
+
+
+def command_variant(args: argparse.Namespace) -> int:
+    """``exercises variant``: one variant, or a batch of them from stdin."""
+
+    def answer(exercise_id: str, seed: int) -> dict[str, Any]:
+        return serve(lambda: api.variant(exercise_id, seed, args.lang), exercise_id)
+
+    def show(shown: dict[str, Any]) -> None:
+        if args.json:
+            print(dumps(shown))
+        else:
+            _print_variant(shown, args.lang)
+
+    return _one_or_batch(args, variant_line, answer, show)
 
 
 def command_grade(args: argparse.Namespace) -> int:
     """``exercises grade``: grade one answer file, or a batch of answers from stdin."""
-    try:
-        if args.batch:
-            return run_batch(_batch_input(args), sys.stdout, grade_line)
-        exercise_id, seed = _single_request(args)
+
+    def answer(exercise_id: str, seed: int) -> dict[str, Any]:
         if args.answer is None:
             raise LineError("usage", "give --answer FILE (or - for stdin)")
-        answer = _read_answer(args.answer)
-        result = serve(lambda: api.grade(exercise_id, seed, answer, args.lang), exercise_id)
-    except LineError as error:
-        return _fail(error)
-    print(dumps(result))
-    return 0
+        given = _read_answer(args.answer)
+        return serve(lambda: api.grade(exercise_id, seed, given, args.lang), exercise_id)
+
+    return _one_or_batch(args, grade_line, answer, lambda result: print(dumps(result)))
 
 
 def command_selftest(args: argparse.Namespace) -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -14,6 +15,15 @@ from exercises.diagnosis.steps import Steps
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.variant_generation import generate_variant
+
+# The module-level names of the pieces a plug-in declares in capitals; every other piece has its field's name.
+MODULE_NAMES = {
+    "id": "ID",
+    "title": "TITLE",
+    "fields": "FIELDS",
+    "misconceptions": "MISCONCEPTIONS",
+    "symbols": "SYMBOLS",
+}
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,23 @@ class Exercise:
     # What a student carrying ``tag`` answered, in words (``tag_example(tag, lang)``): for choices shown in each
     # student's own shuffled order, the letters a teacher's page would quote mean nothing across students.
     tag_example: Callable[[str, str], str | None] | None = None
+
+    @classmethod
+    def declared_in(cls, module: Mapping[str, Any], **pieces: Any) -> Self:
+        """The exercise whose pieces a plug-in module declares under the contract's names (``globals()``).
+
+        ``ID``, ``TITLE``, ``FIELDS``, ``MISCONCEPTIONS`` and ``SYMBOLS`` in capitals, every function under its
+        field's name (``book_data``, ``solve``, ``quality``, ...; docs/adding-an-exercise.md); an optional piece the
+        module does not define keeps its default, and ``pieces`` names one it imports or names otherwise
+        (``data_text=table_block``). The chapter is the ID's first part (``ch13`` of ``ch13.shift-pairs``).
+        """
+        declared = {
+            piece.name: module[name]
+            for piece in dataclasses.fields(cls)
+            if (name := MODULE_NAMES.get(piece.name, piece.name)) in module
+        }
+        chapter = str(module["ID"]).partition(".")[0]
+        return cls(**{**declared, "chapter": chapter, **pieces})
 
     def answer_field(self, name: str) -> AnswerField:
         """The answer field called ``name``."""

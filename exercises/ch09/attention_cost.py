@@ -14,6 +14,7 @@ from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
 
 ID = "ch09.attention-cost"
+TITLE = Text("注意力的二次方代价", "The quadratic cost of attention")
 SMALL_LENGTHS = tuple(range(3, 13))  # short enough to draw the n×n grid and count by hand
 LONG_LENGTHS = (100, 512, 1000, 1024, 2000, 2048, 4096, 5000, 8192, 10000)
 FACTORS = (2, 2, 3, 4, 8, 10, 1.5, 2.5)
@@ -210,16 +211,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("注意力的二次方代价", "The quadratic cost of attention"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    tag_part=tag_part,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

@@ -11,6 +11,7 @@ from exercises.i18n import Text
 from exercises.plugin import Exercise
 
 ID = "ch09.multihead-shapes"
+TITLE = Text("多头注意力的形状与参数", "Multi-head shapes and parameters")
 # (d_model, heads) of published models: the original Transformer, BERT/GPT-2 sizes, GPT-3 and LLaMA widths.
 KNOWN_SHAPES = (
     (512, 8),
@@ -195,15 +196,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("多头注意力的形状与参数", "Multi-head shapes and parameters"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

@@ -16,6 +16,7 @@ from exercises.plugin import Exercise
 from exercises.units import Units
 
 ID = "ch09.rnn-step"
+TITLE = Text("RNN 的一步更新", "One RNN step")
 WEIGHT_TENTHS = np.arange(-10, 11)  # weights are one-decimal numbers in [-1, 1]
 MIN_CLEAR = 0.5  # one pre-activation entry this far from 0, so tanh(z) and z differ beyond tolerance
 MAX_PRE = 3.0  # beyond this tanh is flat at ±1 and the step teaches nothing
@@ -263,17 +264,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("RNN 的一步更新", "One RNN step"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

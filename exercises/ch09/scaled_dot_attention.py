@@ -16,6 +16,7 @@ from exercises.plugin import Exercise
 from exercises.variant_generation import has_tie_at_max, rows_not_summing_to_one
 
 ID = "ch09.scaled-dot-attention"
+TITLE = Text("手算缩放点积注意力", "Scaled dot-product attention by hand")
 D_K = 2
 TOKENS = 3
 LOW, HIGH = -2, 2  # entries of Q, K, V are integers in this range
@@ -350,17 +351,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch09",
-    title=Text("手算缩放点积注意力", "Scaled dot-product attention by hand"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

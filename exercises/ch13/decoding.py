@@ -11,7 +11,7 @@ import numpy as np
 from exercises.base import Variant
 from exercises.ch13.common import BOS, COLOURS, EOS, MAX_STEPS, NOUNS, PERIOD, STOPPED_BY_CAP, STOPPED_BY_EOS
 from exercises.i18n import Text
-from exercises.variant_generation import has_tie_at_max
+from exercises.variant_generation import has_tie_at_max, rows_not_summing_to_one
 
 Table = Mapping[str, Sequence[float]]
 TIE_TOLERANCE = 1e-9
@@ -61,6 +61,15 @@ def teacher_forced_probabilities(candidates: Sequence[str], table: Table, target
 def tied_rows(table: Table) -> list[str]:
     """The rows (by previous token) whose largest probability is shared."""
     return [previous for previous, row in table.items() if has_tie_at_max(row, TIE_TOLERANCE)]
+
+
+def untied_table_fault(table: Table) -> str | None:
+    """Why a table meant to have no tie is unusable (a row not summing to one, a shared largest probability)."""
+    if rows_not_summing_to_one(table.values()):
+        return "probability row does not sum to 1"
+    if tied_rows(table):
+        return "argmax tie"
+    return None
 
 
 def colours_of(candidates: Sequence[str]) -> list[str]:
@@ -205,3 +214,13 @@ def table_block(variant: Variant, lang: str) -> str:
     """The variant's probability table as the prompts lay it out: their ``data_text``, a paragraph of its own."""
     data = variant.data
     return table_text(data["candidates"], data["table"], Text("前一个 token", "previous").get(lang))
+
+
+def table_paragraph(variant: Variant, lang: str) -> str:
+    """The prompts' opening: how the decoder reads the table, then the table as a paragraph of its own."""
+    candidates, grid = ", ".join(variant.data["candidates"]), table_block(variant, lang)
+    return Text(
+        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n",
+        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
+        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n",
+    ).get(lang)

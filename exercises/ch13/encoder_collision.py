@@ -35,6 +35,7 @@ from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
 
 ID = "ch13.encoder-collision"
+TITLE = Text("定位编码器的状态碰撞", "Locating the encoder collision")
 MAX_UNITS = 4
 COLLIDING_SHARE = 0.7  # most variants show the chapter's collision; the rest never collide
 DRAWS = 60
@@ -440,19 +441,4 @@ def prompt(variant: Variant, lang: str) -> str:
     return setup_text(data, lang) + questions.get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("定位编码器的状态碰撞", "Locating the encoder collision"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    symbols=SYMBOLS,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), symbols=SYMBOLS)

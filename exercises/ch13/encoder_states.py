@@ -33,6 +33,7 @@ from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
 
 ID = "ch13.encoder-states"
+TITLE = Text("逐步计算编码器状态", "Encoder states, read by read")
 MAX_UNITS = 4  # keeps every coordinate within 4a, so the arithmetic stays small
 
 
@@ -295,19 +296,4 @@ def prompt(variant: Variant, lang: str) -> str:
     return setup_text(data, lang) + question.get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("逐步计算编码器状态", "Encoder states, read by read"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
-    symbols=SYMBOLS,
-)
+EXERCISE = Exercise.declared_in(globals(), symbols=SYMBOLS)

@@ -18,15 +18,16 @@ from exercises.ch13.decoding import (
     random_target,
     sentence_successors,
     table_block,
+    table_paragraph,
     teacher_forced_probabilities,
-    tied_rows,
+    untied_table_fault,
 )
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
-from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.exposure-divergence"
+TITLE = Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence")
 EARLY_EOS_SHARE = 0.15  # variants whose first mistake is EOS itself, so the inputs never get to differ
 
 
@@ -114,10 +115,9 @@ def solve(variant: Variant) -> Answer:
 def quality(variant: Variant) -> str | None:
     """Reject ties, rows not summing to one, zero target probabilities, and a first mistake at the last step."""
     data = variant.data
-    if rows_not_summing_to_one(data["table"].values()):
-        return "probability row does not sum to 1"
-    if tied_rows(data["table"]):
-        return "argmax tie"
+    fault = untied_table_fault(data["table"])
+    if fault is not None:
+        return fault
     if min(teacher_forced_probabilities(data["candidates"], data["table"], data["target"])) <= 0:
         return "a target token has probability 0"
     wrong_step = _first_wrong_step(variant)
@@ -145,6 +145,17 @@ def _token_at(tokens: tuple[str, ...] | list[str], index: int) -> str:
     return tokens[index] if 0 <= index < len(tokens) else NO_TOKEN
 
 
+def _input_at(run: Steps, name: str, label: Text, inputs: list[str], at: int) -> Any:
+    """The step naming the token a timeline feeds as input ``at``; its mistakes read the one before or after it."""
+    return run.custom(
+        name,
+        label,
+        lambda: _token_at(inputs, at),
+        {"earlier": lambda: _token_at(inputs, at - 1), "later": lambda: _token_at(inputs, at + 1)},
+        INPUT_WORDS,
+    )
+
+
 def steps(variant: Variant, run: Steps) -> Answer:
     """The solve as named steps: the first wrong prediction, the step the inputs first differ, and the input each
     regime feeds there."""
@@ -170,20 +181,8 @@ def steps(variant: Variant, run: Steps) -> Answer:
         }
     at = divergence - 1  # the input at step s: BOS at step 1, then the token of step s − 1
     taught, fed_back = [BOS, *target], [BOS, *generated]
-    teacher = run.custom(
-        "teacher",
-        Text("教师强制送入的 token", "the token teacher forcing feeds"),
-        lambda: _token_at(taught, at),
-        {"earlier": lambda: _token_at(taught, at - 1), "later": lambda: _token_at(taught, at + 1)},
-        INPUT_WORDS,
-    )
-    fed = run.custom(
-        "generated",
-        Text("自由生成送入的 token", "the token free generation feeds"),
-        lambda: _token_at(fed_back, at),
-        {"earlier": lambda: _token_at(fed_back, at - 1), "later": lambda: _token_at(fed_back, at + 1)},
-        INPUT_WORDS,
-    )
+    teacher = _input_at(run, "teacher", Text("教师强制送入的 token", "the token teacher forcing feeds"), taught, at)
+    fed = _input_at(run, "generated", Text("自由生成送入的 token", "the token free generation feeds"), fed_back, at)
     return {
         "first_wrong_step": wrong,
         "first_input_divergence_step": divergence,
@@ -349,17 +348,13 @@ FIELDS = (
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's table and reference target."""
     data = variant.data
-    grid = table_block(variant, lang)
-    candidates, target, steps = ", ".join(data["candidates"]), tokens_text(data["target"]), data["max_steps"]
-    return Text(
-        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+    target, steps = tokens_text(data["target"]), data["max_steps"]
+    return table_paragraph(variant, lang) + Text(
         f"参考目标为 [{target}]。同一张表用两种方式运行，第 1 步的输入都是 BOS：训练时使用教师强制；"
         f"生成时做贪心解码（每步选概率最大者，并列取靠前的候选，选到 EOS 或满 {steps} 次预测即停止）。\n"
         "1. 第几步的贪心预测第一次与参考目标不同？\n"
         "2. 训练与生成两条时间线的解码器输入第一次不同是在第几步？若生成在那之前已选到 EOS 而停止，填“无”。\n"
         "3. 在第 2 问那一步，教师强制的输入是什么？\n4. 在同一步，生成时的输入是什么？（第 3、4 问若没有这一步，填“无”）",
-        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
-        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         f"The reference target is [{target}]. The same table is run in two ways, both with input BOS at step 1: "
         "training uses teacher forcing; generation decodes greedily (take the most probable candidate, a tie goes "
         f"to the candidate listed first, stop after EOS or after {steps} predictions).\n"
@@ -371,18 +366,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("暴露偏差：预测出错与输入分歧", "Exposure bias: first mistake versus first input divergence"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    data_text=table_block,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

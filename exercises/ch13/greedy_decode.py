@@ -27,6 +27,7 @@ from exercises.ch13.decoding import (
     random_candidates,
     sentence_successors,
     table_block,
+    table_paragraph,
     tied_rows,
 )
 from exercises.comparators import canonical_token, equal
@@ -37,6 +38,7 @@ from exercises.tagging import part_solver_tags
 from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.greedy-decode"
+TITLE = Text("贪心解码与停止规则", "Greedy decoding and the stopping rule")
 EXERCISE_3_BLUE_ROW = [0.0, 0.0, 0.8, 0.1, 0.1, 0.0]  # exercise 13.3 replaces only the blue row
 
 
@@ -346,15 +348,10 @@ def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's probability table and step cap."""
     data = variant.data
     steps = data["max_steps"]
-    grid = table_block(variant, lang)
-    candidates = ", ".join(data["candidates"])
-    return Text(
-        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+    return table_paragraph(variant, lang) + Text(
         f"从 BOS 开始做贪心解码：每步选概率最大的候选，若并列则选候选顺序中靠前的那个，再把选中的 token 作为下一步输入。"
         f"选到 EOS 后停止；若一直没有 EOS，则在第 {steps} 次预测后停止。\n"
         "1. 按顺序写出全部预测出的 token（若选到 EOS，也写上）。\n2. 解码是因为 EOS 停止，还是因为到达步数上限（cap）？",
-        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
-        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         "Decode greedily from BOS: at each step choose the most probable candidate (a tie goes to the candidate "
         "listed first) and feed the chosen token in as the next input. Stop after choosing EOS; if EOS never "
         f"comes, stop after prediction {steps}.\n"
@@ -363,19 +360,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("贪心解码与停止规则", "Greedy decoding and the stopping rule"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
-    data_text=table_block,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

@@ -18,18 +18,19 @@ from exercises.ch13.decoding import (
     random_target,
     sentence_successors,
     table_block,
+    table_paragraph,
     teacher_forced_probabilities,
     tenths_row,
-    tied_rows,
+    untied_table_fault,
 )
 from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.diagnosis.steps import Steps
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
-from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "ch13.loss-average"
+TITLE = Text("序列损失与平均方式", "Sequence loss and how it is averaged")
 MIN_SEQUENCE_PROBABILITY = 0.05  # keeps the product well above the absolute tolerance
 EOS_BELOW_ONE_SHARE = 0.6
 
@@ -80,10 +81,9 @@ def solve(variant: Variant) -> Answer:
 def quality(variant: Variant) -> str | None:
     """Reject ties, bad rows, zero or tiny probabilities, and answers that can be read off the question."""
     data = variant.data
-    if rows_not_summing_to_one(data["table"].values()):
-        return "probability row does not sum to 1"
-    if tied_rows(data["table"]):
-        return "argmax tie"
+    fault = untied_table_fault(data["table"])
+    if fault is not None:
+        return fault
     probabilities = _probabilities(variant)
     if min(probabilities) <= 0 or math.prod(probabilities) < MIN_SEQUENCE_PROBABILITY:
         return "target probability zero or sequence probability too small"
@@ -420,15 +420,11 @@ FIELDS = (
 def prompt(variant: Variant, lang: str) -> str:
     """The question with this variant's table and reference target."""
     data = variant.data
-    grid = table_block(variant, lang)
-    candidates, target = ", ".join(data["candidates"]), tokens_text(data["target"])
-    return Text(
-        f"解码器只按前一个 token 选下表中的一行，行内是下一个 token 的概率，候选顺序为 [{candidates}]：\n\n{grid}\n\n"
+    target = tokens_text(data["target"])
+    return table_paragraph(variant, lang) + Text(
         f"用教师强制评价参考目标 [{target}]，第 1 步的输入是 BOS。损失用自然对数，单位为 nat。\n"
         "1. 整条目标序列的概率是多少？\n2. 总损失是多少（EOS 计入）？\n3. 计入 EOS 时，每个目标 token 的平均损失是多少？\n"
         "4. 不计 EOS 时，每个目标 token 的平均损失是多少？",
-        f"The decoder picks one row of this table by the previous token; the row holds the probabilities of the "
-        f"next token, over the candidates [{candidates}]:\n\n{grid}\n\n"
         f"Score the reference target [{target}] under teacher forcing; the input at step 1 is BOS. Losses use the "
         "natural log, in nats.\n1. What is the probability of the whole target sequence?\n"
         "2. What is the total loss (EOS counted)?\n3. What is the mean loss per target token, EOS counted?\n"
@@ -436,18 +432,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("序列损失与平均方式", "Sequence loss and how it is averaged"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    data_text=table_block,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals(), data_text=table_block)

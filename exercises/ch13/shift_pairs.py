@@ -14,6 +14,7 @@ from exercises.i18n import Text
 from exercises.plugin import Exercise
 
 ID = "ch13.shift-pairs"
+TITLE = Text("目标右移与教师强制", "Shifting the target for teacher forcing")
 
 
 def book_data() -> Data:
@@ -312,16 +313,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="ch13",
-    title=Text("目标右移与教师强制", "Shifting the target for teacher forcing"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

@@ -15,6 +15,7 @@ from exercises.plugin import Exercise
 from exercises.variant_generation import rows_not_summing_to_one
 
 ID = "l03.additive-attention"
+TITLE = Text("加性注意力的一步", "One step of additive attention")
 STATE_VALUES = (-1.0, -0.5, 0.0, 0.5, 1.0)  # entries of s, h_j, W and U
 V_VALUES = (-2.0, -1.0, 1.0, 2.0)
 MIN_SCORE_SPREAD = 0.3  # below this the softmax is nearly uniform and uniform-average looks right
@@ -280,17 +281,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="l03",
-    title=Text("加性注意力的一步", "One step of additive attention"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())

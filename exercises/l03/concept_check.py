@@ -17,6 +17,7 @@ from exercises.plugin import Exercise
 from exercises.said import literal
 
 ID = "l03.concept-check"
+TITLE = Text("概念自测：定长向量与注意力的由来", "Concept check: the fixed vector and where attention came from")
 OPTION_IDS = ("a", "b", "c", "d")
 ITEMS_PER_VARIANT = 6
 # Seed 0 shows every item in bank order; where its right option sits (a=0 ... d=3), spread on purpose.
@@ -236,16 +237,4 @@ class ConceptCheck(Exercise):
         return replace(result, parts={**result.parts, "choices": choices})
 
 
-EXERCISE = ConceptCheck(
-    id=ID,
-    chapter="l03",
-    title=Text("概念自测：定长向量与注意力的由来", "Concept check: the fixed vector and where attention came from"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    tag_part=tag_part,
-    tag_example=tag_example,
-)
+EXERCISE = ConceptCheck.declared_in(globals())

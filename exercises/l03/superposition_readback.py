@@ -16,6 +16,7 @@ from exercises.plugin import Exercise
 from exercises.tagging import part_solver_tags
 
 ID = "l03.superposition-readback"
+TITLE = Text("叠加记忆的读回", "Reading back from a superposed memory")
 WORD_LOW, WORD_HIGH = -2, 2
 MIN_NEAREST_GAP = 0.02  # cosines closer than this could swap places after rounding by hand
 
@@ -335,18 +336,4 @@ def prompt(variant: Variant, lang: str) -> str:
     ).get(lang)
 
 
-EXERCISE = Exercise(
-    id=ID,
-    chapter="l03",
-    title=Text("叠加记忆的读回", "Reading back from a superposed memory"),
-    fields=FIELDS,
-    book_data=book_data,
-    random_data=random_data,
-    solve=solve,
-    prompt=prompt,
-    misconceptions=MISCONCEPTIONS,
-    quality=quality,
-    follow_through=follow_through,
-    tag_part=tag_part,
-    steps=steps,
-)
+EXERCISE = Exercise.declared_in(globals())
