@@ -22,6 +22,7 @@ from grader.ui.data_view import Block, PagePrompt, page_data_blocks, page_prompt
 MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 # Variants kept per process (each a few KB): a course's students times its exercises, in two languages.
 KEPT_VARIANTS = 4096
+KEPT_DEPARTURES = 256
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ def _steps(exercise_id: str, seed: int, lang: str) -> tuple[Mapping[str, Any], .
     return tuple(MappingProxyType(step) for step in engine.worked_solution(exercise_id, seed, lang))
 
 
-@functools.lru_cache(maxsize=KEPT_VARIANTS)
+# Keyed by the answer as typed, which may be as long as a request allows: far fewer kept, so they stay small.
+@functools.lru_cache(maxsize=KEPT_DEPARTURES)
 def _departure(exercise_id: str, seed: int, lang: str, answer: str) -> int | None:
     """The number of the step where ``answer`` (JSON) first leaves the variant's worked solution, or None."""
     departure = engine.first_departure(exercise_id, seed, json.loads(answer), lang)
