@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from exercises import messages
 from exercises.base import Answer, AnswerField, GradeResult, PartResult, Variant
-from exercises.comparators import Tolerance, coarsely_rounded, compare, element_score, equal
+from exercises.comparators import Tolerance, compare, element_score, equal
 from exercises.diagnosis.check import generated_tags
 from exercises.gradable import variant_errors
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.readers import display
+from exercises.rounding import coarsely_rounded
 from exercises.said import Said, literal
 from exercises.tagging import consistent_tags, solver_tags
 
