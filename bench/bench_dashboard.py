@@ -19,7 +19,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -254,8 +254,9 @@ def measure(app: Flask, client: FlaskClient, method: str, url: str, keywords: di
     return statistics.median(times), statistics.median(sql_times), statements, size, peak, status
 
 
-def run_backend(name: str, url: str, args: argparse.Namespace, students: int) -> dict[str, float]:
-    """Migrate, fill (``students`` students) and measure one database; print one table; the median ms per page."""
+@contextmanager
+def prepared(name: str, url: str, args: argparse.Namespace, students: int) -> Iterator[tuple[Flask, list[Any]]]:
+    """Migrate and fill (``students`` students) one database; the app and its pages (label, method, url, keywords)."""
     upgrade(url)
     with tempfile.TemporaryDirectory() as data_dir:
         app = create_app({"GRADER_ENV": "testing", "DATABASE_URL": url, "GRADER_DATA_DIR": data_dir,
@@ -265,21 +266,52 @@ def run_backend(name: str, url: str, args: argparse.Namespace, students: int) ->
             course = populate(app, args, students)
             print(f"\n{name}: {students} students, {len(course.assignment_ids)} assignments, {course.submissions} "
                   f"submissions in the measured course (+{args.other_courses} other courses of the same size), "
-                  f"inserted in {time.perf_counter() - started:.1f} s; median of {args.repeat}")
+                  f"inserted in {time.perf_counter() - started:.1f} s; median of {args.repeat}", flush=True)
             client, csrf, bearer = signed_in_client(app)
-            print("| page | median ms | SQL ms | SQL statements | body KiB | peak MiB (tracemalloc) |\n|---|---|---|---|---|---|")
-            times: dict[str, float] = {}
-            for label, method, path, keywords in pages(course, csrf, bearer):
-                if args.only and not re.search(args.only, label):
-                    continue
-                ms, sql_ms, statements, size, peak, status = measure(app, client, method, path, keywords, args.repeat, args.memory)
-                note = "" if status == 200 else f" (HTTP {status})"
-                shown_peak = "—" if peak is None else f"{peak:.1f}"
-                print(f"| {label}{note} | {ms:.1f} | {sql_ms:.1f} | {statements} | {size / 1024:.1f} | {shown_peak} |", flush=True)
-                times[label] = ms
-            return times
+            chosen = [page for page in pages(course, csrf, bearer) if not args.only or re.search(args.only, page[0])]
+            yield app, [(client, *page) for page in chosen]
         finally:
             get_db(app).dispose()
+
+
+TABLE_HEAD = "| page | median ms | SQL ms | SQL statements | body KiB | peak MiB (tracemalloc) |\n|---|---|---|---|---|---|"
+
+
+def measured_row(app: Flask, page: Any, args: argparse.Namespace) -> tuple[str, float]:
+    """Measure one page; its table line and its median ms."""
+    client, label, method, path, keywords = page
+    ms, sql_ms, statements, size, peak, status = measure(app, client, method, path, keywords, args.repeat, args.memory)
+    note = "" if status == 200 else f" (HTTP {status})"
+    shown_peak = "—" if peak is None else f"{peak:.1f}"
+    return f"| {label}{note} | {ms:.1f} | {sql_ms:.1f} | {statements} | {size / 1024:.1f} | {shown_peak} |", ms
+
+
+def run_backend(name: str, url: str, args: argparse.Namespace, students: int) -> dict[str, float]:
+    """Migrate, fill (``students`` students) and measure one database; print one table; the median ms per page."""
+    with prepared(name, url, args, students) as (app, chosen):
+        print(TABLE_HEAD)
+        times: dict[str, float] = {}
+        for page in chosen:
+            line, times[page[1]] = measured_row(app, page, args)
+            print(line, flush=True)
+        return times
+
+
+def run_interleaved(name: str, urls: list[str], args: argparse.Namespace) -> list[dict[str, float]]:
+    """Fill one database per size, then measure each page at every size in turn, so that a change of the machine's
+    load during the run (other users of a shared machine) falls on every size alike; one table per size."""
+    with ExitStack() as stack:
+        setups = [stack.enter_context(prepared(name, url, args, n)) for url, n in zip(urls, args.students, strict=True)]
+        lines: list[list[str]] = [[] for _ in setups]
+        runs: list[dict[str, float]] = [{} for _ in setups]
+        for index in range(len(setups[0][1])):
+            for size, (app, chosen) in enumerate(setups):
+                line, runs[size][chosen[index][1]] = measured_row(app, chosen[index], args)
+                lines[size].append(line)
+        for size, students in enumerate(args.students):
+            print(f"\n{name}, {students} students (measured in turn with the other sizes)\n{TABLE_HEAD}")
+            print("\n".join(lines[size]), flush=True)
+        return runs
 
 
 def print_ratios(name: str, sizes: list[int], runs: list[dict[str, float]]) -> None:
@@ -324,21 +356,26 @@ def main() -> None:
     parser.add_argument("--backends", default="postgresql", help="comma-separated: postgresql, sqlite")
     parser.add_argument("--no-memory", dest="memory", action="store_false", help="skip the tracemalloc run")
     parser.add_argument("--only", default="", help="regular expression: measure only the pages it matches")
+    parser.add_argument("--interleave", action="store_true",
+                        help="with several sizes: fill every database first, then measure each page at each size in turn")
     parser.add_argument("--admin-url", default=os.environ.get("GRADER_BENCH_PG_URL", ADMIN_URL))
     args = parser.parse_args()
     stop_on_sigterm()
     try:
         for name in args.backends.split(","):
-            runs = []
-            for students in args.students:
-                if name == "postgresql":
-                    with postgres_database(f"bench_dashboard_{os.getpid()}", args.admin_url) as url:
-                        runs.append(run_backend(name, url, args, students))
-                elif name == "sqlite":
-                    with tempfile.TemporaryDirectory() as folder:
-                        runs.append(run_backend(name, f"sqlite:///{folder}/bench.sqlite3", args, students))
+            if name not in ("postgresql", "sqlite"):
+                parser.error(f"unknown backend {name!r}")
+            with ExitStack() as stack:
+                urls = [
+                    stack.enter_context(postgres_database(f"bench_dashboard_{os.getpid()}_{n}", args.admin_url))
+                    if name == "postgresql"
+                    else f"sqlite:///{stack.enter_context(tempfile.TemporaryDirectory())}/bench.sqlite3"
+                    for n in args.students
+                ]
+                if args.interleave and len(urls) > 1:
+                    runs = run_interleaved(name, urls, args)
                 else:
-                    parser.error(f"unknown backend {name!r}")
+                    runs = [run_backend(name, url, args, n) for url, n in zip(urls, args.students, strict=True)]
             if len(runs) > 1:
                 print_ratios(name, args.students, runs)
     except KeyboardInterrupt:

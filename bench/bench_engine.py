@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -17,13 +18,16 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from exercises import api  # noqa: E402  (after the path is set, so the bench runs from a checkout)
 from exercises.checking import to_json  # noqa: E402
 from exercises.readers import display  # noqa: E402
-from exercises.registry import EXERCISES  # noqa: E402
+from exercises.registry import EXERCISES, get_exercise  # noqa: E402
+from tests.engine.diagnosis_hunt import HUNT  # noqa: E402
 
 JUNK_ANSWERS: tuple[Any, ...] = ("", "42", [1, 2], None, {"pairs": "→→"}, {"x": 1}, {"states": "[[1,2"},
                                  {"tokens": "a" * 500}, 3.5, {"head_dim": "1/0"})
@@ -55,6 +59,39 @@ def per_exercise_times(seeds: int) -> list[tuple[str, float, float, float]]:
             grade.append(median_microseconds(lambda: api.grade(exercise.id, seed, typed, "en"), 3))
         rows.append((exercise.id, statistics.median(generate), statistics.median(check), statistics.median(grade)))
     return rows
+
+
+def hunt_check_times(seeds: int) -> list[tuple[str, float, float, float]]:
+    """(id, first, median, warm) CPU µs of checking the hunt's wrong answers (tests/engine/diagnosis_hunt.py), each on
+    its variant, seeds 1000..1000+``seeds``: the first check on a variant (it builds the search's table), every check
+    in that first pass (the median answer), and every check again with the tables cached."""
+    rows = []
+    for exercise_id, procedures in HUNT.items():
+        exercise = get_exercise(exercise_id)
+        first, every, warm = [], [], []
+        for seed in range(1000, 1000 + seeds):
+            variant = exercise.generate(seed)
+            answers = []
+            for procedure in procedures.values():
+                with np.errstate(all="ignore"):
+                    answer = procedure(variant)
+                if _finite(list(answer.values())):
+                    answers.append(answer)
+            for times in (every, warm):
+                for answer in answers:
+                    start = time.process_time()
+                    exercise.check(variant, answer, "en")
+                    times.append((time.process_time() - start) * 1e6)
+            first.append(every[-len(answers)])
+        rows.append((exercise_id, statistics.median(first), statistics.median(every), statistics.median(warm)))
+    return rows
+
+
+def _finite(value: object) -> bool:
+    """Whether every number in ``value`` is finite (a procedure that overflows gives nobody's answer)."""
+    if isinstance(value, (list, tuple)):
+        return all(_finite(item) for item in value)
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def mixed_answer_lines(count: int, rng: random.Random) -> list[str]:
@@ -126,6 +163,12 @@ def main() -> None:
     print(header + "\n" + "-" * len(header))
     for exercise_id, generate, check, grade in per_exercise_times(args.seeds):
         print(f"{exercise_id:<28} {generate:>12.1f} {check:>10.1f} {grade:>13.1f}")
+    hunt_seeds = min(args.seeds, 20)
+    print(f"\nhunt answers (wrong procedures), CPU us, seeds 1000..{999 + hunt_seeds} (goal: median < 1000 us)")
+    header = f"{'exercise':<28} {'first':>8} {'median':>8} {'warm':>8}"
+    print(header + "\n" + "-" * len(header))
+    for exercise_id, first, every, warm in hunt_check_times(hunt_seeds):
+        print(f"{exercise_id:<28} {first:>8.0f} {every:>8.0f} {warm:>8.0f}")
     answered, seconds, statuses = batch_throughput(args.answers)
     print(f"\ngrade --batch: {answered} lines in {seconds:.2f} s = {answered / seconds:,.0f} answers/s "
           f"(process start included); statuses {statuses}")

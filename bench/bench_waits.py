@@ -1,11 +1,13 @@
 """Waits that hold no thread: N clients (1,000 by default) each hold ``GET /api/v1/submissions/<id>?wait=10`` on
 one web host (gunicorn, our worker class, 2 × 8 threads) while no grading worker runs, so every wait runs its
 full length and is asked again at once. Meanwhile ``/healthz`` and a student's exercise page are fetched one after
-the other; prints their p50/p99 with and without the waits, the waits' answers by status, and every 5xx.
-Asserts nothing (issue 18's goal: both pages under 100 ms p99, no 5xx).
+the other; prints their p50/p99 with and without the waits, the waits' answers by status, and every 5xx. First it
+prints the page's own cost in-process: CPU per request and SQL statements, which the machine's load distorts far
+less. Asserts nothing (issue 18's goal: both pages under 100 ms p99, no 5xx).
 
     .venv/bin/python bench/bench_waits.py                      # the embedded default: SQLite, no Redis
     .venv/bin/python bench/bench_waits.py --postgres --redis   # scratch PostgreSQL database + Redis (notices, cap)
+    .venv/bin/python bench/bench_waits.py --page-cpu-only --history 3   # the page's CPU only, after 3 attempts
 """
 
 from __future__ import annotations
@@ -28,14 +30,17 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import requests
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_stack import group_cpu_seconds
+from exercises import api as engine
 from grader import create_app, gunicorn_worker
 from grader.demo import COURSE_CODE
 from grader.extensions import get_db
+from grader.grading import pipeline
+from grader.grading.variant_seeds import seed_for
 from grader.models import Course, Submission, SubmissionStatus, User
 from grader.security import issue_token
 from grader.serve import prepare
@@ -44,6 +49,7 @@ from tests.support import own_redis_url, postgres_database
 
 HOST = "127.0.0.6"
 WAIT_SECONDS = 10
+PAGE_STUDENT, PAGE_PASSWORD = "student1", "demo-student1"  # a demo login: the browser whose page is measured
 
 
 def _free_port() -> int:
@@ -93,13 +99,64 @@ def _waiting_students(config: dict[str, str], count: int) -> list[tuple[str, int
         return [(token, row.id) for token, row in zip(tokens, rows, strict=True)]
 
 
-def _exercise_page(config: dict[str, str]) -> str:
-    """The path of a student exercise page of the demo course."""
+def _exercise_page(config: dict[str, str], history: int) -> str:
+    """The path of a student exercise page of the demo course, where student1 has made ``history`` earlier
+    attempts, graded (the last one wrong, so that its result names what went wrong)."""
     app = create_app(config)
     with app.app_context(), get_db(app).session() as session:
         course = session.scalars(select(Course).where(Course.code == COURSE_CODE)).one()
         assignment = min(course.assignments, key=lambda a: a.id)
-        return f"/assignments/{assignment.id}/exercises/{assignment.exercise_ids[0]}"
+        exercise = assignment.exercise_ids[0]
+        student = session.scalars(select(User).where(User.username == PAGE_STUDENT)).one()
+        seed = seed_for(session, student.id, exercise, assignment)
+        right = engine.answer_key_text(exercise, seed, "en")
+        wrong = {**right, list(right)[-1]: "0"}
+        rows = [
+            Submission(
+                user_id=student.id,
+                assignment_id=assignment.id,
+                exercise_id=exercise,
+                seed=seed,
+                lang="en",
+                raw_answer=wrong if (history - n) % 2 else right,
+                status=SubmissionStatus.QUEUED,
+            )
+            for n in range(history)
+        ]
+        session.add_all(rows)
+        session.commit()
+        for row in rows:  # no grading worker runs: graded here, as one would
+            pipeline.grade_submission(get_db(app), row.id, worker="bench-waits", lease_seconds=30)
+        return f"/assignments/{assignment.id}/exercises/{exercise}"
+
+
+def _page_cpu(config: dict[str, str], page: str, batches: int = 5, requests: int = 40) -> tuple[float, int]:
+    """Milliseconds of this process's CPU per GET of ``page`` (Flask's test client, signed in as student1; the best
+    of ``batches``) and the SQL statements one GET runs: what the page itself costs the web server, which the
+    machine's load distorts far less than the wall-clock times measured over HTTP."""
+    app = create_app(config)
+    client = app.test_client()
+    login = client.get("/login").get_data(as_text=True)
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', login).group(1)  # type: ignore[union-attr]
+    client.post("/login", data={"username": PAGE_STUDENT, "password": PAGE_PASSWORD, "csrf_token": csrf})
+    assert client.get(page).status_code == 200, page
+    statements = [0]
+
+    def count(*_args: object) -> None:
+        statements[0] += 1
+
+    engine_ = get_db(app).engine
+    event.listen(engine_, "before_cursor_execute", count)
+    client.get(page)
+    event.remove(engine_, "before_cursor_execute", count)
+    best = float("inf")
+    for _ in range(batches):
+        started = time.process_time()
+        for _ in range(requests):
+            client.get(page)
+        best = min(best, (time.process_time() - started) / requests)
+    get_db(app).dispose()
+    return 1000 * best, statements[0]
 
 
 class Waiters:
@@ -181,7 +238,7 @@ def _signed_in(base: str) -> requests.Session:
     page = browser.get(f"{base}/login", timeout=30).text
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     answer = browser.post(
-        f"{base}/login", data={"username": "student1", "password": "demo-student1", "csrf_token": csrf}, timeout=30
+        f"{base}/login", data={"username": PAGE_STUDENT, "password": PAGE_PASSWORD, "csrf_token": csrf}, timeout=30
     )
     answer.raise_for_status()
     return browser
@@ -205,10 +262,23 @@ def main() -> None:
     parser.add_argument(
         "--stock-worker", action="store_true", help="gunicorn's own gthread worker (a thread per wait), to compare"
     )
+    parser.add_argument(
+        "--history", type=int, default=0, help="earlier graded attempts of the measured student at the page"
+    )
+    parser.add_argument(
+        "--page-cpu-only", action="store_true", help="print the page's in-process CPU per request, then stop"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data_dir, _stores(args.postgres, args.redis, data_dir) as config:
-        students = _waiting_students(config, args.clients)
-        page = _exercise_page(config)
+        students = _waiting_students(config, 0 if args.page_cpu_only else args.clients)
+        page = _exercise_page(config, args.history)
+        cpu_ms, statements = _page_cpu(config, page)
+        print(
+            f"exercise page in-process ({args.history} earlier attempts): {cpu_ms:.2f} ms of CPU per request "
+            f"(best of 5 × 40), {statements} SQL statements, load average {os.getloadavg()[0]:.1f}"
+        )
+        if args.page_cpu_only:
+            return
         port = _free_port()
         log = Path(data_dir) / "gunicorn.log"
         command = gunicorn_worker.command(f"{HOST}:{port}")

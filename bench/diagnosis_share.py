@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from exercises.base import Variant  # noqa: E402
 from exercises.plugin import Exercise  # noqa: E402
 from exercises.registry import get_exercise  # noqa: E402
 from tests.engine.diagnosis_hunt import HUNT, Procedure  # noqa: E402
@@ -32,9 +33,8 @@ def finite(value: object) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
 
 
-def named(exercise: Exercise, procedure: Procedure, seed: int) -> bool | None:
-    """Whether the procedure's answer on ``seed`` is named at its first wrong part (None: it scores 1 there)."""
-    variant = exercise.generate(seed)
+def named(exercise: Exercise, procedure: Procedure, variant: Variant) -> bool | None:
+    """Whether the procedure's answer on ``variant`` is named at its first wrong part (None: it scores 1 there)."""
     with np.errstate(all="ignore"):
         answer = procedure(variant)
     if not finite(list(answer.values())):
@@ -50,8 +50,9 @@ def share(exercise: Exercise, seeds: range) -> tuple[float, dict[str, float]]:
     """The named share over every procedure and seed, and per procedure."""
     per: dict[str, float] = {}
     total = hits = 0
+    drawn = [exercise.generate(seed) for seed in seeds]  # each variant once, for every procedure
     for label, procedure in HUNT[exercise.id].items():
-        verdicts = [v for v in (named(exercise, procedure, seed) for seed in seeds) if v is not None]
+        verdicts = [v for v in (named(exercise, procedure, variant) for variant in drawn) if v is not None]
         per[label] = sum(verdicts) / len(verdicts) if verdicts else 1.0
         total += len(verdicts)
         hits += sum(verdicts)

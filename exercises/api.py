@@ -8,10 +8,11 @@ from typing import Any
 
 from exercises.base import ENGINE_VERSION, SEED_LIMIT, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
-from exercises.checking import needs_variant, to_json, variant_errors
+from exercises.checking import to_json
 from exercises.diagnosis import worked
 from exercises.diagnosis.search import generated_name
 from exercises.engine_errors import BadSeed, UnknownExercise
+from exercises.gradable import needs_variant, variant_errors
 from exercises.grading_policy import DEFAULT_POLICY, FollowThrough, GradingPolicy
 from exercises.i18n import Text, normalise_lang
 from exercises.plugin import Exercise

@@ -1,127 +1,27 @@
-"""Reading and checking answers the same way for every exercise: parts, partial credit, follow-through, tags."""
+"""Checking a read answer the same way for every exercise: parts, partial credit, follow-through, tags."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from exercises import messages
-from exercises.base import Answer, AnswerField, FieldError, GradeResult, ParsedAnswer, PartResult, Variant
-from exercises.comparators import (
-    SHAPED_KINDS,
-    Tolerance,
-    coarsely_rounded,
-    compare,
-    element_score,
-    equal,
-    shape_problem,
-)
+from exercises.base import Answer, AnswerField, GradeResult, PartResult, Variant
+from exercises.comparators import Tolerance, compare, element_score, equal
 from exercises.diagnosis.check import generated_tags
-from exercises.engine_errors import ReadError
+from exercises.gradable import variant_errors
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
-from exercises.readers import display, read_kind
+from exercises.readers import display
+from exercises.rounding import coarsely_rounded
 from exercises.said import Said, literal
 from exercises.tagging import consistent_tags, solver_tags
-from exercises.text_input import MAX_TEXT_CHARS, refuse_unreadable
-from exercises.unit_text import blank_noise
 
 if TYPE_CHECKING:
     from exercises.plugin import Exercise
 
 LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", "vectors": "vector", "vector": "number"}
-MAX_FIELD_NAME = 64
-
-
-def parse_answer(exercise: Exercise, raw: object, lang: str = "zh") -> ParsedAnswer:
-    """Read every field of ``raw``; a field that can't be read becomes an error, never an exception."""
-    raw = _as_object(exercise, raw)
-    if isinstance(raw, FieldError):
-        return ParsedAnswer({}, {}, (_localised(raw, lang),))
-    known = {f.name for f in exercise.fields}
-    errors: list[FieldError] = [
-        _error(
-            str(name)[:MAX_FIELD_NAME],
-            messages.shared(messages.UNKNOWN_FIELD, name=str(name)[:MAX_FIELD_NAME], expected=", ".join(sorted(known))),
-            lang,
-        )
-        for name in raw
-        if name not in known
-    ]
-    values: dict[str, Any] = {}
-    interpreted: dict[str, str] = {}
-    for answer_field in exercise.fields:
-        if answer_field.name not in raw:
-            errors.append(_error(answer_field.name, messages.shared(messages.MISSING_FIELD), lang))
-            continue
-        try:
-            typed = raw[answer_field.name]
-            # Text over the length limit is refused by the reader before any work: no words are looked for in it.
-            too_long = isinstance(typed, str) and len(typed) > MAX_TEXT_CHARS
-            if not too_long:
-                refuse_unreadable(typed)
-            bare = typed if too_long else _without_words(exercise, answer_field, typed)
-            value = read_kind(
-                answer_field.kind,
-                bare,
-                symbols=exercise.symbols,
-                aliases=answer_field.aliases,
-                options=answer_field.options,
-            )
-        except ReadError as error:
-            errors.append(_error(answer_field.name, literal(error.message), lang, error.position, error.interpreted))
-            continue
-        values[answer_field.name] = value
-        interpreted[answer_field.name] = display(answer_field.kind, value, lang)
-    return ParsedAnswer(values, interpreted, tuple(errors))
-
-
-NUMERIC_KINDS = {"number", "int", "optional_int", "vector", "matrix", "vectors"}
-SCALAR_KINDS = {"number", "int", "optional_int"}
 NONE_ABLE_KINDS = {"optional_int", "token"}  # kinds whose key is 无 / none where the step asked about never happens
-
-
-def _without_words(exercise: Exercise, answer_field: AnswerField, raw: object) -> object:
-    """The typed text with the words around the value blanked: ``答：``, ``≈`` / ``约`` on numbers, the field's units
-    (and ``≈`` once more after a leading unit, as in ``共约 4 个``); on a scalar part whose exercise has no symbol
-    ``x``, an ``x`` between numbers is a multiplication sign."""
-    numeric = answer_field.kind in NUMERIC_KINDS
-    times_x = answer_field.kind in SCALAR_KINDS and "x" not in exercise.symbols
-    text = answer_field.units.blank(blank_noise(raw, numeric, times_x))
-    return blank_noise(text, numeric) if numeric else text
-
-
-def _as_object(exercise: Exercise, raw: object) -> Mapping[str, Any] | FieldError:
-    """Accept an object, a JSON text of one, or bare text for a one-field exercise."""
-    if isinstance(raw, str):
-        stripped = raw.strip()
-        if stripped.startswith("{"):
-            try:
-                raw = json.loads(stripped)
-            except ValueError:
-                if len(exercise.fields) != 1:
-                    return FieldError(None, "not-json")
-                # One field: "{{a,0},{0,a}}" is a matrix in curly brackets, for that field's reader.
-                return {exercise.fields[0].name: raw}
-        elif len(exercise.fields) == 1:
-            return {exercise.fields[0].name: raw}
-    if not isinstance(raw, Mapping):
-        return FieldError(None, "not-object")
-    return raw
-
-
-def _localised(error: FieldError, lang: str) -> FieldError:
-    """Turn the placeholder code of an answer-level error into its message."""
-    text = messages.NOT_JSON if error.message == "not-json" else messages.NOT_OBJECT
-    return _error(None, messages.shared(text), lang)
-
-
-def _error(
-    name: str | None, said: Said, lang: str, position: int | None = None, interpreted: str | None = None
-) -> FieldError:
-    """Why field ``name`` cannot be read: ``said`` in ``lang``, with the messages it is made of."""
-    return FieldError(name, said.get(lang), position, interpreted, said)
 
 
 def _read(kind: str, value: Any) -> Said:
@@ -134,83 +34,6 @@ def to_json(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_json(item) for item in value]
     return value
-
-
-def count_errors(
-    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
-) -> tuple[FieldError, ...]:
-    """Errors for ``one_per_item`` parts whose length differs from the key's: such an answer cannot be graded."""
-    fields = [f for f in exercise.fields if f.one_per_item and isinstance(answer.get(f.name), (list, tuple))]
-    if not fields:
-        return ()
-    reference = reference if reference is not None else exercise.solve(variant)
-    return tuple(
-        _error(
-            f.name,
-            messages.shared(messages.WRONG_COUNT, expected=len(reference[f.name]), read=len(answer[f.name])),
-            lang,
-        )
-        for f in fields
-        if len(answer[f.name]) != len(reference[f.name])
-    )
-
-
-def shape_errors(
-    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
-) -> tuple[FieldError, ...]:
-    """Errors for vector and matrix parts whose shape is not the one the variant fixes: such an answer cannot be graded.
-
-    A shape that one of the exercise's wrong procedures gives on this variant (a step left out, a matrix transposed)
-    is graded instead, so that the mistake is tagged.
-    """
-    fields = [f for f in exercise.fields if f.kind in SHAPED_KINDS and isinstance(answer.get(f.name), (list, tuple))]
-    if not fields:
-        return ()
-    reference = reference if reference is not None else exercise.solve(variant)
-    problems = [
-        (f, problem)
-        for f in fields
-        for problem in [shape_problem(f.kind, answer[f.name], reference[f.name])]
-        if problem is not None
-    ]
-    if not problems:
-        return ()
-    # Solved only here, on a mismatch: the preview runs this as the student types, and most answers have the shape.
-    wrong_answers = [wrong for wrong in (m.solve(variant) for m in exercise.misconceptions) if wrong is not None]
-    return tuple(
-        _error(
-            f.name,
-            messages.wrong_shape(f.kind, problem, _one_run(answer[f.name])),
-            lang,
-            None,
-            display(f.kind, answer[f.name], lang),
-        )
-        for f, problem in problems
-        if not any(
-            f.name in wrong and shape_problem(f.kind, answer[f.name], wrong[f.name]) is None for wrong in wrong_answers
-        )
-    )
-
-
-def _one_run(rows: Sequence[Any]) -> bool:
-    """Whether rows were read as all the numbers in one run: one row, or one number per row (one per line)."""
-    return len(rows) == 1 or all(isinstance(row, (list, tuple)) and len(row) == 1 for row in rows)
-
-
-def needs_variant(exercise: Exercise) -> bool:
-    """Whether reading an answer also depends on the variant: a count of items, or a shape the variant fixes."""
-    return any(f.one_per_item or f.kind in SHAPED_KINDS for f in exercise.fields)
-
-
-def variant_errors(
-    exercise: Exercise, variant: Variant, answer: Answer, lang: str = "zh", reference: Answer | None = None
-) -> tuple[FieldError, ...]:
-    """Why an answer readable as text cannot be graded on this variant: ``count_errors`` and ``shape_errors``."""
-    if reference is None and needs_variant(exercise):
-        reference = exercise.solve(variant)
-    return count_errors(exercise, variant, answer, lang, reference) + shape_errors(
-        exercise, variant, answer, lang, reference
-    )
 
 
 def check_answer(

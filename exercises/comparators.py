@@ -6,7 +6,6 @@ import math
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from typing import Any, cast
 
 import numpy as np
@@ -232,87 +231,58 @@ def _same_pair(student: object, reference: object) -> bool:
 
 def equal(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> bool:
     """Whether the student's part is fully correct."""
-    return compare(kind, student, reference, tolerance).correct
+    # The checker and the search ask this of every solver's answer: plain numbers are compared entry by entry up to
+    # the first miss, without a Comparison (the same verdict as ``compare``'s).
+    same = None
+    if kind == "matrix":
+        same = _same_matrix(student, reference, tolerance)
+    elif kind == "vector":
+        same = _same_vector(student, reference, tolerance)
+    return compare(kind, student, reference, tolerance).correct if same is None else same
 
 
-MAX_COARSE_DECIMALS = 6  # beyond this a number was not typed rounded: it is a value of its own (1/3, say)
+PLAIN_NUMBERS = frozenset({float, int})  # bools and numpy scalars go through ``compare``
 
 
-def coarsely_rounded(kind: str, student: object, reference: object, tolerance: Tolerance = DEFAULT_TOLERANCE) -> bool:
-    """Whether a number outside the tolerance is the reference rounded, or cut, to the decimals the student wrote
-    (at least one, and two significant digits): the method was right and the number too coarse for the check (2.23
-    for 2.22562). One significant digit (0.1 for 0.064) is too little to tell a rounding from another result.
-
-    A vector, matrix or list of vectors is too coarse when every entry outside ``tolerance`` is its key rounded or
-    cut to the most decimals any such entry shows (``-0.80, 0.17`` for ``[-0.8041, 0.1684]``: the trailing zero of -0.80
-    is not kept by the reader, 0.17 shows two decimals), at least one entry is outside and one of those has two
-    significant digits."""
-    if kind in SHAPED_KINDS:
-        return _entries_coarse(_entry_pairs(student, reference), tolerance)
-    if kind != "number" or isinstance(student, bool) or not isinstance(student, (int, float)):
-        return False
-    if isinstance(reference, bool) or not isinstance(reference, (int, float)):
-        return False
-    if not (math.isfinite(student) and math.isfinite(reference)) or student == 0:
-        return False
-    decimals, significant = _written(student)
-    if not 1 <= decimals <= MAX_COARSE_DECIMALS or significant < 2:
-        return False
-    return _rounding_of(student, reference, decimals)
-
-
-def _written(value: float) -> tuple[int, int]:
-    """The decimals and the significant digits ``value`` was written with (its shortest round-tripping form)."""
-    written = Decimal(repr(float(value))).as_tuple()
-    decimals = -written.exponent if isinstance(written.exponent, int) else 0
-    return max(0, decimals), len("".join(map(str, written.digits)).lstrip("0"))
-
-
-def _rounding_of(student: float, reference: float, decimals: int) -> bool:
-    """Whether ``student`` is ``reference`` rounded or cut to ``decimals`` decimals."""
-    scale = 10**decimals
-    candidates = (round(reference, decimals), math.trunc(reference * scale) / scale)
-    return any(math.isclose(student, candidate, rel_tol=0, abs_tol=0.1 / scale) for candidate in candidates)
-
-
-def _entries_coarse(pairs: list[tuple[object, object]] | None, tolerance: Tolerance) -> bool:
-    """``coarsely_rounded`` for the (student, key) entries of a vector or matrix (None: shapes differ)."""
-    if not pairs or not all(_is_number(s) and _is_number(r) for s, r in pairs):
-        return False
-    numbers = [(float(s), float(r)) for s, r in pairs]  # type: ignore[arg-type]
-    if not all(math.isfinite(s) and math.isfinite(r) for s, r in numbers):
-        return False
-    outside = [(s, r) for s, r in numbers if not tolerance.close(s, r)]
-    if not outside:
-        return False
-    written = []
-    for s, _ in outside:
-        written.append(_written(s))
-        if written[-1][0] > MAX_COARSE_DECIMALS:
-            return False  # the most decimals shown is then too many: no need to read the other entries
-    decimals = max(d for d, _ in written)
-    if not 1 <= decimals <= MAX_COARSE_DECIMALS or max(digits for _, digits in written) < 2:
-        return False
-    return all(_rounding_of(s, r, decimals) for s, r in outside)
-
-
-def _is_number(value: object) -> bool:
-    """Whether ``value`` is a plain number (not a bool)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _entry_pairs(student: object, reference: object) -> list[tuple[object, object]] | None:
-    """The (student, key) entries of two nested lists of one shape, in order; None where the shapes differ."""
-    if isinstance(student, (list, tuple)) and isinstance(reference, (list, tuple)):
-        if len(student) != len(reference):
-            return None
-        pairs: list[tuple[object, object]] = []
-        for s, r in zip(student, reference):
-            inner = _entry_pairs(s, r)
-            if inner is None:
-                return None
-            pairs.extend(inner)
-        return pairs
-    if isinstance(student, (list, tuple)) or isinstance(reference, (list, tuple)):
+def _same_matrix(student: object, reference: object, tolerance: Tolerance) -> bool | None:
+    """Whether two matrices given as lists of equally long, non-empty rows of numbers are equal within
+    ``tolerance``; None for any other form (``compare`` decides)."""
+    if not isinstance(student, list | tuple) or not isinstance(reference, list | tuple) or not reference:
         return None
-    return [(student, reference)]
+    width = len(reference[0]) if isinstance(reference[0], list | tuple) else 0
+    if not width or not _number_rows(reference, width):
+        return None
+    if len(student) != len(reference):
+        return False  # another number of rows, ragged or not: never the reference's shape
+    if not _number_rows(student, width):
+        return None
+    close = tolerance.close
+    for row, wanted in zip(student, reference):
+        for s, r in zip(row, wanted):
+            if not close(s, r):
+                return False
+    return True
+
+
+def _number_rows(rows: Sequence[object], width: int) -> bool:
+    """Whether every one of ``rows`` is a list of ``width`` floats and ints."""
+    plain = PLAIN_NUMBERS.issuperset
+    for row in rows:
+        if not isinstance(row, list | tuple) or len(row) != width or not plain(map(type, row)):
+            return False
+    return True
+
+
+def _same_vector(student: object, reference: object, tolerance: Tolerance) -> bool | None:
+    """Whether two vectors given as lists of plain numbers are equal within ``tolerance``; None for any other form."""
+    if not isinstance(reference, list | tuple) or not _number_row(reference, len(reference)):
+        return None
+    if not isinstance(student, list | tuple) or not _number_row(student, len(reference)):
+        return None
+    close = tolerance.close
+    return all(close(s, r) for s, r in zip(student, reference))
+
+
+def _number_row(row: object, width: int) -> bool:
+    """Whether ``row`` is a list of ``width`` floats and ints (not bools, not numpy scalars: ``compare`` reads those)."""
+    return isinstance(row, list | tuple) and len(row) == width and PLAIN_NUMBERS.issuperset(map(type, row))

@@ -10,10 +10,11 @@ from typing import Any, Self
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
-from exercises.checking import check_answer, parse_answer
+from exercises.checking import check_answer
 from exercises.diagnosis.steps import Steps
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
+from exercises.parsing import parse_answer
 from exercises.variant_generation import generate_variant
 
 # The module-level names of the pieces a plug-in declares in capitals; every other piece has its field's name.

@@ -50,11 +50,14 @@ class Prediction(NamedTuple):
     right: bool  # the student wrote the key
 
 
-def predicts(answer_field: AnswerField, wrong: Answer | None, student: Any, key: Any) -> Prediction:
+def predicts(
+    answer_field: AnswerField, wrong: Answer | None, student: Any, key: Any, right: bool | None = None
+) -> Prediction:
     """Whether a solver's answer changes this part from the key, whether the student's part is what it gives, and
-    whether the student's part is the key."""
+    whether the student's part is the key (``right``, where already known)."""
     kind, tolerance = answer_field.kind, answer_field.tolerance
-    right = equal(kind, student, key, tolerance)
+    if right is None:
+        right = equal(kind, student, key, tolerance)
     if wrong is None or answer_field.name not in wrong:
         return Prediction(False, right, right)
     predicted = wrong[answer_field.name]
@@ -97,13 +100,17 @@ def consistent_tags(
     uses = fields[here].uses
     upstream = {f.name for f in fields[:here]} if uses is None else set(uses)
     ranked: list[tuple[tuple[int, ...], bool, str]] = []
+    rights: dict[str, bool] = {}  # whether the student answered a part with the key: the same for every tag
     for tag in tags:
         counts = [0, 0, 0, 0]  # earlier parts it changes answered otherwise, matched; later parts likewise
         contradicted = refuted = False
         for index, other in enumerate(fields):
             if index == here or other.name not in answer or other.name not in key:
                 continue
-            changes, agrees, right = predicts(other, solved.get(tag), answer[other.name], key[other.name])
+            student, wanted = answer[other.name], key[other.name]
+            if other.name not in rights:
+                rights[other.name] = equal(other.kind, student, wanted, other.tolerance)
+            changes, agrees, right = predicts(other, solved.get(tag), student, wanted, rights[other.name])
             later = 2 if index > here else 0
             counts[later] += changes and not agrees
             counts[later + 1] -= changes and agrees

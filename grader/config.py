@@ -21,6 +21,8 @@ LTI_SETTINGS: dict[str, float] = {
     "GRADER_LTI_ROSTER_SYNC_HOURS": 24.0,
     # Test hook: our own retry backoff (not an LMS's Retry-After) is multiplied by this.
     "GRADER_LTI_BACKOFF_SCALE": 1.0,
+    # Seconds before the sweeper sends a score row's task again while the one it sent may still wait in the queue.
+    "GRADER_LTI_DISPATCH_AGAIN_SECONDS": 30.0,
 }
 LTI_SETTINGS_NAMES = tuple(LTI_SETTINGS)
 
@@ -61,6 +63,7 @@ ENV_VARS = (
     *SHARED_WITH_WORKER,
     *INT_SETTINGS,
     "GRADER_LEASE_RENEW_SECONDS",
+    "GRADER_WORKER_BEAT_SECONDS",
     "GRADER_TEST_GRADE_DELAY",
     "RATELIMIT_STORAGE_URI",
     "SUBMISSION_RATE_LIMIT",
@@ -84,6 +87,8 @@ class ConfigError(RuntimeError):
 
 
 LEASE_RENEW = "GRADER_LEASE_RENEW_SECONDS"
+# Seconds between two liveness beats of a worker (grader.grading.liveness); the sweeper must be given the same.
+WORKER_BEAT, WORKER_BEAT_DEFAULT = "GRADER_WORKER_BEAT_SECONDS", 2.0
 # Seconds between the soft and the hard time limit of a task: time to record the failure (grader.celery_app).
 GRACE_SECONDS = 10
 # The integer settings for which 0 means something (no proxy, no statement timeout); the others count something or
@@ -214,8 +219,11 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     for name, fallback in LTI_SETTINGS.items():
         given = merged.get(name)
         config[name] = fallback if given is None or given == "" else seconds_setting(name, given)
-    if config["GRADER_LTI_HTTP_TIMEOUT"] <= 0:
-        raise ConfigError("GRADER_LTI_HTTP_TIMEOUT must be a positive number of seconds")
+    given_beat = merged.get(WORKER_BEAT)
+    config[WORKER_BEAT] = WORKER_BEAT_DEFAULT if given_beat in (None, "") else seconds_setting(WORKER_BEAT, given_beat)
+    for name in ("GRADER_LTI_HTTP_TIMEOUT", "GRADER_LTI_DISPATCH_AGAIN_SECONDS", WORKER_BEAT):
+        if config[name] <= 0:
+            raise ConfigError(f"{name} must be a positive number of seconds")
     config[CHANGE_FEED_SETTLE] = change_feed_settle_seconds(
         merged.get(CHANGE_FEED_SETTLE), config["GRADER_LEASE_SECONDS"]
     )

@@ -34,7 +34,8 @@ _beating: list[Beating] = []
 def start_beating(sender: Any, **_kwargs: object) -> None:
     """Once the worker consumes: announce it (name, queues, concurrency) until it shuts down."""
     queues = sorted(sender.app.amqp.queues.consume_from or sender.app.amqp.queues)
-    beating = Beating(get_db(flask_app), sender.hostname, queues, int(sender.controller.concurrency))
+    beat = flask_app.config["GRADER_WORKER_BEAT_SECONDS"]
+    beating = Beating(get_db(flask_app), sender.hostname, queues, int(sender.controller.concurrency), beat)
     beating.start()
     _beating.append(beating)
 

@@ -140,7 +140,7 @@ def worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         process.wait_ready()
         yield process
     finally:
-        process.stop()
+        process.stop_soon()  # the session is ending: nothing waits for its shutdown
 
 
 @pytest.fixture

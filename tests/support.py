@@ -273,11 +273,31 @@ class WorkerProcess:
         """Warm shutdown (SIGTERM to the main process, which stops its pool), or SIGKILL if it hangs."""
         if self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self._reap()
+
+    def stop_soon(self) -> None:
+        """Ask for a warm shutdown (seconds: the file broker's 2 s poll, the pool, the interpreter) and go on; it is
+        waited for when the test process exits. Only for a worker on a queue no later test reads."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        finish_at_exit(self._reap)
+
+    def _reap(self) -> None:
+        """Wait for a worker already asked to stop, SIGKILL it if it hangs; close its log."""
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.kill()
         self._log.close()
+
+
+_AT_EXIT: list[Callable[[], None]] = []  # waits for processes asked to stop, run when the test process exits
+atexit.register(lambda: [finish() for finish in reversed(_AT_EXIT)])
+
+
+def finish_at_exit(finish: Callable[[], None]) -> None:
+    """Run ``finish`` (the wait for a process already asked to stop) when this test process exits, not now."""
+    _AT_EXIT.append(finish)
 
 
 def _sqlite_without_fsync(dbapi_connection: Any, _record: Any) -> None:

@@ -68,7 +68,7 @@ def test_web_and_sweeper_send_after_the_queue_folder_was_removed(
         worker.wait_ready()
         result = wait_final(session, submission_id)
     finally:
-        worker.stop()
+        worker.stop_soon()  # its own broker folder and queue
     assert result.status == SubmissionStatus.GRADED and result.attempts == 1
     assert log_entries(session, submission_id) == 1
 
@@ -93,7 +93,7 @@ def test_worker_survives_the_queue_folder_being_removed(
         result = wait_final(session, submission_id)
         assert worker.process.poll() is None
     finally:
-        worker.stop()
+        worker.stop_soon()  # its own broker folder and queue
     assert result.status == SubmissionStatus.GRADED and log_entries(session, submission_id) == 1
 
 
@@ -111,7 +111,7 @@ def test_an_exchange_table_cut_short_does_not_stop_the_worker_or_the_web(
         submission_id = submit_through(create_app(own_broker.config()), student.id)
         result = wait_final(session, submission_id)
     finally:
-        worker.stop()
+        worker.stop_soon()  # its own broker folder and queue
     assert result.status == SubmissionStatus.GRADED and log_entries(session, submission_id) == 1
 
 

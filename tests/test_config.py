@@ -69,6 +69,8 @@ def test_every_documented_variable_is_read() -> None:
         "GRADER_LTI_JWKS_COOL_DOWN": "0",
         "GRADER_LTI_ROSTER_SYNC_HOURS": "12",
         "GRADER_LTI_BACKOFF_SCALE": "0.5",
+        "GRADER_LTI_DISPATCH_AGAIN_SECONDS": "4.5",
+        "GRADER_WORKER_BEAT_SECONDS": "1.5",
     }
     env.update({name: str(default + 7000) for name, default in INT_SETTINGS.items()})
     config = load_config(environ=env)

@@ -43,6 +43,11 @@ BASE = {"GRADER_ENV": "testing", "SECRET_KEY": "s" * 40}
         # The hard limit is the soft one plus the grace: 600 s labs are killed at 610 s.
         ({"GRADER_VISIBILITY_TIMEOUT": "605"}, "GRADER_VISIBILITY_TIMEOUT"),
         ({"GRADER_VISIBILITY_TIMEOUT": "65", "GRADER_LAB_TIME_LIMIT": "30"}, "GRADER_VISIBILITY_TIMEOUT"),
+        # 0 would send a waiting score task again on every sweep.
+        ({"GRADER_LTI_DISPATCH_AGAIN_SECONDS": "0"}, "GRADER_LTI_DISPATCH_AGAIN_SECONDS"),
+        ({"GRADER_LTI_DISPATCH_AGAIN_SECONDS": "-1"}, "GRADER_LTI_DISPATCH_AGAIN_SECONDS"),
+        ({"GRADER_WORKER_BEAT_SECONDS": "0"}, "GRADER_WORKER_BEAT_SECONDS"),
+        ({"GRADER_WORKER_BEAT_SECONDS": "soon"}, "GRADER_WORKER_BEAT_SECONDS"),
     ],
 )
 def test_settings_that_cannot_work_are_refused(settings: dict[str, str], named: str) -> None:

@@ -46,8 +46,10 @@ def pg_backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
 
 @pytest.fixture
 def outage_app(pg_backend: Backend) -> Iterator[Flask]:
-    """An app on the module's database with the standard school."""
-    application = create_app(pg_backend.config(SUBMISSION_RATE_LIMIT="10000/minute"))
+    """An app on the module's database with the standard school, sending to a queue of this test's own (so a worker
+    of the test can be left finishing its shutdown while the next test runs)."""
+    queue = f"{pg_backend.queue}-{uuid.uuid4().hex[:8]}"
+    application = create_app(pg_backend.config(SUBMISSION_RATE_LIMIT="10000/minute", GRADER_QUEUE=queue))
     yield application
     clean_database(application)
     get_db(application).dispose()
@@ -126,7 +128,8 @@ def test_worker_grades_after_its_connections_were_dropped(
     outage_app: Flask, pg_backend: Backend, tmp_path: Path
 ) -> None:
     school = build_school(outage_app)
-    worker = WorkerProcess(pg_backend.env(), pg_backend.queue, tmp_path / "worker.log", concurrency=1)
+    queue = outage_app.config["GRADER_QUEUE"]
+    worker = WorkerProcess(pg_backend.env(GRADER_QUEUE=queue), queue, tmp_path / "worker.log", concurrency=1)
     try:
         worker.wait_ready()
         assert submit_and_wait(outage_app, school)["score"] == 1.0  # graded; the worker's pool holds a connection
@@ -137,7 +140,7 @@ def test_worker_grades_after_its_connections_were_dropped(
         assert after["score"] == 1.0
         assert "OperationalError" in worker.log()  # the first attempt met the dead connection and was retried
     finally:
-        worker.stop()
+        worker.stop_soon()
 
 
 def test_a_connection_lost_while_prefer_wait_holds_a_stored_submission_answers_202(outage_app: Flask) -> None:
@@ -181,9 +184,10 @@ def test_a_write_whose_connection_died_is_retried_at_once_not_after_the_lease(
     # Found by a chaos run: the task's retry found the row still leased to its own first try and skipped, so the
     # grade waited out the whole lease (here 600 s, far beyond the wait below).
     school = build_school(outage_app)
+    queue = outage_app.config["GRADER_QUEUE"]
     worker = WorkerProcess(
-        pg_backend.env(GRADER_TEST_GRADE_DELAY="3", GRADER_LEASE_SECONDS="600"),
-        pg_backend.queue,
+        pg_backend.env(GRADER_QUEUE=queue, GRADER_TEST_GRADE_DELAY="3", GRADER_LEASE_SECONDS="600"),
+        queue,
         tmp_path / "worker.log",
         concurrency=1,
     )
@@ -204,7 +208,7 @@ def test_a_write_whose_connection_died_is_retried_at_once_not_after_the_lease(
         assert (status, attempts, logged) == ("graded", 2, 1)
         assert "OperationalError" in worker.log()
     finally:
-        worker.stop()
+        worker.stop_soon()
 
 
 def _row_state(app: Flask, row_id: int) -> tuple[str, int, int]:

@@ -27,7 +27,7 @@ from grader.grading import pipeline
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.security import issue_token
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_assignment, make_user
-from tests.support import Backend, wait_for
+from tests.support import Backend, finish_at_exit, wait_for
 
 HOST = "127.0.0.4"  # a loopback address of its own, away from anything else listening
 THREADS = 2  # per gunicorn process: far fewer than the waits held
@@ -67,6 +67,13 @@ def _start(backend: Backend, log: Path, workers: int) -> Server:
     return Server(port, process, log, backend.config(), shared_cap=backend.broker_url.startswith("redis://"))
 
 
+def _stop_soon(server: Server) -> None:
+    """Ask gunicorn to stop and go on: its graceful shutdown takes seconds, which nothing here looks at (it is
+    waited for when the test process exits)."""
+    server.process.terminate()
+    finish_at_exit(lambda: server.process.wait(timeout=30))
+
+
 @pytest.fixture(scope="module")
 def server(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """gunicorn on this session's backend, no grading worker: two processes sharing the cap where Redis is."""
@@ -75,8 +82,7 @@ def server(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     try:
         yield started
     finally:
-        started.process.terminate()
-        started.process.wait(timeout=30)
+        _stop_soon(started)
 
 
 def _send(port: int, method: str, path: str, token: str, body: dict[str, Any] | None = None, **headers: str) -> Any:
@@ -274,5 +280,4 @@ def test_a_stopping_server_answers_its_parked_waits_at_once(backend: Backend, se
             assert status == 200 and body["status"] == "queued"
         assert time.monotonic() < sent + WAIT  # answered before the waits would have ended
     finally:
-        own.process.terminate()
-        own.process.wait(timeout=30)
+        _stop_soon(own)

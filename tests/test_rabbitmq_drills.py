@@ -124,7 +124,7 @@ def test_a_restarted_broker_keeps_every_queued_message_and_nothing_is_resent(
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
         if worker is not None:
-            worker.stop()
+            worker.stop_soon()
         get_db(app).dispose()
     assert resent(reports, ids) == 0  # nothing was lost, so nothing is sent twice
     for result in results:
@@ -151,7 +151,7 @@ def test_a_broker_restart_under_a_running_worker_loses_and_doubles_nothing(
             ids += [submit_through(app, student.id) for _ in range(5)]  # after the restart: sent on a new connection
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
-        worker.stop()
+        worker.stop_soon()
         get_db(app).dispose()
     for result in results:
         assert result.status == SubmissionStatus.GRADED

@@ -89,7 +89,7 @@ def test_a_grade_longer_than_the_lease_keeps_it_while_the_worker_lives(
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
         for worker in workers:
-            worker.stop()
+            worker.stop_soon()
         get_db(app).dispose()
     assert renewed - started > timedelta(seconds=2)  # held beyond its first 2 s
     for result in results:
@@ -128,7 +128,7 @@ def test_a_worker_killed_mid_grade_has_its_row_graded_within_seconds(
     finally:
         slow.stop()
         if healthy is not None:
-            healthy.stop()
+            healthy.stop_soon()
         get_db(app).dispose()
     assert dead_lease is not None and result.started_at is not None
     assert result.status == SubmissionStatus.GRADED and result.attempts == 2
@@ -158,7 +158,7 @@ def test_after_a_broker_wipe_while_no_worker_ran_everything_is_graded_soon_after
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
         if worker is not None:
-            worker.stop()
+            worker.stop_soon()
         get_db(app).dispose()
     # Backing off while nobody could claim: a copy or two per row in ~12 s, not one per sweep.
     assert held_back <= 2 * len(ids)
@@ -182,7 +182,7 @@ def test_rows_waiting_in_a_backlog_are_not_resent(
         with sweeping(app) as reports:
             results = [wait_final(session, row_id) for row_id in ids]
     finally:
-        worker.stop()
+        worker.stop_soon()
         get_db(app).dispose()
     assert len(reports) >= 5  # the sweeper ran throughout the drain
     # A message in transit as the queue is counted may cost a copy, not one per waiting row (63 of 100 before).
@@ -195,29 +195,32 @@ def test_rows_waiting_in_a_backlog_are_not_resent(
 def test_a_worker_announces_itself_while_it_runs_and_withdraws_when_it_stops(
     app: Flask, backend: Backend, session: Session, queue: str, tmp_path: Path
 ) -> None:
-    assert liveness.live_capacity(session, queue) == 0
+    beat = app.config["GRADER_WORKER_BEAT_SECONDS"]
+    assert liveness.live_capacity(session, queue, beat) == 0
     worker = WorkerProcess(backend.env(GRADER_QUEUE=queue), queue, tmp_path / "beat.log", concurrency=2)
     try:
         worker.wait_ready()
-        assert liveness.live_capacity(session, queue) == 2
-        assert liveness.live_capacity(session, unique("other")) == 0
+        assert liveness.live_capacity(session, queue, beat) == 2
+        assert liveness.live_capacity(session, unique("other"), beat) == 0
     finally:
         worker.stop()
-    assert liveness.live_capacity(session, queue) == 0
+    assert liveness.live_capacity(session, queue, beat) == 0
 
 
 def test_a_killed_workers_announcement_runs_out(
     app: Flask, backend: Backend, session: Session, queue: str, tmp_path: Path
 ) -> None:
-    worker = WorkerProcess(backend.env(GRADER_QUEUE=queue), queue, tmp_path / "killed.log")
+    beat = 1.0  # not the shipped 2 s, so that the announcement runs out in 3 s rather than 6
+    env = backend.env(GRADER_QUEUE=queue, GRADER_WORKER_BEAT_SECONDS=str(beat))
+    worker = WorkerProcess(env, queue, tmp_path / "killed.log")
     try:
         worker.wait_ready()
         worker.kill()
     finally:
         worker.stop()
-    assert liveness.live_capacity(session, queue) == 1  # a killed worker cannot withdraw ...
-    window = liveness.BEAT_SECONDS * liveness.MISSED_BEATS
-    wait_for(lambda: liveness.live_capacity(session, queue) == 0, "the beat to run out", timeout=window * 3)
+    assert liveness.live_capacity(session, queue, beat) == 1  # a killed worker cannot withdraw ...
+    window = beat * liveness.MISSED_BEATS
+    wait_for(lambda: liveness.live_capacity(session, queue, beat) == 0, "the beat to run out", timeout=window * 3)
 
 
 def test_a_row_a_failed_attempt_handed_back_is_resent_at_once_while_a_worker_lives(

@@ -45,14 +45,10 @@ def generated_tags(
     return NOTHING
 
 
-def _refuted_elsewhere(exercise: Stepped, changed: Answer, name: str, answer: Answer, key: Answer) -> bool:
-    """Whether a part other than ``name`` that the mistake changes was answered with the key."""
-    return any(
-        f.name != name
-        and f.name in changed
-        and f.name in answer
-        and equal(f.kind, answer[f.name], key[f.name], f.tolerance)
-        for f in exercise.fields
+def _answered_with_key(exercise: Stepped, answer: Answer, key: Answer) -> frozenset[str]:
+    """The parts the student answered with the key."""
+    return frozenset(
+        f.name for f in exercise.fields if f.name in answer and equal(f.kind, answer[f.name], key[f.name], f.tolerance)
     )
 
 
@@ -68,18 +64,22 @@ def _best(
 ) -> Found | None:
     """The best supported entry of ``table`` matching the part and not ruled out, or None."""
     # Only the entries near the part are compared exactly: the same tags, in the same order, as the whole table.
-    matched = solver_tags(candidates(table, answer_field, student), answer_field, student, reference)
+    near = candidates(table, answer_field, student)
+    matched = solver_tags(near, answer_field, student, reference)
     if not matched:
         return None
-    kept = consistent_tags(exercise.fields, table, answer_field.name, matched, answer, key, checked=matched)
+    # The entries of the matched tags are all the ranking reads (a generated tag names one entry).
+    entries = tuple(entry for entry in near if entry[0].tag in matched)
+    kept = consistent_tags(exercise.fields, entries, answer_field.name, matched, answer, key, checked=matched)
+    if not kept:
+        return None
     # Stricter than for hand-written solvers, for the search tries hundreds of mistakes and some will fit a part by
     # chance: any other part the mistake changes (earlier or later, parallel or not) answered with the key rules it
     # out, since a step done wrong shows in every part worked out through it.
-    solved = {misconception.tag: changed for misconception, changed in table}
-    kept = tuple(
-        found for found in kept if not _refuted_elsewhere(exercise, solved[found], answer_field.name, answer, key)
-    )
+    keyed = _answered_with_key(exercise, answer, key) - {answer_field.name}
+    solved = {misconception.tag: changed for misconception, changed in entries}
+    kept = tuple(found for found in kept if keyed.isdisjoint(solved[found]))
     if not kept:
         return None
     best = kept[0]  # ranked by support; among equals the table order puts the earlier step first
-    return Found((best,), tuple(worded(exercise, variant, m) for m, _ in table if m.tag == best))
+    return Found((best,), tuple(worded(exercise, variant, m) for m, _ in entries if m.tag == best))

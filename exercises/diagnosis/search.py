@@ -13,14 +13,11 @@ import dataclasses
 import functools
 import itertools
 import json
-import math
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
-
-import numpy as np
+from collections.abc import Callable, Collection
+from typing import Protocol
 
 from exercises.base import Answer, AnswerField, Misconception, Variant
-from exercises.comparators import coarsely_rounded, equal
+from exercises.diagnosis.answers import changed_parts, fingerprint, finite, like_rounding
 from exercises.diagnosis.mistakes import describe, sentence
 from exercises.diagnosis.steps import StepInfo, Steps
 from exercises.i18n import Text
@@ -30,6 +27,7 @@ Perturbation = tuple[tuple[str, str], ...]
 TAG_PREFIX = "gen:"
 UNWORDED = Text("", "")
 TABLE_CACHE_SIZE = 256
+WORDED_CACHE_SIZE = 1024
 
 
 class Stepped(Protocol):
@@ -47,9 +45,12 @@ class Stepped(Protocol):
     def generate(self, seed: int) -> Variant: ...
 
 
-def run(chain: Chain, variant: Variant, wrong: Perturbation = ()) -> tuple[Answer, Steps]:
-    """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run's record."""
-    steps = Steps(dict(wrong))
+def run(
+    chain: Chain, variant: Variant, wrong: Perturbation = (), record: bool = True, noted: Collection[str] = ()
+) -> tuple[Answer, Steps]:
+    """The chain's answer on ``variant`` with the ``wrong`` steps done wrong, and the run (its steps' record where
+    ``record``; without, the same answer for less, and the record of the ``noted`` steps only)."""
+    steps = Steps(dict(wrong), record, noted)
     return chain(variant, steps), steps
 
 
@@ -73,48 +74,6 @@ def _wording(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:
     return sentence([describe(info[step], mistake) for step, mistake in perturbation])
 
 
-def _finite(value: Any) -> bool:
-    """Whether every number in ``value`` is finite (an overflow is nobody's answer)."""
-    if isinstance(value, (list, tuple)):
-        return all(_finite(item) for item in value)
-    return not isinstance(value, float) or math.isfinite(value)
-
-
-def _changed(fields: Sequence[AnswerField], answer: Answer, key: Answer) -> dict[str, Any]:
-    """The parts of ``answer`` that differ from the key beyond the check's tolerance."""
-    return {f.name: answer[f.name] for f in fields if f.name in answer and not _same(f, answer[f.name], key[f.name])}
-
-
-NUMERIC = frozenset({"number", "vector", "matrix", "vectors"})
-
-
-def _same(answer_field: AnswerField, value: Any, key: Any) -> bool:
-    """Whether a part equals the key within its tolerance: numbers of one shape at once (the search compares
-    hundreds of runs), anything else through the comparator."""
-    if answer_field.kind in NUMERIC and not isinstance(value, bool):
-        given, wanted = np.asarray(value, dtype=float), np.asarray(key, dtype=float)
-        if given.shape == wanted.shape:
-            tolerance = answer_field.tolerance
-            return bool((np.abs(given - wanted) <= tolerance.atol + tolerance.rtol * np.abs(wanted)).all())
-    return equal(answer_field.kind, value, key, answer_field.tolerance)
-
-
-def _like_rounding(fields: Sequence[AnswerField], changed: Answer, key: Answer) -> bool:
-    """Whether a changed part reads as the key rounded too coarsely (1.3 for 1.2974): not told apart from rounding."""
-    return any(coarsely_rounded(f.kind, changed[f.name], key[f.name]) for f in fields if f.name in changed)
-
-
-def _fingerprint(changed: Answer) -> str:
-    """A canonical text of changed parts, coarse enough that two runs giving one answer share it."""
-
-    def coarse(value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            return [coarse(item) for item in value]
-        return round(value, 6) if isinstance(value, float) else value
-
-    return json.dumps({name: coarse(value) for name, value in sorted(changed.items())})
-
-
 def _candidates(info: dict[str, StepInfo], pairs: bool) -> list[Perturbation]:
     """Every single mistake in chain order, or (``pairs``) every pair of mistakes on two different steps."""
     singles: list[Perturbation] = [((step.name, mistake),) for step in info.values() for mistake in step.mistakes]
@@ -124,12 +83,24 @@ def _candidates(info: dict[str, StepInfo], pairs: bool) -> list[Perturbation]:
 
 
 def _perturbed(
-    chain: Chain, fields: tuple[AnswerField, ...], perturbation: Perturbation, variant: Variant
+    chain: Chain,
+    fields: tuple[AnswerField, ...],
+    perturbation: Perturbation,
+    built: tuple[str, Answer],
+    variant: Variant,
 ) -> Answer | None:
-    """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none)."""
-    key, _ = run(chain, variant)
-    answer, _ = run(chain, variant, perturbation)
-    return _changed(fields, answer, key) or None
+    """A generated solver: the parts this perturbation changes on ``variant`` (None where it changes none); the key
+    is the one worked out when the table was built (``built``: the variant's cache key and key) on that variant."""
+    key = built[1] if _variant_key(variant) == built[0] else run(chain, variant, record=False)[0]
+    answer, _ = run(chain, variant, perturbation, record=False)
+    return changed_parts(fields, answer, key) or None
+
+
+def _variant_key(variant: Variant) -> str:
+    """What a table is cached by: everything a variant holds, as text."""
+    return json.dumps(
+        [variant.exercise_id, variant.seed, variant.subseed, variant.engine_version, variant.data], sort_keys=True
+    )
 
 
 Table = tuple[tuple[Misconception, Answer], ...]
@@ -142,10 +113,7 @@ def generated(exercise: Stepped, variant: Variant, pairs: bool = False) -> Table
     pairs only when asked: most wrong answers a single mistake explains, and the pairs cost ten times as much."""
     if exercise.steps is None:
         return ()
-    key = json.dumps(
-        [variant.exercise_id, variant.seed, variant.subseed, variant.engine_version, variant.data], sort_keys=True
-    )
-    return _table(exercise, variant, key, pairs)[0]
+    return _table(exercise, variant, _variant_key(variant), pairs)[0]
 
 
 def _table(exercise: Stepped, variant: Variant, key: str, pairs: bool) -> tuple[Table, frozenset[str]]:
@@ -153,14 +121,16 @@ def _table(exercise: Stepped, variant: Variant, key: str, pairs: bool) -> tuple[
     found = _TABLES.get((key, pairs))
     if found is None:
         simpler = _table(exercise, variant, key, False)[1] if pairs else frozenset()
-        found = _build(exercise, variant, pairs, simpler)
+        found = _build(exercise, variant, key, pairs, simpler)
         if len(_TABLES) >= TABLE_CACHE_SIZE:
             _TABLES.pop(next(iter(_TABLES)))
         _TABLES[(key, pairs)] = found
     return found
 
 
-def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[str]) -> tuple[Table, frozenset[str]]:
+def _build(
+    exercise: Stepped, variant: Variant, variant_key: str, pairs: bool, simpler: frozenset[str]
+) -> tuple[Table, frozenset[str]]:
     """Run every candidate of the tier; keep one per distinct changed answer that no simpler candidate gives."""
     assert exercise.steps is not None
     chain = exercise.steps
@@ -169,19 +139,19 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
     table: list[tuple[Misconception, Answer]] = []
     for perturbation in _candidates(record.info, pairs):
         try:
-            answer, _ = run(chain, variant, perturbation)
+            answer, _ = run(chain, variant, perturbation, record=False)
         except (ValueError, IndexError):
             continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
-        changed = _changed(exercise.fields, answer, key)
-        if not changed or not _finite(list(changed.values())) or _like_rounding(exercise.fields, changed, key):
+        changed = changed_parts(exercise.fields, answer, key)
+        if not changed or not finite(list(changed.values())) or like_rounding(exercise.fields, changed, key):
             continue
-        fingerprint = _fingerprint(changed)
-        if fingerprint in seen:
+        text = fingerprint(changed)
+        if text in seen:
             continue
-        seen.add(fingerprint)
+        seen.add(text)
         misconception = Misconception(
             tag(perturbation),
-            functools.partial(_perturbed, chain, exercise.fields, perturbation),
+            functools.partial(_perturbed, chain, exercise.fields, perturbation, (variant_key, key)),
             UNWORDED,  # worded only for the diagnosis a part names (``worded``): the table holds hundreds
             name=UNWORDED,
             draws_variants=False,
@@ -190,13 +160,24 @@ def _build(exercise: Stepped, variant: Variant, pairs: bool, simpler: frozenset[
     return tuple(table), frozenset(seen)
 
 
+_WORDED: dict[int, tuple[Misconception, Misconception]] = {}
+
+
 def worded(exercise: Stepped, variant: Variant, misconception: Misconception) -> Misconception:
-    """A generated diagnosis with its sentence and short name, worded from the steps of its own run."""
+    """A generated diagnosis with its sentence and short name, worded from the steps of its own run (kept per
+    entry of a cached table: every student making that mistake on the variant gets the same words)."""
+    found = _WORDED.get(id(misconception))
+    if found is not None and found[0] is misconception:
+        return found[1]
     perturbation = parse_tag(misconception.tag)
     if perturbation is None or exercise.steps is None:
         return misconception
-    info = run(exercise.steps, variant, perturbation)[1].info
-    return dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
+    info = run(exercise.steps, variant, perturbation, False, {step for step, _ in perturbation})[1].info
+    said = dataclasses.replace(misconception, feedback=_wording(info, perturbation), name=_name(info, perturbation))
+    if len(_WORDED) >= WORDED_CACHE_SIZE:
+        _WORDED.pop(next(iter(_WORDED)))
+    _WORDED[id(misconception)] = (misconception, said)
+    return said
 
 
 def _name(info: dict[str, StepInfo], perturbation: Perturbation) -> Text:

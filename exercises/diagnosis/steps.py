@@ -8,7 +8,7 @@ number and value, which the search words its diagnoses with and the worked solut
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,10 @@ import numpy as np
 from exercises.i18n import Text
 
 Thunk = Callable[[], Any]
+# A step's mistakes (or their words) as a mapping, or a function giving it: worked out only when the step is done
+# wrong or the run records its steps (the search runs a chain hundreds of times per variant, recording once).
+Offered = Mapping[str, Thunk] | Callable[[], Mapping[str, Thunk]]
+Words = Mapping[str, Text] | Callable[[], Mapping[str, Text]]
 NO_WORDS: Mapping[str, Text] = {}
 NO_OTHERS: Mapping[str, tuple[float, Text]] = {}
 
@@ -92,22 +96,43 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 class Steps:
-    """A run of a solve chain; the steps named in ``wrong`` (step -> mistake) are done wrong that way."""
+    """A run of a solve chain; the steps named in ``wrong`` (step -> mistake) are done wrong that way.
 
-    def __init__(self, wrong: Mapping[str, str] | None = None) -> None:
+    With ``record`` (the default) the run keeps each step's ``info`` (label, number, the mistakes it offers) and
+    ``values``; without, it only works out the answer, and a step's mistakes only where it is done wrong: the same
+    answer, for less (and the ``info`` of the ``noted`` steps alone, as a recording run gives it).
+    """
+
+    def __init__(
+        self, wrong: Mapping[str, str] | None = None, record: bool = True, noted: Collection[str] = ()
+    ) -> None:
         self.wrong = dict(wrong or {})
+        self.record = record
+        self.noted = frozenset(noted)
         self.info: dict[str, StepInfo] = {}
         self.values: dict[str, Any] = {}
+        self._numbers: dict[str, int] = {}  # each step's number (its place in the chain), for the noted ones
 
-    def _step(
-        self, name: str, label: Text, right: Thunk, options: Mapping[str, Thunk], words: Mapping[str, Text] = NO_WORDS
-    ) -> Any:
+    def _step(self, name: str, label: Text, right: Thunk, options: Offered, words: Words = NO_WORDS) -> Any:
         """Record step ``name`` and return its value: the mistake asked for where it applies, else ``right()``."""
+        mistake = self.wrong.get(name, "")
+        if not self.record:
+            number = self._numbers.setdefault(name, len(self._numbers) + 1) if self.noted else 0
+            if name in self.noted:
+                offered = options() if callable(options) else options
+                said = words() if callable(words) else words
+                self.info[name] = StepInfo(name, label, number, tuple(offered), dict(said))
+                return offered[mistake]() if mistake in offered else right()
+            if not mistake:
+                return right()
+            offered = options() if callable(options) else options
+            return offered[mistake]() if mistake in offered else right()
+        offered = options() if callable(options) else options
         # A step run again (once per read of an encoder) keeps its number: the same mistake is made at every read.
         number = self.info[name].number if name in self.info else len(self.info) + 1
-        self.info[name] = StepInfo(name, label, number, tuple(options), dict(words))
-        mistake = self.wrong.get(name, "")
-        value = options[mistake]() if mistake in options else right()
+        said = words() if callable(words) else words
+        self.info[name] = StepInfo(name, label, number, tuple(offered), dict(said))
+        value = offered[mistake]() if mistake in offered else right()
         self.values[name] = value
         return value
 
@@ -115,31 +140,36 @@ class Steps:
         """A quantity read from the data, where a student may take another of the same shape (``others``: id ->
         (value, name)); mistake ``use:<id>``."""
         own = _array(value)
-        options = {
-            f"use:{key}": _const(_array(other)) for key, (other, _) in others.items() if not _same(_array(other), own)
-        }
-        words = {"operand": label} | {f"use:{key}": word for key, (_, word) in others.items()}
+
+        def options() -> dict[str, Thunk]:
+            return {
+                f"use:{key}": _const(_array(other))
+                for key, (other, _) in others.items()
+                if not _same(_array(other), own)
+            }
+
+        def words() -> dict[str, Text]:
+            return {"operand": label} | {f"use:{key}": word for key, (_, word) in others.items()}
+
         return self._step(name, label, lambda: own, options, words)
 
     def product(self, name: str, label: Text, left: Any, right: Any, left_word: Text, right_word: Text) -> Any:
         """``left @ right``; mistakes: either factor transposed, the factors in the other order, entry-wise."""
         a, b = _array(left), _array(right)
-        options: dict[str, Thunk] = {}
-        if _asymmetric(a) and b.ndim and a.shape[0] == b.shape[0]:
-            options["transpose-left"] = lambda: a.T @ b
-        if _asymmetric(b) and a.ndim and a.shape[-1] == b.shape[-1]:
-            options["transpose-right"] = lambda: a @ b.T
-        if a.ndim == 2 and b.ndim == 2 and a.shape == b.shape == a.shape[::-1]:
-            options["swap-order"] = lambda: b @ a
-        if a.shape == b.shape and a.ndim == 2:
-            options["entrywise"] = lambda: a * b
-        return self._step(
-            name,
-            label,
-            lambda: a @ b,
-            options,
-            {"left": left_word, "right": right_word},
-        )
+
+        def options() -> dict[str, Thunk]:
+            offered: dict[str, Thunk] = {}
+            if _asymmetric(a) and b.ndim and a.shape[0] == b.shape[0]:
+                offered["transpose-left"] = lambda: a.T @ b
+            if _asymmetric(b) and a.ndim and a.shape[-1] == b.shape[-1]:
+                offered["transpose-right"] = lambda: a @ b.T
+            if a.ndim == 2 and b.ndim == 2 and a.shape == b.shape == a.shape[::-1]:
+                offered["swap-order"] = lambda: b @ a
+            if a.shape == b.shape and a.ndim == 2:
+                offered["entrywise"] = lambda: a * b
+            return offered
+
+        return self._step(name, label, lambda: a @ b, options, {"left": left_word, "right": right_word})
 
     def total(self, name: str, label: Text, terms: Sequence[Any], words: Sequence[Text]) -> Any:
         """The sum of ``terms``; mistakes: term i left out (``drop:i``), subtracted (``subtract:i``) or counted twice
@@ -147,22 +177,19 @@ class Steps:
         arrays = [_array(term) for term in terms]
         whole = np.asarray(sum(arrays[1:], arrays[0]))
         right = _const(whole)
-        options: dict[str, Thunk] = {}
-        # The mistakes are worked out only when asked for (a run does at most one per step; the search runs the
-        # chain hundreds of times per variant).
-        for index, term in enumerate(arrays):
-            if not term.any():
-                continue
-            options[f"drop:{index}"] = functools.partial(_without, arrays, index, whole.shape)
-            options[f"subtract:{index}"] = functools.partial(_minus_twice, whole, term)
-            options[f"double:{index}"] = functools.partial(np.add, whole, term)
-        return self._step(
-            name,
-            label,
-            right,
-            options,
-            {f"term:{i}": word for i, word in enumerate(words)},
-        )
+
+        def options() -> dict[str, Thunk]:
+            # Each mistake is worked out only when asked for (a run does at most one per step).
+            offered: dict[str, Thunk] = {}
+            for index, term in enumerate(arrays):
+                if not term.any():
+                    continue
+                offered[f"drop:{index}"] = functools.partial(_without, arrays, index, whole.shape)
+                offered[f"subtract:{index}"] = functools.partial(_minus_twice, whole, term)
+                offered[f"double:{index}"] = functools.partial(np.add, whole, term)
+            return offered
+
+        return self._step(name, label, right, options, lambda: {f"term:{i}": word for i, word in enumerate(words)})
 
     def scale(
         self,
@@ -175,29 +202,43 @@ class Steps:
     ) -> Any:
         """``value / divisor``; mistakes: not divided, multiplied instead, divided by another quantity."""
         x = _array(value)
-        options: dict[str, Thunk] = {"skip": lambda: x, "multiply": lambda: x * divisor}
-        options |= {f"by:{key}": _const(x / other) for key, (other, _) in others.items() if other not in (0.0, divisor)}
-        words = {"divisor": divisor_word} | {f"by:{key}": word for key, (_, word) in others.items()}
+
+        def options() -> dict[str, Thunk]:
+            offered: dict[str, Thunk] = {"skip": lambda: x, "multiply": lambda: x * divisor}
+            return offered | {
+                f"by:{key}": _const(x / other) for key, (other, _) in others.items() if other not in (0.0, divisor)
+            }
+
+        def words() -> dict[str, Text]:
+            return {"divisor": divisor_word} | {f"by:{key}": word for key, (_, word) in others.items()}
+
         return self._step(name, label, lambda: x / divisor, options, words)
 
     def softmax(self, name: str, label: Text, value: Any, axis: int = -1) -> Any:
         """The softmax along ``axis``; mistakes: skipped, along the other axis, over all entries, a hard argmax,
         plain normalisation without the exponential."""
         x = _array(value)
-        options: dict[str, Thunk] = {"skip": lambda: x, "hardmax": lambda: _hardmax(x, axis)}
-        if x.ndim == 2:
-            options["other-axis"] = lambda: _softmax(x, 0 if axis in (1, -1) else 1)
-            options["all-entries"] = lambda: _softmax(x, None)
-        sums = x.sum(axis=axis, keepdims=True)
-        if (np.abs(sums) > 1e-9).all():
-            options["no-exp"] = lambda: x / sums
+
+        def options() -> dict[str, Thunk]:
+            offered: dict[str, Thunk] = {"skip": lambda: x, "hardmax": lambda: _hardmax(x, axis)}
+            if x.ndim == 2:
+                offered["other-axis"] = lambda: _softmax(x, 0 if axis in (1, -1) else 1)
+                offered["all-entries"] = lambda: _softmax(x, None)
+            sums = x.sum(axis=axis, keepdims=True)
+            if (np.abs(sums) > 1e-9).all():
+                offered["no-exp"] = lambda: x / sums
+            return offered
+
         return self._step(name, label, lambda: _softmax(x, axis), options)
 
     def activation(self, name: str, label: Text, value: Any, function: str = "tanh") -> Any:
         """``function`` entry by entry; mistakes: skipped, or another squashing function."""
         x = _array(value)
-        options: dict[str, Thunk] = {"skip": lambda: x}
-        options |= {key: functools.partial(apply, x) for key, apply in ACTIVATIONS.items() if key != function}
+
+        def options() -> dict[str, Thunk]:
+            offered: dict[str, Thunk] = {"skip": lambda: x}
+            return offered | {key: functools.partial(apply, x) for key, apply in ACTIVATIONS.items() if key != function}
+
         return self._step(name, label, lambda: ACTIVATIONS[function](x), options)
 
     def mean(
@@ -211,14 +252,22 @@ class Steps:
         """The sum of ``values`` over ``divisor`` (default their count); mistakes: the sum, one more or one fewer
         in the divisor, another divisor, the product."""
         total, count = float(np.sum(values)), float(len(values) if divisor is None else divisor)
-        options: dict[str, Thunk] = {"sum": lambda: total, "divisor-plus-one": lambda: total / (count + 1)}
-        if count > 1:
-            options["divisor-minus-one"] = lambda: total / (count - 1)
-        options |= {
-            f"by:{key}": _const(total / other) for key, (other, _) in others.items() if other not in (0.0, count)
-        }
-        words = {f"by:{key}": word for key, (_, word) in others.items()}
-        return self._step(name, label, lambda: total / count, options, words)
+
+        def options() -> dict[str, Thunk]:
+            offered: dict[str, Thunk] = {"sum": lambda: total, "divisor-plus-one": lambda: total / (count + 1)}
+            if count > 1:
+                offered["divisor-minus-one"] = lambda: total / (count - 1)
+            return offered | {
+                f"by:{key}": _const(total / other) for key, (other, _) in others.items() if other not in (0.0, count)
+            }
+
+        return self._step(
+            name,
+            label,
+            lambda: total / count,
+            options,
+            lambda: {f"by:{key}": word for key, (_, word) in others.items()},
+        )
 
     def log(self, name: str, label: Text, value: float) -> Any:
         """−ln ``value``; mistakes: base 2, base 10, the sign kept, the probability itself."""
@@ -242,12 +291,11 @@ class Steps:
     def order(self, name: str, label: Text, items: Sequence[Any]) -> Any:
         """A sequence in its order; mistake: reversed."""
         kept = list(items)
-        options: dict[str, Thunk] = {"reversed": lambda: kept[::-1]} if kept != kept[::-1] else {}
-        return self._step(name, label, lambda: kept, options)
+        return self._step(
+            name, label, lambda: kept, lambda: {"reversed": lambda: kept[::-1]} if kept != kept[::-1] else {}
+        )
 
-    def custom(
-        self, name: str, label: Text, right: Thunk, options: Mapping[str, Thunk], words: Mapping[str, Text] = NO_WORDS
-    ) -> Any:
+    def custom(self, name: str, label: Text, right: Thunk, options: Offered, words: Words = NO_WORDS) -> Any:
         """A step of the exercise's own kind, with mistakes it words itself (``words`` per mistake id)."""
         return self._step(name, label, right, options, words)
 
@@ -257,4 +305,4 @@ def as_list(value: Any) -> Any:
     array = _array(value)
     if array.ndim == 0:
         return round(float(array), 12)
-    return np.round(array, 12).tolist()
+    return array.round(12).tolist()  # np.round without its wrapper (the search calls this for every run)

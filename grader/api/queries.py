@@ -13,7 +13,7 @@ from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.grading import access
 from grader.grading.access import Action
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionCount, User
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ def list_submissions(
             return SubmissionPage([], 0, None, page.after_id)
         # A literal list, not a subquery: the planner then reads only these entries of index (assignment_id, id).
         in_assignments.append(Submission.assignment_id.in_(assignment_ids))
-    total = session.scalar(select(func.count()).select_from(Submission).where(*conditions, *in_assignments)) or 0
+    total = _total(session, principal, filters, assignment_ids, [*conditions, *in_assignments])
     newest_first = page.after_id is None
     if page.before_id is not None:
         conditions.append(Submission.id < page.before_id)
@@ -219,6 +219,25 @@ def list_submissions(
     if not newest_first:
         return SubmissionPage(rows, total, None, rows[-1].id if rows else page.after_id)
     return SubmissionPage(rows, total, rows[-1].id if more else None, None)
+
+
+def _total(
+    session: Session,
+    principal: Principal,
+    filters: SubmissionFilters,
+    assignment_ids: list[int] | None,
+    conditions: list[Any],
+) -> int:
+    """How many submissions the listing holds in all: a course's or an assignment's whole listing, for a caller who
+    sees every submission of those assignments, is the sum of their kept counts (``SubmissionCount``, a few rows
+    per assignment); any other listing is counted under its conditions."""
+    whole = filters.student_id is None and filters.exercise_id is None and filters.status is None
+    if whole and assignment_ids and staff_assignments(session, principal, set(assignment_ids)) == set(assignment_ids):
+        kept = select(func.coalesce(func.sum(SubmissionCount.submissions), 0)).where(
+            SubmissionCount.assignment_id.in_(assignment_ids)
+        )
+        return int(session.scalar(kept) or 0)
+    return session.scalar(select(func.count()).select_from(Submission).where(*conditions)) or 0
 
 
 def _in_order(column: Any, newest_first: bool) -> Any:

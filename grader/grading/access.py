@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, literal, select, union
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, ScalarSelect, Select, false, literal, select, union
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from grader.models import Course, CourseStaff, Enrolment, EnrolmentRole, Role, StaffRole, User
 
@@ -118,16 +118,22 @@ def part_of(enrolment_role: str | None, staff_role: str | None, actor: Actor) ->
     return CourseRole.STUDENT if enrolment_role is not None or staff_role is not None else None
 
 
+def part_columns(
+    actor: Actor, course_id: ColumnElement[Any] | InstrumentedAttribute[Any]
+) -> tuple[ScalarSelect[Any], ScalarSelect[Any]]:
+    """SQL: the actor's enrolment role and ``course_staff`` role in course ``course_id`` (a column of the statement
+    they are selected in, or a bound value), each NULL if they have none; ``part_of`` makes their part of the two.
+    A statement that reads a row of the course (an assignment's) reads the caller's part with it, in one round trip."""
+    enrolled = select(Enrolment.role).where(Enrolment.course_id == course_id, Enrolment.user_id == actor.user_id)
+    staffed = select(CourseStaff.role).where(CourseStaff.course_id == course_id, CourseStaff.user_id == actor.user_id)
+    return enrolled.scalar_subquery(), staffed.scalar_subquery()
+
+
 def course_role(session: Session, actor: Actor, course_id: int) -> CourseRole | None:
     """The actor's part in the course, or None if they have none (an outsider; a course that does not exist)."""
     if actor.is_admin:
         return CourseRole.ADMIN if session.get(Course, course_id) is not None else None
-    enrolled = session.scalar(
-        select(Enrolment.role).where(Enrolment.course_id == course_id, Enrolment.user_id == actor.user_id)
-    )
-    staffed = session.scalar(
-        select(CourseStaff.role).where(CourseStaff.course_id == course_id, CourseStaff.user_id == actor.user_id)
-    )
+    enrolled, staffed = session.execute(select(*part_columns(actor, literal(course_id)))).one()
     return part_of(enrolled, staffed, actor)
 
 

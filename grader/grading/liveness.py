@@ -1,4 +1,5 @@
-"""Which workers are alive: each writes a beat row every BEAT_SECONDS; the sweeper reads who can claim a queue."""
+"""Which workers are alive: each writes a beat row every GRADER_WORKER_BEAT_SECONDS (2 s); the sweeper reads who can
+claim a queue."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from sqlalchemy.orm import Session
 from grader.extensions import Database
 from grader.models import WorkerBeat, utcnow
 
-BEAT_SECONDS = 2.0
 # A worker that missed this many beats in a row is taken for dead (killed, frozen, cut off from the database).
 MISSED_BEATS = 3
 # Rows of workers gone this long are deleted, so restarts under new names do not grow the table without end.
@@ -40,11 +40,12 @@ def forget(session: Session, name: str) -> None:
     session.commit()
 
 
-def live_capacity(session: Session, queue: str) -> int:
-    """How many jobs of ``queue`` the workers alive now can hold at once (0: no worker is alive to claim)."""
+def live_capacity(session: Session, queue: str, beat_seconds: float) -> int:
+    """How many jobs of ``queue`` the workers alive now can hold at once (0: no worker is alive to claim), for
+    workers beating every ``beat_seconds``."""
     now = utcnow()
     session.execute(delete(WorkerBeat).where(WorkerBeat.seen_at < now - FORGET_AFTER))
-    recent = now - timedelta(seconds=BEAT_SECONDS * MISSED_BEATS)
+    recent = now - timedelta(seconds=beat_seconds * MISSED_BEATS)
     rows = session.execute(select(WorkerBeat.queues, WorkerBeat.concurrency).where(WorkerBeat.seen_at >= recent))
     capacity = sum(concurrency for queues, concurrency in rows if queue in queues.split(","))
     session.commit()
@@ -52,10 +53,10 @@ def live_capacity(session: Session, queue: str) -> int:
 
 
 class Beating:
-    """A worker's beat thread: writes its row every BEAT_SECONDS until stopped, then removes it."""
+    """A worker's beat thread: writes its row every ``beat_seconds`` until stopped, then removes it."""
 
-    def __init__(self, database: Database, name: str, queues: list[str], concurrency: int) -> None:
-        self._database = database
+    def __init__(self, database: Database, name: str, queues: list[str], concurrency: int, beat_seconds: float) -> None:
+        self._database, self._every = database, beat_seconds
         self._who = (name, queues, concurrency)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="worker-beat", daemon=True)
@@ -78,7 +79,7 @@ class Beating:
 
     def _run(self) -> None:
         """Beat until stopped."""
-        while not self._stop.wait(BEAT_SECONDS):
+        while not self._stop.wait(self._every):
             self._beat_once()
 
     def _beat_once(self) -> None:

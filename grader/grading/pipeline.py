@@ -16,7 +16,7 @@ from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, grading_rules, heartbeat, leases, notify
-from grader.grading.progress_write import attempt_parameters, progress_statement
+from grader.grading.progress_write import attempt_parameters, progress_statement, sums_statement, write_progress
 from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
@@ -146,7 +146,7 @@ def _write_result(
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
             session.execute(_outbox_statement(), parameters)
-            session.execute(progress_statement(sql_dialects.dialect_of(session)), parameters)
+            write_progress(session, parameters)
     if written is not None:
         session.commit()
     else:
@@ -221,5 +221,7 @@ def _graded_write_statement() -> Select[Any]:
     outboxed = submission_score_changed(finished).cte("outboxed")
     # The progress row (grader.grading.progress_write), likewise only if the UPDATE matched.
     progressed = progress_statement(sql_dialects.POSTGRESQL, finished).cte("progressed")
+    # The student's assignment sums, by what the progress upsert returned it changed.
+    summed = sums_statement(sql_dialects.POSTGRESQL, progressed).cte("summed")
     # PostgreSQL runs every data-modifying WITH clause exactly once, whether or not the outer SELECT reads it.
-    return select(finished).add_cte(logged).add_cte(outboxed).add_cte(progressed)
+    return select(finished).add_cte(logged).add_cte(outboxed).add_cte(progressed).add_cte(summed)

@@ -13,6 +13,7 @@ from exercises.i18n import Text
 from grader.grading import access
 from grader.grading.overrides import overrides_of
 from grader.grading.refusals import SubmissionRejected
+from grader.grading.student_record import StudentRecord, student_record
 from grader.grading.terms import Lateness, StudentTerms, student_terms, terms_of_students
 from grader.models import (
     AnswerKeyPolicy,
@@ -92,7 +93,14 @@ def check_can_submit(session: Session, user_id: int, assignment: Assignment, exe
 
 
 def answer_key_visible(
-    session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime, *, staff: bool = False
+    session: Session,
+    user_id: int,
+    assignment: Assignment,
+    exercise_id: str,
+    now: datetime,
+    *,
+    staff: bool = False,
+    terms: StudentTerms | None = None,
 ) -> bool:
     """True if the caller may see the key of their variant of ``exercise_id`` with ``assignment`` at ``now``.
 
@@ -100,10 +108,11 @@ def answer_key_visible(
     With fresh variants that is all: the variant is this assignment's own. Otherwise no other assignment of theirs
     that shares variants, sets the exercise and may still take their answers to it may hide it: the shared variant
     belongs to the student and the exercise, so the key shown with one such assignment answers them all.
+    ``terms``: the student's terms on ``assignment``, if the caller has read them already.
     """
     if staff:
         return True
-    if not _key_rule_allows(session, user_id, assignment, exercise_id, now):
+    if not _key_rule_allows(session, user_id, assignment, exercise_id, now, terms):
         return False
     if assignment.fresh_variants:
         return True
@@ -148,17 +157,26 @@ def _graded_attempts(session: Session, user_id: int, assignment: Assignment, exe
     return attempts_used(session, user_id, assignment.id, exercise_id, (SubmissionStatus.GRADED,))
 
 
-def _key_rule_allows(session: Session, user_id: int, assignment: Assignment, exercise_id: str, now: datetime) -> bool:
+def _key_rule_allows(
+    session: Session,
+    user_id: int,
+    assignment: Assignment,
+    exercise_id: str,
+    now: datetime,
+    terms: StudentTerms | None = None,
+) -> bool:
     """The assignment's own key rule for this student: always, never, after the due date, or after every attempt
-    has been graded (their own due date and attempts, with an extension)."""
+    has been graded (their own due date and attempts, with an extension: ``terms``, read here if not given)."""
     policy = assignment.answer_key_policy
     if policy == AnswerKeyPolicy.ALWAYS:
         return True
     if policy == AnswerKeyPolicy.AFTER_DUE:
         # After the close, not the due date: late work may still be taken until then.
-        return student_terms(session, assignment, user_id).closed(now)
+        terms = terms if terms is not None else student_terms(session, assignment, user_id)
+        return terms.closed(now)
     if policy == AnswerKeyPolicy.AFTER_ATTEMPTS:
-        allowed = student_terms(session, assignment, user_id).attempts_allowed
+        terms = terms if terms is not None else student_terms(session, assignment, user_id)
+        allowed = terms.attempts_allowed
         return allowed is not None and _graded_attempts(session, user_id, assignment, exercise_id) >= allowed
     return False
 
@@ -187,17 +205,15 @@ class ExerciseProgress:
     override: ScoreOverride | None = None  # a teacher's correction: ``score`` is its score
 
 
-def assignment_progress(session: Session, user: User, assignment: Assignment) -> list[ExerciseProgress]:
-    """The user's progress on every exercise of ``assignment``, in assignment order."""
-    rows = session.scalars(
-        select(Submission)
-        .where(Submission.user_id == user.id, Submission.assignment_id == assignment.id)
-        .order_by(Submission.id)
-    ).all()
+def assignment_progress(
+    session: Session, user: User, assignment: Assignment, record: StudentRecord | None = None
+) -> list[ExerciseProgress]:
+    """The user's progress on every exercise of ``assignment``, in assignment order (from ``record``, their
+    record on it, if the caller has read it already)."""
+    record = record if record is not None else student_record(session, user.id, assignment)
+    rows, terms, corrected = record.submissions, record.terms, record.overrides
     progress = []
-    terms = student_terms(session, assignment, user.id)
     allowed = terms.attempts_allowed
-    corrected = overrides_of(session, assignment, [user.id])
     for exercise_id in assignment.exercise_ids:
         mine = [s for s in rows if s.exercise_id == exercise_id]
         used = sum(1 for s in mine if s.status in COUNTED_STATUSES)

@@ -4,7 +4,8 @@ in the transaction of every change of a counted score, and checked against a rec
 A grade adds itself to its row with one statement (``grader.grading.progress_write``); every other change (a
 regrade, an override, an extension, an edit of the assignment's policy, points or exercises) reaches
 ``rebuild`` through ``grader.grading.score_changes.counted_scores_changed``, which recomputes the rows of the
-students it names from their submissions. ``differences`` is ``grader check-progress``.
+students it names from their submissions, and their assignment sums with them (``grader.grading.progress_sums``).
+``differences`` is ``grader check-progress``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,17 @@ from sqlalchemy.orm import Session
 
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
+from grader.grading.progress_sums import count_differences, recount, replace_sums, sum_differences, sums_of
 from grader.grading.terms import StudentTerms, terms_of_students
-from grader.models import Assignment, ProgressRow, ScoreOverride, ScorePolicy, Submission, SubmissionStatus
+from grader.models import (
+    Assignment,
+    AssignmentProgress,
+    ProgressRow,
+    ScoreOverride,
+    ScorePolicy,
+    Submission,
+    SubmissionStatus,
+)
 
 
 @dataclass(frozen=True)
@@ -113,8 +123,8 @@ def recompute(session: Session, assignment: Assignment, user_ids: Collection[int
 
 
 def rebuild(session: Session, assignment_id: int, user_ids: Collection[int] | None) -> None:
-    """Replace the rows of ``user_ids`` (None: every student) in the assignment by their recomputation, in
-    ``session``'s transaction (the caller commits)."""
+    """Replace the rows of ``user_ids`` (None: every student) in the assignment, and their assignment sums, by
+    their recomputation, in ``session``'s transaction (the caller commits)."""
     assignment = session.get(Assignment, assignment_id)
     if assignment is None:
         return
@@ -123,12 +133,14 @@ def rebuild(session: Session, assignment_id: int, user_ids: Collection[int] | No
     if user_ids is not None:
         stale = stale.where(ProgressRow.user_id.in_(list(user_ids)))
     session.execute(stale)
+    recomputed = recompute(session, assignment, user_ids)
     rows = [
         {"assignment_id": assignment_id, "user_id": user_id, "exercise_id": exercise_id, **vars(standing)}
-        for (user_id, exercise_id), standing in recompute(session, assignment, user_ids).items()
+        for (user_id, exercise_id), standing in recomputed.items()
     ]
     if rows:
         session.execute(insert(ProgressRow), rows)
+    replace_sums(session, assignment, user_ids, sums_of(assignment, recomputed))
 
 
 def stored(session: Session, assignment: Assignment) -> dict[Key, Standing]:
@@ -147,8 +159,9 @@ def _same(left: Any, right: Any) -> bool:
 
 
 def differences(session: Session, assignment: Assignment) -> Iterator[str]:
-    """Each way the assignment's rows differ from their recomputation, and each counted score that differs from
-    the gradebook's own counting (``grader.grading.policy.assignment_results``), as a line of text."""
+    """Each way the assignment's rows and its students' sums differ from their recomputation, and each counted
+    score that differs from the gradebook's own counting (``grader.grading.policy.assignment_results``), as a line
+    of text."""
     expected, found = recompute(session, assignment, None), stored(session, assignment)
     for key in sorted({*expected, *found}):
         want, have = expected.get(key), found.get(key)
@@ -167,6 +180,7 @@ def differences(session: Session, assignment: Assignment) -> Iterator[str]:
                 f"assignment {assignment.id} user {key[0]} exercise {key[1]}: stored score {have.score!r}, "
                 f"gradebook {result.score!r}"
             )
+    yield from sum_differences(session, assignment, sums_of(assignment, expected))
 
 
 def assignments_with_rows(session: Session) -> list[Assignment]:
@@ -174,20 +188,26 @@ def assignments_with_rows(session: Session) -> list[Assignment]:
     having = or_(
         Assignment.id.in_(select(Submission.assignment_id)),
         Assignment.id.in_(select(ProgressRow.assignment_id)),
+        Assignment.id.in_(select(AssignmentProgress.assignment_id)),
         Assignment.id.in_(select(ScoreOverride.assignment_id)),
     )
     return list(session.scalars(select(Assignment).where(having).order_by(Assignment.id)))
 
 
 def check_all(session: Session, *, repair: bool = False) -> list[str]:
-    """Every difference between the stored rows and their recomputation, over all assignments; with ``repair`` the
-    assignments that differ are rebuilt (and committed)."""
+    """Every difference between the stored rows (and sums) and their recomputation, over all assignments, and
+    between the kept submission counts and a count; with ``repair`` the assignments that differ are rebuilt and the
+    counts recounted (and committed)."""
     found: list[str] = []
     for assignment in assignments_with_rows(session):
         differing = list(differences(session, assignment))
         found += differing
         if differing and repair:
             rebuild(session, assignment.id, None)
+    miscounted = count_differences(session)
+    found += miscounted
+    if miscounted and repair:
+        recount(session)
     if repair:
         session.commit()
     return found

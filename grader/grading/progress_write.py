@@ -4,6 +4,10 @@ write (inside its one statement on PostgreSQL), so the row moves in the grade's 
 The statement only compares and picks; every value it stores was computed by ``grader.grading.progress`` rules:
 the attempt's counted value and lateness come in as parameters (``attempt_parameters``), the rest is "the better
 of the two" and "the newer of the two", so two grades of one student's exercise landing together both count.
+
+The student's assignment sums (``grader.models.AssignmentProgress``) move in the same statement by what the grade
+changed: the upsert keeps the row's score and first score as they were (``prior_*``) and returns both, and the sums'
+upsert adds the difference, so concurrent grades of one student each add their own change.
 """
 
 from __future__ import annotations
@@ -11,33 +15,59 @@ from __future__ import annotations
 import functools
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Insert, Table, and_, bindparam, case, literal, or_, select, true
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    Float,
+    Insert,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    true,
+)
 from sqlalchemy.orm import Session
 
 from grader import sql_dialects
 from grader.grading.progress import counted_value
 from grader.grading.terms import terms_from
-from grader.models import Assignment, Extension, ProgressRow, ScoreOverride, ScorePolicy, Submission
+from grader.models import (
+    Assignment,
+    AssignmentProgress,
+    Extension,
+    ProgressRow,
+    ScoreOverride,
+    ScorePolicy,
+    Submission,
+)
+from grader.percent import FULL_MARKS
 
 _KEY = ["assignment_id", "user_id", "exercise_id"]
 
 
 def attempt_parameters(session: Session, submission_id: int, score: float | None) -> dict[str, Any]:
     """The bound parameters of the progress update for submission ``submission_id`` graded ``score``: its counted
-    value, whether it was late, and the assignment's score policy (one read)."""
+    value, whether it was late, the assignment's score policy and whether it still sets the exercise (one read)."""
     found = session.execute(
-        select(Submission.created_at, Assignment, Extension)
+        select(Submission.created_at, Assignment, Extension, Submission.exercise_id)
         .join(Assignment, Assignment.id == Submission.assignment_id)
         .outerjoin(Extension, and_(Extension.assignment_id == Assignment.id, Extension.user_id == Submission.user_id))
         .where(Submission.id == submission_id)
     ).first()
-    counted, late, best = score, False, True
+    counted, late, best, in_set = score, False, True, False
     if found is not None and score is not None:
-        created_at, assignment, extension = found
+        created_at, assignment, extension, _exercise = found
         counted, late = counted_value(terms_from(assignment, extension), assignment, score, created_at)
     if found is not None:
         best = found[1].score_policy == ScorePolicy.BEST
-    return {"progress_counted": counted, "progress_late": late, "progress_best": best}
+        in_set = found[3] in found[1].exercise_ids
+    return {"progress_counted": counted, "progress_late": late, "progress_best": best, "progress_in_set": in_set}
 
 
 def _newer(row: Any, new: Any) -> ColumnElement[bool]:
@@ -80,6 +110,8 @@ def _updates(new: Any) -> dict[str, Any]:
         "last_activity": case(
             (_above(row.last_activity, new.last_activity), new.last_activity), else_=row.last_activity
         ),
+        "prior_score": row.score,
+        "prior_first_score": row.first_score,
     }
 
 
@@ -123,6 +155,8 @@ def progress_statement(dialect: str, written: Any = None) -> Insert:
         late,
         override.is_not(None),
         Submission.created_at,
+        null(),
+        null(),
     ).where(chosen, Submission.assignment_id.is_not(None), true())
     columns = [
         *_KEY,
@@ -140,5 +174,67 @@ def progress_statement(dialect: str, written: Any = None) -> Insert:
         "late",
         "overridden",
         "last_activity",
+        "prior_score",
+        "prior_first_score",
     ]
-    return sql_dialects.insert_or_update(dialect, cast(Table, ProgressRow.__table__), _KEY, columns, rows, _updates)
+    upsert = sql_dialects.insert_or_update(dialect, cast(Table, ProgressRow.__table__), _KEY, columns, rows, _updates)
+    return upsert.returning(*(row[name] for name in _RETURNED))
+
+
+# What the progress upsert returns: the row's key and its score and first score after and before the grade.
+_RETURNED = ("assignment_id", "user_id", "score", "first_score", "prior_score", "prior_first_score")
+_SUMS = ("points", "scored", "pairs", "firsts")
+
+
+def _sums_of(score: Any, first_score: Any) -> list[ColumnElement[Any]]:
+    """SQL: what one progress row with ``score`` and ``first_score`` adds to its student's assignment sums (see
+    ``AssignmentProgress``): nothing without a counted score."""
+    scored = score.is_not(None)
+    return [
+        func.coalesce(score, 0.0),
+        case((scored, 1), else_=0),
+        case((and_(scored, first_score.is_not(None)), 1), else_=0),
+        case((and_(scored, first_score >= FULL_MARKS), 1), else_=0),
+    ]
+
+
+def sums_statement(dialect: str, progressed: Any) -> Insert:
+    """The upsert adding to the student's assignment sums what the progress upsert ``progressed`` (a CTE of its
+    returned rows, or a SELECT of them as bound parameters) changed; nothing when the exercise is no longer set
+    (``:progress_in_set``) or nothing changed, so a student without a counted score gets no row."""
+    new, old = (
+        _sums_of(progressed.c.score, progressed.c.first_score),
+        _sums_of(progressed.c.prior_score, progressed.c.prior_first_score),
+    )
+    changes = [after - before for after, before in zip(new, old, strict=True)]
+    rows = (
+        select(progressed.c.assignment_id, progressed.c.user_id, *changes)
+        .select_from(progressed)
+        .where(bindparam("progress_in_set", type_=Boolean()), or_(*(change != 0 for change in changes)))
+    )
+    table = cast(Table, AssignmentProgress.__table__)
+
+    def added(new_row: Any) -> dict[str, Any]:
+        return {name: table.c[name] + new_row[name] for name in _SUMS}
+
+    return sql_dialects.insert_or_update(dialect, table, ["assignment_id", "user_id"], [*_KEY[:2], *_SUMS], rows, added)
+
+
+@functools.cache
+def _sums_from_parameters(dialect: str) -> Insert:
+    """``sums_statement`` over one returned progress row passed as bound parameters (``returned_*``)."""
+    types = {"assignment_id": Integer(), "user_id": Integer()}
+    source = select(
+        *(bindparam(f"returned_{name}", type_=types.get(name, Float())).label(name) for name in _RETURNED)
+    ).subquery("progressed")
+    return sums_statement(dialect, source)
+
+
+def write_progress(session: Session, parameters: dict[str, Any]) -> None:
+    """The progress upsert and the sums' upsert as two statements (where a write is not one statement): the grade
+    of ``:held_row_id`` with the pipeline's parameters, in ``session``'s transaction."""
+    dialect = sql_dialects.dialect_of(session)
+    returned = session.execute(progress_statement(dialect), parameters).first()
+    if returned is not None:
+        values = {f"returned_{name}": value for name, value in zip(_RETURNED, returned, strict=True)}
+        session.execute(_sums_from_parameters(dialect), {**parameters, **values})

@@ -218,7 +218,8 @@ def sweep(app: Flask) -> SweepReport:
             }
             # Asked before the rows are counted (see take_lost); only worth asking while someone can claim.
             asked_at = time.monotonic()
-            queued_messages = dispatch.waiting_messages(queue) if liveness.live_capacity(session, queue) else None
+            alive = liveness.live_capacity(session, queue, app.config["GRADER_WORKER_BEAT_SECONDS"])
+            queued_messages = dispatch.waiting_messages(queue) if alive else None
             if queued_messages is None:
                 to_send = {model: take_stale(session, model, requeue_after) for model in ERROR_STATUS}
             else:
@@ -232,7 +233,7 @@ def sweep(app: Flask) -> SweepReport:
             report.resent[model.__name__] = [row_id for row_id in resend if row_id not in unsent]
         # LMS score outbox rows that are due (new, or their retry time has come); one not sent goes next round.
         with database.session() as session:
-            due = outbox.due_for_dispatch(session, utcnow())
+            due = outbox.due_for_dispatch(session, utcnow(), app.config["GRADER_LTI_DISPATCH_AGAIN_SECONDS"])
         report.resent[LtiScoreOutbox.__name__] = [row_id for row_id in due if dispatch.send(LtiScoreOutbox, row_id)]
         # LMS courses whose roster is due again (the nightly sync); one whose task is lost is asked for again later.
         with database.session() as session:

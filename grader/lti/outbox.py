@@ -27,11 +27,11 @@ from grader.models import (
     OutboxStatus,
     Submission,
     SubmissionStatus,
+    utcnow,
 )
 from grader.models.overrides import TOTAL
 
 SEND_LEASE = timedelta(minutes=2)  # longer than the HTTP time-outs of one send (token, line item, score)
-DISPATCH_AGAIN_AFTER = timedelta(seconds=30)  # a task sent but not yet run is not sent again before this
 MAX_ATTEMPTS = 40
 MAX_DELAY = 600.0  # seconds; an LMS down for an hour is tried about every 10 minutes
 PERMANENT = (400, 404, 409, 410, 422)
@@ -167,8 +167,11 @@ def send(session: Session, outbox_id: int, now: datetime, backoff_scale: float =
         post_score(client, line_item_url(client, context, assignment, float(score["scoreMaximum"])), score)  # type: ignore[arg-type]
     except (LmsAnswer, TokenRefused) as exc:
         if _retryable(exc) and row.attempts < MAX_ATTEMPTS:
-            wait = retry_delay(row.attempts, exc.retry_after, now, backoff_scale)
-            row.next_attempt_at = now + timedelta(seconds=wait)
+            # Counted from the LMS's answer, not from the start of this send (token, line item and a time-out may
+            # take seconds): a Retry-After is the LMS's "not before this long after I said so".
+            answered = max(now, utcnow())
+            wait = retry_delay(row.attempts, exc.retry_after, answered, backoff_scale)
+            row.next_attempt_at = answered + timedelta(seconds=wait)
             _finish(session, row, OutboxStatus.PENDING, now, str(exc)[:1000])
             return SendOutcome.RETRY
         _finish(session, row, OutboxStatus.FAILED, now, str(exc)[:1000])
@@ -179,8 +182,9 @@ def send(session: Session, outbox_id: int, now: datetime, backoff_scale: float =
     return SendOutcome.SENT
 
 
-def due_for_dispatch(session: Session, now: datetime, limit: int = 200) -> list[int]:
-    """Pending rows that are due and whose task is not already waiting, marked as dispatched; committed."""
+def due_for_dispatch(session: Session, now: datetime, again_after: float, limit: int = 200) -> list[int]:
+    """Pending rows that are due and whose task is not already waiting, marked as dispatched; committed. A task
+    sent but not yet run is not sent again before ``again_after`` seconds (GRADER_LTI_DISPATCH_AGAIN_SECONDS)."""
     return take_due(
         session,
         LtiScoreOutbox,
@@ -189,7 +193,8 @@ def due_for_dispatch(session: Session, now: datetime, limit: int = 200) -> list[
             LtiScoreOutbox.status == OutboxStatus.PENDING,
             LtiScoreOutbox.next_attempt_at <= now,
             (LtiScoreOutbox.lease_until.is_(None)) | (LtiScoreOutbox.lease_until < now),
-            (LtiScoreOutbox.dispatched_at.is_(None)) | (LtiScoreOutbox.dispatched_at < now - DISPATCH_AGAIN_AFTER),
+            (LtiScoreOutbox.dispatched_at.is_(None))
+            | (LtiScoreOutbox.dispatched_at < now - timedelta(seconds=again_after)),
         ),
         now,
         limit,

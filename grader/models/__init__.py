@@ -32,8 +32,10 @@ from grader.models.lti import (
 )
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.progress import ProgressRow
+from grader.models.progress_totals import AssignmentProgress
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
 from grader.models.sign_in_links import SignInLink
+from grader.models.submission_counts import SHARDS, SubmissionCount
 from grader.models.submissions import (
     FINAL_STATUSES,
     AppendOnlyError,
@@ -48,10 +50,12 @@ from grader.models.workers import WorkerBeat
 __all__ = [
     "ACTIVE_REGRADE_STATUSES",
     "FINAL_STATUSES",
+    "SHARDS",
     "AnswerKeyPolicy",
     "ApiToken",
     "AppendOnlyError",
     "Assignment",
+    "AssignmentProgress",
     "Base",
     "Course",
     "CourseStaff",
@@ -88,6 +92,7 @@ __all__ = [
     "SignInLink",
     "StaffRole",
     "Submission",
+    "SubmissionCount",
     "SubmissionStatus",
     "User",
     "VariantAssignment",

@@ -48,3 +48,8 @@ class ProgressRow(Base):
     late: Mapped[bool] = mapped_column(default=False)  # the counted attempt was late
     overridden: Mapped[bool] = mapped_column(default=False)  # ``score`` is a teacher's override
     last_activity: Mapped[datetime | None]  # when the latest graded attempt was submitted
+    # ``score`` and ``first_score`` as they were before the row's latest grade: the grade's statement returns them,
+    # so the student's assignment sums (``AssignmentProgress``) move by exactly what that grade changed, even when
+    # two grades of the row land together (each update sees the row the other left).
+    prior_score: Mapped[float | None]
+    prior_first_score: Mapped[float | None]

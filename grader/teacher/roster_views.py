@@ -44,7 +44,8 @@ def _students(course: Course) -> dict[str, object]:
     """The page of students the request asks for (``page``, ``q``), with its paging and the course's head count."""
     search = clean_search(request.args.get("q"))
     students, paging = students_page(get_session(), course.id, request.args.get("page", 1, type=int), search)
-    total = roster.student_counts(get_session(), [course.id]).get(course.id, 0)
+    # Unsearched, the paging has just counted every student: a second count of the same rows would be wasted.
+    total = paging.total if not search else roster.student_counts(get_session(), [course.id]).get(course.id, 0)
     return {"students": students, "paging": paging, "student_total": total}
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader.grading import policy
+from grader.grading.student_record import student_record
 from grader.grading.submit_use_case import (
     Accepted,
     Caller,
@@ -27,10 +27,11 @@ from grader.grading.terms import StudentTerms
 from grader.grading.variant_seeds import seed_for
 from grader.i18n import t
 from grader.models import AnswerKeyPolicy, Assignment, Submission, SubmissionStatus, User
-from grader.ui.data_view import Block, PagePrompt, page_data_blocks, page_prompt
+from grader.ui.data_view import Block, PagePrompt
 from grader.ui.exercise_catalogue import exercise_entry
 from grader.ui.page_helpers import NotVisible
 from grader.web.attempts import attempt_numbers
+from grader.web.exercise_variant import FieldView, field_views, variant_view, worked_solution
 from grader.web.services import (
     AssignmentView,
     ExerciseRow,
@@ -39,20 +40,8 @@ from grader.web.services import (
     teaches_course,
 )
 
-MULTILINE_KINDS = frozenset({"pairs", "matrix", "vectors", "tokens", "choices"})
 FIELD_PREFIX = "answer."
 PENDING_STATUSES = frozenset({SubmissionStatus.QUEUED, SubmissionStatus.GRADING})
-
-
-@dataclass(frozen=True)
-class FieldView:
-    """One answer input: engine field name, kind, label and hint in the page language."""
-
-    name: str
-    kind: str
-    label: str
-    hint: str
-    multiline: bool
 
 
 @dataclass(frozen=True)
@@ -102,13 +91,6 @@ def graded_exercise(assignment: Assignment, exercise_id: str) -> dict[str, Any]:
     return entry
 
 
-def field_views(fields: list[dict[str, Any]], lang: str) -> tuple[FieldView, ...]:
-    """The engine's answer fields in the page language."""
-    return tuple(
-        FieldView(f["name"], f["kind"], f["label"][lang], f["hint"][lang], f["kind"] in MULTILINE_KINDS) for f in fields
-    )
-
-
 def neighbours(progress: AssignmentView, exercise_id: str) -> tuple[ExerciseRow | None, ExerciseRow | None]:
     """The graded exercises before and after ``exercise_id`` in the assignment's order (None at either end)."""
     graded = [row for row in progress.rows if row.graded]
@@ -153,44 +135,59 @@ class Standing:
 
 
 def exercise_standing(
-    session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    exercise_id: str,
+    lang: str,
+    now: datetime,
+    staff: bool | None = None,
 ) -> Standing:
     """The user's progress on ``assignment`` and their row for ``exercise_id`` (NotVisible: not one of its graded
-    exercises), as the exercise page shows them."""
+    exercises), as the exercise page shows them (``staff``: the user teaches the course, if known)."""
     graded_exercise(assignment, exercise_id)
-    progress = assignment_view(session, user, assignment, lang, now)
+    progress = assignment_view(session, user, assignment, lang, now, staff=staff)
     return Standing(progress, next(r for r in progress.rows if r.exercise_id == exercise_id))
 
 
 def exercise_page(
-    session: Session, user: User, assignment: Assignment, exercise_id: str, lang: str, now: datetime
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    exercise_id: str,
+    lang: str,
+    now: datetime,
+    staff: bool | None = None,
 ) -> ExercisePage | LockedPage:
     """The page for one exercise of one assignment, with the student's own variant (seed fixed on first view);
-    before the assignment opens, a student gets the locked page (the same variant may show through an open one)."""
+    before the assignment opens, a student gets the locked page (the same variant may show through an open one).
+    ``staff``: the user teaches the course, if known (``visible_assignment_as``)."""
     entry = graded_exercise(assignment, exercise_id)
-    progress = assignment_view(session, user, assignment, lang, now)
+    # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
+    staff = teaches_course(session, user, assignment.course_id) if staff is None else staff
+    # Read once: the progress, the attempts, the history and the key rule are all made of it.
+    record = student_record(session, user.id, assignment)
+    progress = assignment_view(session, user, assignment, lang, now, staff=staff, record=record)
     previous, following = neighbours(progress, exercise_id)
     if progress.locked:
         return LockedPage(
             exercise_id, entry["title"][lang], progress, assignment.opens_at, previous=previous, next=following
         )
     seed = seed_for(session, user.id, exercise_id, assignment)
-    shown = engine.variant(exercise_id, seed, lang)
-    prompt = page_prompt(exercise_id, seed, lang, shown["data"])
+    shown = variant_view(exercise_id, seed, lang)
     row = next(r for r in progress.rows if r.exercise_id == exercise_id)
-    # Staff here means teaching this course: a teacher enrolled as a student in it sees what students see.
     key_visible = policy.answer_key_visible(
-        session, user.id, assignment, exercise_id, now, staff=teaches_course(session, user, assignment.course_id)
+        session, user.id, assignment, exercise_id, now, staff=staff, terms=record.terms
     )
-    history = submissions_for(session, user, assignment.id, exercise_id)
+    history = record.history(exercise_id)
     latest = history[0] if history else None
     worked, departed_at = worked_solution(exercise_id, seed, lang, latest) if key_visible else ((), None)
     return ExercisePage(
         exercise_id=exercise_id,
         title=entry["title"][lang],
-        prompt=prompt,
-        blocks=tuple(page_data_blocks(prompt, shown["data"], lang, exercise_id)),
-        fields=field_views(shown["fields"], lang),
+        prompt=shown.prompt,
+        blocks=shown.blocks,
+        fields=shown.fields,
         progress=progress,
         attempts_used=row.attempts_used,
         attempts_left=row.attempts_left,
@@ -204,39 +201,6 @@ def exercise_page(
         latest_attempt=attempt_numbers(history).get(latest.id) if latest else None,
         previous=previous,
         next=following,
-    )
-
-
-def worked_solution(
-    exercise_id: str, seed: int, lang: str, latest: Submission | None
-) -> tuple[tuple[Mapping[str, Any], ...], int | None]:
-    """The variant's worked solution (for a key the rules let the student see), and the number of the step where
-    ``latest``, when it is a graded answer to this variant that is not fully right, first leaves it."""
-    steps = tuple(engine.worked_solution(exercise_id, seed, lang))
-    if (
-        not steps
-        or latest is None
-        or latest.status != SubmissionStatus.GRADED
-        or latest.seed != seed
-        or (latest.score or 0.0) >= 1.0
-    ):
-        return steps, None
-    departure = engine.first_departure(exercise_id, seed, latest.raw_answer, lang)
-    return steps, None if departure is None else int(departure["number"])
-
-
-def submissions_for(session: Session, user: User, assignment_id: int, exercise_id: str) -> list[Submission]:
-    """The user's submissions to this exercise of this assignment, newest first."""
-    return list(
-        session.scalars(
-            select(Submission)
-            .where(
-                Submission.user_id == user.id,
-                Submission.assignment_id == assignment_id,
-                Submission.exercise_id == exercise_id,
-            )
-            .order_by(Submission.id.desc())
-        )
     )
 
 

@@ -19,6 +19,7 @@ from grader.web.services import (
     refresh_seconds,
     submission_history,
     visible_assignment,
+    visible_assignment_as,
     visible_submission,
 )
 
@@ -28,8 +29,8 @@ EXERCISE_PATH = "/assignments/<int:assignment_id>/exercises/<exercise_id>"
 def _page(assignment_id: int, exercise_id: str, status: int = 200, **extra: object) -> ResponseReturnValue:
     """Render the exercise page for the signed-in user (404 if not theirs to see)."""
     session, user, lang = get_session(), signed_in(), page_lang()
-    found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
-    page = visible_or_404(lambda: exercise_page(session, user, found, exercise_id, lang, utcnow()))
+    found, staff = visible_or_404(lambda: visible_assignment_as(session, user, assignment_id))
+    page = visible_or_404(lambda: exercise_page(session, user, found, exercise_id, lang, utcnow(), staff))
     # A form sent back (without JavaScript) shows what was sent; a fresh page, the latest answer to edit.
     form, prefilled = (request.form, False) if request.method == "POST" else (form_from_latest(page), True)
     return render(

@@ -13,7 +13,7 @@ from grader.ui.exercise_catalogue import field_labels
 from grader.ui.page_helpers import login_required, page_lang, signed_in, visible_or_404
 from grader.ui.routes import Routes
 from grader.web.exercise_service import exercise_standing
-from grader.web.services import visible_assignment, visible_submission
+from grader.web.services import visible_assignment_as, visible_submission
 
 routes = Routes()
 
@@ -35,8 +35,8 @@ def exercise_standing_fragment(assignment_id: int, exercise_id: str) -> Response
     """The assignment's progress bar and this exercise's attempts line as the exercise page shows them, and the
     attempts left (null: no limit)."""
     session, user, lang = get_session(), signed_in(), page_lang()
-    found = visible_or_404(lambda: visible_assignment(session, user, assignment_id))
-    standing = visible_or_404(lambda: exercise_standing(session, user, found, exercise_id, lang, utcnow()))
+    found, staff = visible_or_404(lambda: visible_assignment_as(session, user, assignment_id))
+    standing = visible_or_404(lambda: exercise_standing(session, user, found, exercise_id, lang, utcnow(), staff))
     context = {"view": standing.progress, "row": standing.row}
     return jsonify(
         {

@@ -6,15 +6,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from exercises.i18n import Text
 from grader.grading import access, policy
 from grader.grading.access import Action, Actor
 from grader.grading.feedback import feedback_in
-from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
-from grader.grading.terms import Lateness, StudentTerms, student_terms
+from grader.grading.student_record import StudentRecord, student_record
+from grader.grading.terms import Lateness, StudentTerms
 from grader.i18n import t
 from grader.models import (
     Assignment,
@@ -138,10 +138,18 @@ def locked_for(session: Session, user: User, assignment: Assignment, now: dateti
 
 
 def assignment_view(
-    session: Session, user: User, assignment: Assignment, lang: str, now: datetime, staff: bool | None = None
+    session: Session,
+    user: User,
+    assignment: Assignment,
+    lang: str,
+    now: datetime,
+    staff: bool | None = None,
+    record: StudentRecord | None = None,
 ) -> AssignmentView:
-    """The assignment with the user's counted scores and percentage (``staff``: teaches the course, if known)."""
-    progress = policy.assignment_progress(session, user, assignment)
+    """The assignment with the user's counted scores and percentage (``staff``: teaches the course, if known;
+    ``record``: the user's record on the assignment, if read already)."""
+    record = record if record is not None else student_record(session, user.id, assignment)
+    progress = policy.assignment_progress(session, user, assignment, record)
     rows = tuple(
         ExerciseRow(
             p.exercise_id,
@@ -157,7 +165,7 @@ def assignment_view(
         for p in progress
     )
     graded = [row for row in rows if row.graded]
-    total_override = overrides_of(session, assignment, [user.id]).get((user.id, TOTAL))
+    total_override = record.overrides.get((user.id, TOTAL))
     worth = {
         row.exercise_id: points for row in graded if (points := points_of(assignment).get(row.exercise_id)) is not None
     }
@@ -167,7 +175,7 @@ def assignment_view(
         None if total_override is None else total_override.score,
     )
     percent = shown_percent(total.fraction or 0.0)
-    terms = student_terms(session, assignment, user.id)
+    terms = record.terms
     allowed = terms.attempts_allowed
     return AssignmentView(
         assignment=assignment,
@@ -213,10 +221,25 @@ def my_courses(session: Session, user: User, lang: str, now: datetime) -> list[C
 
 def visible_assignment(session: Session, user: User, assignment_id: int) -> Assignment:
     """The assignment if the user is enrolled in its course; NotVisible otherwise (no hint that it exists)."""
-    assignment = session.get(Assignment, assignment_id)
-    if assignment is None or not access.may(session, Actor.of_user(user), Action.VIEW_COURSE, assignment.course_id):
+    return visible_assignment_as(session, user, assignment_id)[0]
+
+
+def visible_assignment_as(session: Session, user: User, assignment_id: int) -> tuple[Assignment, bool]:
+    """``visible_assignment``, and whether the user teaches its course (``teaches_course``), from one look-up of
+    their part in it."""
+    actor = Actor.of_user(user)
+    # With its course (every exercise page shows the course's time zone and whether it is archived) and the user's
+    # part in it: one round trip, where each is a statement of its own through session.get and access.may.
+    found = session.execute(
+        select(Assignment, *access.part_columns(actor, Assignment.course_id))
+        .options(joinedload(Assignment.course))
+        .where(Assignment.id == assignment_id)
+    ).one_or_none()
+    part = None if found is None else access.part_of(found[1], found[2], actor)
+    if found is None or not access.allows(part, Action.VIEW_COURSE):
         raise NotVisible(assignment_id)
-    return assignment
+    assignment: Assignment = found[0]
+    return assignment, access.is_staff_role(part)
 
 
 QUICK_REFRESH_SECONDS = 2  # a submission page re-reads itself this often while its grade is due any moment

@@ -12,9 +12,10 @@ import os
 
 import pytest
 
-from exercises.comparators import DEFAULT_TOLERANCE, coarsely_rounded
+from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.messages import TOO_COARSE
 from exercises.registry import EXERCISES, get_exercise
+from exercises.rounding import coarsely_rounded
 
 SEEDS = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
 WITH_NUMBERS = [e.id for e in EXERCISES if any(f.kind == "number" for f in e.fields)]

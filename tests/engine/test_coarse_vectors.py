@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from exercises import api
-from exercises.comparators import coarsely_rounded
 from exercises.messages import TOO_COARSE_ENTRIES
+from exercises.rounding import coarsely_rounded
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from exercises import api, checking
+from exercises import api, gradable
 from exercises.base import AnswerField, Misconception, Variant
-from exercises.checking import to_json, variant_errors
+from exercises.checking import to_json
 from exercises.comparators import SHAPED_KINDS, equal, shape_of
+from exercises.gradable import variant_errors
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
@@ -149,7 +150,7 @@ def _graded_without_the_shape_check(
 ) -> dict[str, Any]:
     """``api.grade`` as the engine graded before shapes were validated."""
     with monkeypatch.context() as patched:
-        patched.setattr(checking, "shape_errors", lambda *args, **kwargs: ())
+        patched.setattr(gradable, "shape_errors", lambda *args, **kwargs: ())
         return api.grade(exercise_id, seed, answer, "en")
 
 

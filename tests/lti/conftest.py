@@ -156,25 +156,35 @@ def bind_course(app: Flask, session: Session, lms: LmsPlatform) -> BoundCourse:
     return BoundCourse(assignment, custom, staff, response)
 
 
-@pytest.fixture(scope="module")
+# The fast worker and its app: our own LMS retries come within a second (backoff scaled down), calls to an LMS time
+# out after 3 s, and a score task that may still wait in the queue is sent again after 1 s, not 30 (the shortest
+# pause between two tries; an LMS's Retry-After of 3 s in a test stays above it, so it is still what holds a retry).
+LTI_TIMING = {
+    "GRADER_LTI_BACKOFF_SCALE": "0.05",
+    "GRADER_LTI_HTTP_TIMEOUT": "3",
+    "GRADER_LTI_DISPATCH_AGAIN_SECONDS": "1",
+}
+
+
+@pytest.fixture(scope="session")
 def fast_worker(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerProcess]:
-    """A real worker whose own LMS retries come within a second (backoff scaled down) and whose calls to an LMS
-    time out after 3 s, on this module's queue."""
+    """A real worker with the LTI_TIMING settings on a queue of its own, shared by the LTI modules (each start and
+    warm stop of a worker costs seconds)."""
     queue = f"{backend.queue}-lti"
-    env = backend.env(GRADER_QUEUE=queue, GRADER_LTI_BACKOFF_SCALE="0.05", GRADER_LTI_HTTP_TIMEOUT="3")
+    env = backend.env(GRADER_QUEUE=queue, **LTI_TIMING)
     process = WorkerProcess(env, queue, tmp_path_factory.mktemp("lti-worker") / "worker.log")
     try:
         process.wait_ready()
         yield process
     finally:
-        process.stop()
+        process.stop_soon()  # the session is ending: nothing waits for its shutdown
         backend.drop_queue(queue)
 
 
 @pytest.fixture
 def lms_app(backend: Backend) -> Iterator[Flask]:
-    """The app on the fast worker's queue."""
-    application = create_app(backend.config(GRADER_QUEUE=f"{backend.queue}-lti"))
+    """The app on the fast worker's queue, with its LTI_TIMING."""
+    application = create_app(backend.config(GRADER_QUEUE=f"{backend.queue}-lti", **LTI_TIMING))
     yield application
     clean_database(application)
     get_db(application).dispose()

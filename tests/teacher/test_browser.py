@@ -98,7 +98,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         worker.wait_ready()
         yield Live(f"http://127.0.0.1:{server.server_port}", app)
     finally:
-        worker.stop()
+        worker.stop_soon()  # the module's own data folder and broker: nothing waits for its shutdown
         server.shutdown()
         thread.join(10)
 

@@ -1,6 +1,7 @@
 """Progress rows follow every change of a counted score, and `grader check-progress` finds them equal to a
 recomputation from the submissions: after grading on a real worker (late work included), an extension, an
-override, a policy edit and a regrade; a row changed behind the service's back is reported and repaired."""
+override, a policy edit and a regrade; a row changed behind the service's back is reported and repaired. The same
+for the students' kept assignment sums and the submission counts the triggers keep."""
 
 from __future__ import annotations
 
@@ -17,7 +18,17 @@ from grader.extensions import get_db
 from grader.grading.overrides import OverrideRequest, set_override
 from grader.grading.regrade import request_regrade
 from grader.grading.terms import ExtensionRequest, grant_extension
-from grader.models import Assignment, ProgressRow, RegradeJob, RegradeStatus, Role, User, utcnow
+from grader.models import (
+    Assignment,
+    AssignmentProgress,
+    ProgressRow,
+    RegradeJob,
+    RegradeStatus,
+    Role,
+    SubmissionCount,
+    User,
+    utcnow,
+)
 from grader.teacher.assignments import AssignmentSettings, save
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_assignment, make_graded, make_user
 from tests.pipeline_helpers import submit, wait_final
@@ -55,6 +66,13 @@ def row(session: Session, assignment: Assignment, user: User, exercise_id: str =
     )
     assert found is not None, (user.username, exercise_id)
     return found
+
+
+def sums(session: Session, assignment: Assignment, user: User) -> tuple[float, int, int, int] | None:
+    """The student's kept assignment sums (points, scored, pairs, firsts), freshly read; None without a row."""
+    session.expire_all()
+    found = session.get(AssignmentProgress, (assignment.id, user.id))
+    return None if found is None else (found.points, found.scored, found.pairs, found.firsts)
 
 
 def grade(session: Session, assignment: Assignment, user: User, answer: dict[str, str]) -> None:
@@ -98,6 +116,8 @@ def test_rows_agree_with_submissions_through_every_change(
     mine = row(session, assignment, late)
     assert (mine.attempts, mine.best_score, mine.last_score) == (2, 1.0, 1.0)
     assert mine.score == pytest.approx(0.9) and mine.late and not mine.overridden
+    # The sums moved with each grade: one exercise counted, its first try (0.75) not fully correct.
+    assert sums(session, assignment, late) == (pytest.approx(0.9), 1, 1, 0)
     assert check(capsys) == (0, "progress rows agree with the submissions\n")
 
     # An extension past both submissions: nothing was late any more.
@@ -120,6 +140,7 @@ def test_rows_agree_with_submissions_through_every_change(
     grade(session, assignment, on_time, BOOK_ANSWER)
     theirs = row(session, assignment, on_time)
     assert (theirs.score, theirs.overridden, theirs.attempts, theirs.last_score) == (0.5, True, 3, 1.0)
+    assert sums(session, assignment, on_time) == (pytest.approx(0.5), 1, 1, 1)
     assert check(capsys)[0] == 0
 
     # A regrade on the worker rewrites a stand-in grade (an unreadable answer an older engine scored 1).
@@ -137,6 +158,7 @@ def test_rows_agree_with_submissions_through_every_change(
     assert wait_final(session, stand_in.id).status == "invalid"
     # Its only graded attempt is gone: nothing counts, so the pair has no row.
     assert session.get(ProgressRow, (assignment.id, regraded.id, EXERCISE)) is None
+    assert sums(session, assignment, regraded) is None
     assert check(capsys) == (0, "progress rows agree with the submissions\n")
 
 
@@ -147,12 +169,47 @@ def test_a_row_changed_behind_the_service_is_reported_then_repaired(
     assignment = make_assignment(session, [student])
     make_graded(session, assignment.id, student.id, EXERCISE, 0.5)
     session.execute(update(ProgressRow).values(score=0.25, attempts=7))
+    session.execute(update(AssignmentProgress).values(points=2.0))
+    session.execute(update(SubmissionCount).where(SubmissionCount.assignment_id == assignment.id).values(submissions=5))
     session.commit()
     status, printed = check(capsys)
     assert status == 1
+    assert f"assignment {assignment.id} user {student.id} sums: points stored 2.0, recomputed 0.5" in printed
+    assert f"shard {student.id % 16}: submissions kept 5, counted 1" in printed
     assert f"user {student.id} exercise {EXERCISE}: attempts stored 7, recomputed 1" in printed
     assert "score stored 0.25, recomputed 0.5" in printed
     assert "gradebook 0.5" in printed
     assert check(capsys, "--repair")[0] == 1  # reports what it repaired
     assert check(capsys)[0] == 0
     assert row(session, assignment, student).score == 0.5
+    assert sums(session, assignment, student) == (0.5, 1, 1, 0)
+
+
+def test_submission_counts_follow_every_write_of_a_submission(
+    session: Session, cli_env: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    student, other = make_user(session), make_user(session)
+    first, second = make_assignment(session, [student, other]), make_assignment(session, [student, other])
+    kept = [make_graded(session, first.id, user.id, EXERCISE, 0.5) for user in (student, other, student)]
+    make_graded(session, second.id, other.id, EXERCISE, 1.0, status="queued")
+
+    def kept_total(assignment: Assignment) -> int:
+        session.expire_all()
+        counts = session.scalars(select(SubmissionCount).where(SubmissionCount.assignment_id == assignment.id))
+        return sum(count.submissions for count in counts)
+
+    assert (kept_total(first), kept_total(second)) == (3, 1)
+    session.delete(kept[0])  # deleted
+    kept[1].assignment_id = second.id  # moved to another assignment
+    kept[2].user_id = other.id  # given to another student (another shard, maybe)
+    session.commit()
+    assert (kept_total(first), kept_total(second)) == (1, 2)
+    # The progress rows were moved behind the service's back; the counts were not.
+    assert "shard" not in check(capsys)[1]
+    session.delete(session.get_one(Assignment, second.id))  # its submissions stay, outside any assignment
+    session.commit()
+    assert (
+        kept_total(first) == 1
+        and session.scalar(select(SubmissionCount).where(SubmissionCount.assignment_id == second.id)) is None
+    )
+    assert "shard" not in check(capsys)[1]

@@ -1,0 +1,124 @@
+"""The students' assignment sums (``grader.models.AssignmentProgress``) from their progress rows: what a rebuild of
+the progress rows writes with them, and what ``grader check-progress`` compares the stored sums with.
+
+A grade moves the sums in its own statement (``grader.grading.progress_write.sums_statement``, the same rule in
+SQL); every other change of a counted score rebuilds the progress rows and, with them, the sums here. The kept
+submission counts per assignment (``grader.models.SubmissionCount``, kept by triggers) are checked here too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlalchemy import Select, delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from grader.models import SHARDS, Assignment, AssignmentProgress, Submission, SubmissionCount
+from grader.percent import FULL_MARKS
+
+
+@dataclass(frozen=True)
+class Sums:
+    """One student's sums over their progress rows with a counted score on the exercises the assignment sets."""
+
+    points: float = 0.0
+    scored: int = 0
+    pairs: int = 0
+    firsts: int = 0
+
+
+SUM_FIELDS = tuple(field.name for field in fields(Sums))
+
+
+def sums_of(assignment: Assignment, rows: Mapping[tuple[int, str], Any]) -> dict[int, Sums]:
+    """Per student, the sums of ``rows`` (Standing-like values keyed by (user id, exercise id)); students without
+    a counted score on a set exercise are left out, as they have no stored row."""
+    exercises = set(assignment.exercise_ids)
+    found: dict[int, Sums] = {}
+    for (user_id, exercise_id), row in sorted(rows.items()):
+        if exercise_id not in exercises or row.score is None:
+            continue
+        was = found.get(user_id, Sums())
+        found[user_id] = Sums(
+            points=was.points + row.score,
+            scored=was.scored + 1,
+            pairs=was.pairs + (row.first_score is not None),
+            firsts=was.firsts + (row.first_score is not None and row.first_score >= FULL_MARKS),
+        )
+    return found
+
+
+def replace_sums(
+    session: Session, assignment: Assignment, user_ids: Collection[int] | None, sums: Mapping[int, Sums]
+) -> None:
+    """Replace the stored sums of ``user_ids`` (None: every student) in the assignment by ``sums``, in
+    ``session``'s transaction."""
+    stale = delete(AssignmentProgress).where(AssignmentProgress.assignment_id == assignment.id)
+    if user_ids is not None:
+        stale = stale.where(AssignmentProgress.user_id.in_(list(user_ids)))
+    session.execute(stale)
+    rows = [{"assignment_id": assignment.id, "user_id": user_id, **vars(value)} for user_id, value in sums.items()]
+    if rows:
+        session.execute(insert(AssignmentProgress), rows)
+
+
+def stored_sums(session: Session, assignment: Assignment) -> dict[int, Sums]:
+    """The assignment's stored sums as they are."""
+    return {
+        row.user_id: Sums(**{name: getattr(row, name) for name in SUM_FIELDS})
+        for row in session.scalars(select(AssignmentProgress).where(AssignmentProgress.assignment_id == assignment.id))
+    }
+
+
+def sum_differences(session: Session, assignment: Assignment, expected: Mapping[int, Sums]) -> Iterator[str]:
+    """Each way the stored sums differ from ``expected``, as a line of text (points to the last few bits: a sum
+    kept by adding differences may round apart from one added up afresh)."""
+    found = stored_sums(session, assignment)
+    for user_id in sorted({*expected, *found}):
+        want, have = expected.get(user_id), found.get(user_id)
+        where = f"assignment {assignment.id} user {user_id} sums"
+        if want is None or have is None:
+            yield f"{where}: {'missing' if have is None else 'not expected'}"
+            continue
+        for name in SUM_FIELDS:
+            stored, recomputed = getattr(have, name), getattr(want, name)
+            if not math.isclose(stored, recomputed, rel_tol=1e-9, abs_tol=1e-9):
+                yield f"{where}: {name} stored {stored!r}, recomputed {recomputed!r}"
+
+
+def _fresh_counts() -> Select[int | None, int, int]:
+    """SELECT (assignment id, shard, submissions) counted from the submissions, as the triggers keep them."""
+    shard = Submission.user_id % SHARDS
+    return (
+        select(Submission.assignment_id, shard, func.count())
+        .where(Submission.assignment_id.is_not(None))
+        .group_by(Submission.assignment_id, shard)
+    )
+
+
+def count_differences(session: Session) -> list[str]:
+    """Each (assignment, shard) whose kept submission count (``SubmissionCount``, kept by triggers) differs from a
+    count of the submissions, as a line of text; a kept count of 0 is the same as none."""
+    counted: dict[tuple[int, int], int] = {
+        (assignment_id, part): n
+        for assignment_id, part, n in session.execute(_fresh_counts())
+        if assignment_id is not None  # the query's own condition: never None here
+    }
+    kept = {
+        (row.assignment_id, row.shard): row.submissions
+        for row in session.scalars(select(SubmissionCount).where(SubmissionCount.submissions != 0))
+    }
+    return [
+        f"assignment {key[0]} shard {key[1]}: submissions kept {kept.get(key, 0)}, counted {counted.get(key, 0)}"
+        for key in sorted({*counted, *kept})
+        if kept.get(key, 0) != counted.get(key, 0)
+    ]
+
+
+def recount(session: Session) -> None:
+    """Replace every kept submission count by a fresh count, in ``session``'s transaction."""
+    session.execute(delete(SubmissionCount))
+    session.execute(insert(SubmissionCount).from_select(["assignment_id", "shard", "submissions"], _fresh_counts()))
