@@ -22,11 +22,11 @@ from grader.extensions import get_db
 from grader.migrate import upgrade
 from grader.models import Base, User
 from tests.factories import make_user
+from tests.fast_apps import for_tests
 from tests.support import (
     Backend,
     WorkerProcess,
     cache_url_builders,
-    for_tests,
     own_redis_url,
     postgres_database,
 )

@@ -25,7 +25,7 @@ from grader.extensions import get_db
 from grader.models import User
 from grader.serve import prepare, start_worker, stop_worker
 from tests.factories import LIGHT_HASHER
-from tests.support import for_tests
+from tests.fast_apps import for_tests
 
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 DATABASE_FILE = "grader.sqlite"  # where the app keeps its database in GRADER_DATA_DIR unless DATABASE_URL says
