@@ -77,24 +77,25 @@ def wall_time(iso: str | None) -> float:
     return datetime.fromisoformat(iso).timestamp() if iso else 0.0
 
 
-def client_loop(target: Target, offset: int, stop_at: float, out: list[tuple[float, tuple[float, ...] | None]],
+def client_loop(target: Target, client: int, stop_at: float, out: list[tuple[float, tuple[float, ...] | None]],
                 failures: list[str]) -> None:
     """Submit, wait for the final result, repeat until ``stop_at``; record jobs that finished inside the window."""
     session = requests.Session()
-    index = offset
+    index = client * 3  # clients start at different bodies
+    headers = target.headers_of(client)
     while time.monotonic() < stop_at:
         body = target.bodies[index % len(target.bodies)]
         index += 1
         started, started_wall = time.monotonic(), time.time()
         response = session.post(target.base_url + target.submit_path, json=body,
-                                headers=target.headers | target.submit_headers, timeout=30)
+                                headers=headers | target.submit_headers, timeout=30)
         if response.status_code not in (200, 202):
             failures.append(f"POST {response.status_code}: {response.text[:200]}")
             continue
         job = response.json()
         url = target.base_url + target.result_path.format(id=job["id"])
         while job["status"] not in target.final_statuses and time.monotonic() - started < SUBMISSION_DEADLINE:
-            job = session.get(url, params={"wait": 10}, headers=target.headers, timeout=30).json()
+            job = session.get(url, params={"wait": 10}, headers=headers, timeout=30).json()
         finished, finished_wall = time.monotonic(), time.time()
         if job["status"] != target.ok_status:
             failures.append(f"job {job['id']} ended {job['status']}: {str(job)[:200]}")
@@ -120,7 +121,7 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
     failures: list[str] = []
     cpu_before = cpu_seconds(target)
     stop_at = time.monotonic() + seconds
-    threads = [threading.Thread(target=client_loop, args=(target, i * 3, stop_at, samples, failures), daemon=True)
+    threads = [threading.Thread(target=client_loop, args=(target, i, stop_at, samples, failures), daemon=True)
                for i in range(clients)]
     for thread in threads:
         thread.start()
@@ -195,7 +196,7 @@ def main() -> None:
         stack.enter_context(redis_keys_cleaned(args.redis_url, tag))
         processes = Processes(log_dir)
         stack.callback(processes.stop_all)
-        grader = start_grader(processes, database_url, args.redis_url, tag, args, bodies)
+        grader = start_grader(processes, database_url, args.redis_url, tag, args, bodies, clients=max(levels))
         floors = [FLOOR_STARTERS[name](processes, database_url, args.redis_url, tag, args, bodies)
                   for name in floor_names]
         graders = {mode: replace(grader, submit_headers=GRADER_MODES[mode]) for mode in modes}

@@ -34,6 +34,13 @@ class Target:
     process_groups: tuple[int, int]  # web server, worker: for CPU accounting
     server_commands: tuple[str, str]  # command-line fragments of its PostgreSQL backends and of redis-server
     submit_headers: dict[str, str] = field(default_factory=dict)  # e.g. Prefer: wait=10 (grader, one-request mode)
+    # One set per client where the system has per-user rules (the grader caps each user's held waits, as a course of
+    # many students would never meet): client i sends client_headers[i % len]; else every client sends ``headers``.
+    client_headers: tuple[dict[str, str], ...] = ()
+
+    def headers_of(self, client: int) -> dict[str, str]:
+        """The headers client number ``client`` sends."""
+        return self.client_headers[client % len(self.client_headers)] if self.client_headers else self.headers
 
 
 def web_command(app: str, port: int, args: argparse.Namespace, worker_class: str = "gthread") -> list[str]:
@@ -54,23 +61,27 @@ def server_commands(database_url: str) -> tuple[str, str]:
 
 
 def start_grader(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
-                 bodies: tuple[dict[str, Any], ...]) -> Target:
-    """Migrate the scratch database, issue a teacher token, start gunicorn and a worker for the grader."""
+                 bodies: tuple[dict[str, Any], ...], clients: int = 1) -> Target:
+    """Migrate the scratch database, issue a teacher token per client, start gunicorn and a worker for the grader."""
     env = {**os.environ, "GRADER_ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
            "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GRADER_QUEUE": f"{tag}_grading",
            "SUBMISSION_RATE_LIMIT": "100000/minute", "GRADER_DATA_DIR": str(processes.log_dir / "grader-data")}
     subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
-    token = subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench"], cwd=ROOT,
-                           env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    # A teacher (the bodies are seed 0, the book's variant) per client: one user shared by every client would hold
+    # more waits than the per-user cap, and the clients beyond it would poll instead of waiting.
+    tokens = [subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", f"bench-{n}"],
+                             cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+              for n in range(clients)]
     port = free_port()
     worker_class = "grader.gunicorn_worker.ThreadWorker" if args.grader_worker == "ours" else "gthread"
     web = processes.start("grader-web", web_command("grader:create_app()", port, args, worker_class), env)
     worker = processes.start("grader-worker", worker_command("grader.worker", env["GRADER_QUEUE"], args), env)
     base = f"http://127.0.0.1:{port}"
     wait_healthy(base + "/healthz", processes, "grader-web")
-    return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}",
-                  {"Authorization": f"Bearer {token}"}, bodies, "graded",
-                  frozenset({"graded", "invalid", "error"}), (web, worker), server_commands(database_url))
+    headers = tuple({"Authorization": f"Bearer {token}"} for token in tokens)
+    return Target("grader", base, "/api/v1/submissions", "/api/v1/submissions/{id}", headers[0], bodies, "graded",
+                  frozenset({"graded", "invalid", "error"}), (web, worker), server_commands(database_url),
+                  client_headers=headers)
 
 
 def start_floor(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
