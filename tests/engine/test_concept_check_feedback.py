@@ -151,3 +151,15 @@ def test_the_answer_qa_reported(lang: str) -> None:
     ]
     assert part["misconception"] == "attention-from-chatgpt"
     assert part["tags"] == ["attention-from-chatgpt", "bottleneck-refuted"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_wrong_option_of_every_item_is_named(seed: int) -> None:
+    """Issue 20's "a wrong step named" holds by construction here: each distractor is a misconception's answer, so
+    no wrong choice is left to a generic search (or unnamed)."""
+    count = len(api.variant(CONCEPT, seed)["data"]["items"])
+    for index in range(count):
+        for option in range(3):
+            letters, tags = _answer(seed, {index: option})
+            part = api.grade(CONCEPT, seed, {"choices": letters}, "en")["parts"]["choices"]
+            assert part["misconception"] == tags[0] and part["tags"] == tags
