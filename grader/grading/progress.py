@@ -21,7 +21,14 @@ from sqlalchemy.orm import Session
 
 from grader.grading import policy
 from grader.grading.overrides import overrides_of
-from grader.grading.progress_sums import count_differences, recount, replace_sums, sum_differences, sums_of
+from grader.grading.progress_sums import (
+    count_differences,
+    field_differences,
+    recount,
+    replace_sums,
+    sum_differences,
+    sums_of,
+)
 from grader.grading.terms import StudentTerms, terms_of_students
 from grader.models import (
     Assignment,
@@ -163,15 +170,9 @@ def differences(session: Session, assignment: Assignment) -> Iterator[str]:
     score that differs from the gradebook's own counting (``grader.grading.policy.assignment_results``), as a line
     of text."""
     expected, found = recompute(session, assignment, None), stored(session, assignment)
-    for key in sorted({*expected, *found}):
-        want, have = expected.get(key), found.get(key)
-        where = f"assignment {assignment.id} user {key[0]} exercise {key[1]}"
-        if want is None or have is None:
-            yield f"{where}: {'missing' if have is None else 'not expected'}"
-            continue
-        for name in FIELDS:
-            if not _same(getattr(have, name), getattr(want, name)):
-                yield f"{where}: {name} stored {getattr(have, name)!r}, recomputed {getattr(want, name)!r}"
+    yield from field_differences(
+        lambda key: f"assignment {assignment.id} user {key[0]} exercise {key[1]}", expected, found, FIELDS, _same
+    )
     gradebook = policy.assignment_results(session, assignment, sorted({user_id for user_id, _ in expected}))
     for key, result in sorted(gradebook.items()):
         have = found.get(key, Standing())

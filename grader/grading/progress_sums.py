@@ -9,7 +9,7 @@ submission counts per assignment (``grader.models.SubmissionCount``, kept by tri
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -76,17 +76,33 @@ def stored_sums(session: Session, assignment: Assignment) -> dict[int, Sums]:
 def sum_differences(session: Session, assignment: Assignment, expected: Mapping[int, Sums]) -> Iterator[str]:
     """Each way the stored sums differ from ``expected``, as a line of text (points to the last few bits: a sum
     kept by adding differences may round apart from one added up afresh)."""
-    found = stored_sums(session, assignment)
-    for user_id in sorted({*expected, *found}):
-        want, have = expected.get(user_id), found.get(user_id)
-        where = f"assignment {assignment.id} user {user_id} sums"
+    yield from field_differences(
+        lambda user_id: f"assignment {assignment.id} user {user_id} sums",
+        expected,
+        stored_sums(session, assignment),
+        SUM_FIELDS,
+        lambda stored, recomputed: math.isclose(stored, recomputed, rel_tol=1e-9, abs_tol=1e-9),
+    )
+
+
+def field_differences(
+    where: Callable[[Any], str],
+    expected: Mapping[Any, Any],
+    found: Mapping[Any, Any],
+    names: Sequence[str],
+    same: Callable[[Any, Any], bool],
+) -> Iterator[str]:
+    """Each way the kept rows ``found`` differ from their recomputation ``expected`` (both by key), as a line of
+    text: a row missing or not expected, or a field of ``names`` not ``same``; ``where`` names a key's row."""
+    for key in sorted({*expected, *found}):
+        want, have = expected.get(key), found.get(key)
         if want is None or have is None:
-            yield f"{where}: {'missing' if have is None else 'not expected'}"
+            yield f"{where(key)}: {'missing' if have is None else 'not expected'}"
             continue
-        for name in SUM_FIELDS:
+        for name in names:
             stored, recomputed = getattr(have, name), getattr(want, name)
-            if not math.isclose(stored, recomputed, rel_tol=1e-9, abs_tol=1e-9):
-                yield f"{where}: {name} stored {stored!r}, recomputed {recomputed!r}"
+            if not same(stored, recomputed):
+                yield f"{where(key)}: {name} stored {stored!r}, recomputed {recomputed!r}"
 
 
 def _fresh_counts() -> Select[int | None, int, int]:
