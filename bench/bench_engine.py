@@ -3,6 +3,7 @@
 Prints figures and asserts nothing (goals: check < 1 ms, generate < 5 ms, full lab grid < 2 s).
 Run from the repository root: ``.venv/bin/python bench/bench_engine.py [--answers 10000]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,6 +21,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from exercises.checking import check_answer
+from exercises.variant_generation import generate_variant
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -29,10 +33,24 @@ from exercises.readers import display  # noqa: E402
 from exercises.registry import EXERCISES, get_exercise  # noqa: E402
 from tests.engine.diagnosis_hunt import HUNT  # noqa: E402
 
-JUNK_ANSWERS: tuple[Any, ...] = ("", "42", [1, 2], None, {"pairs": "→→"}, {"x": 1}, {"states": "[[1,2"},
-                                 {"tokens": "a" * 500}, 3.5, {"head_dim": "1/0"})
-JUNK_LINES = ("{not json", "[]", '{"exercise_id": "no.such", "seed": 1, "answer": {}}',
-              '{"exercise_id": "ch13.shift-pairs", "seed": -3, "answer": {}}')
+JUNK_ANSWERS: tuple[Any, ...] = (
+    "",
+    "42",
+    [1, 2],
+    None,
+    {"pairs": "→→"},
+    {"x": 1},
+    {"states": "[[1,2"},
+    {"tokens": "a" * 500},
+    3.5,
+    {"head_dim": "1/0"},
+)
+JUNK_LINES = (
+    "{not json",
+    "[]",
+    '{"exercise_id": "no.such", "seed": 1, "answer": {}}',
+    '{"exercise_id": "ch13.shift-pairs", "seed": -3, "answer": {}}',
+)
 
 
 def median_microseconds(call: Callable[[], object], repeats: int) -> float:
@@ -51,10 +69,10 @@ def per_exercise_times(seeds: int) -> list[tuple[str, float, float, float]]:
     for exercise in EXERCISES:
         generate, check, grade = [], [], []
         for seed in range(1, seeds + 1):
-            generate.append(median_microseconds(lambda: exercise.generate(seed), 3))
-            variant = exercise.generate(seed)
+            generate.append(median_microseconds(lambda: generate_variant(exercise, seed), 3))
+            variant = generate_variant(exercise, seed)
             reference = exercise.solve(variant)
-            check.append(median_microseconds(lambda: exercise.check(variant, reference, "en"), 3))
+            check.append(median_microseconds(lambda: check_answer(exercise, variant, reference, "en"), 3))
             typed = {f.name: display(f.kind, reference[f.name], "en") for f in exercise.fields}
             grade.append(median_microseconds(lambda: api.grade(exercise.id, seed, typed, "en"), 3))
         rows.append((exercise.id, statistics.median(generate), statistics.median(check), statistics.median(grade)))
@@ -70,7 +88,7 @@ def hunt_check_times(seeds: int) -> list[tuple[str, float, float, float]]:
         exercise = get_exercise(exercise_id)
         first, every, warm = [], [], []
         for seed in range(1000, 1000 + seeds):
-            variant = exercise.generate(seed)
+            variant = generate_variant(exercise, seed)
             answers = []
             for procedure in procedures.values():
                 with np.errstate(all="ignore"):
@@ -80,7 +98,7 @@ def hunt_check_times(seeds: int) -> list[tuple[str, float, float, float]]:
             for times in (every, warm):
                 for answer in answers:
                     start = time.process_time()
-                    exercise.check(variant, answer, "en")
+                    check_answer(exercise, variant, answer, "en")
                     times.append((time.process_time() - start) * 1e6)
             first.append(every[-len(answers)])
         rows.append((exercise_id, statistics.median(first), statistics.median(every), statistics.median(warm)))
@@ -104,7 +122,7 @@ def mixed_answer_lines(count: int, rng: random.Random) -> list[str]:
         if kind < 0.05:
             lines.append(rng.choice(JUNK_LINES))
             continue
-        variant = exercise.generate(seed)
+        variant = generate_variant(exercise, seed)
         reference = exercise.solve(variant)
         wrong = [m.solve(variant) for m in exercise.misconceptions]
         wrong = [w for w in wrong if w is not None]
@@ -116,8 +134,12 @@ def mixed_answer_lines(count: int, rng: random.Random) -> list[str]:
             answer = {f.name: display(f.kind, reference[f.name], "zh") for f in exercise.fields}
         else:
             answer = rng.choice(JUNK_ANSWERS)
-        lines.append(json.dumps({"exercise_id": exercise.id, "seed": seed, "answer": answer,
-                                 "lang": rng.choice(["zh", "en"])}, ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {"exercise_id": exercise.id, "seed": seed, "answer": answer, "lang": rng.choice(["zh", "en"])},
+                ensure_ascii=False,
+            )
+        )
     return lines
 
 
@@ -130,8 +152,14 @@ def batch_throughput(count: int) -> tuple[int, float, dict[str, int]]:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         with source.open("rb") as stdin:
             start = time.perf_counter()
-            completed = subprocess.run([sys.executable, "-m", "exercises.cli", "grade", "--batch"], stdin=stdin,
-                                       capture_output=True, cwd=ROOT, env=env, check=False)
+            completed = subprocess.run(
+                [sys.executable, "-m", "exercises.cli", "grade", "--batch"],
+                stdin=stdin,
+                capture_output=True,
+                cwd=ROOT,
+                env=env,
+                check=False,
+            )
             seconds = time.perf_counter() - start
     replies = [json.loads(line) for line in completed.stdout.decode().splitlines()]
     statuses: dict[str, int] = {}
@@ -170,10 +198,11 @@ def main() -> None:
     for exercise_id, first, every, warm in hunt_check_times(hunt_seeds):
         print(f"{exercise_id:<28} {first:>8.0f} {every:>8.0f} {warm:>8.0f}")
     answered, seconds, statuses = batch_throughput(args.answers)
-    print(f"\ngrade --batch: {answered} lines in {seconds:.2f} s = {answered / seconds:,.0f} answers/s "
-          f"(process start included); statuses {statuses}")
-    print(f"\ncapacity lab, full grid: {lab_seconds(args.lab_repeats):.2f} s median of {args.lab_repeats} "
-          "(goal < 2 s)")
+    print(
+        f"\ngrade --batch: {answered} lines in {seconds:.2f} s = {answered / seconds:,.0f} answers/s "
+        f"(process start included); statuses {statuses}"
+    )
+    print(f"\ncapacity lab, full grid: {lab_seconds(args.lab_repeats):.2f} s median of {args.lab_repeats} (goal < 2 s)")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from exercises.checking import check_answer
+from exercises.variant_generation import generate_variant
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -39,7 +42,7 @@ def named(exercise: Exercise, procedure: Procedure, variant: Variant) -> bool | 
         answer = procedure(variant)
     if not finite(list(answer.values())):
         return None  # a procedure that divides by zero here gives nothing a student would write
-    result = exercise.check(variant, answer, "en")
+    result = check_answer(exercise, variant, answer, "en")
     wrong = [part for part in result.parts.values() if not part.correct]
     if not wrong:
         return None
@@ -50,7 +53,7 @@ def share(exercise: Exercise, seeds: range) -> tuple[float, dict[str, float]]:
     """The named share over every procedure and seed, and per procedure."""
     per: dict[str, float] = {}
     total = hits = 0
-    drawn = [exercise.generate(seed) for seed in seeds]  # each variant once, for every procedure
+    drawn = [generate_variant(exercise, seed) for seed in seeds]  # each variant once, for every procedure
     for label, procedure in HUNT[exercise.id].items():
         verdicts = [v for v in (named(exercise, procedure, variant) for variant in drawn) if v is not None]
         per[label] = sum(verdicts) / len(verdicts) if verdicts else 1.0
@@ -64,7 +67,7 @@ def check_times(exercise: Exercise, seeds: range) -> tuple[float, float]:
     (the table cached)."""
     cold, warm = [], []
     for seed in seeds:
-        variant = exercise.generate(seed)
+        variant = generate_variant(exercise, seed)
         for procedure in HUNT[exercise.id].values():
             with np.errstate(all="ignore"):
                 answer = procedure(variant)
@@ -72,7 +75,7 @@ def check_times(exercise: Exercise, seeds: range) -> tuple[float, float]:
                 continue
             for times in (cold, warm):
                 start = time.perf_counter()
-                exercise.check(variant, answer, "en")
+                check_answer(exercise, variant, answer, "en")
                 times.append((time.perf_counter() - start) * 1e6)
     return statistics.median(cold), statistics.median(warm)
 

@@ -8,19 +8,20 @@ from typing import Any
 
 from exercises.base import ENGINE_VERSION, SEED_LIMIT, GradeResult, Variant
 from exercises.capacity_lab import CAPACITY_LAB_ID, CAPACITY_LAB_TITLE, run_capacity_lab
-from exercises.checking import to_json
+from exercises.checking import check_answer, to_json
 from exercises.diagnosis import worked
 from exercises.diagnosis.search import generated_name
 from exercises.engine_errors import BadSeed, UnknownExercise
 from exercises.gradable import needs_variant, variant_errors
 from exercises.grading_policy import DEFAULT_POLICY, FollowThrough, GradingPolicy
 from exercises.i18n import Text, normalise_lang
+from exercises.parsing import parse_answer
 from exercises.plugin import Exercise
 from exercises.precision import precision_warnings
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
 from exercises.said_rendering import in_language
-from exercises.variant_generation import check_seed
+from exercises.variant_generation import check_seed, generate_variant
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -64,7 +65,7 @@ _IDS = frozenset(exercise.id for exercise in EXERCISES)
 @functools.lru_cache(maxsize=VARIANT_CACHE_SIZE)
 def _cached_variant(exercise_id: str, seed: int) -> Variant:
     """The generated variant for (id, checked int seed), kept for reuse; never handed out (its data is mutable)."""
-    return get_exercise(exercise_id).generate(seed)
+    return generate_variant(get_exercise(exercise_id), seed)
 
 
 def _generate(exercise: Exercise, seed: object) -> Variant:
@@ -152,7 +153,7 @@ def validate(exercise_id: str, answer: object, lang: str = "zh", seed: int | Non
     """
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
-    parsed = exercise.parse(answer, lang)
+    parsed = parse_answer(exercise, answer, lang)
     errors = parsed.errors
     if seed is not None and reads_per_variant(exercise_id):
         generated = _generate(exercise, seed)
@@ -185,7 +186,7 @@ def grade(
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     generated = _generate(exercise, seed)
-    parsed = exercise.parse(answer, lang)
+    parsed = parse_answer(exercise, answer, lang)
     if not parsed.valid:
         result = GradeResult(
             exercise.id,
@@ -198,7 +199,7 @@ def grade(
             {k: to_json(v) for k, v in parsed.values.items()},
         )
     else:
-        result = exercise.check(generated, parsed.values, lang, policy)
+        result = check_answer(exercise, generated, parsed.values, lang, policy)
     return result.to_dict()
 
 
@@ -242,10 +243,10 @@ def first_departure(exercise_id: str, seed: int, answer: object, lang: str = "zh
     exercise = get_exercise(exercise_id)
     lang = normalise_lang(lang)
     generated = _generate(exercise, seed)
-    parsed = exercise.parse(answer, lang)
+    parsed = parse_answer(exercise, answer, lang)
     if not parsed.valid:
         return None
-    result = exercise.check(generated, parsed.values, lang)
+    result = check_answer(exercise, generated, parsed.values, lang)
     if result.status != "graded":
         return None
     tags = {name: part.tags for name, part in result.parts.items()}

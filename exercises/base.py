@@ -32,6 +32,11 @@ class Variant:
     subseed: int = 0
 
 
+def book_variant(exercise_id: str, data: Data) -> Variant:
+    """The seed-0 variant: the chapter's own numbers (``data``), never drawn."""
+    return Variant(exercise_id, 0, ENGINE_VERSION, data, 0)
+
+
 @dataclass(frozen=True)
 class AnswerField:
     """One answer part: how to read it, compare it, weigh it and explain its rule."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from exercises import messages
 from exercises.base import Answer, AnswerField, GradeResult, PartResult, Variant
@@ -12,13 +12,11 @@ from exercises.diagnosis.check import generated_tags
 from exercises.gradable import variant_errors
 from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
+from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.rounding import coarsely_rounded
 from exercises.said import Said, literal
 from exercises.tagging import consistent_tags, solver_tags
-
-if TYPE_CHECKING:
-    from exercises.plugin import Exercise
 
 LIST_ELEMENT_KIND = {"tokens": "token", "pairs": "tokens", "choices": "choice", "vectors": "vector", "vector": "number"}
 NONE_ABLE_KINDS = {"optional_int", "token"}  # kinds whose key is 无 / none where the step asked about never happens
@@ -43,8 +41,15 @@ def check_answer(
     ``policy`` says what a wrong part may still earn (partial credit, follow-through), never what is right.
 
     A ``one_per_item`` part of the wrong length, or a vector or matrix part of a shape the variant does not give it,
-    makes the answer invalid (not graded, no attempt used).
+    makes the answer invalid (not graded, no attempt used). The exercise's own ``reword`` has the last word on
+    the feedback.
     """
+    result = _checked(exercise, variant, answer, lang, policy)
+    return exercise.reword(variant, answer, result, lang) if exercise.reword else result
+
+
+def _checked(exercise: Exercise, variant: Variant, answer: Answer, lang: str, policy: GradingPolicy) -> GradeResult:
+    """``check_answer``'s verdict, before the exercise's own wording."""
     reference = exercise.solve(variant)
     miscounted = variant_errors(exercise, variant, answer, lang, reference)
     if miscounted:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from exercises import messages
 from exercises.base import Answer, FieldError, Variant
 from exercises.comparators import SHAPED_KINDS, shape_problem
 from exercises.parsing import field_error
+from exercises.plugin import Exercise
 from exercises.readers import display
-
-if TYPE_CHECKING:
-    from exercises.plugin import Exercise
 
 
 def count_errors(

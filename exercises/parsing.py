@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from exercises import messages
 from exercises.base import AnswerField, FieldError, ParsedAnswer
 from exercises.engine_errors import ReadError
+from exercises.plugin import Exercise
 from exercises.readers import display, read_kind
 from exercises.said import Said, literal
 from exercises.text_input import MAX_TEXT_CHARS, refuse_unreadable
 from exercises.unit_text import blank_noise
-
-if TYPE_CHECKING:
-    from exercises.plugin import Exercise
 
 MAX_FIELD_NAME = 64
 

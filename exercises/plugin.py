@@ -1,4 +1,6 @@
-"""The exercise plug-in: the pure functions each exercise declares, and generate/parse/check built on them."""
+"""The exercise plug-in: a plain declaration of the pure functions each exercise provides. Generating, reading and
+checking are functions of their own (``variant_generation``, ``parsing``, ``checking``) that take it; the engine's
+public face, ``exercises.api``, calls them."""
 
 from __future__ import annotations
 
@@ -9,13 +11,9 @@ from typing import Any, Self
 
 import numpy as np
 
-from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, ParsedAnswer, Variant
-from exercises.checking import check_answer
+from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, Variant
 from exercises.diagnosis.steps import Steps
-from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
-from exercises.parsing import parse_answer
-from exercises.variant_generation import generate_variant
 
 # The module-level names of the pieces a plug-in declares in capitals; every other piece has its field's name.
 MODULE_NAMES = {
@@ -61,6 +59,9 @@ class Exercise:
     # What a student carrying ``tag`` answered, in words (``tag_example(tag, lang)``): for choices shown in each
     # student's own shuffled order, the letters a teacher's page would quote mean nothing across students.
     tag_example: Callable[[str, str], str | None] | None = None
+    # The plug-in's own wording of a graded result, ``reword(variant, answer, result, lang)``: the concept check says
+    # what was wrong item by item. It may change feedback only, never a score or a tag.
+    reword: Callable[[Variant, Answer, GradeResult, str], GradeResult] | None = None
 
     @classmethod
     def declared_in(cls, module: Mapping[str, Any], **pieces: Any) -> Self:
@@ -92,20 +93,6 @@ class Exercise:
         if self.data_text is None:
             return text
         return without_paragraph(text, self.data_text(variant, lang), placeholder)
-
-    def generate(self, seed: int) -> Variant:
-        """The variant for ``seed`` (seed 0 is the book's); deterministic for an engine version."""
-        return generate_variant(self, seed)
-
-    def parse(self, raw: object, lang: str = "zh") -> ParsedAnswer:
-        """Read a raw answer (typed JSON or form text per field) without grading it."""
-        return parse_answer(self, raw, lang)
-
-    def check(
-        self, variant: Variant, answer: Answer, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
-    ) -> GradeResult:
-        """Grade an already-parsed answer part by part against ``variant``, under the assignment's ``policy``."""
-        return check_answer(self, variant, answer, lang, policy)
 
 
 PARAGRAPH_BREAK = "\n\n"

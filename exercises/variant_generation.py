@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from exercises.base import ENGINE_VERSION, SEED_LIMIT, Variant
+from exercises.base import ENGINE_VERSION, SEED_LIMIT, Variant, book_variant
 from exercises.checking import check_answer
 from exercises.comparators import equal
 from exercises.engine_errors import BadSeed
-
-if TYPE_CHECKING:
-    from exercises.plugin import Exercise
+from exercises.plugin import Exercise
 
 MAX_SUBSEEDS = 500
 # Only the major part of the engine version enters the random stream: a minor release may change
@@ -47,7 +45,7 @@ def generate_variant(exercise: Exercise, seed: int) -> Variant:
     """The variant of ``exercise`` for ``seed``: the book's numbers for seed 0, else the first acceptable draw."""
     seed = check_seed(seed)
     if seed == 0:
-        return Variant(exercise.id, 0, ENGINE_VERSION, exercise.book_data(), 0)
+        return book_variant(exercise.id, exercise.book_data())
     for subseed in range(MAX_SUBSEEDS):
         data = exercise.random_data(rng_for(exercise.id, seed, subseed), seed)
         variant = Variant(exercise.id, seed, ENGINE_VERSION, data, subseed)

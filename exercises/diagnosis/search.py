@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Collection
 from typing import Protocol
 
-from exercises.base import Answer, AnswerField, Misconception, Variant
+from exercises.base import Answer, AnswerField, Data, Misconception, Variant, book_variant
 from exercises.diagnosis.answers import changed_parts, fingerprint, finite, like_rounding
 from exercises.diagnosis.mistakes import describe, sentence
 from exercises.diagnosis.steps import StepInfo, Steps
@@ -42,7 +42,8 @@ class Stepped(Protocol):
     @property
     def steps(self) -> Chain | None: ...
 
-    def generate(self, seed: int) -> Variant: ...
+    @property
+    def book_data(self) -> Callable[[], Data]: ...
 
 
 def run(
@@ -204,5 +205,5 @@ def _book_steps(exercise: Stepped) -> dict[str, StepInfo]:
     """The steps of an exercise's book variant, for naming tags (kept per exercise)."""
     if exercise.id not in _BOOK_STEPS:
         assert exercise.steps is not None
-        _BOOK_STEPS[exercise.id] = run(exercise.steps, exercise.generate(0))[1].info
+        _BOOK_STEPS[exercise.id] = run(exercise.steps, book_variant(exercise.id, exercise.book_data()))[1].info
     return _BOOK_STEPS[exercise.id]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from exercises.base import Answer, AnswerField, Data, GradeResult, Misconception, Variant
-from exercises.grading_policy import DEFAULT_POLICY, GradingPolicy
 from exercises.i18n import Text
 from exercises.l03.concept_items import ITEMS, WRONG_BY_TAG, ConceptItem, WrongOption
 from exercises.l03.concept_names import NAMES
@@ -213,28 +212,21 @@ def prompt(variant: Variant, lang: str) -> str:
     return header.get(lang) + "\n\n" + "\n\n".join(blocks)
 
 
-@dataclass(frozen=True)
-class ConceptCheck(Exercise):
-    """The concept check: graded as every exercise is, with a wrong part's feedback written item by item."""
-
-    def check(
-        self, variant: Variant, answer: Answer, lang: str = "zh", policy: GradingPolicy = DEFAULT_POLICY
-    ) -> GradeResult:
-        """The engine's verdict; a wrong choices part gets per-item feedback (score and tags unchanged)."""
-        result = super().check(variant, answer, lang, policy)
-        part, student = result.parts.get("choices"), answer.get("choices")
-        # Only an answer with one letter per item reaches a verdict; anything else keeps the engine's feedback.
-        if (
-            part is None
-            or part.correct
-            or not isinstance(student, (list, tuple))
-            or len(student) != len(variant.data["items"])
-        ):
-            return result
-        # Worded from this variant's items, so it is stored as its text (exercises/said.py).
-        said = literal(item_feedback(variant, student))
-        choices = replace(part, feedback=said.get(lang), feedback_said=said)
-        return replace(result, parts={**result.parts, "choices": choices})
+def reword(variant: Variant, answer: Answer, result: GradeResult, lang: str) -> GradeResult:
+    """The engine's verdict, with a wrong choices part's feedback written item by item (score and tags unchanged)."""
+    part, student = result.parts.get("choices"), answer.get("choices")
+    # Only an answer with one letter per item reaches a verdict; anything else keeps the engine's feedback.
+    if (
+        part is None
+        or part.correct
+        or not isinstance(student, (list, tuple))
+        or len(student) != len(variant.data["items"])
+    ):
+        return result
+    # Worded from this variant's items, so it is stored as its text (exercises/said.py).
+    said = literal(item_feedback(variant, student))
+    choices = replace(part, feedback=said.get(lang), feedback_said=said)
+    return replace(result, parts={**result.parts, "choices": choices})
 
 
-EXERCISE = ConceptCheck.declared_in(globals())
+EXERCISE = Exercise.declared_in(globals())

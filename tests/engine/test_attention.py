@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from exercises import api
+from exercises.checking import check_answer
 from exercises.registry import get_exercise
-from exercises.variant_generation import rejection_reason
+from exercises.variant_generation import generate_variant, rejection_reason
 
 SCALED = "ch09.scaled-dot-attention"
 ADDITIVE = "l03.additive-attention"
@@ -60,31 +61,31 @@ def test_scaled_book_misconceptions_are_named() -> None:
     transposed = [[row[i] / R2 for row in unscaled] for i in range(3)]
     cases = {"unscaled": unscaled, "scaled-by-d": by_d, "kq-transposed": transposed}
     exercise = get_exercise(SCALED)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     for tag, scores in cases.items():
         answer = {**exercise.solve(variant), "scores": scores}
-        part = exercise.check(variant, answer, "en").parts["scores"]
+        part = check_answer(exercise, variant, answer, "en").parts["scores"]
         assert not part.correct and part.misconception == tag
 
 
 def test_scaled_weights_over_columns_and_raw_scores_are_named() -> None:
     exercise = get_exercise(SCALED)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     scores = [[x / R2 for x in row] for row in [[1, 0, 2], [0, 1, 2], [1, 1, 4]]]
     columns = np.asarray(_row_softmax(np.asarray(scores).T.tolist())).T.tolist()
     for tag, weights in (("softmax-over-columns", columns), ("no-softmax", scores)):
-        part = exercise.check(variant, {**exercise.solve(variant), "weights": weights}, "en").parts["weights"]
+        part = check_answer(exercise, variant, {**exercise.solve(variant), "weights": weights}, "en").parts["weights"]
         assert part.misconception == tag and not part.correct
 
 
 def test_scaled_follow_through_from_unscaled_scores() -> None:
     exercise = get_exercise(SCALED)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     scores = [[1, 0, 2], [0, 1, 2], [1, 1, 4]]
     weights = _row_softmax(scores)
     output = (np.asarray(weights) @ np.asarray(variant.data["v"])).tolist()
-    result = exercise.check(
-        variant, {"scores": scores, "weights": weights, "output": output, "diagonal_dominant": False}, "en"
+    result = check_answer(
+        exercise, variant, {"scores": scores, "weights": weights, "output": output, "diagonal_dominant": False}, "en"
     )
     assert result.parts["scores"].score < 1.0 and not result.parts["scores"].follow_through
     for name in ("weights", "output"):
@@ -94,10 +95,10 @@ def test_scaled_follow_through_from_unscaled_scores() -> None:
 
 def test_scaled_diagonal_follow_through_uses_student_weights() -> None:
     exercise = get_exercise(SCALED)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     weights = [[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.1, 0.1, 0.8]]  # the student's own (wrong) weights
     answer = {**exercise.solve(variant), "weights": weights, "diagonal_dominant": True}
-    part = exercise.check(variant, answer, "en").parts["diagonal_dominant"]
+    part = check_answer(exercise, variant, answer, "en").parts["diagonal_dominant"]
     assert part.follow_through and part.score == 1.0
 
 
@@ -105,7 +106,7 @@ def test_scaled_variants_mix_yes_and_no_without_row_ties() -> None:
     exercise = get_exercise(SCALED)
     answers = []
     for seed in range(1, 201):
-        variant = exercise.generate(seed)
+        variant = generate_variant(exercise, seed)
         for name in ("q", "k", "v"):
             values = np.asarray(variant.data[name])
             assert values.shape == (3, 2) and values.min() >= -2 and values.max() <= 2
@@ -120,11 +121,11 @@ def test_scaled_variants_mix_yes_and_no_without_row_ties() -> None:
 def test_scaled_solution_matches_an_independent_computation() -> None:
     exercise = get_exercise(SCALED)
     for seed in range(1, 40):
-        data = exercise.generate(seed).data
+        data = generate_variant(exercise, seed).data
         q, k, v = data["q"], data["k"], data["v"]
         scores = [[(qi[0] * kj[0] + qi[1] * kj[1]) / R2 for kj in k] for qi in q]
         weights = _row_softmax(scores)
-        reference = exercise.solve(exercise.generate(seed))
+        reference = exercise.solve(generate_variant(exercise, seed))
         assert np.allclose(reference["scores"], scores) and np.allclose(reference["weights"], weights)
         assert np.allclose(
             reference["output"], [[sum(w[j] * v[j][c] for j in range(3)) for c in range(2)] for w in weights]
@@ -166,7 +167,7 @@ def test_additive_solution_matches_an_independent_computation() -> None:
     exercise = get_exercise(ADDITIVE)
     lengths = set()
     for seed in range(1, 60):
-        variant = exercise.generate(seed)
+        variant = generate_variant(exercise, seed)
         lengths.add(len(variant.data["hs"]))
         expected = _additive_reference(dict(variant.data))
         reference = exercise.solve(variant)
@@ -177,7 +178,7 @@ def test_additive_solution_matches_an_independent_computation() -> None:
 
 def test_additive_misconceptions_tag_their_parts() -> None:
     exercise = get_exercise(ADDITIVE)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     reference = exercise.solve(variant)
     cases = [
         ("scores", [1, 0, -1], "dot-product-score"),
@@ -192,16 +193,16 @@ def test_additive_misconceptions_tag_their_parts() -> None:
 
 def test_additive_follow_through_chain_from_dot_product_scores() -> None:
     exercise = get_exercise(ADDITIVE)
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     scores = [1.0, 0.0, -1.0]
     weights = _row_softmax([scores])[0]
     context = [weights[0] - weights[2], weights[1]]
-    result = exercise.check(variant, {"scores": scores, "weights": weights, "context": context}, "en")
+    result = check_answer(exercise, variant, {"scores": scores, "weights": weights, "context": context}, "en")
     assert result.parts["scores"].misconception == "dot-product-score"
     assert result.parts["weights"].follow_through and result.parts["weights"].score == 1.0
     assert result.parts["context"].follow_through and result.parts["context"].score == 1.0
-    uniform = exercise.check(
-        variant, {**exercise.solve(variant), "weights": [1 / 3] * 3, "context": [0.0, 1 / 3]}, "en"
+    uniform = check_answer(
+        exercise, variant, {**exercise.solve(variant), "weights": [1 / 3] * 3, "context": [0.0, 1 / 3]}, "en"
     )
     assert uniform.parts["context"].follow_through and not uniform.parts["weights"].follow_through
 
@@ -209,7 +210,7 @@ def test_additive_follow_through_chain_from_dot_product_scores() -> None:
 def test_book_variants_pass_their_own_quality_rules() -> None:
     for exercise_id in (SCALED, ADDITIVE, "l03.superposition-readback", "l03.concept-check"):
         exercise = get_exercise(exercise_id)
-        assert rejection_reason(exercise, exercise.generate(0)) is None, exercise_id
+        assert rejection_reason(exercise, generate_variant(exercise, 0)) is None, exercise_id
 
 
 def test_follow_through_never_lets_a_misconception_score_one() -> None:
@@ -218,9 +219,12 @@ def test_follow_through_never_lets_a_misconception_score_one() -> None:
     for exercise_id in (SCALED, ADDITIVE):
         exercise = get_exercise(exercise_id)
         for seed in range(1, 301):
-            variant = exercise.generate(seed)
+            variant = generate_variant(exercise, seed)
             reference = exercise.solve(variant)
             for misconception in exercise.misconceptions:
                 wrong = misconception.solve(variant)
                 if wrong is not None:
-                    assert exercise.check(variant, {**reference, **wrong}, "en").score < 1.0, (seed, misconception.tag)
+                    assert check_answer(exercise, variant, {**reference, **wrong}, "en").score < 1.0, (
+                        seed,
+                        misconception.tag,
+                    )

@@ -14,7 +14,7 @@ from exercises.ch13 import exposure_divergence, greedy_decode, loss_average
 from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, CANDIDATES, EOS, STOPPED_BY_CAP, STOPPED_BY_EOS
 from exercises.ch13.decoding import greedy_decode as decode
 from exercises.ch13.decoding import pick, teacher_forced_probabilities, tenths_row, tied_rows
-from exercises.variant_generation import has_tie_at_max
+from exercises.variant_generation import generate_variant, has_tie_at_max
 
 SEEDS = range(1, 201)
 
@@ -23,7 +23,7 @@ SEEDS = range(1, 201)
 def variants(exercise_id: str) -> tuple[Variant, ...]:
     """Random variants of one exercise (seed 0, the book, excluded)."""
     exercise = api.get_exercise(exercise_id)
-    return tuple(exercise.generate(seed) for seed in SEEDS)
+    return tuple(generate_variant(exercise, seed) for seed in SEEDS)
 
 
 def grade(exercise_id: str, seed: int, answer: dict, lang: str = "en") -> dict:
@@ -171,7 +171,7 @@ def test_no_divergence_is_right_at_the_eos_step_but_never_carries_none_into_the_
     )
     assert implied == {"first_input_divergence_step": None}
     unfounded = exposure_divergence.follow_through(
-        api.get_exercise(EXPOSURE).generate(0), {"first_wrong_step": 1, "first_input_divergence_step": None}
+        generate_variant(api.get_exercise(EXPOSURE), 0), {"first_wrong_step": 1, "first_input_divergence_step": None}
     )
     assert "teacher_forced_input" not in unfounded and "generated_input" not in unfounded
 
@@ -314,7 +314,7 @@ def test_a_zero_total_loss_earns_no_follow_through_on_the_averages() -> None:
     assert parts["total_loss"]["score"] == 0.0 and not parts["total_loss"]["follow_through"]
     for name in ("mean_loss_with_eos", "mean_loss_without_eos"):
         assert parts[name]["score"] == 0.0 and not parts[name]["follow_through"], name
-    implied = loss_average.follow_through(api.get_exercise(LOSS).generate(0), {"total_loss": 1.5})
+    implied = loss_average.follow_through(generate_variant(api.get_exercise(LOSS), 0), {"total_loss": 1.5})
     assert implied["mean_loss_with_eos"] == pytest.approx(1.5 / 4)  # an informative total still carries forward
 
 

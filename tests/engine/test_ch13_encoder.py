@@ -10,6 +10,7 @@ from exercises import api
 from exercises.ch13.common import COLOURS, NOUNS, A
 from exercises.ch13.encoder import SOURCE_END, book_encoder, run_encoder, vector_text, vocab_from_units
 from exercises.registry import get_exercise
+from exercises.variant_generation import generate_variant
 
 STATES = get_exercise("ch13.encoder-states")
 COLLISION = get_exercise("ch13.encoder-collision")
@@ -33,7 +34,7 @@ def test_book_encoder_reproduces_table_13_2() -> None:
 
 
 def test_book_states_variant_and_answer() -> None:
-    variant = STATES.generate(0)
+    variant = generate_variant(STATES, 0)
     assert variant.data["source"] == ["红色", "钥匙", "。"]
     assert math.isclose(variant.data["a"], A)
     assert variant.data["source_vocab"]["钥匙"] == [-A, A]
@@ -83,7 +84,7 @@ def test_wrong_state_not_following_own_step_gets_no_follow_through() -> None:
 
 def test_abs_and_no_relu_are_told_apart_on_random_variants() -> None:
     for seed in SEEDS:
-        variant = STATES.generate(seed)
+        variant = generate_variant(STATES, seed)
         reference = STATES.solve(variant)["states"]
         by_tag = {m.tag: m.solve(variant) for m in STATES.misconceptions}
         assert by_tag["no-relu"] is not None and by_tag["abs-for-relu"] is not None
@@ -94,17 +95,17 @@ def test_abs_and_no_relu_are_told_apart_on_random_variants() -> None:
 def test_random_states_variants_stay_in_the_chapter_rules() -> None:
     pool = set(COLOURS.values()) | set(NOUNS.values()) | {SOURCE_END}
     for seed in SEEDS:
-        data = STATES.generate(seed).data
+        data = generate_variant(STATES, seed).data
         assert set(data["source"]) <= pool and data["source"][-1] == SOURCE_END
         for token, units in data["source_vocab_in_a"].items():
             assert all(-2 <= k <= 2 for k in units)
             assert data["source_vocab"][token] == [k * A for k in units]
-        for state in STATES.solve(STATES.generate(seed))["states"]:
+        for state in STATES.solve(generate_variant(STATES, seed))["states"]:
             assert all(abs(v / A - round(v / A)) < 1e-9 and abs(v) <= 4 * A + 1e-9 for v in state)
 
 
 def test_book_collision_answer_and_data() -> None:
-    variant = COLLISION.generate(0)
+    variant = generate_variant(COLLISION, 0)
     assert variant.data["source_a"] == ["红色", "钥匙", "。"]
     assert variant.data["source_b"] == ["蓝色", "钥匙", "。"]
     assert variant.data["probe_step"] == 2
@@ -160,7 +161,7 @@ def test_post_activation_gets_no_follow_through_when_relu_would_change_nothing()
 def test_collision_variant_mix() -> None:
     collisions = []
     for seed in SEEDS:
-        variant = COLLISION.generate(seed)
+        variant = generate_variant(COLLISION, seed)
         answer = COLLISION.solve(variant)
         data, probe = variant.data, variant.data["probe_step"]
         assert data["source_a"][1:] == data["source_b"][1:] and data["source_a"][0] != data["source_b"][0]

@@ -6,7 +6,9 @@ import math
 
 from exercises import api
 from exercises.ch13 import loss_average
+from exercises.checking import check_answer
 from exercises.registry import get_exercise
+from exercises.variant_generation import generate_variant
 
 LOSS = get_exercise("ch13.loss-average")
 
@@ -16,11 +18,11 @@ def test_the_mean_without_eos_that_keeps_the_eos_term_is_named() -> None:
     # answered with the rule alone.
     named = 0
     for seed in range(1, 201):
-        variant = LOSS.generate(seed)
+        variant = generate_variant(LOSS, seed)
         key = LOSS.solve(variant)
         losses = [-math.log(p) for p in loss_average._probabilities(variant)]
         kept = sum(losses) / (len(losses) - 1)
-        part = LOSS.check(variant, {**key, "mean_loss_without_eos": kept}, "en").parts["mean_loss_without_eos"]
+        part = check_answer(LOSS, variant, {**key, "mean_loss_without_eos": kept}, "en").parts["mean_loss_without_eos"]
         if losses[-1] == 0:  # p(EOS) = 1: the same number as the key
             assert part.correct
             continue
@@ -41,7 +43,7 @@ def test_encoder_states_written_without_the_a_are_named() -> None:
     states = get_exercise("ch13.encoder-states")
     named = 0
     for seed in range(1, 201):
-        variant = states.generate(seed)
+        variant = generate_variant(states, seed)
         key = states.solve(variant)["states"]
         if all(v == 0 for state in key for v in state):
             continue
@@ -53,7 +55,8 @@ def test_encoder_states_written_without_the_a_are_named() -> None:
         named += 1
     assert named > 150
     right = ", ".join(
-        f"[{round(x / math.log(2))}a, {round(y / math.log(2))}a]" for x, y in states.solve(states.generate(3))["states"]
+        f"[{round(x / math.log(2))}a, {round(y / math.log(2))}a]"
+        for x, y in states.solve(generate_variant(states, 3))["states"]
     )
     assert api.grade("ch13.encoder-states", 3, {"states": right}, "en")["score"] == 1.0
 
@@ -62,7 +65,7 @@ def test_steps_counted_from_zero_are_named_and_the_divergence_follows_through() 
     # Found by the audit on 201 of 201 seeds: the step of the first mistake counted from 0 got the rule alone.
     exposure = get_exercise("ch13.exposure-divergence")
     for seed in range(0, 201):
-        key = exposure.solve(exposure.generate(seed))
+        key = exposure.solve(generate_variant(exposure, seed))
         divergence = key["first_input_divergence_step"]
         typed = {
             "first_wrong_step": str(key["first_wrong_step"] - 1),
@@ -81,7 +84,7 @@ def test_bos_listed_as_the_first_prediction_is_named() -> None:
     # Found by the audit on 201 of 201 seeds: "BOS blue key . EOS" scored 0.89 through follow-through, unexplained.
     greedy = get_exercise("ch13.greedy-decode")
     for seed in range(0, 201):
-        key = greedy.solve(greedy.generate(seed))
+        key = greedy.solve(generate_variant(greedy, seed))
         typed = {"tokens": " ".join(["BOS", *key["tokens"]]), "stopped_by": key["stopped_by"]}
         part = api.grade("ch13.greedy-decode", seed, typed, "en")["parts"]["tokens"]
         assert part["misconception"] == "bos-listed" and part["score"] < 1, seed
@@ -92,7 +95,7 @@ def test_one_heads_share_of_the_projections_is_named() -> None:
     # Found by the audit on 201 of 201 seeds: 4·d_model·head_dim got the formula restated.
     heads = get_exercise("ch09.multihead-shapes")
     for seed in range(0, 201):
-        data = heads.generate(seed).data
+        data = generate_variant(heads, seed).data
         d_model, head_dim = data["d_model"], data["d_model"] // data["heads"]
         typed = {"head_dim": str(head_dim), "projection_params": f"4*{d_model}*{head_dim}"}
         part = api.grade("ch09.multihead-shapes", seed, typed, "en")["parts"]["projection_params"]
@@ -103,14 +106,16 @@ def test_an_rnn_step_without_the_bias_or_with_the_sigmoid_is_named() -> None:
     # Found by the audit: the bias forgotten (197 of 201 seeds) and the sigmoid for tanh (201) got the rule alone.
     rnn = get_exercise("ch09.rnn-step")
     for seed in range(0, 201):
-        data = rnn.generate(seed).data
-        key = rnn.solve(rnn.generate(seed))
+        data = generate_variant(rnn, seed).data
+        key = rnn.solve(generate_variant(rnn, seed))
         sigmoid = [1 / (1 + math.exp(-z)) for z in key["pre_activation"]]
-        part = rnn.check(rnn.generate(seed), {**key, "h": sigmoid}, "en").parts["h"]
+        part = check_answer(rnn, generate_variant(rnn, seed), {**key, "h": sigmoid}, "en").parts["h"]
         assert part.misconception == "sigmoid-for-tanh" and "(0, 1)" in part.feedback, seed
         if any(data["b"]):
             pre = [z - b for z, b in zip(key["pre_activation"], data["b"])]
-            result = rnn.check(rnn.generate(seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en")
+            result = check_answer(
+                rnn, generate_variant(rnn, seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en"
+            )
             assert result.parts["pre_activation"].misconception == "no-bias", seed
 
 
@@ -120,15 +125,15 @@ def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() ->
 
     attention = get_exercise("ch09.scaled-dot-attention")
     for seed in range(0, 201):
-        variant = attention.generate(seed)
+        variant = generate_variant(attention, seed)
         key = attention.solve(variant)
         keys_averaged = sdpa.matmul(key["weights"], variant.data["k"])
-        output = attention.check(variant, {**key, "output": keys_averaged}, "en").parts["output"]
+        output = check_answer(attention, variant, {**key, "output": keys_averaged}, "en").parts["output"]
         assert output.misconception == "values-from-keys", seed
         by_tokens = sdpa._chain(
             variant, sdpa._scores(variant.data["q"], variant.data["k"], math.sqrt(len(variant.data["q"])))
         )
-        scores = attention.check(variant, {**key, **by_tokens}, "en").parts["scores"]
+        scores = check_answer(attention, variant, {**key, **by_tokens}, "en").parts["scores"]
         assert scores.misconception == "scaled-by-tokens", seed
 
 
@@ -138,9 +143,9 @@ def test_additive_scores_without_tanh_are_named() -> None:
 
     additive = get_exercise("l03.additive-attention")
     for seed in range(0, 201):
-        variant = additive.generate(seed)
+        variant = generate_variant(additive, seed)
         scores = additive_attention._scores(variant.data, squash=False)
-        part = additive.check(variant, {**additive.solve(variant), "scores": scores}, "en").parts["scores"]
+        part = check_answer(additive, variant, {**additive.solve(variant), "scores": scores}, "en").parts["scores"]
         assert part.misconception == "no-tanh" and "tanh" in part.feedback, seed
 
 
@@ -148,9 +153,9 @@ def test_a_count_that_includes_bos_after_saying_bos_is_not_scored_is_named() -> 
     # Found by the audit on 201 of 201 seeds. A student who says BOS is scored makes bos-scored, which alone is named.
     shift = get_exercise("ch13.shift-pairs")
     for seed in range(0, 201):
-        variant = shift.generate(seed)
+        variant = generate_variant(shift, seed)
         key = shift.solve(variant)
         counted = {**key, "scored_count": key["scored_count"] + 1}
-        assert shift.check(variant, counted, "en").parts["scored_count"].misconception == "count-includes-bos"
-        both = shift.check(variant, {**counted, "bos_scored": True}, "en").parts["scored_count"]
+        assert check_answer(shift, variant, counted, "en").parts["scored_count"].misconception == "count-includes-bos"
+        both = check_answer(shift, variant, {**counted, "bos_scored": True}, "en").parts["scored_count"]
         assert both.tags == ("bos-scored",), seed

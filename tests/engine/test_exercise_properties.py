@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from exercises import api
 from exercises.base import Variant
-from exercises.checking import to_json
+from exercises.checking import check_answer, to_json
 from exercises.comparators import equal
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
-from exercises.variant_generation import rejection_reason
+from exercises.variant_generation import generate_variant, rejection_reason
 from tests.engine.verdict_support import variants
 
 SEED_COUNT = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
@@ -37,7 +37,7 @@ exercise_ids = [exercise.id for exercise in EXERCISES]
 def test_reference_answer_scores_exactly_one(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
     for variant in variants(exercise_id, len(SEEDS)):
-        result = exercise.check(variant, exercise.solve(variant), "en")
+        result = check_answer(exercise, variant, exercise.solve(variant), "en")
         assert result.score == 1.0, (variant.seed, result.parts)
         assert all(part.correct and part.misconception is None for part in result.parts.values())
 
@@ -70,7 +70,7 @@ def test_each_misconception_scores_below_one_and_is_tagged(exercise_id: str) -> 
             if wrong is None:
                 continue
             applied[misconception.tag] += 1
-            result = exercise.check(variant, misconception_answer(exercise, variant, wrong), "en")
+            result = check_answer(exercise, variant, misconception_answer(exercise, variant, wrong), "en")
             assert result.score < 1.0, (misconception.tag, variant.seed)
             differing = [name for name in wrong if not api_equal(exercise, name, wrong[name], reference[name])]
             assert differing, (misconception.tag, variant.seed)
@@ -107,7 +107,7 @@ def test_numbers_just_inside_tolerance_pass_and_just_outside_fail(exercise_id: s
                     **reference,
                     answer_field.name: nudge_first_number(reference[answer_field.name], factor, answer_field.tolerance),
                 }
-                part = exercise.check(variant, nudged, "en").parts[answer_field.name]
+                part = check_answer(exercise, variant, nudged, "en").parts[answer_field.name]
                 assert part.correct is should_pass, (variant.seed, answer_field.name, factor)
 
 
@@ -116,13 +116,13 @@ def test_book_variant_never_gives_a_wrong_procedure_full_marks(exercise_id: str)
     # The book's numbers are fixed by the chapter, so a wrong procedure may coincide with the right one
     # there (ReLU never clips on the book's red path); where it differs, it must not score full marks.
     exercise = get_exercise(exercise_id)
-    book = exercise.generate(0)
+    book = generate_variant(exercise, 0)
     reference = exercise.solve(book)
     for misconception in exercise.misconceptions:
         wrong = misconception.solve(book)
         if wrong is None or all(api_equal(exercise, name, wrong[name], reference[name]) for name in wrong):
             continue
-        assert exercise.check(book, {**reference, **wrong}).score < 1.0, misconception.tag
+        assert check_answer(exercise, book, {**reference, **wrong}).score < 1.0, misconception.tag
 
 
 @pytest.mark.parametrize("exercise_id", exercise_ids)

@@ -11,6 +11,8 @@ import pytest
 
 from exercises import api
 from exercises.ch13 import loss_average
+from exercises.checking import check_answer
+from exercises.parsing import parse_answer
 from exercises.registry import get_exercise
 from tests.engine.verdict_support import variants
 
@@ -76,7 +78,7 @@ def test_the_misconception_solvers_answer_is_treated_alike_in_both_averages(seed
     exercise = get_exercise(LOSS)
     variant = variants(LOSS, SEED_COUNT)[seed]
     wrong = next(m for m in exercise.misconceptions if m.tag == tag).solve(variant)
-    parts = exercise.check(variant, {**exercise.solve(variant), **wrong}, lang).parts
+    parts = check_answer(exercise, variant, {**exercise.solve(variant), **wrong}, lang).parts
     with_eos, without_eos = (parts[name] for name in MEANS)
     assert (with_eos.score, with_eos.follow_through, with_eos.tags, with_eos.feedback) == (
         without_eos.score,
@@ -164,9 +166,9 @@ def test_the_question_answer_reported_by_qa_in_both_languages() -> None:
         "mean_loss_with_eos": "0.1299",
         "mean_loss_without_eos": "0.1408",
     }
-    parsed = exercise.parse(typed).values
+    parsed = parse_answer(exercise, typed).values
     for lang in LANGS:
-        parts = exercise.check(shown, parsed, lang).parts
+        parts = check_answer(exercise, shown, parsed, lang).parts
         same = ("score", "correct", "misconception", "tags", "follow_through", "feedback")
         assert [getattr(parts["mean_loss_without_eos"], k) for k in same] == [
             getattr(parts["mean_loss_with_eos"], k) for k in same

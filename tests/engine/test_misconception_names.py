@@ -8,6 +8,7 @@ import re
 import pytest
 
 from exercises import api
+from exercises.checking import check_answer
 from exercises.l03.concept_items import WRONG_BY_TAG
 from exercises.l03.concept_names import NAMES as CONCEPT_NAMES
 from exercises.registry import EXERCISES, get_exercise
@@ -93,7 +94,7 @@ def test_every_tag_a_graded_wrong_answer_carries_has_a_name(exercise_id: str) ->
         answers = [*wrongs, *({**first, **second} for first, second in itertools.combinations(wrongs, 2))]
         for wrong in answers:
             for lang in ("zh", "en"):
-                result = exercise.check(variant, {**reference, **wrong}, lang).to_dict()
+                result = check_answer(exercise, variant, {**reference, **wrong}, lang).to_dict()
                 if result["status"] != "graded":
                     continue
                 for tag in _tags_in(result):

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 from exercises.base import AnswerField, Variant
+from exercises.checking import check_answer
 from exercises.comparators import equal
 from exercises.plugin import Exercise
 from exercises.registry import EXERCISES, get_exercise
 from exercises.tagging import solver_tags
+from exercises.variant_generation import generate_variant
 from tests.engine.verdict_support import feedback_of, grade, variants
 
 SEED_COUNT = int(os.environ.get("GRADER_REFUTATION_SEEDS", "300"))
@@ -68,7 +70,7 @@ def test_no_shown_tag_is_refuted_by_an_earlier_step(exercise_id: str) -> None:
             changed = [n for n in wrong if not _same(exercise.answer_field(n), wrong[n], reference[n])]
             for mix in _mixes(changed):
                 student = {**reference, **{n: wrong[n] for n in mix}}
-                result = exercise.check(variant, student, "en")
+                result = check_answer(exercise, variant, student, "en")
                 for name, part in result.parts.items():
                     answer_field = exercise.answer_field(name)
                     # Tags a tag_part adds on the part's own evidence are judged by that evidence, not the solvers.
@@ -116,7 +118,7 @@ def test_exposure_counted_from_zero_gets_follow_through_not_same_step(lang: str)
 def test_exposure_zero_based_matches_the_one_based_pattern_on_other_seeds() -> None:
     # Seed 2's "2, 3" (one step late throughout) earns follow-through; so does "0, 1" where the key is "1, 2".
     for seed in range(40):
-        key = get_exercise(EXPOSURE).solve(get_exercise(EXPOSURE).generate(seed))
+        key = get_exercise(EXPOSURE).solve(generate_variant(get_exercise(EXPOSURE), seed))
         if key["first_wrong_step"] != 1 or key["first_input_divergence_step"] is None:
             continue
         part = grade(EXPOSURE, seed, {**key, "first_wrong_step": 0, "first_input_divergence_step": 1})["parts"][
@@ -203,10 +205,10 @@ def test_readback_nearest_from_the_unbound_memory_is_not_no_unbinding_after_a_ri
         if "nearest" not in wrong or wrong["nearest"] == key["nearest"]:
             continue
         hits += 1
-        part = exercise.check(variant, {**key, "nearest": wrong["nearest"]}, "en").parts["nearest"]
+        part = check_answer(exercise, variant, {**key, "nearest": wrong["nearest"]}, "en").parts["nearest"]
         assert "no-unbinding" not in part.tags, variant.seed
         # Unbinding skipped throughout (readback, and the cosine where it changes): named on the index too.
-        together = exercise.check(variant, {**key, **wrong}, "en")
+        together = check_answer(exercise, variant, {**key, **wrong}, "en")
         assert "no-unbinding" in together.parts["nearest"].tags, variant.seed
     assert hits
 
@@ -215,16 +217,19 @@ def test_loss_log2_on_an_average_after_a_total_in_nats_is_not_named() -> None:
     from exercises.ch13 import loss_average
 
     exercise = get_exercise("ch13.loss-average")
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     key, wrong = exercise.solve(variant), loss_average.MISCONCEPTIONS
     log2 = next(m for m in wrong if m.tag == "log2").solve(variant)
-    part = exercise.check(variant, {**key, "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en").parts[
+    part = check_answer(exercise, variant, {**key, "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en").parts[
         "mean_loss_with_eos"
     ]
     assert "log2" not in part.tags
     # A total in log2 too: the average follows the student's own total, and the mistake is named.
-    both = exercise.check(
-        variant, {**key, "total_loss": log2["total_loss"], "mean_loss_with_eos": log2["mean_loss_with_eos"]}, "en"
+    both = check_answer(
+        exercise,
+        variant,
+        {**key, "total_loss": log2["total_loss"], "mean_loss_with_eos": log2["mean_loss_with_eos"]},
+        "en",
     ).parts["mean_loss_with_eos"]
     assert "log2" in both.tags
 
@@ -274,8 +279,8 @@ def test_shift_count_with_bos_scored_follows_through_and_names_bos_scored() -> N
 def test_attention_cost_parallel_questions_do_not_refute_each_other() -> None:
     # The causal count is not worked out from the full count (uses=()): excluding the diagonal shows in it alone.
     exercise = get_exercise("ch09.attention-cost")
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     key = exercise.solve(variant)
     n = variant.data["n"]
-    part = exercise.check(variant, {**key, "causal_pairs": n * (n - 1) // 2}, "en").parts["causal_pairs"]
+    part = check_answer(exercise, variant, {**key, "causal_pairs": n * (n - 1) // 2}, "en").parts["causal_pairs"]
     assert part.tags == ("excludes-self",)

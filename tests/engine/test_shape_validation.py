@@ -16,13 +16,14 @@ import pytest
 
 from exercises import api, gradable
 from exercises.base import AnswerField, Misconception, Variant
-from exercises.checking import to_json
+from exercises.checking import check_answer, to_json
 from exercises.comparators import SHAPED_KINDS, equal, shape_of
 from exercises.gradable import variant_errors
 from exercises.i18n import Text
 from exercises.plugin import Exercise
 from exercises.readers import display
 from exercises.registry import EXERCISES, get_exercise
+from exercises.variant_generation import generate_variant
 from tests.engine.verdict_support import variants
 
 SEED_COUNT = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
@@ -208,7 +209,7 @@ def test_encoder_states_a_state_missing_or_extra_is_graded_element_by_element(se
         part = api.grade(STATES, seed, {"states": states}, "en")["parts"]["states"]
         assert part["score"] == pytest.approx(score, abs=1e-6) and not part["correct"]  # matched / longer list
     # h_0 listed first (one state too many): the wrong procedure, graded and tagged as before.
-    h_0 = get_exercise(STATES).generate(seed).data["encoder"]["h_0"]
+    h_0 = generate_variant(get_exercise(STATES), seed).data["encoder"]["h_0"]
     assert api.validate(STATES, {"states": [h_0, *key]}, "en", seed)["status"] == "valid"
     assert "includes-h0" in api.grade(STATES, seed, {"states": [h_0, *key]}, "en")["parts"]["states"]["tags"]
 
@@ -234,7 +235,10 @@ QA_CASES = [
 def test_the_reported_answers_are_refused_naming_both_shapes(
     exercise_id: str, field_name: str, typed: str, expected: str, read: str, lang: str
 ) -> None:
-    answer = {**_typed_key(get_exercise(exercise_id), get_exercise(exercise_id).generate(0)), field_name: typed}
+    answer = {
+        **_typed_key(get_exercise(exercise_id), generate_variant(get_exercise(exercise_id), 0)),
+        field_name: typed,
+    }
     assert api.validate(exercise_id, answer, lang)["status"] == "valid"  # the text alone is fine
     preview = api.validate(exercise_id, answer, lang, 0)
     graded = api.grade(exercise_id, 0, answer, lang)
@@ -252,7 +256,8 @@ def test_numbers_typed_in_one_run_are_told_how_to_write_rows() -> None:
         0,
         {
             **_typed_key(
-                get_exercise("ch09.scaled-dot-attention"), get_exercise("ch09.scaled-dot-attention").generate(0)
+                get_exercise("ch09.scaled-dot-attention"),
+                generate_variant(get_exercise("ch09.scaled-dot-attention"), 0),
             ),
             "weights": "1, 2, 3, 4, 5, 6, 7, 8, 9",
         },
@@ -301,18 +306,18 @@ def _transposer() -> Exercise:
 
 def test_a_wrong_procedures_shape_is_graded_and_tagged() -> None:
     exercise = _transposer()
-    variant = exercise.generate(0)
+    variant = generate_variant(exercise, 0)
     transposed = exercise.misconceptions[0].solve(variant)
     assert variant_errors(exercise, variant, transposed, "en") == ()
-    part = exercise.check(variant, transposed, "en").parts["product"]
+    part = check_answer(exercise, variant, transposed, "en").parts["product"]
     assert part.score == 0.0 and part.misconception == "transposed"
     # Its shape is graded even with other numbers (a wrong part, named as of another shape in its feedback).
-    other = exercise.check(variant, {"product": [[9.0, 9.0, 9.0], [9.0, 9.0, 9.0]]}, "en")
+    other = check_answer(exercise, variant, {"product": [[9.0, 9.0, 9.0], [9.0, 9.0, 9.0]]}, "en")
     assert other.status == "graded" and other.parts["product"].feedback.startswith(
         "Not right yet. Expected a 3×2 matrix, read 2×3."
     )
     # Any other shape is unreadable.
-    refused = exercise.check(variant, {"product": [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]}, "zh")
+    refused = check_answer(exercise, variant, {"product": [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]}, "zh")
     assert refused.status == "invalid" and refused.score is None
     assert [e.field for e in refused.errors] == ["product"] and refused.errors[0].message.startswith(
         "应为 3×2 的矩阵，读到 1×6。"

@@ -11,10 +11,12 @@ import pytest
 
 from exercises.ch13 import greedy_decode
 from exercises.ch13.common import EOS, STOPPED_BY_CAP, STOPPED_BY_EOS
+from exercises.checking import check_answer
 from exercises.comparators import equal
 from exercises.l03 import additive_attention
 from exercises.plugin import Exercise
 from exercises.registry import EXERCISES, get_exercise
+from exercises.variant_generation import generate_variant
 from tests.engine.verdict_support import ADDITIVE, feedback_of, grade, variants
 
 GREEDY = "ch13.greedy-decode"
@@ -65,7 +67,7 @@ def test_every_tag_named_on_a_solver_answer_fits_the_other_parts(exercise_id: st
             if wrong is None:
                 continue
             student = {**reference, **wrong}
-            result = exercise.check(variant, student, "en")
+            result = check_answer(exercise, variant, student, "en")
             for name, part in result.parts.items():
                 if part.correct:
                     continue
@@ -88,7 +90,7 @@ def test_every_tag_named_on_a_solver_answer_fits_the_other_parts(exercise_id: st
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_additive_uniform_weights_after_right_scores_name_uniform_average_only(lang: str) -> None:
-    variant = get_exercise(ADDITIVE).generate(5)
+    variant = generate_variant(get_exercise(ADDITIVE), 5)
     assert variant.data["s_prev"] == [0, 0]
     reference = additive_attention.solve(variant)
     assert (
@@ -128,7 +130,7 @@ def test_a_lone_tag_refuted_by_a_right_earlier_step_is_not_named() -> None:
     # Right weights, then a context summed with the raw scores: only no-softmax gives that context, but the student's
     # weights show the softmax taken, so "you skipped the softmax" would state a mistake they did not make. The part
     # gets the plain rule instead (it used to keep the lone tag).
-    variant = get_exercise(ADDITIVE).generate(0)
+    variant = generate_variant(get_exercise(ADDITIVE), 0)
     reference, wrong = additive_attention.solve(variant), additive_attention._no_softmax(variant)
     part = grade(ADDITIVE, 0, {**reference, "context": wrong["context"]})["parts"]["context"]
     assert part["tags"] == [] and part["misconception"] is None and not part["follow_through"]
@@ -142,7 +144,7 @@ def test_a_lone_tag_refuted_by_a_right_earlier_step_is_not_named() -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_greedy_stop_reason_carried_forward_from_a_tie_broken_late_is_not_ignores_cap(lang: str) -> None:
-    variant = get_exercise(GREEDY).generate(2)
+    variant = generate_variant(get_exercise(GREEDY), 2)
     assert greedy_decode.solve(variant)["stopped_by"] == STOPPED_BY_CAP
     assert greedy_decode._tie_to_later(variant) == {"tokens": ["lamp", EOS], "stopped_by": STOPPED_BY_EOS}
     result = grade(GREEDY, 2, {"tokens": "lamp EOS", "stopped_by": "EOS"}, lang)

@@ -13,6 +13,7 @@ from exercises.ch13.encoder import encoder_step
 from exercises.ch13.loss_average import _probabilities
 from exercises.linalg import softmax, softmax_rows
 from exercises.registry import get_exercise
+from exercises.variant_generation import generate_variant
 from tests.engine.verdict_support import ADDITIVE, SCALED, grade
 
 LOSS, STATES, GREEDY, PAIRS = "ch13.loss-average", "ch13.encoder-states", "ch13.greedy-decode", "ch13.shift-pairs"
@@ -38,7 +39,7 @@ def _rounded(values: object, places: int) -> list:
 
 def _scaled_chain(seed: int) -> dict[str, str]:
     """Scores to 3 decimals, weights as the softmax of those, output from those weights: each rounded in turn."""
-    variant = get_exercise(SCALED).generate(seed)
+    variant = generate_variant(get_exercise(SCALED), seed)
     key = get_exercise(SCALED).solve(variant)
     scores = _rounded(key["scores"], 3)
     weights = _rounded(softmax_rows(scores), 3)
@@ -53,7 +54,7 @@ def _scaled_chain(seed: int) -> dict[str, str]:
 
 def _additive_chain(seed: int) -> dict[str, str]:
     """Scores, weights and context of additive attention, each to 3 decimals from the rounded step before."""
-    variant = get_exercise(ADDITIVE).generate(seed)
+    variant = generate_variant(get_exercise(ADDITIVE), seed)
     scores = _rounded(get_exercise(ADDITIVE).solve(variant)["scores"], 3)
     weights = _rounded(softmax(scores), 3)
     context = _rounded(np.asarray(weights) @ np.asarray(variant.data["hs"], dtype=float), 3)
@@ -62,7 +63,7 @@ def _additive_chain(seed: int) -> dict[str, str]:
 
 def _loss_chain(seed: int) -> dict[str, str]:
     """The probability to 3 decimals, the total as -ln of it, and both averages from that total."""
-    probabilities = _probabilities(get_exercise(LOSS).generate(seed))
+    probabilities = _probabilities(generate_variant(get_exercise(LOSS), seed))
     count, eos_loss = len(probabilities), -math.log(probabilities[-1])
     probability = round(math.prod(probabilities), 3)
     total = round(-math.log(probability), 3)
@@ -76,7 +77,7 @@ def _loss_chain(seed: int) -> dict[str, str]:
 
 def _states_chain(seed: int) -> dict[str, str]:
     """Encoder states to 3 decimals, each read from the rounded state before it."""
-    data = get_exercise(STATES).generate(seed).data
+    data = generate_variant(get_exercise(STATES), seed).data
     previous, rows = data["encoder"]["h_0"], []
     for token in data["source"]:
         _, state = encoder_step(data["source_vocab"][token], previous, data["encoder"])
@@ -110,7 +111,9 @@ def test_a_step_from_a_wrong_earlier_step_still_says_follow_through() -> None:
     chain = _scaled_chain(2)
     weights = [[float(v) for v in line.split(", ")] for line in chain["weights"].splitlines()]
     wrong = [[round(v + 0.05, 3) for v in row] for row in weights]  # weights off by 0.05: wrong, not rounding
-    output = _rounded(np.asarray(wrong) @ np.asarray(get_exercise(SCALED).generate(2).data["v"], dtype=float), 3)
+    output = _rounded(
+        np.asarray(wrong) @ np.asarray(generate_variant(get_exercise(SCALED), 2).data["v"], dtype=float), 3
+    )
     verdict = grade(SCALED, 2, {**chain, "weights": _rows(wrong, 3), "output": _rows(output, 3)})["parts"]["output"]
     assert verdict["follow_through"] and not verdict["correct"] and verdict["score"] == 1.0
     # ... and the rounded right chain itself is marked right (this fails without the fix).

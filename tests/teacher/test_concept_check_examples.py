@@ -14,6 +14,7 @@ from exercises import api as engine
 from exercises.l03.concept_check import MISCONCEPTIONS
 from exercises.l03.concept_items import WRONG_BY_TAG
 from exercises.registry import get_exercise
+from exercises.variant_generation import generate_variant
 from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Role
 from tests.factories import make_user, unique
 from tests.teacher.course_data import add_submission
@@ -25,7 +26,7 @@ TAG = "lstm-encoder-plus-decoder"
 def _wrong_answer(seed: int) -> dict[str, object] | None:
     """The answer of a student who gets every item right but picks ``TAG``'s option (None if not shown)."""
     misconception = next(m for m in MISCONCEPTIONS if m.tag == TAG)
-    return misconception.solve(get_exercise(CONCEPT).generate(seed))
+    return misconception.solve(generate_variant(get_exercise(CONCEPT), seed))
 
 
 def test_examples_say_the_option_in_words(session: Session, login: Callable[[str], tuple[FlaskClient, str]]) -> None:
