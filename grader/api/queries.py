@@ -5,15 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, or_, select, true, union_all
+from sqlalchemy import Select, bindparam, or_, select, true, union_all
 from sqlalchemy.orm import Session, selectinload
 
 from grader import sql_dialects
+from grader.api import listing_totals
 from grader.api_errors import ApiError
 from grader.auth import Principal
 from grader.grading import access
 from grader.grading.access import Action
-from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, SubmissionCount, User
+from grader.models import Assignment, Course, Enrolment, EnrolmentRole, Submission, User
 
 
 @dataclass(frozen=True)
@@ -186,20 +187,28 @@ def list_submissions(
     count of all of them (``total`` ignores offset and cursors)."""
     conditions = [visible_condition(principal), *_filter_conditions(filters)]
     assignment_ids = _listed_assignments(session, filters)
+    kept: dict[int, int] | None = None
     in_assignments: list[Any] = []
     if assignment_ids is not None:
+        if assignment_ids and (filters.exercise_id is not None or filters.status is not None):
+            # Only the assignments holding a match are searched: a branch over one without any would walk it whole.
+            kept = listing_totals.kept_by_assignment(session, assignment_ids, filters.exercise_id, filters.status)
+            assignment_ids = [assignment_id for assignment_id in assignment_ids if assignment_id in kept]
         if not assignment_ids:
             return SubmissionPage([], 0, None, page.after_id)
         # A literal list, not a subquery: the planner then reads only these entries of index (assignment_id, id).
         in_assignments.append(Submission.assignment_id.in_(assignment_ids))
-    total = _total(session, principal, filters, assignment_ids, [*conditions, *in_assignments])
+    total = _total(session, principal, filters, assignment_ids, kept, [*conditions, *in_assignments])
     newest_first = page.after_id is None
     if page.before_id is not None:
         conditions.append(Submission.id < page.before_id)
     elif page.after_id is not None:
         conditions.append(Submission.id > page.after_id)
     wanted = page.limit + 1  # one row more than the page tells whether more follow
-    if assignment_ids is not None and len(assignment_ids) <= MERGE_ASSIGNMENTS_MAX:
+    # A student's rows are few and come from index (user_id, exercise_id); merged per assignment they would be
+    # looked for along every listed assignment's rows.
+    merge = filters.student_id is None and assignment_ids is not None and len(assignment_ids) <= MERGE_ASSIGNMENTS_MAX
+    if merge and assignment_ids is not None:
         dialect = sql_dialects.dialect_of(session)
         merged = _merged_by_assignment(assignment_ids, conditions, newest_first, page.offset + wanted, dialect)
         ids = merged.limit(wanted).offset(page.offset).subquery()
@@ -226,18 +235,20 @@ def _total(
     principal: Principal,
     filters: SubmissionFilters,
     assignment_ids: list[int] | None,
+    kept: dict[int, int] | None,
     conditions: list[Any],
 ) -> int:
-    """How many submissions the listing holds in all: a course's or an assignment's whole listing, for a caller who
-    sees every submission of those assignments, is the sum of their kept counts (``SubmissionCount``, a few rows
-    per assignment); any other listing is counted under its conditions."""
-    whole = filters.student_id is None and filters.exercise_id is None and filters.status is None
-    if whole and assignment_ids and staff_assignments(session, principal, set(assignment_ids)) == set(assignment_ids):
-        kept = select(func.coalesce(func.sum(SubmissionCount.submissions), 0)).where(
-            SubmissionCount.assignment_id.in_(assignment_ids)
-        )
-        return int(session.scalar(kept) or 0)
-    return session.scalar(select(func.count()).select_from(Submission).where(*conditions)) or 0
+    """How many submissions the listing holds in all: from the kept counts when they give it exactly
+    (``listing_totals``; ``kept`` if already read for these filters), else counted under ``conditions``."""
+    if (
+        assignment_ids
+        and listing_totals.kept_total_applies(filters.student_id, filters.status)
+        and staff_assignments(session, principal, set(assignment_ids)) == set(assignment_ids)
+    ):
+        if kept is None:
+            kept = listing_totals.kept_by_assignment(session, assignment_ids, filters.exercise_id, filters.status)
+        return sum(kept.get(assignment_id, 0) for assignment_id in assignment_ids)
+    return listing_totals.counted_total(session, conditions)
 
 
 def _in_order(column: Any, newest_first: bool) -> Any:

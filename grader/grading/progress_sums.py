@@ -3,7 +3,8 @@ the progress rows writes with them, and what ``grader check-progress`` compares 
 
 A grade moves the sums in its own statement (``grader.grading.progress_write.sums_statement``, the same rule in
 SQL); every other change of a counted score rebuilds the progress rows and, with them, the sums here. The kept
-submission counts per assignment (``grader.models.SubmissionCount``, kept by triggers) are checked here too.
+submission counts per assignment, exercise and final status (``grader.models.SubmissionCount``, kept by triggers)
+are checked here too.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Select, delete, func, insert, select
+from sqlalchemy import Select, case, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from grader.models import SHARDS, Assignment, AssignmentProgress, Submission, SubmissionCount
+from grader.models import FINAL_STATUSES, SHARDS, Assignment, AssignmentProgress, Submission, SubmissionCount
 from grader.percent import FULL_MARKS
 
 
@@ -105,36 +106,44 @@ def field_differences(
                 yield f"{where(key)}: {name} stored {stored!r}, recomputed {recomputed!r}"
 
 
-def _fresh_counts() -> Select[int | None, int, int]:
-    """SELECT (assignment id, shard, submissions) counted from the submissions, as the triggers keep them."""
+COUNT_FIELDS = ("submissions", *(status.value for status in FINAL_STATUSES))
+
+
+def _fresh_counts() -> Select[*tuple[Any, ...]]:
+    """SELECT (assignment id, exercise id, shard, submissions, then one count per final status) counted from the
+    submissions, as the triggers keep them."""
     shard = Submission.user_id % SHARDS
+    by_status = (func.sum(case((Submission.status == status.value, 1), else_=0)) for status in FINAL_STATUSES)
     return (
-        select(Submission.assignment_id, shard, func.count())
+        select(Submission.assignment_id, Submission.exercise_id, shard, func.count(), *by_status)
         .where(Submission.assignment_id.is_not(None))
-        .group_by(Submission.assignment_id, shard)
+        .group_by(Submission.assignment_id, Submission.exercise_id, shard)
     )
 
 
 def count_differences(session: Session) -> list[str]:
-    """Each (assignment, shard) whose kept submission count (``SubmissionCount``, kept by triggers) differs from a
-    count of the submissions, as a line of text; a kept count of 0 is the same as none."""
-    counted: dict[tuple[int, int], int] = {
-        (assignment_id, part): n
-        for assignment_id, part, n in session.execute(_fresh_counts())
-        if assignment_id is not None  # the query's own condition: never None here
+    """Each (assignment, exercise, shard) whose kept submission counts (``SubmissionCount``, kept by triggers)
+    differ from a count of the submissions, as a line of text per count; a kept count of 0 is the same as none."""
+    counted: dict[tuple[int, str, int], tuple[int, ...]] = {
+        (assignment_id, exercise_id, part): tuple(int(n) for n in numbers)
+        for assignment_id, exercise_id, part, *numbers in session.execute(_fresh_counts())
     }
     kept = {
-        (row.assignment_id, row.shard): row.submissions
-        for row in session.scalars(select(SubmissionCount).where(SubmissionCount.submissions != 0))
+        (row.assignment_id, row.exercise_id, row.shard): tuple(getattr(row, name) for name in COUNT_FIELDS)
+        for row in session.scalars(select(SubmissionCount))
     }
+    none = (0,) * len(COUNT_FIELDS)
     return [
-        f"assignment {key[0]} shard {key[1]}: submissions kept {kept.get(key, 0)}, counted {counted.get(key, 0)}"
+        f"assignment {key[0]} exercise {key[1]} shard {key[2]}: {name} kept {have}, counted {want}"
         for key in sorted({*counted, *kept})
-        if kept.get(key, 0) != counted.get(key, 0)
+        for name, have, want in zip(COUNT_FIELDS, kept.get(key, none), counted.get(key, none), strict=True)
+        if have != want
     ]
 
 
 def recount(session: Session) -> None:
     """Replace every kept submission count by a fresh count, in ``session``'s transaction."""
     session.execute(delete(SubmissionCount))
-    session.execute(insert(SubmissionCount).from_select(["assignment_id", "shard", "submissions"], _fresh_counts()))
+    session.execute(
+        insert(SubmissionCount).from_select(["assignment_id", "exercise_id", "shard", *COUNT_FIELDS], _fresh_counts())
+    )
