@@ -83,12 +83,11 @@ def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
     return assignment, teacher, student
 
 
-def make_graded(
-    session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0, status: str = "graded"
+def stand_in_submission(
+    assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0, status: str = "graded"
 ) -> Submission:
-    """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``; with
-    another ``status`` (queued, invalid, ...), one without a score."""
-    submission = Submission(
+    """An unsaved submission with a stand-in answer, scoring ``score`` when graded (none otherwise)."""
+    return Submission(
         user_id=user_id,
         assignment_id=assignment_id,
         exercise_id=exercise_id,
@@ -99,6 +98,14 @@ def make_graded(
         score=score if status == "graded" else None,
         engine_version="1" if status == "graded" else None,
     )
+
+
+def make_graded(
+    session: Session, assignment_id: int, user_id: int, exercise_id: str, score: float = 1.0, status: str = "graded"
+) -> Submission:
+    """A committed graded submission (a stand-in answer, as if graded by an older engine) scoring ``score``; with
+    another ``status`` (queued, invalid, ...), one without a score."""
+    submission = stand_in_submission(assignment_id, user_id, exercise_id, score, status)
     session.add(submission)
     session.flush()
     # As the pipeline's graded write would: the student's progress rows move in the same transaction.

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from grader.extensions import get_db
 from grader.grading.progress_sums import count_differences, recount
 from grader.models import Assignment, Submission, SubmissionCount, SubmissionStatus
+from tests.factories import stand_in_submission
 
 from .support import CH13_IDS, Api
 
@@ -29,16 +30,7 @@ STATUSES = [None, *(status.value for status in SubmissionStatus)]
 
 def add(session: Session, user_id: int, assignment_id: int, exercise_id: str, status: str) -> Submission:
     """A submission written straight to the table (as the service or a bulk import would)."""
-    row = Submission(
-        user_id=user_id,
-        assignment_id=assignment_id,
-        exercise_id=exercise_id,
-        seed=0,
-        lang="en",
-        raw_answer={"x": "1"},
-        status=status,
-        score=0.5 if status == "graded" else None,
-    )
+    row = stand_in_submission(assignment_id, user_id, exercise_id, 0.5, status)
     session.add(row)
     return row
 
