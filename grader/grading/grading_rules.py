@@ -3,9 +3,6 @@ worker, regrades and their previews, and the re-rendering of feedback in another
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from exercises import api as engine
 from grader.models import Assignment
 
@@ -20,17 +17,6 @@ def policy_of(assignment: Assignment | None) -> engine.GradingPolicy:
     if assignment is None:
         return engine.DEFAULT_POLICY
     return engine_policy(assignment.partial_credit, assignment.follow_through_credit)
-
-
-def policy_for(session: Session, assignment_id: int | None) -> engine.GradingPolicy:
-    """The policy of the assignment with id ``assignment_id`` read as it is now (one small query; the default for
-    none, or for an assignment deleted meanwhile)."""
-    if assignment_id is None:
-        return engine.DEFAULT_POLICY
-    row = session.execute(
-        select(Assignment.partial_credit, Assignment.follow_through_credit).where(Assignment.id == assignment_id)
-    ).first()
-    return engine.DEFAULT_POLICY if row is None else engine_policy(row.partial_credit, row.follow_through_credit)
 
 
 def is_default(assignment: Assignment) -> bool:

@@ -15,8 +15,15 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader import sql_dialects
 from grader.extensions import Database
-from grader.grading import final_row, grading_rules, heartbeat, leases, notify
-from grader.grading.progress_write import attempt_parameters, progress_statement, sums_statement, write_progress
+from grader.grading import final_row, heartbeat, leases, notify
+from grader.grading.progress_write import (
+    AttemptContext,
+    attempt_context,
+    attempt_parameters,
+    progress_statement,
+    sums_statement,
+    write_progress,
+)
 from grader.grading.score_changes import submission_score_changed
 from grader.models import GradeLogEntry, Submission, SubmissionStatus, utcnow
 
@@ -88,10 +95,11 @@ def _grade(
             given_up = leases.give_up_exhausted(session, Submission, SubmissionStatus.ERROR, row_id=submission_id)
             return (Outcome.ERROR if given_up else Outcome.SKIPPED), None
         lease, (_, exercise_id, seed, answer, lang, assignment_id) = claimed
-        grading_policy = grading_rules.policy_for(session, assignment_id)
+        # Read once, before the engine: the policy it grades under and what the counted value depends on.
+        context = attempt_context(session, submission_id, assignment_id)
         try:
             with heartbeat.renewing(database, Submission, lease, lease_seconds, renew_every):
-                result = engine.grade(exercise_id, seed, answer, lang, grading_policy)
+                result = engine.grade(exercise_id, seed, answer, lang, context.policy)
                 if test_delay:
                     time.sleep(test_delay)  # test-only window in which the worker holds the lease
         except (engine.UnknownExercise, engine.BadSeed) as exc:
@@ -105,7 +113,7 @@ def _grade(
             )
             raise
         try:
-            written = _write_result(session, lease, result, single_statement=single_statements)
+            written = _write_result(session, lease, result, context, single_statement=single_statements)
         except OperationalError as exc:
             # The retry would otherwise find the row still leased to this attempt and skip it.
             leases.give_back(database, Submission, lease, exc, SubmissionStatus.ERROR)
@@ -116,7 +124,7 @@ def _grade(
 
 
 def _write_result(
-    session: Session, lease: leases.Lease, result: dict[str, Any], *, single_statement: bool
+    session: Session, lease: leases.Lease, result: dict[str, Any], context: AttemptContext, *, single_statement: bool
 ) -> Row[Any] | None:
     """Store the engine result and log a new score atomically, if the lease still holds; the row's grading
     columns as written (``final_row.returned_columns``), or None if the lease was lost.
@@ -137,8 +145,8 @@ def _write_result(
         "actor": f"worker:{lease.owner}",
     }
     if graded:
-        # The progress row moves with the grade (grader.grading.progress_write): its counted value is read first.
-        parameters.update(attempt_parameters(session, lease.row_id, parameters["new_score"]))
+        # The progress row moves with the grade (grader.grading.progress_write), by the counted value of this score.
+        parameters.update(attempt_parameters(context, parameters["new_score"]))
     if graded and single_statement:
         written = session.execute(_graded_write_statement(), parameters).first()
     else:

@@ -13,6 +13,8 @@ upsert adds the difference, so concurrent grades of one student each add their o
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -34,7 +36,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from exercises import api as engine
 from grader import sql_dialects
+from grader.grading import grading_rules
 from grader.grading.progress import counted_value
 from grader.grading.terms import terms_from
 from grader.models import (
@@ -51,22 +55,50 @@ from grader.percent import FULL_MARKS
 _KEY = ["assignment_id", "user_id", "exercise_id"]
 
 
-def attempt_parameters(session: Session, submission_id: int, score: float | None) -> dict[str, Any]:
-    """The bound parameters of the progress update for submission ``submission_id`` graded ``score``: its counted
-    value, whether it was late, the assignment's score policy and whether it still sets the exercise (one read)."""
+@dataclass(frozen=True)
+class AttemptContext:
+    """What a grade of one submission needs from its assignment, read once before the engine runs: the policy it
+    grades under and what its counted value depends on (None: no assignment, or one deleted meanwhile)."""
+
+    assignment: Assignment | None
+    extension: Extension | None = None
+    created_at: datetime | None = None
+    exercise_id: str = ""
+
+    @property
+    def policy(self) -> engine.GradingPolicy:
+        """The policy the submission grades under (the default without an assignment)."""
+        return grading_rules.policy_of(self.assignment)
+
+
+NO_ASSIGNMENT = AttemptContext(None)
+
+
+def attempt_context(session: Session, submission_id: int, assignment_id: int | None) -> AttemptContext:
+    """The submission's assignment, the student's extension and when it was submitted, in one read; no read at
+    all for a submission without an assignment (the worker's most common job pays no statement for it)."""
+    if assignment_id is None:
+        return NO_ASSIGNMENT
     found = session.execute(
-        select(Submission.created_at, Assignment, Extension, Submission.exercise_id)
+        select(Assignment, Extension, Submission.created_at, Submission.exercise_id)
         .join(Assignment, Assignment.id == Submission.assignment_id)
         .outerjoin(Extension, and_(Extension.assignment_id == Assignment.id, Extension.user_id == Submission.user_id))
         .where(Submission.id == submission_id)
     ).first()
+    return NO_ASSIGNMENT if found is None else AttemptContext(*found)
+
+
+def attempt_parameters(context: AttemptContext, score: float | None) -> dict[str, Any]:
+    """The bound parameters of the progress update for a submission graded ``score``: its counted value, whether
+    it was late, the assignment's score policy and whether it still sets the exercise."""
     counted, late, best, in_set = score, False, True, False
-    if found is not None and score is not None:
-        created_at, assignment, extension, _exercise = found
-        counted, late = counted_value(terms_from(assignment, extension), assignment, score, created_at)
-    if found is not None:
-        best = found[1].score_policy == ScorePolicy.BEST
-        in_set = found[3] in found[1].exercise_ids
+    assignment = context.assignment
+    if assignment is not None:
+        if score is not None and context.created_at is not None:
+            terms = terms_from(assignment, context.extension)
+            counted, late = counted_value(terms, assignment, score, context.created_at)
+        best = assignment.score_policy == ScorePolicy.BEST
+        in_set = context.exercise_id in assignment.exercise_ids
     return {"progress_counted": counted, "progress_late": late, "progress_best": best, "progress_in_set": in_set}
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import Engine, select, text, update
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
-from grader.grading import leases, pipeline, progress
+from grader.grading import leases, pipeline, progress, progress_write
 from grader.models import AssignmentProgress, ProgressRow, Submission, utcnow
 from tests.factories import EXERCISE, make_assignment, make_graded, make_user
 from tests.support import Backend, wait_for
@@ -52,7 +52,8 @@ def test_grades_landing_together_each_add_their_own_change(app: Flask, session: 
         with app.app_context(), database.session() as own:
             lease = leases.Lease(submission_id, "together", 1, until)
             result = {"status": "graded", "score": score, "parts": {}, "errors": [], "engine_version": "1"}
-            assert pipeline._write_result(own, lease, result, single_statement=True) is not None
+            context = progress_write.attempt_context(own, submission_id, assignment.id)
+            assert pipeline._write_result(own, lease, result, context, single_statement=True) is not None
 
     threads = [threading.Thread(target=write, args=pair) for pair in zip(held, (0.5, 1.0), strict=True)]
     # A third transaction holds the progress row, so both grades' statements start, then wait on it.
