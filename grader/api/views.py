@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from exercises import api as engine
 from grader import ratelimit
 from grader.api import body as parse
-from grader.api import changes, gradebook, queries, serialise, services
+from grader.api import changes, gradebook, queries, serialise, services, submission_listing
 from grader.api.openapi import document
 from grader.api.schemas_base import no_query, query_model, read_body
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
@@ -150,10 +150,15 @@ def list_submissions(query: SubmissionListQuery) -> ResponseReturnValue:
     """Submissions the caller may read, filtered by course, assignment, student, exercise, status; newest first
     (pages by ``offset`` or ``before_id``), or oldest first after ``after_id`` (incremental sync)."""
     principal = require_principal()
-    filters = queries.SubmissionFilters(query.course, query.assignment, query.student, query.exercise, query.status)
+    filters = submission_listing.SubmissionFilters(
+        query.course, query.assignment, query.student, query.exercise, query.status
+    )
     session = get_session()
-    page = queries.list_submissions(
-        session, principal, filters, queries.PageRequest(query.limit, query.offset, query.before_id, query.after_id)
+    page = submission_listing.list_submissions(
+        session,
+        principal,
+        filters,
+        submission_listing.PageRequest(query.limit, query.offset, query.before_id, query.after_id),
     )
     staff_rows = queries.staff_row_ids(session, principal, page.rows)
     items = [serialise.submission_summary(principal, row, row.id in staff_rows) for row in page.rows]

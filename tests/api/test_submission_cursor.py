@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import insert, select, text
 
-from grader.api import queries
+from grader.api import submission_listing
 from grader.extensions import get_db
 from grader.models import Submission
 from tests.support import Backend, sql_sent
@@ -218,7 +218,7 @@ def test_a_teachers_course_filter_with_a_cursor_stays_in_the_course(
     api: Api, api_app: Flask, merged: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not merged:  # a course with more assignments than are merged is read in one scan of id order
-        monkeypatch.setattr(queries, "MERGE_ASSIGNMENTS_MAX", 0)
+        monkeypatch.setattr(submission_listing, "MERGE_ASSIGNMENTS_MAX", 0)
     owners = _interleaved(api, 35)
     ids = _insert(api_app, owners)
     course_a, course_b = api.school.course_a, api.school.course_b
