@@ -17,6 +17,7 @@ from flask import Flask
 from grader import create_app
 from grader.config import SHARED_WITH_WORKER
 from grader.demo import COURSE_CODE, DEMO_LOGINS, seed_demo
+from grader.exiting import exit_without_freeing
 from grader.extensions import get_db
 from grader.grading import sweeper
 from grader.migrate import upgrade
@@ -178,6 +179,8 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         worker.stop()  # also sets ``stop``, which ends the sweeper
+        get_db(app).dispose()  # closed here, not by the collector at exit (SQLite folds its WAL in on close)
+        exit_without_freeing()
     return 0
 
 

@@ -9,6 +9,7 @@ from celery.signals import worker_process_init, worker_ready, worker_shutdown
 
 from grader import create_app
 from grader.config import ConfigError
+from grader.exiting import exit_without_freeing
 from grader.extensions import get_db
 from grader.grading.liveness import Beating
 
@@ -45,3 +46,4 @@ def stop_beating(**_kwargs: object) -> None:
     """A warm shutdown removes the worker's beat row (a killed worker's row simply stops being renewed)."""
     while _beating:
         _beating.pop().stop()
+    exit_without_freeing()  # the worker exits next: seconds of freeing objects one by one otherwise

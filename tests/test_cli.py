@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,10 +23,12 @@ from sqlalchemy.orm import Session
 from exercises import api as engine
 from grader import create_app
 from grader.cli import main
+from grader.config import EMBEDDED_BROKER_URL
 from grader.demo import DEMO_LOGINS, seed_demo
 from grader.extensions import get_db
 from grader.models import Assignment, Course, Enrolment, Role, SubmissionStatus, User, utcnow
 from grader.security import authenticate_password, find_live_token
+from grader.serve import prepare
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.pipeline_helpers import submit, wait_final
 from tests.support import Backend, wait_for
@@ -169,6 +172,31 @@ def group_alive(group_id: int) -> bool:
     return True
 
 
+@pytest.fixture(scope="session")
+def _prepared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory as `grader serve` leaves it after its first start (migrated, demo seeded, its secret),
+    built once per test process: the migrations and the demo's password hashes cost seconds per start."""
+    directory = tmp_path_factory.mktemp("serve-data")
+    app = create_app(
+        {
+            "GRADER_DATA_DIR": str(directory),
+            "DATABASE_URL": f"sqlite:///{directory / 'grader.sqlite'}",
+            "CELERY_BROKER_URL": EMBEDDED_BROKER_URL,
+        }
+    )
+    prepare(app)
+    get_db(app).dispose()
+    return directory
+
+
+@pytest.fixture
+def prepared_data_dir(data_dir: Path, _prepared_data: Path) -> Path:
+    """``data_dir`` holding a copy of ``_prepared_data``: for `grader serve` tests about something other than a
+    first start (``served`` starts on an empty directory)."""
+    shutil.copytree(_prepared_data, data_dir, dirs_exist_ok=True)
+    return data_dir
+
+
 @pytest.fixture
 def served(data_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """`grader serve` running as a real process on a free port; yields (base URL, its log file)."""
@@ -195,22 +223,22 @@ def assert_exits_cleanly(process: subprocess.Popen[bytes], log_path: Path) -> No
     assert "Traceback" not in log_path.read_text(errors="replace")
 
 
-def test_serve_stops_its_worker_even_when_signalled_twice(data_dir: Path, tmp_path: Path) -> None:
+def test_serve_stops_its_worker_even_when_signalled_twice(prepared_data_dir: Path, tmp_path: Path) -> None:
     # A process-group kill under `timeout` delivers SIGTERM twice; the second used to cut the worker's shutdown
     # short and leave the worker running without its parent.
     log_path = tmp_path / "serve.log"
-    process, _ = start_serve(data_dir, log_path)
+    process, _ = start_serve(prepared_data_dir, log_path)
     os.killpg(process.pid, signal.SIGTERM)
     time.sleep(0.3)
     os.killpg(process.pid, signal.SIGTERM)
     assert_exits_cleanly(process, log_path)
 
 
-def test_ctrl_c_stops_serve_even_when_started_in_the_background(data_dir: Path, tmp_path: Path) -> None:
+def test_ctrl_c_stops_serve_even_when_started_in_the_background(prepared_data_dir: Path, tmp_path: Path) -> None:
     # A shell starts background jobs with SIGINT ignored, and Python then keeps ignoring it: Ctrl-C (SIGINT to the
     # process group) stopped the worker but left the web app serving.
     log_path = tmp_path / "serve.log"
-    process, _ = start_serve(data_dir, log_path, ignoring_sigint=True)
+    process, _ = start_serve(prepared_data_dir, log_path, ignoring_sigint=True)
     os.killpg(process.pid, signal.SIGINT)
     assert_exits_cleanly(process, log_path)
 
@@ -268,11 +296,11 @@ def celery_children(parent_pid: int) -> list[int]:
     return found
 
 
-def test_serve_starts_its_worker_again_when_it_dies(data_dir: Path, tmp_path: Path) -> None:
+def test_serve_starts_its_worker_again_when_it_dies(prepared_data_dir: Path, tmp_path: Path) -> None:
     """A worker killed under `grader serve` left the web app taking answers nobody graded; now serve starts a new
     worker, which grades what is submitted, and still stops everything cleanly."""
     log_path = tmp_path / "serve.log"
-    process, _ = start_serve(data_dir, log_path)
+    process, _ = start_serve(prepared_data_dir, log_path)
     try:
         first = wait_for(lambda: celery_children(process.pid), "the worker under grader serve")
         os.kill(first[0], signal.SIGKILL)
@@ -281,7 +309,7 @@ def test_serve_starts_its_worker_again_when_it_dies(data_dir: Path, tmp_path: Pa
         )
         assert replaced and "starting it again" in log_path.read_text(errors="replace")
 
-        app = create_app({"GRADER_DATA_DIR": str(data_dir)})
+        app = create_app({"GRADER_DATA_DIR": str(prepared_data_dir)})
         with app.app_context(), get_db(app).session() as session:
             student = session.scalar(select(User).where(User.username == "student1"))
             submission = submit(
@@ -310,11 +338,11 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
-def test_a_killed_serve_takes_its_worker_with_it(data_dir: Path, tmp_path: Path) -> None:
+def test_a_killed_serve_takes_its_worker_with_it(prepared_data_dir: Path, tmp_path: Path) -> None:
     """`grader serve` killed outright (kill -9, the OOM killer) used to leave its worker running, grading on
     beside the next serve's own worker."""
     log_path = tmp_path / "serve.log"
-    process, _ = start_serve(data_dir, log_path)
+    process, _ = start_serve(prepared_data_dir, log_path)
     try:
         workers = wait_for(lambda: celery_children(process.pid), "the worker under grader serve")
         os.kill(process.pid, signal.SIGKILL)  # the main process only, not its group
