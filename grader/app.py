@@ -13,7 +13,7 @@ from grader.celery_app import celery_init_app
 from grader.config import load_config
 from grader.extensions import init_db
 from grader.lti import blueprint as lti
-from grader.routing import CONVERTERS
+from grader.routing import RowIdConverter
 
 
 def build_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -23,7 +23,7 @@ def build_app(config: Mapping[str, Any] | None = None) -> Flask:
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies > 0:  # the client's address and scheme as the trusted proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
-    app.url_map.converters.update(CONVERTERS)  # before any blueprint registers an <int:...> or <seed:...> rule
+    app.url_map.converters["int"] = RowIdConverter  # before any blueprint registers an <int:...> rule
     init_db(app)
     celery_init_app(app)
     health.init_app(app)

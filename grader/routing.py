@@ -1,13 +1,8 @@
-"""URL rules' converters: integer ids bounded to what the database's id columns hold, and seeds; each with the
-OpenAPI schema of the path parameter it reads (the document's path parameters come from the rules)."""
+"""URL rules' integer ids bounded to what the database's id columns hold."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from werkzeug.routing import BaseConverter, IntegerConverter, Map, UnicodeConverter
-
-from exercises.api import SEED_LIMIT
+from werkzeug.routing import IntegerConverter, Map
 
 # Primary keys are SQL INTEGER (32-bit on PostgreSQL); a larger id is refused by the driver, not merely not found.
 ROW_ID_MAX = 2**31 - 1
@@ -15,9 +10,6 @@ ROW_ID_MAX = 2**31 - 1
 
 class RowIdConverter(IntegerConverter):
     """``<int:...>`` limited to [0, ROW_ID_MAX]: a larger id fails to match (404) instead of raising in the driver."""
-
-    # Ids start at 1; 0 matches (and is not found) so that it is a 404 like any other missing row.
-    openapi_schema: ClassVar[dict[str, Any]] = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
 
     # Werkzeug's ``\d+`` also matches other scripts' digits, which int() reads: /submissions/１ would be another
     # URL of submission 1. Ids are ASCII, as the query parameters' are (api.schemas_base.query_integer). The pattern itself
@@ -37,18 +29,3 @@ class RowIdConverter(IntegerConverter):
         signed: bool = False,
     ) -> None:
         super().__init__(map, fixed_digits, min, max, signed)
-
-
-class SeedConverter(UnicodeConverter):
-    """``<seed:...>``: any path segment, which the view reads as a seed (``grader.api.body.path_seed``), so that a
-    bad seed is a 400 naming it rather than a 404."""
-
-    openapi_schema: ClassVar[dict[str, Any]] = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
-
-
-def openapi_schema(converter: BaseConverter) -> dict[str, Any]:
-    """The OpenAPI schema of a path parameter read by ``converter``: a plain ``<name>`` is a string."""
-    return dict(getattr(converter, "openapi_schema", {"type": "string"}))
-
-
-CONVERTERS: dict[str, type[BaseConverter]] = {"int": RowIdConverter, "seed": SeedConverter}

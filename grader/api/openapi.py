@@ -1,30 +1,23 @@
 """The OpenAPI 3 description of API v1, served at /api/v1/openapi.json: the paths and their prose written here as
-data; the schemas and query parameters generated from the models the routes read and answer (schemas_*.py), the
-path parameters from the app's URL rules and the headers from their declarations (grader/api/headers.py)."""
+data, the schemas and query parameters generated from the models the routes read and answer (schemas_*.py)."""
 
 from __future__ import annotations
 
-from flask import Flask
-
 from exercises import api as engine
-from grader.api.headers import (
-    IDEMPOTENT_REPLAYED,
-    LOCATION,
-    PREFERENCE_APPLIED,
-    RESPONSE_HEADERS,
-    RETRY_AFTER,
-    WWW_AUTHENTICATE,
-)
 from grader.api.openapi_common import (
+    ASSIGNMENT,
+    ID,
+    IDEMPOTENCY_KEY,
     READ,
+    SEED,
     JSONObject,
     answer,
     json_body,
     json_reply,
     model_schemas,
     operation,
+    path_param,
     ref,
-    route_parameters,
 )
 from grader.api.openapi_course import COURSE_PATHS
 from grader.api.openapi_lms_sync import SYNC_PATHS
@@ -74,10 +67,24 @@ SCHEMAS: JSONObject = {
 }
 
 
-ERROR_HEADERS = {401: (WWW_AUTHENTICATE,), 429: (RETRY_AFTER,), 503: (RETRY_AFTER,)}
+HEADERS: JSONObject = {
+    "Location": {"schema": {"type": "string"}, "description": "The submission's URL, /api/v1/submissions/{id}."},
+    "Idempotent-Replayed": {
+        "schema": {"type": "string", "enum": ["true"]},
+        "description": "The Idempotency-Key was used before: this is that earlier submission.",
+    },
+    "Preference-Applied": {
+        "schema": {"type": "string"},
+        "description": "wait=N: the Prefer: wait this reply honoured.",
+    },
+    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."},
+    "WWW-Authenticate": {"schema": {"type": "string"}, "description": 'The challenge: Bearer realm="grader".'},
+}
+ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
 
 
-SUBMITTED = (LOCATION, PREFERENCE_APPLIED)
+SUBMITTED = ("Location", "Preference-Applied")
+EXERCISE = path_param("exercise_id", {"type": "string"})
 PATHS: JSONObject = {
     "/api/v1/openapi.json": {
         "get": operation(
@@ -122,6 +129,7 @@ PATHS: JSONObject = {
                 ),
             },
             (400, 401, 404, 422),
+            path=(EXERCISE,),
             query=VariantQuery,
         )
     },
@@ -131,6 +139,7 @@ PATHS: JSONObject = {
             "Any variant by seed (teachers and admins).",
             answer("Variant", "Variant"),
             READ,
+            path=(EXERCISE, path_param("seed", SEED)),
             query=LangQuery,
         )
     },
@@ -166,11 +175,31 @@ PATHS: JSONObject = {
                     "Repeated Idempotency-Key: the earlier submission; or, with "
                     "Prefer: wait=N, the submission once final (graded, invalid or error)",
                     200,
-                    (*SUBMITTED, IDEMPOTENT_REPLAYED),
+                    (*SUBMITTED, "Idempotent-Replayed"),
                 ),
             },
             (400, 401, 403, 404, 409, 413, 415, 422, 429),
             requestBody=json_body("SubmissionRequest"),
+            parameters=[
+                {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "required": False,
+                    "schema": IDEMPOTENCY_KEY,
+                    "description": "Scoped per user: a key repeated by the same user returns that user's "
+                    "earlier submission (200, or 409 for another body); another user's same "
+                    "key is unrelated.",
+                },
+                {
+                    "name": "Prefer",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "wait=N (RFC 7240): hold the reply up to N seconds (at most 10) until the "
+                    "grade is in, so one request submits and returns the grade. Other "
+                    "preferences are ignored; a non-integer N is a 400.",
+                },
+            ],
         ),
         "get": operation(
             "list_submissions",
@@ -188,6 +217,7 @@ PATHS: JSONObject = {
             "One submission, optionally waiting for its grade.",
             answer("Submission", "Submission"),
             (400, 401, 404),
+            path=(path_param("submission_id", ID),),
             query=SubmissionQuery,
         )
     },
@@ -197,6 +227,7 @@ PATHS: JSONObject = {
             "Progress per exercise (own; teachers of the course may pass ?student=).",
             answer("Progress", "Progress"),
             READ,
+            path=ASSIGNMENT,
             query=ProgressQuery,
         )
     },
@@ -207,8 +238,8 @@ PATHS: JSONObject = {
 }
 
 
-def document(app: Flask) -> JSONObject:
-    """The OpenAPI document for API v1 as ``app`` serves it (its URL rules give the path parameters)."""
+def document() -> JSONObject:
+    """The OpenAPI document for API v1."""
     return {
         "openapi": "3.1.0",
         "info": {
@@ -221,19 +252,14 @@ def document(app: Flask) -> JSONObject:
         },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"session": []}],
-        "paths": {
-            path: {method: route_parameters(app, operation) for method, operation in item.items()}
-            for path, item in PATHS.items()
-        },
+        "paths": PATHS,
         "components": {
             "schemas": SCHEMAS,
             "responses": {
                 f"E{status}": json_reply(ref("Error"), text, ERROR_HEADERS.get(status, ()))
                 for status, text in ERROR_MEANINGS.items()
             },
-            "headers": {
-                header.name: {"schema": header.schema, "description": header.description} for header in RESPONSE_HEADERS
-            },
+            "headers": HEADERS,
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer", "description": "API token."},
                 "session": {

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from grader.api.headers import ResponseHeader
-from grader.routing import openapi_schema
+from exercises.api import SEED_LIMIT
+from grader.routing import ROW_ID_MAX
 
 JSONObject = dict[str, Any]
 
@@ -19,11 +18,11 @@ def ref(name: str) -> JSONObject:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def json_reply(schema: JSONObject, description: str, headers: tuple[ResponseHeader, ...] = ()) -> JSONObject:
+def json_reply(schema: JSONObject, description: str, headers: tuple[str, ...] = ()) -> JSONObject:
     """A response with a JSON body, and the response headers (components) it may carry."""
     response: JSONObject = {"description": description, "content": {"application/json": {"schema": schema}}}
     if headers:
-        response["headers"] = {header.name: {"$ref": f"#/components/headers/{header.name}"} for header in headers}
+        response["headers"] = {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
     return response
 
 
@@ -71,26 +70,12 @@ def _untitled(schema: JSONObject) -> JSONObject:
     return schema
 
 
-def route_parameters(app: Flask, operation: JSONObject) -> JSONObject:
-    """``operation`` with the parameters the server reads it with, before its query parameters: the path's, from
-    its URL rule's converters (``grader.routing``), and after them the request headers its view declares
-    (``grader.api.headers.header_params``)."""
-    endpoint = f"api_v1.{operation['operationId']}"
-    rule = next(app.url_map.iter_rules(endpoint))
-    # The rule's converters, in the order its variables appear in it.
-    path = [
-        {"name": name, "in": "path", "required": True, "schema": openapi_schema(converter)}
-        for name, converter in rule._converters.items()
-    ]
-    headers = [header.parameter() for header in getattr(app.view_functions[endpoint], "request_headers", ())]
-    parameters = [*path, *operation.get("parameters", ()), *headers]
-    listed = {key: value for key, value in operation.items() if key != "parameters"}
-    return {**listed, **({"parameters": parameters} if parameters else {})}
+def path_param(name: str, schema: JSONObject) -> JSONObject:
+    """A path parameter."""
+    return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
-def answer(
-    schema: str | JSONObject, description: str, status: int = 200, headers: tuple[ResponseHeader, ...] = ()
-) -> JSONObject:
+def answer(schema: str | JSONObject, description: str, status: int = 200, headers: tuple[str, ...] = ()) -> JSONObject:
     """A success response ``{status: ...}`` with a JSON body: the component schema named ``schema``, or an inline
     one."""
     return {str(status): json_reply(ref(schema) if isinstance(schema, str) else schema, description, headers)}
@@ -107,15 +92,16 @@ def operation(
     ok: JSONObject,
     errors: tuple[int, ...],
     *,
+    path: tuple[JSONObject, ...] = (),
     query: type[BaseModel] | None = None,
     body: str | None = None,
     description: str | None = None,
     **extra: Any,
 ) -> JSONObject:
-    """One operation (its id is the view function's name) with its success and shared error responses: its query
-    parameters are those of the ``query`` model (``route_parameters`` adds the path's and the headers'); ``body``
-    names the component schema of a required JSON request body; ``description``, prose beyond the summary."""
-    parameters = query_params(query) if query is not None else []
+    """One operation (its id is the view function's name) with its success and shared error responses: its
+    parameters are the ``path`` parameters, then those of the ``query`` model; ``body`` names the component
+    schema of a required JSON request body; ``description``, prose beyond the summary."""
+    parameters = [*path, *(query_params(query) if query is not None else ())]
     return {
         "operationId": operation_id,
         "summary": summary,
@@ -127,7 +113,14 @@ def operation(
     }  # 414: grader.gunicorn_worker, any route
 
 
+ID = {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX}
+SEED = {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1}
+# Printable ASCII, no space at either end (HTTP strips those, so a key must not depend on them).
+IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[!-~]([ -~]*[!-~])?$"}
+
 # The errors of an operation on a course's resource: a bad request, not signed in, not allowed, not found; one with a
 # JSON body adds a wrong media type and an unacceptable body.
 READ = (400, 401, 403, 404)
 WRITE = (*READ, 415, 422)
+ASSIGNMENT = (path_param("assignment_id", ID),)
+COURSE = (path_param("course_id", ID),)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import READ, WRITE, JSONObject, answer, no_content, operation
+from grader.api.openapi_common import ASSIGNMENT, ID, READ, WRITE, JSONObject, answer, no_content, operation, path_param
 from grader.api.schemas_course import OverrideQuery
 
+_ONE = (*ASSIGNMENT, path_param("student_id", ID))
 COURSE_PATHS: JSONObject = {
     "/api/v1/assignments/{assignment_id}/overrides": {
         "get": operation(
@@ -12,6 +13,7 @@ COURSE_PATHS: JSONObject = {
             "The assignment's score overrides (its course's teachers and admins).",
             answer("OverrideList", "Overrides"),
             READ,
+            path=ASSIGNMENT,
         )
     },
     "/api/v1/assignments/{assignment_id}/overrides/{student_id}": {
@@ -21,6 +23,7 @@ COURSE_PATHS: JSONObject = {
             "through regrades until cleared).",
             answer("Override", "The override as stored"),
             WRITE,
+            path=_ONE,
             body="OverrideRequest",
         ),
         "delete": operation(
@@ -28,6 +31,7 @@ COURSE_PATHS: JSONObject = {
             "Clear a student's override (logged).",
             no_content("Cleared"),
             READ,
+            path=_ONE,
             query=OverrideQuery,
         ),
     },
@@ -37,6 +41,7 @@ COURSE_PATHS: JSONObject = {
             "The assignment's extensions (its course's teachers and admins).",
             answer("ExtensionList", "Extensions"),
             READ,
+            path=ASSIGNMENT,
         )
     },
     "/api/v1/assignments/{assignment_id}/extensions/{student_id}": {
@@ -45,8 +50,11 @@ COURSE_PATHS: JSONObject = {
             "Give a student a later due date and/or extra attempts (replaces an earlier one).",
             answer("Extension", "The extension as stored"),
             WRITE,
+            path=_ONE,
             body="ExtensionRequest",
         ),
-        "delete": operation("delete_extension", "Remove a student's extension.", no_content("Removed"), READ),
+        "delete": operation(
+            "delete_extension", "Remove a student's extension.", no_content("Removed"), READ, path=_ONE
+        ),
     },
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import READ, JSONObject, answer, operation
+from grader.api.openapi_common import ASSIGNMENT, COURSE, READ, JSONObject, answer, operation
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
 
 FEED_DESCRIPTION = (
@@ -34,6 +34,7 @@ SYNC_PATHS: JSONObject = {
             "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
             answer("RosterPage", "A page of students"),
             READ,
+            path=COURSE,
             query=StudentsQuery,
         )
     },
@@ -46,6 +47,7 @@ SYNC_PATHS: JSONObject = {
             "GET .../progress). The statements per page do not grow with the students.",
             answer("GradebookPage", "A page of rows"),
             READ,
+            path=ASSIGNMENT,
             query=GradesQuery,
         )
     },

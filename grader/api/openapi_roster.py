@@ -3,7 +3,7 @@ administrator's users."""
 
 from __future__ import annotations
 
-from grader.api.openapi_common import READ, WRITE, JSONObject, answer, model_schemas, operation
+from grader.api.openapi_common import COURSE, ID, READ, WRITE, JSONObject, answer, model_schemas, operation, path_param
 from grader.api.schemas_responses_roster import ROSTER_RESPONSES
 from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest, UsersQuery
 
@@ -18,6 +18,7 @@ ROSTER_PATHS: JSONObject = {
             "and admins); with dry_run, only say what each row would do.",
             answer("RosterResult", "What was done, and the refused rows"),
             (*READ, 413, 415, 422),
+            path=COURSE,
             body="RosterRequest",
         )
     },
@@ -27,6 +28,7 @@ ROSTER_PATHS: JSONObject = {
             "New one-time sign-in links (14 days) for students of the course; their earlier unused links stop working.",
             answer("SignInLinkList", "The links, shown this once"),
             WRITE,
+            path=COURSE,
             body="SignInLinksRequest",
         )
     },
@@ -45,6 +47,7 @@ ROSTER_PATHS: JSONObject = {
             "Change a user's role and/or deactivate or activate the account (administrators; not one's own).",
             answer("Account", "The account as it is now"),
             WRITE,
+            path=(path_param("user_id", ID),),
             body="AccountChange",
         )
     },

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.api.openapi_common import (
+    COURSE,
     READ,
     WRITE,
     JSONObject,
@@ -10,12 +11,14 @@ from grader.api.openapi_common import (
     model_schemas,
     no_content,
     operation,
+    path_param,
     ref,
 )
 from grader.api.schemas_staff import STAFF_RESPONSES, StaffRequest
 
 STAFF_SCHEMAS: JSONObject = model_schemas(StaffRequest, *STAFF_RESPONSES)
 
+_ONE = (*COURSE, path_param("username", {"type": "string"}))
 _LIST = {"type": "object", "properties": {"staff": {"type": "array", "items": ref("StaffMember")}}}
 
 STAFF_PATHS: JSONObject = {
@@ -25,6 +28,7 @@ STAFF_PATHS: JSONObject = {
             "The course's co-teachers and teaching assistants (its staff and admins; non-members: 404).",
             answer(_LIST, "Staff"),
             READ,
+            path=COURSE,
         )
     },
     "/api/v1/courses/{course_id}/staff/{username}": {
@@ -33,6 +37,7 @@ STAFF_PATHS: JSONObject = {
             "One staff member of the course (404 if the user is not on its staff).",
             answer("StaffMember", "The staff member"),
             READ,
+            path=_ONE,
         ),
         "put": operation(
             "put_staff",
@@ -41,6 +46,7 @@ STAFF_PATHS: JSONObject = {
             "course, is refused (422 naming username).",
             answer("StaffMember", "The staff member as stored"),
             WRITE,
+            path=_ONE,
             body="StaffRequest",
         ),
         "delete": operation(
@@ -48,6 +54,7 @@ STAFF_PATHS: JSONObject = {
             "Remove a staff member (their own submissions stay).",
             no_content("Removed"),
             READ,
+            path=_ONE,
         ),
     },
 }

@@ -199,6 +199,21 @@ def reading_for_preview(session: Session, principal: Principal, wanted: Validate
     return outcome.reading
 
 
+def idempotency_key(raw: str | None) -> str | None:
+    """The Idempotency-Key header: 1 to 128 printable ASCII characters, no space at either end (the document's
+    pattern: HTTP strips those on the way, so a key depending on them would not repeat)."""
+    if raw is None:
+        return None
+    if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable() or raw != raw.strip(" "):
+        raise ApiError(
+            400,
+            "invalid_header",
+            "Idempotency-Key must be 1 to 128 printable ASCII characters, with no space at either end.",
+            field="Idempotency-Key",
+        )
+    return raw
+
+
 def create_submission(
     session: Session, principal: Principal, request: SubmissionRequest, key: str | None
 ) -> tuple[Submission, bool]:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
 from grader import ratelimit
 from grader.api import body as parse
 from grader.api import changes, gradebook, queries, serialise, services, submission_listing
-from grader.api.headers import IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, LOCATION, PREFER, PREFERENCE_APPLIED, header_params
 from grader.api.openapi import document
 from grader.api.schemas_base import no_query, query_model, read_body
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
@@ -37,7 +36,7 @@ STAFF = STAFF_ACCOUNT_ROLES  # the account roles that act as staff (grader.gradi
 @no_query
 def openapi_json() -> ResponseReturnValue:
     """The OpenAPI 3 description of this API (public)."""
-    return jsonify(document(current_app))
+    return jsonify(document())
 
 
 @blueprint.get("/me")
@@ -79,7 +78,7 @@ def own_variant(query: VariantQuery, exercise_id: str) -> ResponseReturnValue:
     return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
 
-@blueprint.get("/exercises/<exercise_id>/variants/<seed:seed>")
+@blueprint.get("/exercises/<exercise_id>/variants/<seed>")
 @require_role(*STAFF)
 @query_model(LangQuery)
 def any_variant(query: LangQuery, exercise_id: str, seed: str) -> ResponseReturnValue:
@@ -102,13 +101,14 @@ def validate() -> ResponseReturnValue:
 @autocommit_requests
 @require_user
 @no_query
-@header_params(IDEMPOTENCY_KEY, PREFER)
-def create_submission(key: str | None, wait: float) -> ResponseReturnValue:
+def create_submission() -> ResponseReturnValue:
     """Accept an answer for grading: 202 once the queued row is committed.
 
     200 instead when an Idempotency-Key repeats, or when ``Prefer: wait=N`` held the reply until the grade was in.
     """
     principal = require_principal()
+    key = services.idempotency_key(request.headers.get("Idempotency-Key"))
+    wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
     session = get_session()
     wanted = read_body(SubmissionRequest, first=lambda payload: services.refuse_a_students_seed(principal, payload))
     submission_request = services.check_submission(session, principal, wanted)
@@ -117,11 +117,11 @@ def create_submission(key: str | None, wait: float) -> ResponseReturnValue:
     if wait:
         submission = services.wait_for_own(session, principal, submission, wait, mark)
     data = serialise.submission_json(session, principal, submission, utcnow())
-    headers = {LOCATION.name: f"/api/v1/submissions/{submission.id}"}
+    headers = {"Location": f"/api/v1/submissions/{submission.id}"}
     if replay:
-        headers[IDEMPOTENT_REPLAYED.name] = "true"
+        headers["Idempotent-Replayed"] = "true"
     if wait:
-        headers[PREFERENCE_APPLIED.name] = f"wait={wait:g}"
+        headers["Preference-Applied"] = f"wait={wait:g}"
     return jsonify(data), 200 if replay or submission.is_final else 202, headers
 
 
