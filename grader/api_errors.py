@@ -11,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 API_PREFIX = "/api/v1"
+BLUEPRINT = "api_v1"  # the API blueprint's name, its endpoints' prefix
 log = logging.getLogger(__name__)
 
 # Stable codes for werkzeug's own exceptions (routing, body size, ...); API clients branch on these.

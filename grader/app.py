@@ -13,7 +13,7 @@ from grader.celery_app import celery_init_app
 from grader.config import load_config
 from grader.extensions import init_db
 from grader.lti import blueprint as lti
-from grader.routing import RowIdConverter
+from grader.routing import RowIdConverter, SeedConverter
 
 
 def build_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -24,6 +24,7 @@ def build_app(config: Mapping[str, Any] | None = None) -> Flask:
     if proxies > 0:  # the client's address and scheme as the trusted proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.url_map.converters["int"] = RowIdConverter  # before any blueprint registers an <int:...> rule
+    app.url_map.converters["seed"] = SeedConverter
     init_db(app)
     celery_init_app(app)
     health.init_app(app)

@@ -1,8 +1,8 @@
-"""URL rules' integer ids bounded to what the database's id columns hold."""
+"""URL converters: integer ids bounded to what the database's id columns hold, and a seed kept as text."""
 
 from __future__ import annotations
 
-from werkzeug.routing import IntegerConverter, Map
+from werkzeug.routing import IntegerConverter, Map, UnicodeConverter
 
 # Primary keys are SQL INTEGER (32-bit on PostgreSQL); a larger id is refused by the driver, not merely not found.
 ROW_ID_MAX = 2**31 - 1
@@ -29,3 +29,10 @@ class RowIdConverter(IntegerConverter):
         signed: bool = False,
     ) -> None:
         super().__init__(map, fixed_digits, min, max, signed)
+
+
+class SeedConverter(UnicodeConverter):
+    """``<seed:...>``: a variant's seed, matched as any path segment and handed to the view as text. The view reads
+    it (``grader.api.body.path_seed``) after authentication, so a bad seed from a caller not signed in is still a
+    401, and a bad one from a signed-in caller a 400 naming ``seed`` rather than a 404; the OpenAPI document shows
+    the seeds it accepts (``grader.api.openapi_common.CONVERTER_SCHEMAS``)."""

@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+from flask import Flask
 
 from grader import gunicorn_worker
 from grader.api.openapi import document
@@ -90,8 +91,8 @@ def test_a_malformed_request_line_is_still_gunicorns_400(gunicorn_port: int) -> 
     assert status == 400
 
 
-def test_the_document_lists_the_414_on_every_operation() -> None:
-    spec = document()
+def test_the_document_lists_the_414_on_every_operation(app: Flask) -> None:
+    spec = document(app)
     assert "uri_too_long" in spec["components"]["responses"]["E414"]["description"]
     for item in spec["paths"].values():
         for operation in item.values():

@@ -1,41 +1,41 @@
 """The OpenAPI 3 description of API v1, served at /api/v1/openapi.json: the paths and their prose written here as
-data, the schemas and query parameters generated from the models the routes read and answer (schemas_*.py)."""
+data, keyed by the view's name; each route's path and path parameters taken from its URL rule, its header and query
+parameters and the component schemas generated from the models its view reads and answers (schemas_*.py)."""
 
 from __future__ import annotations
 
+from flask import Flask
+
 from exercises import api as engine
 from grader.api.openapi_common import (
-    ASSIGNMENT,
-    ID,
-    IDEMPOTENCY_KEY,
     READ,
-    SEED,
     JSONObject,
     answer,
-    json_body,
+    bind,
     json_reply,
     model_schemas,
+    openapi_path,
     operation,
-    path_param,
     ref,
 )
-from grader.api.openapi_course import COURSE_PATHS
-from grader.api.openapi_lms_sync import SYNC_PATHS
-from grader.api.openapi_roster import ROSTER_PATHS, ROSTER_SCHEMAS
-from grader.api.openapi_staff import STAFF_PATHS, STAFF_SCHEMAS
+from grader.api.openapi_course import COURSE_OPERATIONS
+from grader.api.openapi_lms_sync import SYNC_OPERATIONS
+from grader.api.openapi_roster import ROSTER_OPERATIONS, ROSTER_SCHEMAS
+from grader.api.openapi_staff import STAFF_OPERATIONS, STAFF_SCHEMAS
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
+from grader.api.schemas_headers import (
+    IDEMPOTENT_REPLAYED,
+    LOCATION,
+    PREFERENCE_APPLIED,
+    RESPONSE_HEADERS,
+    RETRY_AFTER,
+    WWW_AUTHENTICATE,
+)
 from grader.api.schemas_pages import PAGES
 from grader.api.schemas_responses import RESPONSES
 from grader.api.schemas_responses_course import COURSE_RESPONSES
-from grader.api.schemas_submissions import (
-    LangQuery,
-    ProgressQuery,
-    SubmissionListQuery,
-    SubmissionQuery,
-    SubmissionRequest,
-    ValidateRequest,
-    VariantQuery,
-)
+from grader.api.schemas_submissions import SubmissionRequest, ValidateRequest
+from grader.api_errors import BLUEPRINT
 
 ERROR_MEANINGS = {
     400: "Malformed request: bad JSON, NaN/Infinity, a bad header, or a query parameter that is bad, not one the "
@@ -67,179 +67,132 @@ SCHEMAS: JSONObject = {
 }
 
 
-HEADERS: JSONObject = {
-    "Location": {"schema": {"type": "string"}, "description": "The submission's URL, /api/v1/submissions/{id}."},
-    "Idempotent-Replayed": {
-        "schema": {"type": "string", "enum": ["true"]},
-        "description": "The Idempotency-Key was used before: this is that earlier submission.",
-    },
-    "Preference-Applied": {
-        "schema": {"type": "string"},
-        "description": "wait=N: the Prefer: wait this reply honoured.",
-    },
-    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."},
-    "WWW-Authenticate": {"schema": {"type": "string"}, "description": 'The challenge: Bearer realm="grader".'},
-}
-ERROR_HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}
+ERROR_HEADERS = {401: (WWW_AUTHENTICATE.name,), 429: (RETRY_AFTER.name,), 503: (RETRY_AFTER.name,)}
+SUBMITTED = (LOCATION.name, PREFERENCE_APPLIED.name)
+OPERATIONS: tuple[JSONObject, ...] = (
+    operation(
+        "openapi_json",
+        "This document.",
+        answer({"type": "object"}, "OpenAPI 3.1"),
+        (400,),
+        security=[],
+    ),
+    operation("me", "The caller.", answer("Me", "The caller"), (400, 401)),
+    operation(
+        "courses",
+        "The caller's courses (admins: all).",
+        answer("CourseList", "Courses"),
+        (400, 401),
+    ),
+    operation(
+        "exercises",
+        "All exercises (public).",
+        answer("ExerciseList", "Exercises"),
+        (400,),
+        security=[],
+    ),
+    operation(
+        "own_variant",
+        "The caller's own assigned variant (server-chosen seed, never the answer).",
+        {
+            **answer("Variant", "Variant"),
+            **answer(
+                "Error",
+                "not_open: every assignment of the student's (or of a teacher's enrolled as a "
+                "student) that sets the exercise is still to open (one open or past assignment "
+                "is enough to see it)",
+                403,
+            ),
+        },
+        (400, 401, 404, 422),
+    ),
+    operation(
+        "any_variant",
+        "Any variant by seed (teachers and admins).",
+        answer("Variant", "Variant"),
+        READ,
+    ),
+    operation(
+        "validate",
+        "Read an answer without grading it (no attempt used), on the variant it would be graded on: a "
+        "student's own, or the seed a teacher or token sends (without one, only what the text alone tells).",
+        {
+            **answer("Validation", "Reading"),
+            **answer(
+                "Error",
+                "not_open: the answer would be read on the student's own variant, and every "
+                "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
+                "session-authenticated request without the X-CSRF-Token header",
+                403,
+            ),
+        },
+        (400, 401, 404, 413, 415, 422, 429),
+        body="ValidateRequest",
+    ),
+    operation(
+        "create_submission",
+        "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
+        {
+            **answer("Submission", "Queued (row committed); with Prefer: wait=N, not final within N s", 202, SUBMITTED),
+            **answer(
+                "Submission",
+                "Repeated Idempotency-Key: the earlier submission; or, with "
+                "Prefer: wait=N, the submission once final (graded, invalid or error)",
+                200,
+                (*SUBMITTED, IDEMPOTENT_REPLAYED.name),
+            ),
+        },
+        (400, 401, 403, 404, 409, 413, 415, 422, 429),
+        body="SubmissionRequest",
+    ),
+    operation(
+        "list_submissions",
+        "Submissions the caller may read: newest first (pages by offset, or by before_id, "
+        "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
+        "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
+        answer("SubmissionPage", "A page"),
+        (400, 401),
+    ),
+    operation(
+        "get_submission",
+        "One submission, optionally waiting for its grade.",
+        answer("Submission", "Submission"),
+        (400, 401, 404),
+    ),
+    operation(
+        "assignment_progress",
+        "Progress per exercise (own; teachers of the course may pass ?student=).",
+        answer("Progress", "Progress"),
+        READ,
+    ),
+    *SYNC_OPERATIONS,
+    *COURSE_OPERATIONS,
+    *ROSTER_OPERATIONS,
+    *STAFF_OPERATIONS,
+)
 
 
-SUBMITTED = ("Location", "Preference-Applied")
-EXERCISE = path_param("exercise_id", {"type": "string"})
-PATHS: JSONObject = {
-    "/api/v1/openapi.json": {
-        "get": operation(
-            "openapi_json",
-            "This document.",
-            answer({"type": "object"}, "OpenAPI 3.1"),
-            (400,),
-            security=[],
-        )
-    },
-    "/api/v1/me": {"get": operation("me", "The caller.", answer("Me", "The caller"), (400, 401))},
-    "/api/v1/courses": {
-        "get": operation(
-            "courses",
-            "The caller's courses (admins: all).",
-            answer("CourseList", "Courses"),
-            (400, 401),
-            query=LangQuery,
-        )
-    },
-    "/api/v1/exercises": {
-        "get": operation(
-            "exercises",
-            "All exercises (public).",
-            answer("ExerciseList", "Exercises"),
-            (400,),
-            security=[],
-        )
-    },
-    "/api/v1/exercises/{exercise_id}/variant": {
-        "get": operation(
-            "own_variant",
-            "The caller's own assigned variant (server-chosen seed, never the answer).",
-            {
-                **answer("Variant", "Variant"),
-                **answer(
-                    "Error",
-                    "not_open: every assignment of the student's (or of a teacher's enrolled as a "
-                    "student) that sets the exercise is still to open (one open or past assignment "
-                    "is enough to see it)",
-                    403,
-                ),
-            },
-            (400, 401, 404, 422),
-            path=(EXERCISE,),
-            query=VariantQuery,
-        )
-    },
-    "/api/v1/exercises/{exercise_id}/variants/{seed}": {
-        "get": operation(
-            "any_variant",
-            "Any variant by seed (teachers and admins).",
-            answer("Variant", "Variant"),
-            READ,
-            path=(EXERCISE, path_param("seed", SEED)),
-            query=LangQuery,
-        )
-    },
-    "/api/v1/validate": {
-        "post": operation(
-            "validate",
-            "Read an answer without grading it (no attempt used), on the variant it would be graded on: a "
-            "student's own, or the seed a teacher or token sends (without one, only what the text alone tells).",
-            {
-                **answer("Validation", "Reading"),
-                **answer(
-                    "Error",
-                    "not_open: the answer would be read on the student's own variant, and every "
-                    "assignment of theirs that sets the exercise is still to open; csrf_failed: a "
-                    "session-authenticated request without the X-CSRF-Token header",
-                    403,
-                ),
-            },
-            (400, 401, 404, 413, 415, 422, 429),
-            body="ValidateRequest",
-        )
-    },
-    "/api/v1/submissions": {
-        "post": operation(
-            "create_submission",
-            "Submit an answer; validated first (unreadable: 422, nothing stored), then queued for grading.",
-            {
-                **answer(
-                    "Submission", "Queued (row committed); with Prefer: wait=N, not final within N s", 202, SUBMITTED
-                ),
-                **answer(
-                    "Submission",
-                    "Repeated Idempotency-Key: the earlier submission; or, with "
-                    "Prefer: wait=N, the submission once final (graded, invalid or error)",
-                    200,
-                    (*SUBMITTED, "Idempotent-Replayed"),
-                ),
-            },
-            (400, 401, 403, 404, 409, 413, 415, 422, 429),
-            requestBody=json_body("SubmissionRequest"),
-            parameters=[
-                {
-                    "name": "Idempotency-Key",
-                    "in": "header",
-                    "required": False,
-                    "schema": IDEMPOTENCY_KEY,
-                    "description": "Scoped per user: a key repeated by the same user returns that user's "
-                    "earlier submission (200, or 409 for another body); another user's same "
-                    "key is unrelated.",
-                },
-                {
-                    "name": "Prefer",
-                    "in": "header",
-                    "required": False,
-                    "schema": {"type": "string"},
-                    "description": "wait=N (RFC 7240): hold the reply up to N seconds (at most 10) until the "
-                    "grade is in, so one request submits and returns the grade. Other "
-                    "preferences are ignored; a non-integer N is a 400.",
-                },
-            ],
-        ),
-        "get": operation(
-            "list_submissions",
-            "Submissions the caller may read: newest first (pages by offset, or by before_id, "
-            "which new submissions cannot shift), or oldest first after after_id (incremental sync). before_id and "
-            "after_id together, or either with a non-zero offset, is a 400 naming after_id or offset.",
-            answer("SubmissionPage", "A page"),
-            (400, 401),
-            query=SubmissionListQuery,
-        ),
-    },
-    "/api/v1/submissions/{submission_id}": {
-        "get": operation(
-            "get_submission",
-            "One submission, optionally waiting for its grade.",
-            answer("Submission", "Submission"),
-            (400, 401, 404),
-            path=(path_param("submission_id", ID),),
-            query=SubmissionQuery,
-        )
-    },
-    "/api/v1/assignments/{assignment_id}/progress": {
-        "get": operation(
-            "assignment_progress",
-            "Progress per exercise (own; teachers of the course may pass ?student=).",
-            answer("Progress", "Progress"),
-            READ,
-            path=ASSIGNMENT,
-            query=ProgressQuery,
-        )
-    },
-    **SYNC_PATHS,
-    **COURSE_PATHS,
-    **ROSTER_PATHS,
-    **STAFF_PATHS,
-}
+def paths(app: Flask) -> JSONObject:
+    """The document's paths: each route of the API blueprint, at its rule's path, bound to its described operation
+    (by the view's name). A route without a description, or a description without a route, is a LookupError."""
+    described = {operation["operationId"]: operation for operation in OPERATIONS}
+    found: JSONObject = {}
+    for rule in app.url_map.iter_rules():
+        blueprint, _, name = rule.endpoint.rpartition(".")
+        if blueprint != BLUEPRINT:
+            continue
+        if name not in described:
+            raise LookupError(f"The route {rule.rule} ({name}) is not described in the OpenAPI document.")
+        operation = bind(described.pop(name), rule, app.view_functions[rule.endpoint], app.url_map.converters)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            found.setdefault(openapi_path(rule), {})[method.lower()] = operation
+    if described:
+        raise LookupError(f"Described operations with no route: {', '.join(sorted(described))}.")
+    return found
 
 
-def document() -> JSONObject:
-    """The OpenAPI document for API v1."""
+def document(app: Flask) -> JSONObject:
+    """The OpenAPI document for API v1 as ``app`` serves it."""
     return {
         "openapi": "3.1.0",
         "info": {
@@ -252,14 +205,14 @@ def document() -> JSONObject:
         },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"session": []}],
-        "paths": PATHS,
+        "paths": paths(app),
         "components": {
             "schemas": SCHEMAS,
             "responses": {
                 f"E{status}": json_reply(ref("Error"), text, ERROR_HEADERS.get(status, ()))
                 for status, text in ERROR_MEANINGS.items()
             },
-            "headers": HEADERS,
+            "headers": {header.name: header.component() for header in RESPONSE_HEADERS},
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer", "description": "API token."},
                 "session": {

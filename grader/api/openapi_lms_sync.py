@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from grader.api.openapi_common import ASSIGNMENT, COURSE, READ, JSONObject, answer, operation
-from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
+from grader.api.openapi_common import READ, JSONObject, answer, operation
 
 FEED_DESCRIPTION = (
     "Every change of a submission's score (first grading, regrade) from the append-only grade log, oldest first "
@@ -26,39 +25,28 @@ FEED_DESCRIPTION = (
     "and roster changes (a student removed from the course; re-read the roster)."
 )
 
-SYNC_PATHS: JSONObject = {
-    "/api/v1/courses/{course_id}/students": {
-        "get": operation(
-            "course_students",
-            "A course's enrolled students by user id, for its teachers and admins (to map an LMS's "
-            "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
-            answer("RosterPage", "A page of students"),
-            READ,
-            path=COURSE,
-            query=StudentsQuery,
-        )
-    },
-    "/api/v1/assignments/{assignment_id}/grades": {
-        "get": operation(
-            "assignment_grades",
-            "The assignment's gradebook for its course's teachers and admins: every enrolled "
-            "student (by user id, paged) with the counted score and attempts per exercise and the assignment total. "
-            "Non-members: 404 (as for progress); its students: 403, since every row is some student's (their own is "
-            "GET .../progress). The statements per page do not grow with the students.",
-            answer("GradebookPage", "A page of rows"),
-            READ,
-            path=ASSIGNMENT,
-            query=GradesQuery,
-        )
-    },
-    "/api/v1/grade-changes": {
-        "get": operation(
-            "grade_changes",
-            "Grade changes (first gradings and regrades) after a cursor, oldest first, once settled.",
-            answer("ChangePage", "A page of changes"),
-            (400, 401, 404),
-            query=ChangesQuery,
-            description=FEED_DESCRIPTION,
-        )
-    },
-}
+SYNC_OPERATIONS: tuple[JSONObject, ...] = (
+    operation(
+        "course_students",
+        "A course's enrolled students by user id, for its teachers and admins (to map an LMS's "
+        "users to ours). Non-members: 404; its students, and teachers acting with a student-role token: 403.",
+        answer("RosterPage", "A page of students"),
+        READ,
+    ),
+    operation(
+        "assignment_grades",
+        "The assignment's gradebook for its course's teachers and admins: every enrolled "
+        "student (by user id, paged) with the counted score and attempts per exercise and the assignment total. "
+        "Non-members: 404 (as for progress); its students: 403, since every row is some student's (their own is "
+        "GET .../progress). The statements per page do not grow with the students.",
+        answer("GradebookPage", "A page of rows"),
+        READ,
+    ),
+    operation(
+        "grade_changes",
+        "Grade changes (first gradings and regrades) after a cursor, oldest first, once settled.",
+        answer("ChangePage", "A page of changes"),
+        (400, 401, 404),
+        description=FEED_DESCRIPTION,
+    ),
+)

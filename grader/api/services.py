@@ -12,7 +12,6 @@ from exercises.i18n import Text
 from grader import ratelimit
 from grader.api import parking, queries
 from grader.api.schemas_submissions import (
-    MAX_WAIT_SECONDS,
     SubmissionRequest,
     ValidateRequest,
     unknown_exercise_message,
@@ -36,8 +35,6 @@ from grader.grading.submit_use_case import (
 )
 from grader.grading.validate_use_case import OwnVariant, studied_assignments, validate_answer
 from grader.models import Assignment, Submission, utcnow
-
-__all__ = ["MAX_WAIT_SECONDS"]  # the cap of Prefer: wait, declared with the ?wait= parameter it also bounds
 
 # HTTP status for each refusal code of the submission service.
 REJECTION_STATUS: dict[str, int] = {
@@ -197,21 +194,6 @@ def reading_for_preview(session: Session, principal: Principal, wanted: Validate
     if isinstance(outcome, Refused):
         raise _variant_refusal(outcome, wanted.lang, "assignment_id")
     return outcome.reading
-
-
-def idempotency_key(raw: str | None) -> str | None:
-    """The Idempotency-Key header: 1 to 128 printable ASCII characters, no space at either end (the document's
-    pattern: HTTP strips those on the way, so a key depending on them would not repeat)."""
-    if raw is None:
-        return None
-    if not 1 <= len(raw) <= 128 or not raw.isascii() or not raw.isprintable() or raw != raw.strip(" "):
-        raise ApiError(
-            400,
-            "invalid_header",
-            "Idempotency-Key must be 1 to 128 printable ASCII characters, with no space at either end.",
-            field="Idempotency-Key",
-        )
-    return raw
 
 
 def create_submission(

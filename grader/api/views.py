@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from exercises import api as engine
@@ -14,6 +14,7 @@ from grader.api import changes, gradebook, queries, serialise, services, submiss
 from grader.api.openapi import document
 from grader.api.schemas_base import no_query, query_model, read_body
 from grader.api.schemas_course import ChangesQuery, GradesQuery, StudentsQuery
+from grader.api.schemas_headers import SubmissionHeaders, header_model, submitted_headers
 from grader.api.schemas_submissions import (
     LangQuery,
     ProgressQuery,
@@ -23,12 +24,13 @@ from grader.api.schemas_submissions import (
     ValidateRequest,
     VariantQuery,
 )
+from grader.api_errors import BLUEPRINT
 from grader.auth import require_principal, require_role, require_user
 from grader.extensions import autocommit_requests, get_session
 from grader.grading.access import STAFF_ACCOUNT_ROLES
 from grader.models import iso_timestamp, utcnow
 
-blueprint = Blueprint("api_v1", __name__)
+blueprint = Blueprint(BLUEPRINT, __name__)
 STAFF = STAFF_ACCOUNT_ROLES  # the account roles that act as staff (grader.grading.access)
 
 
@@ -36,7 +38,7 @@ STAFF = STAFF_ACCOUNT_ROLES  # the account roles that act as staff (grader.gradi
 @no_query
 def openapi_json() -> ResponseReturnValue:
     """The OpenAPI 3 description of this API (public)."""
-    return jsonify(document())
+    return jsonify(document(current_app))
 
 
 @blueprint.get("/me")
@@ -78,7 +80,7 @@ def own_variant(query: VariantQuery, exercise_id: str) -> ResponseReturnValue:
     return jsonify(serialise.variant_json(engine.variant(known, own.seed, lang), with_seed=not own.as_student))
 
 
-@blueprint.get("/exercises/<exercise_id>/variants/<seed>")
+@blueprint.get("/exercises/<exercise_id>/variants/<seed:seed>")
 @require_role(*STAFF)
 @query_model(LangQuery)
 def any_variant(query: LangQuery, exercise_id: str, seed: str) -> ResponseReturnValue:
@@ -101,14 +103,14 @@ def validate() -> ResponseReturnValue:
 @autocommit_requests
 @require_user
 @no_query
-def create_submission() -> ResponseReturnValue:
+@header_model(SubmissionHeaders)
+def create_submission(sent: SubmissionHeaders) -> ResponseReturnValue:
     """Accept an answer for grading: 202 once the queued row is committed.
 
     200 instead when an Idempotency-Key repeats, or when ``Prefer: wait=N`` held the reply until the grade was in.
     """
     principal = require_principal()
-    key = services.idempotency_key(request.headers.get("Idempotency-Key"))
-    wait = parse.prefer_wait(request.headers.get("Prefer"), services.MAX_WAIT_SECONDS)
+    key, wait = sent.idempotency_key, sent.wait or 0.0
     session = get_session()
     wanted = read_body(SubmissionRequest, first=lambda payload: services.refuse_a_students_seed(principal, payload))
     submission_request = services.check_submission(session, principal, wanted)
@@ -117,11 +119,7 @@ def create_submission() -> ResponseReturnValue:
     if wait:
         submission = services.wait_for_own(session, principal, submission, wait, mark)
     data = serialise.submission_json(session, principal, submission, utcnow())
-    headers = {"Location": f"/api/v1/submissions/{submission.id}"}
-    if replay:
-        headers["Idempotent-Replayed"] = "true"
-    if wait:
-        headers["Preference-Applied"] = f"wait={wait:g}"
+    headers = submitted_headers(submission.id, replay, wait)
     return jsonify(data), 200 if replay or submission.is_final else 202, headers
 
 

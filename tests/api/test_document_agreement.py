@@ -16,8 +16,8 @@ from .support import Api, assert_error
 SHIFT = "ch13.shift-pairs"
 
 
-def _schema(name: str) -> dict[str, Any]:
-    return dict(document()["components"]["schemas"][name])
+def _schema(api: Api, name: str) -> dict[str, Any]:
+    return dict(document(api.client.application)["components"]["schemas"][name])
 
 
 def _conforms(schema: dict[str, Any], value: Any) -> bool:
@@ -30,7 +30,7 @@ def _validate(api: Api, **fields: Any) -> Any:
 
 @pytest.mark.parametrize("schema_name", ["ValidateRequest", "SubmissionRequest"])
 def test_a_null_seed_and_assignment_are_documented_and_read_as_absent(api: Api, schema_name: str) -> None:
-    schema = _schema(schema_name)
+    schema = _schema(api, schema_name)
     assert _conforms(schema, {"exercise_id": SHIFT, "answer": {}, "seed": None, "assignment_id": None})
     assert _validate(api, seed=None).status_code == 200
     assert _validate(api, seed=None).get_json() == _validate(api).get_json()
@@ -39,7 +39,7 @@ def test_a_null_seed_and_assignment_are_documented_and_read_as_absent(api: Api, 
 def test_an_integer_written_with_a_zero_fraction_is_an_integer(api: Api) -> None:
     assignment = api.school.practice_assignment
     assert _conforms(
-        _schema("ValidateRequest"), {"exercise_id": SHIFT, "answer": {}, "assignment_id": float(assignment)}
+        _schema(api, "ValidateRequest"), {"exercise_id": SHIFT, "answer": {}, "assignment_id": float(assignment)}
     )
     as_float = _validate(api, assignment_id=float(assignment), seed=7.0)
     assert as_float.status_code == 200
@@ -52,7 +52,7 @@ def test_other_floats_are_still_refused_naming_the_field(api: Api, field: str, v
 
 
 def test_an_empty_exercise_filter_is_outside_the_document_and_refused(api: Api) -> None:
-    listing = document()["paths"]["/api/v1/submissions"]["get"]
+    listing = document(api.client.application)["paths"]["/api/v1/submissions"]["get"]
     exercise = next(p for p in listing["parameters"] if p["name"] == "exercise")["schema"]
     assert not _conforms(exercise, "") and _conforms(exercise, SHIFT)
     assert_error(api.get("/submissions?exercise=", "teacher"), 400, "invalid_parameter", "exercise")
@@ -73,7 +73,7 @@ def test_an_empty_exercise_filter_is_outside_the_document_and_refused(api: Api) 
     ],
 )
 def test_the_idempotency_key_pattern_is_what_the_server_accepts(api: Api, key: str, accepted: bool) -> None:
-    submit = document()["paths"]["/api/v1/submissions"]["post"]
+    submit = document(api.client.application)["paths"]["/api/v1/submissions"]["post"]
     schema = next(p for p in submit["parameters"] if p["name"] == "Idempotency-Key")["schema"]
     assert _conforms(schema, key) is accepted
     body = {"exercise_id": SHIFT, "answer": {}, "seed": 0}

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 
-from grader.api.openapi_common import query_params
+from grader.api import body
+from grader.api.openapi_common import CONVERTER_SCHEMAS, openapi_path, query_params
 from grader.api.schemas_course import ExtensionRequest, OverrideRequest
 from grader.api.schemas_roster import AccountChange, RosterRequest, SignInLinksRequest
 from grader.api.schemas_staff import StaffRequest
 from grader.api.schemas_submissions import SubmissionRequest, ValidateRequest
+from grader.api_errors import BLUEPRINT, ApiError
 from grader.auth_session import SESSION_USER_KEY
 
 from .support import Api
-
-
-def _openapi_path(rule: str) -> str:
-    """A URL rule written as an OpenAPI path: ``<int:id>`` as ``{id}``."""
-    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule)
 
 
 def _registered_operations(app: Flask) -> set[tuple[str, str]]:
@@ -28,7 +28,7 @@ def _registered_operations(app: Flask) -> set[tuple[str, str]]:
     operations = set()
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1/"):
-            path = _openapi_path(rule.rule)
+            path = openapi_path(rule)
             operations |= {(path, method.lower()) for method in rule.methods or () if method not in ("HEAD", "OPTIONS")}
     return operations
 
@@ -59,34 +59,54 @@ def test_every_reference_resolves_and_errors_share_one_schema(api: Api) -> None:
 def _operation(document: dict[str, Any], app: Flask, method: str, path: str) -> dict[str, Any]:
     """The documented operation that serves ``method path`` (matched by the app's own URL map)."""
     rule, _ = app.url_map.bind("localhost").match(path, method=method, return_rule=True)
-    return document["paths"][_openapi_path(rule.rule)][method.lower()]
+    return document["paths"][openapi_path(rule)][method.lower()]
 
 
-def test_every_operation_has_the_view_name_as_its_operation_id(api: Api) -> None:
-    document = api.get("/openapi.json", None).get_json()
-    app = api.client.application
-    ids = []
-    for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/api/v1/"):
-            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
-                path = _openapi_path(rule.rule)
-                ids.append(document["paths"][path][method.lower()]["operationId"])
-                assert ids[-1] == rule.endpoint.removeprefix("api_v1."), (path, method)
-    assert len(ids) == len(set(ids)) == len(_registered_operations(app))
-
-
-def test_documented_query_parameters_are_the_ones_each_route_reads(api: Api) -> None:
-    """Each operation documents the query model its view validates with (the parameters' schemas and prose are
-    generated from that model, so only which model goes with which route is left to keep in step)."""
+def test_every_path_parameter_and_parsed_header_of_a_route_is_documented(api: Api) -> None:
+    """Each route's path parameters are its rule's (in its order), and the headers its view reads are documented
+    with the header model's names and schemas."""
     document = api.get("/openapi.json", None).get_json()
     app = api.client.application
     for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/api/v1/"):
-            model = app.view_functions[rule.endpoint].query_model
+        if rule.endpoint.startswith(f"{BLUEPRINT}."):
+            view = app.view_functions[rule.endpoint]
             for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
-                operation = document["paths"][_openapi_path(rule.rule)][method.lower()]
-                documented = [p for p in operation.get("parameters", []) if p["in"] == "query"]
-                assert documented == query_params(model), (method, rule.rule)
+                parameters = document["paths"][openapi_path(rule)][method.lower()].get("parameters", [])
+                in_path = [p["name"] for p in parameters if p["in"] == "path"]
+                assert in_path == re.findall(r"<(?:[^:>]+:)?([^>]+)>", rule.rule), (method, rule.rule)
+                assert set(in_path) == rule.arguments
+                headers = [p for p in parameters if p["in"] == "header"]
+                model = getattr(view, "header_model", None)
+                assert headers == (query_params(model, "header") if model else []), (method, rule.rule)
+    submit = document["paths"]["/api/v1/submissions"]["post"]["parameters"]
+    assert [p["name"] for p in submit] == ["Idempotency-Key", "Prefer"]
+
+
+def test_no_api_module_reads_a_header_but_through_a_header_model() -> None:
+    """A ``request.headers`` read in a view would be a header the document does not know of."""
+    package = Path(body.__file__).parent
+    readers = {
+        module.name
+        for module in package.glob("*.py")
+        for node in ast.walk(ast.parse(module.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "headers"
+        if isinstance(node.value, ast.Name) and node.value.id == "request"
+    }
+    assert readers == {"schemas_headers.py"}
+
+
+@pytest.mark.parametrize("converter", sorted(CONVERTER_SCHEMAS, key=lambda c: c.__name__), ids=lambda c: c.__name__)
+def test_a_path_converters_documented_bounds_are_what_the_server_accepts(converter: type) -> None:
+    schema = CONVERTER_SCHEMAS[converter]
+    if schema["type"] != "integer":
+        return
+    pattern = re.compile(converter.regex)
+    largest, above = str(schema["maximum"]), str(schema["maximum"] + 1)
+    assert pattern.fullmatch(largest) and pattern.fullmatch(str(schema["minimum"]))
+    if pattern.fullmatch(above):  # a seed segment matches any text: the view's reading refuses it
+        assert body.path_seed(largest) == schema["maximum"] and body.path_seed(str(schema["minimum"])) == 0
+        with pytest.raises(ApiError):
+            body.path_seed(above)
 
 
 def test_request_bodies_are_the_models_the_views_read(api: Api) -> None:
