@@ -56,6 +56,7 @@ def fresh_answer_tags(dialect: str) -> Select[*tuple[Any, ...]]:
             Submission.status == SubmissionStatus.GRADED,
             Submission.score < FULL_MARKS,
             Submission.assignment_id.is_not(None),
+            tags.c.value.is_not(None),
         )
         .subquery("expanded")
     )

@@ -68,11 +68,12 @@ def _expansion(dialect: str, row: str) -> tuple[str, str]:
 
 def _choice(dialect: str, row: str) -> str:
     """SQL: (tag, field) of ``row``'s parts, each tag once, by its lowest-scoring part (ties: first field by
-    name)."""
+    name). A null tag (SQLite's json_each gives one for ``"tags": null``) is no tag: a grade must not fail on it."""
     parts, score = _expansion(dialect, row)
     return (
         "SELECT tag, field FROM (SELECT t.value AS tag, p.key AS field, "
-        f"row_number() OVER (PARTITION BY t.value ORDER BY {score}, p.key) AS choice FROM {parts}) chosen "
+        f"row_number() OVER (PARTITION BY t.value ORDER BY {score}, p.key) AS choice FROM {parts} "
+        "WHERE t.value IS NOT NULL) chosen "
         "WHERE choice = 1"
     )
 
@@ -242,7 +243,7 @@ def _fill(dialect: str) -> list[str]:
         "SELECT id, tag, assignment_id, exercise_id, user_id, field FROM (SELECT s.id, s.assignment_id, "
         "s.exercise_id, s.user_id, t.value AS tag, p.key AS field, row_number() OVER "
         f"(PARTITION BY s.id, t.value ORDER BY {score}, p.key) AS choice FROM submissions s, {parts} "
-        f"WHERE {_wrong('s')}) chosen WHERE choice = 1",
+        f"WHERE {_wrong('s')} AND t.value IS NOT NULL) chosen WHERE choice = 1",
         "INSERT INTO misconception_counts (assignment_id, exercise_id, wrong, tagged) "
         "SELECT s.assignment_id, s.exercise_id, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM answer_tags "
         f"WHERE submission_id = s.id) THEN 1 ELSE 0 END) FROM submissions s WHERE {_wrong('s')} AND {_enrolled('s')} "
