@@ -54,10 +54,12 @@ def test_counts_are_filled_kept_and_dropped(empty_database: str) -> None:
             (users[1], "t1", "a"),
             (users[1], "t2", "a"),
         }
-        assert _rows(engine, "SELECT assignment_id, exercise_id, wrong, tagged FROM misconception_counts") == {
-            (assignment, "e1", 1, 1)
-        }
-        tag_counts = "SELECT tag, answers, students FROM misconception_tag_counts"
+        assert _rows(
+            engine,
+            "SELECT assignment_id, exercise_id, sum(wrong), sum(tagged) FROM misconception_counts "
+            "GROUP BY assignment_id, exercise_id",
+        ) == {(assignment, "e1", 1, 1)}
+        tag_counts = "SELECT tag, sum(answers), sum(students) FROM misconception_tag_counts GROUP BY tag"  # over shards
         assert _rows(engine, tag_counts) == {("t1", 1, 1), ("t2", 1, 1)}
         with engine.begin() as connection:  # the triggers: a new wrong answer (the tie goes to field a)
             _graded(connection, users[0], assignment, 0.2, ONE_TAG)

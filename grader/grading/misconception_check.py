@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from grader import sql_dialects
 from grader.models import (
+    SHARDS,
     AnswerTag,
     Assignment,
     Enrolment,
@@ -74,13 +75,15 @@ def _enrolled(assignment_id: Any, user_id: Any) -> ColumnElement[bool]:
 
 
 def _fresh_counts(dialect: str) -> Select[*tuple[Any, ...]]:
-    """SELECT (assignment, exercise, wrong, tagged) over the enrolled students' wrong answers."""
+    """SELECT (assignment, exercise, shard, wrong, tagged) over the enrolled students' wrong answers."""
     tagged = fresh_answer_tags(dialect).subquery("tagged")
     has_tag = exists().where(tagged.c.submission_id == Submission.id)
+    shard = Submission.user_id % SHARDS
     return (
         select(
             Submission.assignment_id,
             Submission.exercise_id,
+            shard,
             func.count(),
             func.sum(case((has_tag, 1), else_=0)),
         )
@@ -90,19 +93,25 @@ def _fresh_counts(dialect: str) -> Select[*tuple[Any, ...]]:
             Submission.assignment_id.is_not(None),
             _enrolled(Submission.assignment_id, Submission.user_id),
         )
-        .group_by(Submission.assignment_id, Submission.exercise_id)
+        .group_by(Submission.assignment_id, Submission.exercise_id, shard)
     )
 
 
 def _fresh_tag_counts(dialect: str) -> Select[*tuple[Any, ...]]:
-    """SELECT (assignment, exercise, tag, answers, students) over the enrolled students' wrong answers."""
+    """SELECT (assignment, exercise, tag, shard, answers, students) over the enrolled students' wrong answers."""
     tags = fresh_answer_tags(dialect).subquery("tags")
+    shard = tags.c.user_id % SHARDS
     return (
         select(
-            tags.c.assignment_id, tags.c.exercise_id, tags.c.tag, func.count(), func.count(tags.c.user_id.distinct())
+            tags.c.assignment_id,
+            tags.c.exercise_id,
+            tags.c.tag,
+            shard,
+            func.count(),
+            func.count(tags.c.user_id.distinct()),
         )
         .where(_enrolled(tags.c.assignment_id, tags.c.user_id))
-        .group_by(tags.c.assignment_id, tags.c.exercise_id, tags.c.tag)
+        .group_by(tags.c.assignment_id, tags.c.exercise_id, tags.c.tag, shard)
     )
 
 
@@ -129,12 +138,17 @@ def misconception_differences(session: Session) -> list[str]:
         for row in session.scalars(select(AnswerTag))
     }
     found = _compared("answer tag", kept_tags, fresh_tags, None)
-    fresh = {(a, e): (int(w), int(t)) for a, e, w, t in session.execute(_fresh_counts(dialect))}
-    kept = {(r.assignment_id, r.exercise_id): (r.wrong, r.tagged) for r in session.scalars(select(MisconceptionCount))}
+    fresh = {(a, e, part): (int(w), int(t)) for a, e, part, w, t in session.execute(_fresh_counts(dialect))}
+    kept = {
+        (r.assignment_id, r.exercise_id, r.shard): (r.wrong, r.tagged)
+        for r in session.scalars(select(MisconceptionCount))
+    }
     found += _compared("misconception count", kept, fresh, (0, 0))
-    fresh_by_tag = {(a, e, g): (int(n), int(s)) for a, e, g, n, s in session.execute(_fresh_tag_counts(dialect))}
+    fresh_by_tag = {
+        (a, e, g, part): (int(n), int(s)) for a, e, g, part, n, s in session.execute(_fresh_tag_counts(dialect))
+    }
     kept_by_tag = {
-        (r.assignment_id, r.exercise_id, r.tag): (r.answers, r.students)
+        (r.assignment_id, r.exercise_id, r.tag, r.shard): (r.answers, r.students)
         for r in session.scalars(select(MisconceptionTagCount))
     }
     return found + _compared("misconception tag count", kept_by_tag, fresh_by_tag, (0, 0))
@@ -149,11 +163,11 @@ def refill(session: Session) -> None:
     session.execute(insert(AnswerTag).from_select(["submission_id", "tag", *TAG_FIELDS], fresh_answer_tags(dialect)))
     session.execute(
         insert(MisconceptionCount).from_select(
-            ["assignment_id", "exercise_id", "wrong", "tagged"], _fresh_counts(dialect)
+            ["assignment_id", "exercise_id", "shard", "wrong", "tagged"], _fresh_counts(dialect)
         )
     )
     session.execute(
         insert(MisconceptionTagCount).from_select(
-            ["assignment_id", "exercise_id", "tag", "answers", "students"], _fresh_tag_counts(dialect)
+            ["assignment_id", "exercise_id", "tag", "shard", "answers", "students"], _fresh_tag_counts(dialect)
         )
     )

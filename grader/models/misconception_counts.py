@@ -5,7 +5,8 @@ exercise (``MisconceptionCount``) and the answers and students per exercise and 
 Triggers on ``submissions`` and ``enrolments`` (migration 0024) keep them on every grade, regrade, re-queue,
 delete and move of a submission and on every enrolment, unenrolment and change of role, whoever writes it; ``grader
 check-progress`` recomputes them from the submissions and compares. Rows of exercises an assignment no longer sets
-stay, and are left out when read, as the dashboard leaves out those answers.
+stay, and are left out when read, as the dashboard leaves out those answers. The counts are split by student
+over ``SHARDS`` rows (``grader.models.submission_counts``), read as their sum.
 """
 
 from __future__ import annotations
@@ -37,24 +38,27 @@ class AnswerTag(Base):
 
 
 class MisconceptionCount(Base):
-    """The enrolled students' wrong graded answers to one exercise of one assignment, and how many carry a tag."""
+    """The wrong graded answers to one exercise of one assignment by the enrolled students with ``user_id % SHARDS
+    == shard``, and how many of them carry a tag."""
 
     __tablename__ = "misconception_counts"
 
     assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True)
     exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    shard: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)  # user_id % SHARDS
     wrong: Mapped[int] = mapped_column(default=0)
     tagged: Mapped[int] = mapped_column(default=0)
 
 
 class MisconceptionTagCount(Base):
-    """The enrolled students' wrong graded answers to one exercise carrying one tag, and how many students gave
-    them."""
+    """The wrong graded answers to one exercise carrying one tag by the enrolled students of one shard, and how
+    many students gave them."""
 
     __tablename__ = "misconception_tag_counts"
 
     assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True)
     exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     tag: Mapped[str] = mapped_column(Text, primary_key=True)
+    shard: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)  # user_id % SHARDS
     answers: Mapped[int] = mapped_column(default=0)
     students: Mapped[int] = mapped_column(default=0)

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy import ColumnElement, Select, and_, false, or_, select, union_all
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
@@ -91,27 +91,23 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
     wrong_counts: dict[str, int] = {}
     tagged_answers: dict[str, int] = {}
     for exercise_id, wrong, tagged in session.execute(
-        select(MisconceptionCount.exercise_id, MisconceptionCount.wrong, MisconceptionCount.tagged).where(
-            MisconceptionCount.assignment_id == assignment.id,
-            MisconceptionCount.exercise_id.in_(exercises),
-            MisconceptionCount.wrong > 0,
-        )
+        select(MisconceptionCount.exercise_id, func.sum(MisconceptionCount.wrong), func.sum(MisconceptionCount.tagged))
+        .where(MisconceptionCount.assignment_id == assignment.id, MisconceptionCount.exercise_id.in_(exercises))
+        .group_by(MisconceptionCount.exercise_id)
     ):
-        wrong_counts[exercise_id], tagged_answers[exercise_id] = wrong, tagged
-    counts = list(
-        session.execute(
-            select(
-                MisconceptionTagCount.exercise_id,
-                MisconceptionTagCount.tag,
-                MisconceptionTagCount.answers,
-                MisconceptionTagCount.students,
-            ).where(
-                MisconceptionTagCount.assignment_id == assignment.id,
-                MisconceptionTagCount.exercise_id.in_(exercises),
-                MisconceptionTagCount.answers > 0,
-            )
+        if wrong:
+            wrong_counts[exercise_id], tagged_answers[exercise_id] = int(wrong), int(tagged)
+    per_tag = (
+        select(
+            MisconceptionTagCount.exercise_id,
+            MisconceptionTagCount.tag,
+            func.sum(MisconceptionTagCount.answers),
+            func.sum(MisconceptionTagCount.students),
         )
+        .where(MisconceptionTagCount.assignment_id == assignment.id, MisconceptionTagCount.exercise_id.in_(exercises))
+        .group_by(MisconceptionTagCount.exercise_id, MisconceptionTagCount.tag)
     )
+    counts = [(e, tag, int(n), int(students)) for e, tag, n, students in session.execute(per_tag) if n]
     examples = _examples(session, assignment, [(exercise_id, tag) for exercise_id, tag, _n, _s in counts])
     by_exercise: dict[str, list[TagCount]] = defaultdict(list)
     for exercise_id, tag, n, students in counts:

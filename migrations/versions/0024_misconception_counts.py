@@ -7,7 +7,10 @@ from those few submissions' own parts. ``misconception_counts`` (per
 assignment and exercise: wrong answers, tagged answers) and ``misconception_tag_counts`` (per assignment, exercise
 and tag: answers, students) count enrolled students only, as the dashboard does: triggers on ``submissions`` keep
 all three on every write that makes a row wrong or no longer wrong (grade, regrade, re-queue, delete, move), and
-triggers on ``enrolments`` add or take a student's answers when they join or leave a course as a student.
+triggers on ``enrolments`` add or take a student's answers when they join or leave a course as a student. As
+0021's submission counts, each count is split over 16 rows by student (``user_id % 16``), so that parallel grades
+of one exercise do not all wait for one row's lock; a student's answers all fall in one shard, so the students
+counted per shard add up.
 
 Revision ID: 0024_misconception_counts
 Revises: 0023_listing_counts
@@ -78,17 +81,20 @@ def _choice(dialect: str, row: str) -> str:
     )
 
 
+def _key(row: str) -> str:
+    """SQL: the kept count row (assignment, exercise, shard) of ``row``'s answer."""
+    return f"assignment_id = {row}.assignment_id AND exercise_id = {row}.exercise_id AND shard = {row}.user_id % 16"
+
+
 def _take(row: str) -> list[str]:
     """Statements taking ``row``'s answer out of the kept rows (counts first, while its tags are still there)."""
     guard = f"{_wrong(row)} AND {_enrolled(row)}"
     return [
         "UPDATE misconception_counts SET wrong = wrong - 1, tagged = tagged - CASE WHEN EXISTS (SELECT 1 FROM "
-        f"answer_tags WHERE submission_id = {row}.id) THEN 1 ELSE 0 END WHERE assignment_id = {row}.assignment_id "
-        f"AND exercise_id = {row}.exercise_id AND {guard}",
+        f"answer_tags WHERE submission_id = {row}.id) THEN 1 ELSE 0 END WHERE {_key(row)} AND {guard}",
         "UPDATE misconception_tag_counts SET answers = answers - 1, students = students - CASE WHEN "
         f"{_others_of_user(row, 'misconception_tag_counts.tag')} THEN 0 ELSE 1 END "
-        f"WHERE assignment_id = {row}.assignment_id AND exercise_id = {row}.exercise_id "
-        f"AND tag IN (SELECT tag FROM answer_tags WHERE submission_id = {row}.id) AND {guard}",
+        f"WHERE {_key(row)} AND tag IN (SELECT tag FROM answer_tags WHERE submission_id = {row}.id) AND {guard}",
         f"DELETE FROM answer_tags WHERE submission_id = {row}.id",
     ]
 
@@ -100,15 +106,15 @@ def _add(dialect: str, row: str) -> list[str]:
         "INSERT INTO answer_tags (submission_id, tag, assignment_id, exercise_id, user_id, field) "
         f"SELECT {row}.id, tag, {row}.assignment_id, {row}.exercise_id, {row}.user_id, field "
         f"FROM ({_choice(dialect, row)}) picked WHERE {_wrong(row)}",
-        "INSERT INTO misconception_counts (assignment_id, exercise_id, wrong, tagged) "
-        f"SELECT {row}.assignment_id, {row}.exercise_id, 1, CASE WHEN EXISTS (SELECT 1 FROM answer_tags "
+        "INSERT INTO misconception_counts (assignment_id, exercise_id, shard, wrong, tagged) "
+        f"SELECT {row}.assignment_id, {row}.exercise_id, {row}.user_id % 16, 1, CASE WHEN EXISTS (SELECT 1 FROM answer_tags "
         f"WHERE submission_id = {row}.id) THEN 1 ELSE 0 END WHERE {guard} "
-        "ON CONFLICT (assignment_id, exercise_id) DO UPDATE SET wrong = misconception_counts.wrong + 1, "
+        "ON CONFLICT (assignment_id, exercise_id, shard) DO UPDATE SET wrong = misconception_counts.wrong + 1, "
         "tagged = misconception_counts.tagged + excluded.tagged",
-        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, answers, students) "
-        f"SELECT {row}.assignment_id, {row}.exercise_id, mine.tag, 1, CASE WHEN {_others_of_user(row, 'mine.tag')} "
+        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, shard, answers, students) "
+        f"SELECT {row}.assignment_id, {row}.exercise_id, mine.tag, {row}.user_id % 16, 1, CASE WHEN {_others_of_user(row, 'mine.tag')} "
         f"THEN 0 ELSE 1 END FROM answer_tags mine WHERE mine.submission_id = {row}.id AND {guard} "
-        "ON CONFLICT (assignment_id, exercise_id, tag) DO UPDATE SET "
+        "ON CONFLICT (assignment_id, exercise_id, tag, shard) DO UPDATE SET "
         "answers = misconception_tag_counts.answers + 1, students = misconception_tag_counts.students + excluded.students",
     ]
 
@@ -133,14 +139,15 @@ def _enrol(row: str) -> list[str]:
     """Statements adding a new student's answers (enrolment ``row``) to the counts."""
     guard = f"{row}.role = 'student'"
     return [
-        "INSERT INTO misconception_counts (assignment_id, exercise_id, wrong, tagged) "
-        "SELECT s.assignment_id, s.exercise_id, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM answer_tags "
-        f"WHERE submission_id = s.id) THEN 1 ELSE 0 END) {_student_wrong(row)} AND {guard} "
-        "GROUP BY s.assignment_id, s.exercise_id ON CONFLICT (assignment_id, exercise_id) DO UPDATE SET "
+        "INSERT INTO misconception_counts (assignment_id, exercise_id, shard, wrong, tagged) "
+        f"SELECT s.assignment_id, s.exercise_id, {row}.user_id % 16, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM "
+        f"answer_tags WHERE submission_id = s.id) THEN 1 ELSE 0 END) {_student_wrong(row)} AND {guard} "
+        "GROUP BY s.assignment_id, s.exercise_id ON CONFLICT (assignment_id, exercise_id, shard) DO UPDATE SET "
         "wrong = misconception_counts.wrong + excluded.wrong, tagged = misconception_counts.tagged + excluded.tagged",
-        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, answers, students) "
-        f"SELECT at.assignment_id, at.exercise_id, at.tag, count(*), 1 {_student_tags(row)} AND {guard} "
-        "GROUP BY at.assignment_id, at.exercise_id, at.tag ON CONFLICT (assignment_id, exercise_id, tag) DO UPDATE "
+        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, shard, answers, students) "
+        f"SELECT at.assignment_id, at.exercise_id, at.tag, {row}.user_id % 16, count(*), 1 {_student_tags(row)} "
+        f"AND {guard} GROUP BY at.assignment_id, at.exercise_id, at.tag "
+        "ON CONFLICT (assignment_id, exercise_id, tag, shard) DO UPDATE "
         "SET answers = misconception_tag_counts.answers + excluded.answers, "
         "students = misconception_tag_counts.students + 1",
     ]
@@ -158,10 +165,11 @@ def _unenrol(row: str) -> list[str]:
         f"UPDATE misconception_counts SET wrong = wrong - (SELECT count(*) {_student_wrong(row)} AND {mine}), "
         "tagged = tagged - (SELECT count(*) "
         f"{_student_wrong(row)} AND {mine} AND EXISTS (SELECT 1 FROM answer_tags WHERE submission_id = s.id)) "
-        f"WHERE {guard} AND (assignment_id, exercise_id) IN (SELECT s.assignment_id, s.exercise_id "
+        f"WHERE {guard} AND shard = {row}.user_id % 16 AND (assignment_id, exercise_id) IN "
+        "(SELECT s.assignment_id, s.exercise_id "
         f"{_student_wrong(row)})",
         f"UPDATE misconception_tag_counts SET answers = answers - (SELECT count(*) {_student_tags(row)} AND {tag}), "
-        f"students = students - 1 WHERE {guard} AND (assignment_id, exercise_id, tag) IN "
+        f"students = students - 1 WHERE {guard} AND shard = {row}.user_id % 16 AND (assignment_id, exercise_id, tag) IN "
         f"(SELECT at.assignment_id, at.exercise_id, at.tag {_student_tags(row)})",
     ]
 
@@ -244,13 +252,14 @@ def _fill(dialect: str) -> list[str]:
         "s.exercise_id, s.user_id, t.value AS tag, p.key AS field, row_number() OVER "
         f"(PARTITION BY s.id, t.value ORDER BY {score}, p.key) AS choice FROM submissions s, {parts} "
         f"WHERE {_wrong('s')} AND t.value IS NOT NULL) chosen WHERE choice = 1",
-        "INSERT INTO misconception_counts (assignment_id, exercise_id, wrong, tagged) "
-        "SELECT s.assignment_id, s.exercise_id, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM answer_tags "
-        f"WHERE submission_id = s.id) THEN 1 ELSE 0 END) FROM submissions s WHERE {_wrong('s')} AND {_enrolled('s')} "
-        "GROUP BY s.assignment_id, s.exercise_id",
-        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, answers, students) "
-        "SELECT at.assignment_id, at.exercise_id, at.tag, count(*), count(DISTINCT at.user_id) FROM answer_tags at "
-        f"WHERE {_enrolled('at')} GROUP BY at.assignment_id, at.exercise_id, at.tag",
+        "INSERT INTO misconception_counts (assignment_id, exercise_id, shard, wrong, tagged) "
+        "SELECT s.assignment_id, s.exercise_id, s.user_id % 16, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM "
+        f"answer_tags WHERE submission_id = s.id) THEN 1 ELSE 0 END) FROM submissions s WHERE {_wrong('s')} AND "
+        f"{_enrolled('s')} GROUP BY s.assignment_id, s.exercise_id, s.user_id % 16",
+        "INSERT INTO misconception_tag_counts (assignment_id, exercise_id, tag, shard, answers, students) "
+        "SELECT at.assignment_id, at.exercise_id, at.tag, at.user_id % 16, count(*), count(DISTINCT at.user_id) "
+        f"FROM answer_tags at WHERE {_enrolled('at')} GROUP BY at.assignment_id, at.exercise_id, at.tag, "
+        "at.user_id % 16",
     ]
 
 
@@ -279,6 +288,7 @@ def upgrade() -> None:
         "misconception_counts",
         sa.Column("assignment_id", sa.Integer(), nullable=False),
         sa.Column("exercise_id", sa.String(length=64), nullable=False),
+        sa.Column("shard", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("wrong", sa.Integer(), nullable=False),
         sa.Column("tagged", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
@@ -287,13 +297,14 @@ def upgrade() -> None:
             name=op.f("fk_misconception_counts_assignment_id_assignments"),
             ondelete="CASCADE",
         ),
-        sa.PrimaryKeyConstraint("assignment_id", "exercise_id", name=op.f("pk_misconception_counts")),
+        sa.PrimaryKeyConstraint("assignment_id", "exercise_id", "shard", name=op.f("pk_misconception_counts")),
     )
     op.create_table(
         "misconception_tag_counts",
         sa.Column("assignment_id", sa.Integer(), nullable=False),
         sa.Column("exercise_id", sa.String(length=64), nullable=False),
         sa.Column("tag", sa.Text(), nullable=False),
+        sa.Column("shard", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("answers", sa.Integer(), nullable=False),
         sa.Column("students", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
@@ -302,7 +313,9 @@ def upgrade() -> None:
             name=op.f("fk_misconception_tag_counts_assignment_id_assignments"),
             ondelete="CASCADE",
         ),
-        sa.PrimaryKeyConstraint("assignment_id", "exercise_id", "tag", name=op.f("pk_misconception_tag_counts")),
+        sa.PrimaryKeyConstraint(
+            "assignment_id", "exercise_id", "tag", "shard", name=op.f("pk_misconception_tag_counts")
+        ),
     )
     for statement in _fill(dialect):
         op.execute(statement)
