@@ -184,13 +184,17 @@ def _body(statements: list[str]) -> str:
 
 
 def _postgresql() -> list[str]:
-    """PostgreSQL's functions and triggers."""
+    """PostgreSQL's functions and triggers (a grade's old row, not wrong, skips the take's statements at once)."""
     return [
         f"""
         CREATE FUNCTION answers_tagged() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            IF TG_OP <> 'INSERT' THEN {_body(_take("OLD"))} END IF;
-            IF TG_OP <> 'DELETE' THEN {_body(_add("postgresql", "NEW"))} END IF;
+            IF TG_OP <> 'INSERT' THEN
+                IF {_wrong("OLD")} THEN {_body(_take("OLD"))} END IF;
+            END IF;
+            IF TG_OP <> 'DELETE' THEN
+                IF {_wrong("NEW")} THEN {_body(_add("postgresql", "NEW"))} END IF;
+            END IF;
             RETURN NULL;
         END
         $$
