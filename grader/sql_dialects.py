@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, any_, case, cast, func, literal, select, text
+from sqlalchemy import JSON, ColumnElement, Connection, any_, case, cast, func, literal, select, text, type_coerce
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.dml import Insert
@@ -102,3 +102,9 @@ def json_array_texts(dialect: str, array_of: ColumnElement[Any], key: str) -> An
     else:
         elements = func.json_each(array_of, f"$.{key}")
     return elements.table_valued("value", joins_implicitly=True)
+
+
+def json_text(document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
+    """SQL: the text of ``document[key]`` (a JSON object), by the JSON type's portable accessor."""
+    text_of: ColumnElement[Any] = type_coerce(document, JSON)[key].as_string()
+    return text_of

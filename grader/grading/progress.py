@@ -20,6 +20,7 @@ from sqlalchemy import delete, insert, or_, select
 from sqlalchemy.orm import Session
 
 from grader.grading import policy
+from grader.grading.misconception_check import misconception_differences, refill
 from grader.grading.overrides import overrides_of
 from grader.grading.progress_sums import (
     count_differences,
@@ -197,8 +198,8 @@ def assignments_with_rows(session: Session) -> list[Assignment]:
 
 def check_all(session: Session, *, repair: bool = False) -> list[str]:
     """Every difference between the stored rows (and sums) and their recomputation, over all assignments, and
-    between the kept submission counts and a count; with ``repair`` the assignments that differ are rebuilt and the
-    counts recounted (and committed)."""
+    between the kept submission counts and a count, and between the kept misconception rows and their recomputation;
+    with ``repair`` the assignments that differ are rebuilt and the counts recounted (and committed)."""
     found: list[str] = []
     for assignment in assignments_with_rows(session):
         differing = list(differences(session, assignment))
@@ -209,6 +210,10 @@ def check_all(session: Session, *, repair: bool = False) -> list[str]:
     found += miscounted
     if miscounted and repair:
         recount(session)
+    mistagged = misconception_differences(session)
+    found += mistagged
+    if mistagged and repair:
+        refill(session)
     if repair:
         session.commit()
     return found

@@ -30,6 +30,7 @@ from grader.models.lti import (
     MemberStatus,
     OutboxStatus,
 )
+from grader.models.misconception_counts import AnswerTag, MisconceptionCount, MisconceptionTagCount
 from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.progress import ProgressRow
 from grader.models.progress_totals import AssignmentProgress
@@ -52,6 +53,7 @@ __all__ = [
     "FINAL_STATUSES",
     "SHARDS",
     "AnswerKeyPolicy",
+    "AnswerTag",
     "ApiToken",
     "AppendOnlyError",
     "Assignment",
@@ -80,6 +82,8 @@ __all__ = [
     "LtiResourceLink",
     "LtiScoreOutbox",
     "MemberStatus",
+    "MisconceptionCount",
+    "MisconceptionTagCount",
     "OutboxStatus",
     "OverrideLogEntry",
     "ProgressRow",

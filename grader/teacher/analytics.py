@@ -1,4 +1,5 @@
-"""The assignment dashboard's misconception tables, read from the wrong answers themselves (their parts' tags), and
+"""The assignment dashboard's misconception tables, read from the kept misconception counts and answer tags (kept
+by triggers from the wrong answers' parts, ``grader.models.misconception_counts``), and
 the SQL conditions on a course's submissions that the exports share. Scores and the student tables come from the
 progress rows (``grader.teacher.progress_stats``).
 """
@@ -8,34 +9,22 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    ColumnElement,
-    CompoundSelect,
-    Float,
-    Integer,
-    Select,
-    String,
-    and_,
-    cast,
-    false,
-    func,
-    literal,
-    null,
-    or_,
-    select,
-    true,
-    type_coerce,
-    union_all,
-)
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
 from grader import sql_dialects
-from grader.models import Assignment, Enrolment, EnrolmentRole, Submission, SubmissionStatus
-from grader.percent import FULL_MARKS
+from grader.models import (
+    AnswerTag,
+    Assignment,
+    Enrolment,
+    EnrolmentRole,
+    MisconceptionCount,
+    MisconceptionTagCount,
+    Submission,
+    SubmissionStatus,
+)
 
 EXAMPLES_PER_TAG = 3
 
@@ -94,35 +83,32 @@ def graded_of_students(assignments: Sequence[Assignment], course_id: int) -> Col
     )
 
 
-def _json_text(document: ColumnElement[Any], key: str) -> ColumnElement[Any]:
-    """SQL: the text of ``document[key]`` (a JSON object), by the JSON type's portable accessor."""
-    text: ColumnElement[Any] = type_coerce(document, JSON)[key].as_string()
-    return text
-
-
-def _tagged_parts(dialect: str, document: ColumnElement[Any]) -> tuple[Any, Any]:
-    """Table-valued joins: every part of ``document`` (a parts column), and every tag of that part."""
-    parts = sql_dialects.json_object_items(dialect, document, Submission.parts.type).alias("part")
-    return parts, sql_dialects.json_array_texts(dialect, parts.c.value, "tags").alias("tag")
-
-
 def misconceptions(session: Session, assignment: Assignment) -> list[MisconceptionTable]:
-    """Per exercise: wrong graded answers and, per misconception tag, how many carry it and a few examples."""
-    dialect = sql_dialects.dialect_of(session)
-    sql_dialects.plan_json_expansion_without_jit(session)
+    """Per exercise: wrong graded answers and, per misconception tag, how many carry it and a few examples; from the
+    kept counts (``grader.models.MisconceptionCount``, ``MisconceptionTagCount``) and the newest few kept tags, so
+    that the table costs what it shows, not what the course holds."""
+    exercises = list(assignment.exercise_ids)
     wrong_counts: dict[str, int] = {}
     tagged_answers: dict[str, int] = {}
-    counts: list[tuple[str, str, int, int]] = []
-    examples: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)  # (rank, text)
-    for kind, exercise_id, tag, n, students, field, read in session.execute(_misconception_query(assignment, dialect)):
-        if kind == "wrong":
-            wrong_counts[exercise_id] = int(n)
-        elif kind == "tagged":
-            tagged_answers[exercise_id] = int(n)
-        elif kind == "tag":
-            counts.append((exercise_id, tag, int(n), int(students)))
-        else:  # an example; n is its rank, newest first
-            examples[(exercise_id, tag)].append((int(n), f"{field}: {read if read is not None else ''}"))
+    for exercise_id, wrong, tagged in session.execute(
+        select(MisconceptionCount.exercise_id, func.sum(MisconceptionCount.wrong), func.sum(MisconceptionCount.tagged))
+        .where(MisconceptionCount.assignment_id == assignment.id, MisconceptionCount.exercise_id.in_(exercises))
+        .group_by(MisconceptionCount.exercise_id)
+    ):
+        if wrong:
+            wrong_counts[exercise_id], tagged_answers[exercise_id] = int(wrong), int(tagged)
+    per_tag = (
+        select(
+            MisconceptionTagCount.exercise_id,
+            MisconceptionTagCount.tag,
+            func.sum(MisconceptionTagCount.answers),
+            func.sum(MisconceptionTagCount.students),
+        )
+        .where(MisconceptionTagCount.assignment_id == assignment.id, MisconceptionTagCount.exercise_id.in_(exercises))
+        .group_by(MisconceptionTagCount.exercise_id, MisconceptionTagCount.tag)
+    )
+    counts = [(e, tag, int(n), int(students)) for e, tag, n, students in session.execute(per_tag) if n]
+    examples = _examples(session, assignment, [(exercise_id, tag) for exercise_id, tag, _n, _s in counts])
     by_exercise: dict[str, list[TagCount]] = defaultdict(list)
     for exercise_id, tag, n, students in counts:
         by_exercise[exercise_id].append(
@@ -131,7 +117,7 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
                 count=n,
                 students=students,
                 share_of_wrong=n / wrong_counts[exercise_id],
-                examples=tuple(example for _rank, example in sorted(examples.get((exercise_id, tag), ()))),
+                examples=tuple(examples.get((exercise_id, tag), ())),
             )
         )
     return [
@@ -141,85 +127,42 @@ def misconceptions(session: Session, assignment: Assignment) -> list[Misconcepti
             tuple(sorted(by_exercise[e], key=lambda t: (-t.count, t.tag))),
             wrong_counts.get(e, 0) - tagged_answers.get(e, 0),
         )
-        for e in assignment.exercise_ids
+        for e in exercises
     ]
 
 
-def _misconception_query(assignment: Assignment, dialect: str) -> CompoundSelect[*tuple[Any, ...]]:
-    """One statement for the whole misconception table: (kind, exercise, tag, n, students, field, read) rows.
-
-    Kinds: "wrong" (wrong answers per exercise), "tagged" (wrong answers with any tag), "tag" (answers and students
-    per tag), "example" (n = rank). The parts' JSON is expanded once, into a CTE the other three read (PostgreSQL
-    and SQLite materialise a CTE used more than once): expanded three times, it cost three passes over the JSON and,
-    with json_each's row guesses, plans that scanned the whole table.
-    """
-    wrong = and_(graded_of_students([assignment], assignment.course_id), Submission.score < FULL_MARKS)
-    # MATERIALIZED fences the plain scan of the wrong answers off from the JSON expansion: with json_each's guess of
-    # 100 rows per call, PostgreSQL otherwise walked the whole table in id order to spare itself a sort.
-    answers = (
-        select(Submission.id, Submission.user_id, Submission.exercise_id, Submission.parts)
-        .where(wrong)
-        .cte("wrong_answers")
-        .prefix_with("MATERIALIZED")
-    )
-    parts, tags = _tagged_parts(dialect, answers.c.parts)
-    # Each (answer, tag) once, shown by its lowest-scoring tagged part (ties: the first field by name).
-    choice = func.row_number().over(
-        partition_by=(answers.c.id, tags.c.value),
-        order_by=(cast(_json_text(parts.c.value, "score"), Float), parts.c.key),
-    )
-    expanded = (
-        select(
-            answers.c.id.label("submission_id"),
-            answers.c.user_id,
-            answers.c.exercise_id,
-            tags.c.value.label("tag"),
-            parts.c.key.label("field"),
-            _json_text(parts.c.value, "read").label("read"),
-            choice.label("choice"),
+def _examples(
+    session: Session, assignment: Assignment, keys: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], list[str]]:
+    """Per (exercise, tag) of ``keys``: "field: what the student wrote" of its newest ``EXAMPLES_PER_TAG`` answers
+    by enrolled students, newest first. One statement: a few rows of index (assignment, exercise, tag, submission)
+    per key, and the text from each of those submissions' parts."""
+    if not keys:
+        return {}
+    students = course_students(assignment.course_id)
+    limited = [
+        select(AnswerTag.exercise_id, AnswerTag.tag, AnswerTag.submission_id, AnswerTag.field)
+        .where(
+            AnswerTag.assignment_id == assignment.id,
+            AnswerTag.exercise_id == exercise_id,
+            AnswerTag.tag == tag,
+            AnswerTag.user_id.in_(students),
         )
-        .select_from(answers)
-        .join(parts, true())
-        .join(tags, true())
-        .subquery("expanded")
+        .order_by(AnswerTag.submission_id.desc())
+        .limit(EXAMPLES_PER_TAG)
+        .subquery()
+        for exercise_id, tag in keys
+    ]
+    # Each limited SELECT in a subquery of its own: SQLite takes no LIMIT on a UNION's members.
+    newest = union_all(*(select(*one.c) for one in limited)).subquery("newest")
+    part = sql_dialects.json_object_items(
+        sql_dialects.dialect_of(session), Submission.parts.expression, Submission.parts.type
+    ).alias("part")
+    read = select(sql_dialects.json_text(part.c.value, "read")).where(part.c.key == newest.c.field).scalar_subquery()
+    found: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)
+    query = select(newest.c.exercise_id, newest.c.tag, newest.c.submission_id, newest.c.field, read).join(
+        Submission, Submission.id == newest.c.submission_id
     )
-    per_tag = select(expanded).where(expanded.c.choice == 1).cte("per_tag")
-    no_text, no_number = cast(null(), String), cast(null(), Integer)
-    newest = func.row_number().over(
-        partition_by=(per_tag.c.exercise_id, per_tag.c.tag), order_by=per_tag.c.submission_id.desc()
-    )
-    ranked = select(
-        per_tag.c.exercise_id, per_tag.c.tag, per_tag.c.field, per_tag.c.read, newest.label("rank")
-    ).subquery("ranked")
-    return union_all(
-        select(literal("wrong"), answers.c.exercise_id, no_text, func.count(), no_number, no_text, no_text).group_by(
-            answers.c.exercise_id
-        ),
-        select(
-            literal("tagged"),
-            per_tag.c.exercise_id,
-            no_text,
-            func.count(per_tag.c.submission_id.distinct()),
-            no_number,
-            no_text,
-            no_text,
-        ).group_by(per_tag.c.exercise_id),
-        select(
-            literal("tag"),
-            per_tag.c.exercise_id,
-            per_tag.c.tag,
-            func.count(),
-            func.count(per_tag.c.user_id.distinct()),
-            no_text,
-            no_text,
-        ).group_by(per_tag.c.exercise_id, per_tag.c.tag),
-        select(
-            literal("example"),
-            ranked.c.exercise_id,
-            ranked.c.tag,
-            ranked.c.rank,
-            no_number,
-            ranked.c.field,
-            ranked.c.read,
-        ).where(ranked.c.rank <= EXAMPLES_PER_TAG),
-    )
+    for exercise_id, tag, submission_id, field, text in session.execute(query):
+        found[(exercise_id, tag)].append((-submission_id, f"{field}: {text if text is not None else ''}"))
+    return {key: [example for _order, example in sorted(rows)] for key, rows in found.items()}

@@ -8,6 +8,7 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-01 09:00:00
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,21 +16,21 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0007'
-down_revision: str | None = '0006'
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table('courses', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('time_zone', sa.String(length=64), server_default='UTC', nullable=False))
-        batch_op.add_column(sa.Column('archived_at', sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("courses", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("time_zone", sa.String(length=64), server_default="UTC", nullable=False))
+        batch_op.add_column(sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
     """Revert this revision."""
-    with op.batch_alter_table('courses', schema=None) as batch_op:
-        batch_op.drop_column('archived_at')
-        batch_op.drop_column('time_zone')
+    with op.batch_alter_table("courses", schema=None) as batch_op:
+        batch_op.drop_column("archived_at")
+        batch_op.drop_column("time_zone")

@@ -9,14 +9,15 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-30 12:00:00
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = '0008'
-down_revision: str | None = '0007'
+revision: str = "0008"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -25,9 +26,10 @@ def _recreate(autoincrement: bool) -> None:
     """Rebuild grade_log on SQLite with or without AUTOINCREMENT (its rows, ids, index and foreign key kept)."""
     if op.get_bind().dialect.name != "sqlite":
         return
-    with op.batch_alter_table('grade_log', recreate='always',
-                              table_kwargs={'sqlite_autoincrement': autoincrement}) as batch_op:
-        batch_op.alter_column('id', existing_nullable=False)
+    with op.batch_alter_table(
+        "grade_log", recreate="always", table_kwargs={"sqlite_autoincrement": autoincrement}
+    ) as batch_op:
+        batch_op.alter_column("id", existing_nullable=False)
 
 
 def upgrade() -> None:

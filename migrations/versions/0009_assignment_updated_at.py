@@ -12,6 +12,7 @@ Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-30 12:30:00
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,26 +20,34 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0009'
-down_revision: str | None = '0008'
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table('assignments', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('updated_at', sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("assignments", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("updated_at", sa.DateTime(timezone=True), nullable=True))
     op.execute("UPDATE assignments SET updated_at = created_at")
     sqlite = op.get_bind().dialect.name == "sqlite"
-    with op.batch_alter_table('assignments', schema=None, recreate='always' if sqlite else 'auto',
-                              table_kwargs={'sqlite_autoincrement': True} if sqlite else {}) as batch_op:
-        batch_op.alter_column('updated_at', existing_type=sa.DateTime(timezone=True), nullable=False)
+    with op.batch_alter_table(
+        "assignments",
+        schema=None,
+        recreate="always" if sqlite else "auto",
+        table_kwargs={"sqlite_autoincrement": True} if sqlite else {},
+    ) as batch_op:
+        batch_op.alter_column("updated_at", existing_type=sa.DateTime(timezone=True), nullable=False)
 
 
 def downgrade() -> None:
     """Revert this revision."""
     sqlite = op.get_bind().dialect.name == "sqlite"
-    with op.batch_alter_table('assignments', schema=None, recreate='always' if sqlite else 'auto',
-                              table_kwargs={'sqlite_autoincrement': False} if sqlite else {}) as batch_op:
-        batch_op.drop_column('updated_at')
+    with op.batch_alter_table(
+        "assignments",
+        schema=None,
+        recreate="always" if sqlite else "auto",
+        table_kwargs={"sqlite_autoincrement": False} if sqlite else {},
+    ) as batch_op:
+        batch_op.drop_column("updated_at")

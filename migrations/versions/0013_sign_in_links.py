@@ -12,16 +12,16 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0013'
-down_revision: str | None = '0012'
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table('users') as batch:
-        batch.add_column(sa.Column('deactivated_at', sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("users") as batch:
+        batch.add_column(sa.Column("deactivated_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "sign_in_links",
         sa.Column("id", sa.Integer(), nullable=False),
