@@ -11,16 +11,18 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from alembic import command
 from flask import Flask
-from sqlalchemy import Float, and_, case, cast, delete, false, func, select, update
+from sqlalchemy import Engine, Float, and_, case, cast, delete, false, func, inspect, select, text, update
 from sqlalchemy.orm import Session
 
-from grader.extensions import get_db
+from grader.extensions import get_db, make_engine
 from grader.grading import progress
 from grader.grading.overrides import OverrideRequest, set_override
 from grader.grading.regrade import request_regrade
 from grader.grading.score_stats import stat_differences
 from grader.grading.terms import ExtensionRequest, grant_extension
+from grader.migrate import alembic_config, upgrade
 from grader.models import (
     Assignment,
     AssignmentProgress,
@@ -165,7 +167,7 @@ def test_kept_figures_follow_grades_and_every_change_of_a_counted_score(
     grade(session, assignment, late, PARTIAL)  # 0.75, late: 0.675
     grade(session, assignment, late, BOOK_ANSWER)  # 1.0, late: 0.9
     grade(session, assignment, teacher, BOOK_ANSWER)  # a teacher's try counts nowhere
-    grade(session, assignment, outsider, BOOK_ANSWER)  # nor one by a student of another course
+    make_graded(session, assignment.id, outsider.id, EXERCISE, 1.0)  # nor a student's not enrolled
     (whole,) = agree(session, assignment)
     assert (whole.attempted, whole.mean_score, whole.histogram) == (1, pytest.approx(0.45), (0, 0, 1, 0, 0, 0))
     by_exercise = progress_stats.exercise_stats(session, assignment)
@@ -308,3 +310,106 @@ def test_a_kept_figure_changed_behind_the_service_is_reported_then_repaired(
     assert check(capsys)[0] == 0
     agree(session, assignment)
     assert progress_stats.exercise_stats(session, assignment)[0].histogram == (0, 0, 1, 0, 0, 0)
+
+
+PROGRESS = (
+    "INSERT INTO progress_rows (assignment_id, user_id, exercise_id, attempts, first_score, score, best_late, "
+    "last_late, late, overridden) VALUES (:assignment, :user, :exercise, 1, :first, :score, false, false, false, false)"
+)
+SUMS = (
+    "INSERT INTO assignment_progress (assignment_id, user_id, points, scored, pairs, firsts) "
+    "VALUES (:assignment, :user, :points, :scored, :pairs, :firsts)"
+)
+
+
+def _kept(engine: Engine) -> tuple[set[tuple[Any, ...]], set[tuple[Any, ...]]]:
+    """The kept rows with a student counted: (exercise id, shard, figures...), (shard, exercises, figures...)."""
+    figures = "attempted, score_sum, pairs, firsts, bin_0, bin_1, bin_2, bin_3, bin_4, bin_5"
+    with engine.connect() as connection:
+        exercises = connection.execute(
+            text(f"SELECT exercise_id, shard, {figures} FROM exercise_score_stats WHERE attempted > 0")
+        )
+        whole = connection.execute(
+            text(f"SELECT shard, exercises, {figures} FROM assignment_score_stats WHERE attempted > 0")
+        )
+        counts = connection.execute(
+            text("SELECT (SELECT count(*) FROM exercise_score_stats), (SELECT count(*) FROM assignment_score_stats)")
+        ).one()
+        assert tuple(counts) == (2 * 16, 16)  # every exercise set and shard has its row, counted or not
+        return {tuple(row) for row in exercises}, {tuple(row) for row in whole}
+
+
+def test_migration_fills_the_kept_figures_and_gives_them_back(empty_database: str) -> None:
+    upgrade(empty_database, "0023_listing_counts")
+    engine = make_engine(empty_database)
+    try:
+        with engine.begin() as connection:
+            for name in ("u1", "u2", "t1"):
+                connection.execute(
+                    text(
+                        "INSERT INTO users (username, display_name, role, password_hash, created_at, session_epoch) "
+                        "VALUES (:name, 'U', 'student', 'x', CURRENT_TIMESTAMP, 0)"
+                    ),
+                    {"name": name},
+                )
+            users = list(connection.execute(text("SELECT id FROM users ORDER BY id")).scalars())
+            connection.execute(
+                text("INSERT INTO courses (code, title, created_at) VALUES ('c', 'C', CURRENT_TIMESTAMP)")
+            )
+            for user, role in zip(users, ("student", "student", "teacher"), strict=True):
+                connection.execute(
+                    text(
+                        "INSERT INTO enrolments (course_id, user_id, role, created_at) "
+                        "SELECT max(id), :user, :role, CURRENT_TIMESTAMP FROM courses"
+                    ),
+                    {"user": user, "role": role},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO assignments (course_id, title_zh, title_en, exercise_ids, score_policy, "
+                    "answer_key_policy, created_at, updated_at) SELECT max(id), 'a', 'a', '[\"e1\", \"e2\"]', 'best', "
+                    "'never', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM courses"
+                )
+            )
+            assignment = connection.execute(text("SELECT max(id) FROM assignments")).scalar_one()
+            for user, exercise, first, score in [
+                (users[0], "e1", 1.0, 1.0),
+                (users[0], "e2", 0.5, 0.5),
+                (users[1], "e1", None, 0.25),  # an override alone: no first try
+                (users[2], "e1", 1.0, 1.0),  # a teacher's: not counted
+                (users[1], "e9", 1.0, 1.0),  # an exercise not set: not counted
+            ]:
+                connection.execute(
+                    text(PROGRESS),
+                    {"assignment": assignment, "user": user, "exercise": exercise, "first": first, "score": score},
+                )
+            for user, points, scored, pairs, firsts in [(users[0], 1.5, 2, 2, 1), (users[1], 0.25, 1, 0, 0)]:
+                connection.execute(
+                    text(SUMS),
+                    {"assignment": assignment, "user": user, "points": points, "scored": scored}
+                    | {"pairs": pairs, "firsts": firsts},
+                )
+        upgrade(empty_database, "0025_score_stats")
+        one, two = users[0] % 16, users[1] % 16
+        assert _kept(engine) == (
+            {
+                ("e1", one, 1, 1.0, 1, 1, 0, 0, 0, 0, 0, 1),
+                ("e2", one, 1, 0.5, 1, 0, 0, 0, 1, 0, 0, 0),
+                ("e1", two, 1, 0.25, 0, 0, 0, 1, 0, 0, 0, 0),
+            },
+            {(one, 2, 1, 0.75, 2, 1, 0, 0, 0, 1, 0, 0), (two, 2, 1, 0.125, 0, 0, 1, 0, 0, 0, 0, 0)},
+        )
+        with engine.begin() as connection:  # the triggers: a better score, a student taken out
+            connection.execute(text("UPDATE progress_rows SET score = 1.0 WHERE exercise_id = 'e2'"))
+            connection.execute(text("DELETE FROM enrolments WHERE user_id = :user"), {"user": users[1]})
+        exercises, whole = _kept(engine)
+        assert exercises == {("e1", one, 1, 1.0, 1, 1, 0, 0, 0, 0, 0, 1), ("e2", one, 1, 1.0, 1, 0, 0, 0, 0, 0, 0, 1)}
+        assert whole == {(one, 2, 1, 0.75, 2, 1, 0, 0, 0, 1, 0, 0)}  # its sums were not touched
+        command.downgrade(alembic_config(empty_database), "0023_listing_counts")
+        with engine.begin() as connection:  # no trigger left behind: the rows change freely
+            connection.execute(text("UPDATE progress_rows SET score = 0.5"))
+            connection.execute(text("DELETE FROM users"))
+            tables = inspect(connection).get_table_names()
+        assert "exercise_score_stats" not in tables and "assignment_score_stats" not in tables
+    finally:
+        engine.dispose()
