@@ -130,6 +130,32 @@ def _enrolment_updates(row: str, sign: str) -> list[str]:
     ]
 
 
+def _bulk_update(table: str, sign: str) -> str:
+    """SQL (PostgreSQL, a statement trigger): add (``sign`` +) or take (-) the figures of every row of the
+    statement's transition table ``changed_rows`` of ``table``, one UPDATE per kept row touched. A rebuild's
+    thousands of rows would otherwise update each kept row once per student, in one transaction."""
+    if table == "progress_rows":
+        terms = _exercise_terms("p")
+        sums = ", ".join(f"sum({terms[name]}) AS {name}" for name in COLUMNS)
+        changes = ", ".join(f"{name} = exercise_score_stats.{name} {sign} d.{name}" for name in COLUMNS)
+        return (
+            f"UPDATE exercise_score_stats SET {changes} FROM (SELECT p.assignment_id, p.exercise_id, "
+            f"p.user_id % {SHARDS} AS shard, {sums} FROM changed_rows p WHERE p.score IS NOT NULL "
+            f"AND {_enrolled('p')} GROUP BY p.assignment_id, p.exercise_id, p.user_id % {SHARDS}) AS d "
+            "WHERE exercise_score_stats.assignment_id = d.assignment_id AND exercise_score_stats.exercise_id = "
+            "d.exercise_id AND exercise_score_stats.shard = d.shard"
+        )
+    terms = _assignment_terms("g", "k.exercises")
+    sums = ", ".join(f"sum({terms[name]}) AS {name}" for name in COLUMNS)
+    changes = ", ".join(f"{name} = assignment_score_stats.{name} {sign} d.{name}" for name in COLUMNS)
+    return (
+        f"UPDATE assignment_score_stats SET {changes} FROM (SELECT k.assignment_id, k.shard, {sums} "
+        "FROM changed_rows g JOIN assignment_score_stats k ON k.assignment_id = g.assignment_id "
+        f"AND k.shard = g.user_id % {SHARDS} WHERE {_enrolled('g')} GROUP BY k.assignment_id, k.shard) AS d "
+        "WHERE assignment_score_stats.assignment_id = d.assignment_id AND assignment_score_stats.shard = d.shard"
+    )
+
+
 def _fills(dialect: str, which: str) -> list[str]:
     """SQL: (re)build the kept rows of the assignments matching ``which`` (a condition on assignments ``a``)."""
     exercises = (
@@ -202,8 +228,22 @@ def _postgresql() -> list[str]:
             END
             $$
             """,
-            f"CREATE TRIGGER {table}_score_stats AFTER INSERT OR DELETE ON {table} "
-            f"FOR EACH ROW EXECUTE FUNCTION {table}_score_stats()",
+            f"""
+            CREATE FUNCTION {table}_score_stats_bulk() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    {_bulk_update(table, "+")};
+                ELSE
+                    {_bulk_update(table, "-")};
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            f"CREATE TRIGGER {table}_score_stats_added AFTER INSERT ON {table} REFERENCING NEW TABLE AS "
+            f"changed_rows FOR EACH STATEMENT EXECUTE FUNCTION {table}_score_stats_bulk()",
+            f"CREATE TRIGGER {table}_score_stats_taken AFTER DELETE ON {table} REFERENCING OLD TABLE AS "
+            f"changed_rows FOR EACH STATEMENT EXECUTE FUNCTION {table}_score_stats_bulk()",
             f"CREATE TRIGGER {table}_score_stats_changed AFTER UPDATE OF {', '.join((*key, *watched))} ON {table} "
             f"FOR EACH ROW WHEN ({_changed((*key, *watched), 'IS DISTINCT FROM')}) "
             f"EXECUTE FUNCTION {table}_score_stats()",
@@ -304,8 +344,10 @@ _SQLITE_TRIGGERS = (
     "users_score_stats",
 )
 _POSTGRESQL_TRIGGERS = (
-    ("progress_rows", ("progress_rows_score_stats", "progress_rows_score_stats_changed")),
-    ("assignment_progress", ("assignment_progress_score_stats", "assignment_progress_score_stats_changed")),
+    *(
+        (table, tuple(f"{table}_score_stats_{case}" for case in ("added", "taken", "changed")))
+        for table in ("progress_rows", "assignment_progress")
+    ),
     ("enrolments", ("enrolments_score_stats", "enrolments_score_stats_changed")),
     ("assignments", ("assignments_score_stats", "assignments_score_stats_changed")),
     ("users", ("users_score_stats",)),
@@ -371,5 +413,7 @@ def downgrade() -> None:
                 op.execute(f"DROP TRIGGER {name} ON {table}")
         for table, _ in _POSTGRESQL_TRIGGERS:
             op.execute(f"DROP FUNCTION {table}_score_stats()")
+        for table in ("progress_rows", "assignment_progress"):
+            op.execute(f"DROP FUNCTION {table}_score_stats_bulk()")
     op.drop_table("assignment_score_stats")
     op.drop_table("exercise_score_stats")
