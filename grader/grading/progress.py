@@ -30,6 +30,7 @@ from grader.grading.progress_sums import (
     sum_differences,
     sums_of,
 )
+from grader.grading.score_stats import restat, stat_differences
 from grader.grading.terms import StudentTerms, terms_of_students
 from grader.models import (
     Assignment,
@@ -197,15 +198,23 @@ def assignments_with_rows(session: Session) -> list[Assignment]:
 
 
 def check_all(session: Session, *, repair: bool = False) -> list[str]:
-    """Every difference between the stored rows (and sums) and their recomputation, over all assignments, and
-    between the kept submission counts and a count, and between the kept misconception rows and their recomputation;
-    with ``repair`` the assignments that differ are rebuilt and the counts recounted (and committed)."""
+    """Every difference between the stored rows (and sums) and their recomputation, over all assignments, between
+    the kept score statistics and theirs, between the kept submission counts and a count, and between the kept
+    misconception rows and their recomputation; with ``repair`` the assignments that differ are rebuilt, their
+    statistics recomputed, the counts recounted and the misconception rows refilled (and committed)."""
     found: list[str] = []
     for assignment in assignments_with_rows(session):
         differing = list(differences(session, assignment))
         found += differing
         if differing and repair:
             rebuild(session, assignment.id, None)
+    # Every assignment has kept statistics (zeros without a score), so every one is checked; after the rebuilds
+    # above, since their triggers move them.
+    for assignment in session.scalars(select(Assignment).order_by(Assignment.id)):
+        misstated = list(stat_differences(session, assignment))
+        found += misstated
+        if misstated and repair:
+            restat(session, assignment)
     miscounted = count_differences(session)
     found += miscounted
     if miscounted and repair:

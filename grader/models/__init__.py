@@ -35,6 +35,7 @@ from grader.models.overrides import OverrideLogEntry, ScoreOverride
 from grader.models.progress import ProgressRow
 from grader.models.progress_totals import AssignmentProgress
 from grader.models.regrade import ACTIVE_REGRADE_STATUSES, RegradeChange, RegradeJob, RegradeStatus
+from grader.models.score_stats import FIGURE_COLUMNS, AssignmentScoreStats, ExerciseScoreStats
 from grader.models.sign_in_links import SignInLink
 from grader.models.submission_counts import SHARDS, SubmissionCount
 from grader.models.submissions import (
@@ -50,6 +51,7 @@ from grader.models.workers import WorkerBeat
 
 __all__ = [
     "ACTIVE_REGRADE_STATUSES",
+    "FIGURE_COLUMNS",
     "FINAL_STATUSES",
     "SHARDS",
     "AnswerKeyPolicy",
@@ -58,11 +60,13 @@ __all__ = [
     "AppendOnlyError",
     "Assignment",
     "AssignmentProgress",
+    "AssignmentScoreStats",
     "Base",
     "Course",
     "CourseStaff",
     "Enrolment",
     "EnrolmentRole",
+    "ExerciseScoreStats",
     "Extension",
     "FollowThroughCredit",
     "GradeLogEntry",

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.teacher.progress_stats import BIN_EDGES
+from grader.score_bins import BIN_EDGES
 
 PATTERNS = ("hatch", "dots", "cross", "vertical", "horizontal", "solid")  # one per bar, so bars differ without colour
 BAR_WIDTH = 44
