@@ -21,7 +21,7 @@ from grader import create_app
 from grader.config import EMBEDDED_BROKER_URL
 from grader.demo import DEMO_LOGINS
 from grader.extensions import get_db
-from grader.models import SubmissionStatus, User
+from grader.models import Submission, SubmissionStatus, User
 from grader.serve import prepare
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.pipeline_helpers import submit, wait_final
@@ -150,6 +150,28 @@ def test_ctrl_c_stops_serve_even_when_started_in_the_background(prepared_data_di
     assert_exits_cleanly(process, log_path)
 
 
+def grade_book_answer_in(data_dir: Path) -> Submission:
+    """Submit the demo student's book answer from a second process on ``data_dir`` (it shares the database and the
+    embedded broker with the serve there) and wait until the serve's worker has graded it."""
+    app = create_app({"GRADER_DATA_DIR": str(data_dir)})
+    try:
+        with app.app_context(), get_db(app).session() as session:
+            student = session.scalar(select(User).where(User.username == "student1"))
+            assert student is not None
+            submission = submit(
+                session,
+                user_id=student.id,
+                exercise_id=EXERCISE,
+                seed=BOOK_SEED,
+                raw_answer=BOOK_ANSWER,
+                parsed_answer=None,
+                lang="zh",
+            )
+            return wait_final(session, submission.id)
+    finally:
+        get_db(app).dispose()
+
+
 def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[str, Path], data_dir: Path) -> None:
     base_url, log_path = served
     printed = log_path.read_text()
@@ -158,21 +180,8 @@ def test_serve_prints_logins_answers_and_grades_with_its_worker(served: tuple[st
         assert f"{login.username:<10} {login.password}" in printed
     assert requests.get(f"{base_url}/healthz", timeout=10).json()["database"] is True
 
-    # A second process with the same data directory shares the database and the embedded broker.
-    app = create_app({"GRADER_DATA_DIR": str(data_dir)})
-    with app.app_context(), get_db(app).session() as session:
-        student = session.scalar(select(User).where(User.username == "student1"))
-        submission = submit(
-            session,
-            user_id=student.id,
-            exercise_id=EXERCISE,
-            seed=BOOK_SEED,
-            raw_answer=BOOK_ANSWER,
-            parsed_answer=None,
-            lang="zh",
-        )
-        graded = wait_final(session, submission.id)
-        assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
+    graded = grade_book_answer_in(data_dir)
+    assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
 
 
 def celery_children(parent_pid: int) -> list[int]:
@@ -204,21 +213,8 @@ def test_serve_starts_its_worker_again_when_it_dies(prepared_data_dir: Path, tmp
         )
         assert replaced and "starting it again" in log_path.read_text(errors="replace")
 
-        app = create_app({"GRADER_DATA_DIR": str(prepared_data_dir)})
-        with app.app_context(), get_db(app).session() as session:
-            student = session.scalar(select(User).where(User.username == "student1"))
-            submission = submit(
-                session,
-                user_id=student.id,
-                exercise_id=EXERCISE,
-                seed=BOOK_SEED,
-                raw_answer=BOOK_ANSWER,
-                parsed_answer=None,
-                lang="zh",
-            )
-            graded = wait_final(session, submission.id)
-            assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
-        get_db(app).dispose()
+        graded = grade_book_answer_in(prepared_data_dir)
+        assert graded.status == SubmissionStatus.GRADED and graded.score == 1.0
     finally:
         process.terminate()
     assert_exits_cleanly(process, log_path)

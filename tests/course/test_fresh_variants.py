@@ -49,6 +49,20 @@ def _bearer(session: Session, user: User) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _fresh_assignment_with_its_own_variant(session: Session) -> tuple[Assignment, User, int, int]:
+    """A fresh-variant assignment and its student, with the student's fresh and shared shift-pairs seeds, for the
+    first student whose two variants differ: shift-pairs has few distinct variants (~5 % of seed pairs give the same
+    data), and a test that tells which variant was served needs them apart."""
+    for _ in range(20):
+        assignment, _, student = make_taught_assignment(session)
+        assignment.fresh_variants = True
+        session.commit()
+        fresh, shared = seed_for(session, student.id, SHIFT, assignment), seed_for(session, student.id, SHIFT)
+        if engine.variant(SHIFT, fresh, "en")["data"] != engine.variant(SHIFT, shared, "en")["data"]:
+            return assignment, student, fresh, shared
+    raise AssertionError("20 students in a row got the same fresh and shared variant")
+
+
 def test_a_fresh_assignment_seed_derives_from_assignment_student_and_exercise(session: Session) -> None:
     student = make_user(session)
     graded = make_assignment(session, [student], fresh_variants=True)
@@ -135,11 +149,7 @@ def test_a_fresh_practice_key_still_waits_for_its_own_rule(session: Session) -> 
 
 
 def test_page_form_submit_and_api_use_the_assignment_variant(login: Login, session: Session) -> None:
-    assignment, _, student = make_taught_assignment(session)
-    assignment.fresh_variants = True
-    session.commit()
-    fresh = seed_for(session, student.id, SHIFT, assignment)
-    shared = seed_for(session, student.id, SHIFT)
+    assignment, student, fresh, shared = _fresh_assignment_with_its_own_variant(session)
     client, csrf = login(student.username)
     page = client.get(f"/assignments/{assignment.id}/exercises/{SHIFT}").get_data(as_text=True)
     shown = engine.variant(SHIFT, fresh, "en")["prompt"]
@@ -249,15 +259,7 @@ def test_without_an_assignment_named_the_only_fresh_assignment_gives_the_variant
 ) -> None:
     """A student whose one assignment with the exercise is fresh reads and previews on that assignment's variant
     when the request names none (the shared variant would be one they are never graded on)."""
-    # Shift-pairs has few distinct variants, so two seeds can give the same data: take the first student whose
-    # fresh and shared variants differ, or the reply could not tell which one was served.
-    for _ in range(20):
-        assignment, _, student = make_taught_assignment(session)
-        assignment.fresh_variants = True
-        session.commit()
-        fresh, shared = seed_for(session, student.id, SHIFT, assignment), seed_for(session, student.id, SHIFT)
-        if engine.variant(SHIFT, fresh, "en")["data"] != engine.variant(SHIFT, shared, "en")["data"]:
-            break
+    _, student, fresh, shared = _fresh_assignment_with_its_own_variant(session)
     headers = _bearer(session, student)
     reply = client.get(f"/api/v1/exercises/{SHIFT}/variant?lang=en", headers=headers)
     assert reply.status_code == 200
