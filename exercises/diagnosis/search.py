@@ -144,10 +144,11 @@ def _build(
         except (ValueError, IndexError):
             continue  # the mistakes leave factors whose shapes do not multiply: no answer a student could write
         changed = changed_parts(exercise.fields, answer, key)
-        if not changed or not finite(list(changed.values())) or like_rounding(exercise.fields, changed, key):
+        if not changed or not finite(list(changed.values())):
             continue
         text = fingerprint(changed)
-        if text in seen:
+        # An answer already kept is skipped either way; asking it first spares the rounding test on most pairs.
+        if text in seen or like_rounding(exercise.fields, changed, key):
             continue
         seen.add(text)
         misconception = Misconception(
