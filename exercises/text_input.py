@@ -93,7 +93,8 @@ def refuse_unreadable(raw: object) -> None:
         return
     if not isinstance(raw, str):
         return
-    for index, char in enumerate(raw):
+    # Printable text holds no control character and no override (both are unprintable): the scan is for the rest.
+    for index, char in enumerate("" if raw.isprintable() else raw):
         bidi = char in BIDI_CONTROLS
         if bidi or (unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS):
             kind = BIDI_KIND if bidi else CONTROL_KIND

@@ -38,6 +38,9 @@ def without_invisible(text: str) -> str:
 
 def normalise_with_map(text: str, arithmetic: bool = True) -> tuple[str, list[int]]:
     """NFKC-normalise ``text`` char by char; also return, per output char, its index in ``text``."""
+    if text.isascii():
+        # No ASCII character is invisible, mapped or changed by NFKC: most answers are read as typed, for less.
+        return text, list(range(len(text)))
     out: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):

@@ -44,6 +44,9 @@ def _cached_long_view(text: str) -> tuple[str, tuple[int, ...]]:
 
 def _view(text: str) -> tuple[str, tuple[int, ...]]:
     """``view`` worked out."""
+    if text.isascii() and "/" not in text:
+        # NFKC keeps every ASCII character and none is invisible; without a slash no space is dropped.
+        return text.lower(), tuple(range(len(text)))
     chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
