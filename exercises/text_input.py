@@ -93,8 +93,17 @@ def refuse_unreadable(raw: object) -> None:
         return
     if not isinstance(raw, str):
         return
-    # Printable text holds no control character and no override (both are unprintable): the scan is for the rest.
-    for index, char in enumerate("" if raw.isprintable() else raw):
+    # Control characters and overrides are never printable, so printable text (nearly every answer) skips the scan.
+    if not raw.isprintable():
+        _refuse_unreadable_characters(raw)
+    for run in WORD_RUN.finditer(raw):
+        if len(run.group()) > MAX_WORD_CHARS:
+            raise read_error(WORD_TOO_LONG.format(n=len(run.group()), m=MAX_WORD_CHARS), run.start())
+
+
+def _refuse_unreadable_characters(text: str) -> None:
+    """Refuse the first control character or text-direction override in ``text``, naming it and where it is."""
+    for index, char in enumerate(text):
         bidi = char in BIDI_CONTROLS
         if bidi or (unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS):
             kind = BIDI_KIND if bidi else CONTROL_KIND
@@ -105,9 +114,6 @@ def refuse_unreadable(raw: object) -> None:
                 ),
                 index,
             )
-    for run in WORD_RUN.finditer(raw):
-        if len(run.group()) > MAX_WORD_CHARS:
-            raise read_error(WORD_TOO_LONG.format(n=len(run.group()), m=MAX_WORD_CHARS), run.start())
 
 
 def check_count(count: int) -> None:
