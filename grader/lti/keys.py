@@ -3,6 +3,7 @@ signed has expired; the public key set served at /lti/jwks.json."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -63,11 +64,18 @@ def rotate(session: Session, now: datetime | None = None) -> LtiKey:
     return new
 
 
+@functools.lru_cache(maxsize=8)  # the next, current and retired keys, with room for a rotation or two
+def _private_key(pem: str) -> rsa.RSAPrivateKey:
+    """The key ``pem`` holds, read once per process: reading a PEM checks the RSA key (~20 ms here), and every
+    signature and every key-set request needs the key."""
+    private = serialization.load_pem_private_key(pem.encode(), password=None)
+    assert isinstance(private, rsa.RSAPrivateKey)
+    return private
+
+
 def public_jwk(key: LtiKey) -> dict[str, Any]:
     """The public half of ``key`` as a JWK with its kid."""
-    private = serialization.load_pem_private_key(key.private_pem.encode(), password=None)
-    assert isinstance(private, rsa.RSAPrivateKey)
-    jwk: dict[str, Any] = jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key(), as_dict=True)
+    jwk: dict[str, Any] = jwt.algorithms.RSAAlgorithm.to_jwk(_private_key(key.private_pem).public_key(), as_dict=True)
     return {**jwk, "kid": key.kid, "alg": "RS256", "use": "sig"}
 
 
@@ -84,4 +92,4 @@ def sign(session: Session, claims: dict[str, Any], now: datetime | None = None) 
     key = ensure_keys(session)
     moment = int((now or utcnow()).timestamp())
     payload = {**claims, "iat": moment, "exp": moment + int(SIGNED_TOKEN_LIFETIME.total_seconds())}
-    return jwt.encode(payload, key.private_pem, algorithm="RS256", headers={"kid": key.kid})
+    return jwt.encode(payload, _private_key(key.private_pem), algorithm="RS256", headers={"kid": key.kid})
