@@ -10,6 +10,7 @@ from exercises import api
 from exercises.checking import check_answer
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant, rejection_reason
+from tests.engine.verdict_support import seeded
 
 SCALED = "ch09.scaled-dot-attention"
 ADDITIVE = "l03.additive-attention"
@@ -106,7 +107,7 @@ def test_scaled_variants_mix_yes_and_no_without_row_ties() -> None:
     exercise = get_exercise(SCALED)
     answers = []
     for seed in range(1, 201):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         for name in ("q", "k", "v"):
             values = np.asarray(variant.data[name])
             assert values.shape == (3, 2) and values.min() >= -2 and values.max() <= 2
@@ -121,11 +122,11 @@ def test_scaled_variants_mix_yes_and_no_without_row_ties() -> None:
 def test_scaled_solution_matches_an_independent_computation() -> None:
     exercise = get_exercise(SCALED)
     for seed in range(1, 40):
-        data = generate_variant(exercise, seed).data
+        data = seeded(exercise, seed).data
         q, k, v = data["q"], data["k"], data["v"]
         scores = [[(qi[0] * kj[0] + qi[1] * kj[1]) / R2 for kj in k] for qi in q]
         weights = _row_softmax(scores)
-        reference = exercise.solve(generate_variant(exercise, seed))
+        reference = exercise.solve(seeded(exercise, seed))
         assert np.allclose(reference["scores"], scores) and np.allclose(reference["weights"], weights)
         assert np.allclose(
             reference["output"], [[sum(w[j] * v[j][c] for j in range(3)) for c in range(2)] for w in weights]
@@ -167,7 +168,7 @@ def test_additive_solution_matches_an_independent_computation() -> None:
     exercise = get_exercise(ADDITIVE)
     lengths = set()
     for seed in range(1, 60):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         lengths.add(len(variant.data["hs"]))
         expected = _additive_reference(dict(variant.data))
         reference = exercise.solve(variant)
@@ -219,7 +220,7 @@ def test_follow_through_never_lets_a_misconception_score_one() -> None:
     for exercise_id in (SCALED, ADDITIVE):
         exercise = get_exercise(exercise_id)
         for seed in range(1, 301):
-            variant = generate_variant(exercise, seed)
+            variant = seeded(exercise, seed)
             reference = exercise.solve(variant)
             for misconception in exercise.misconceptions:
                 wrong = misconception.solve(variant)

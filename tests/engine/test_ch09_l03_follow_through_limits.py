@@ -15,8 +15,16 @@ import pytest
 
 from exercises import api
 from exercises.registry import get_exercise
-from exercises.variant_generation import generate_variant
-from tests.engine.verdict_support import ADDITIVE, BOOK_ADDITIVE, BOOK_READBACK, BOOK_SCALED, READBACK, RNN, SCALED
+from tests.engine.verdict_support import (
+    ADDITIVE,
+    BOOK_ADDITIVE,
+    BOOK_READBACK,
+    BOOK_SCALED,
+    READBACK,
+    RNN,
+    SCALED,
+    seeded,
+)
 
 COST = "ch09.attention-cost"
 HEADS = "ch09.multihead-shapes"
@@ -140,7 +148,7 @@ def _lost_probe_seed() -> int:
     """A seed whose readback is nearest to some other word than the probed one (crosstalk wins)."""
     exercise = get_exercise(READBACK)
     for seed in range(1, 200):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         if exercise.solve(variant)["nearest"] != variant.data["probe"]:
             return seed
     raise AssertionError("no such seed")
@@ -152,7 +160,7 @@ def test_readback_equal_to_the_probed_word_earns_no_credit_for_cosine_one_and_it
     # crosstalk makes another word the nearest (the point of the exercise).
     seed = _lost_probe_seed()
     exercise = get_exercise(READBACK)
-    variant = generate_variant(exercise, seed)
+    variant = seeded(exercise, seed)
     probe = variant.data["probe"]
     key = exercise.solve(variant)
     answer = {"memory": key["memory"], "readback": variant.data["words"][probe], "cosine": 1, "nearest": probe}

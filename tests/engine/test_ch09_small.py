@@ -9,6 +9,7 @@ import pytest
 from exercises import api
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 RNN = get_exercise("ch09.rnn-step")
 COST = get_exercise("ch09.attention-cost")
@@ -56,7 +57,7 @@ def test_rnn_h_follows_the_students_own_pre_activation() -> None:
 
 def test_rnn_random_variants_are_one_decimal_and_unsaturated() -> None:
     for seed in SEEDS:
-        variant = generate_variant(RNN, seed)
+        variant = seeded(RNN, seed)
         for row in (*variant.data["w_h"], *variant.data["w_x"], variant.data["b"], variant.data["h_prev"]):
             assert all(abs(v * 10 - round(v * 10)) < 1e-9 and abs(v) <= 1 for v in row)
         pre = RNN.solve(variant)["pre_activation"]
@@ -80,10 +81,10 @@ def test_attention_cost_misconceptions() -> None:
 
 def test_attention_cost_half_square_only_for_even_lengths() -> None:
     tag = next(m for m in COST.misconceptions if m.tag == "causal-half-square")
-    lengths = {generate_variant(COST, seed).data["n"] % 2 for seed in SEEDS}
+    lengths = {seeded(COST, seed).data["n"] % 2 for seed in SEEDS}
     assert lengths == {0, 1}
     for seed in SEEDS:
-        variant = generate_variant(COST, seed)
+        variant = seeded(COST, seed)
         assert (tag.solve(variant) is None) == (variant.data["n"] % 2 == 1)
         assert float(variant.data["factor"] * variant.data["n"]).is_integer()
 
@@ -100,7 +101,7 @@ def test_multihead_book_gpt3() -> None:
 def test_multihead_random_shapes_divide_evenly() -> None:
     shapes = set()
     for seed in SEEDS:
-        data = generate_variant(HEADS, seed).data
+        data = seeded(HEADS, seed).data
         assert data["d_model"] % data["heads"] == 0
         shapes.add((data["d_model"], data["heads"]))
     assert len(shapes) > 20
@@ -109,10 +110,10 @@ def test_multihead_random_shapes_divide_evenly() -> None:
 def test_attention_cost_odd_length_half_square_rounded_is_named() -> None:
     # For an odd n the half square n²/2 is not whole (12.5 for n = 5): a count field refuses it, so the student who
     # halved the square writes it rounded, down or up, and that answer was left unnamed.
-    odd = [seed for seed in range(1, 400) if generate_variant(COST, seed).data["n"] % 2]
+    odd = [seed for seed in range(1, 400) if seeded(COST, seed).data["n"] % 2]
     assert len(odd) > 30
     for seed in odd:
-        variant = generate_variant(COST, seed)
+        variant = seeded(COST, seed)
         n, key = variant.data["n"], COST.solve(variant)
         typed = {"pairs": str(key["pairs"]), "growth": str(key["growth"])}
         for rounded in (n * n // 2, n * n // 2 + 1):

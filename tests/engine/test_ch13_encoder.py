@@ -11,6 +11,7 @@ from exercises.ch13.common import COLOURS, NOUNS, A
 from exercises.ch13.encoder import SOURCE_END, book_encoder, run_encoder, vector_text, vocab_from_units
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 STATES = get_exercise("ch13.encoder-states")
 COLLISION = get_exercise("ch13.encoder-collision")
@@ -84,7 +85,7 @@ def test_wrong_state_not_following_own_step_gets_no_follow_through() -> None:
 
 def test_abs_and_no_relu_are_told_apart_on_random_variants() -> None:
     for seed in SEEDS:
-        variant = generate_variant(STATES, seed)
+        variant = seeded(STATES, seed)
         reference = STATES.solve(variant)["states"]
         by_tag = {m.tag: m.solve(variant) for m in STATES.misconceptions}
         assert by_tag["no-relu"] is not None and by_tag["abs-for-relu"] is not None
@@ -95,12 +96,12 @@ def test_abs_and_no_relu_are_told_apart_on_random_variants() -> None:
 def test_random_states_variants_stay_in_the_chapter_rules() -> None:
     pool = set(COLOURS.values()) | set(NOUNS.values()) | {SOURCE_END}
     for seed in SEEDS:
-        data = generate_variant(STATES, seed).data
+        data = seeded(STATES, seed).data
         assert set(data["source"]) <= pool and data["source"][-1] == SOURCE_END
         for token, units in data["source_vocab_in_a"].items():
             assert all(-2 <= k <= 2 for k in units)
             assert data["source_vocab"][token] == [k * A for k in units]
-        for state in STATES.solve(generate_variant(STATES, seed))["states"]:
+        for state in STATES.solve(seeded(STATES, seed))["states"]:
             assert all(abs(v / A - round(v / A)) < 1e-9 and abs(v) <= 4 * A + 1e-9 for v in state)
 
 
@@ -161,7 +162,7 @@ def test_post_activation_gets_no_follow_through_when_relu_would_change_nothing()
 def test_collision_variant_mix() -> None:
     collisions = []
     for seed in SEEDS:
-        variant = generate_variant(COLLISION, seed)
+        variant = seeded(COLLISION, seed)
         answer = COLLISION.solve(variant)
         data, probe = variant.data, variant.data["probe_step"]
         assert data["source_a"][1:] == data["source_b"][1:] and data["source_a"][0] != data["source_b"][0]

@@ -17,7 +17,7 @@ from exercises.comparators import DEFAULT_TOLERANCE
 from exercises.messages import TOO_COARSE
 from exercises.registry import EXERCISES, get_exercise
 from exercises.rounding import coarsely_rounded
-from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 SEEDS = int(os.environ.get("GRADER_PROPERTY_SEEDS", "200"))
 WITH_NUMBERS = [e.id for e in EXERCISES if any(f.kind == "number" for f in e.fields)]
@@ -28,7 +28,7 @@ def test_the_key_rounded_or_cut_too_coarsely_is_named_and_scores_nothing(exercis
     exercise = get_exercise(exercise_id)
     said = 0
     for seed in range(SEEDS):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         key = exercise.solve(variant)
         for field in (f for f in exercise.fields if f.kind == "number"):
             exact = float(key[field.name])
@@ -51,7 +51,7 @@ def test_the_key_rounded_or_cut_too_coarsely_is_named_and_scores_nothing(exercis
 def test_a_number_that_is_not_the_key_rounded_is_not_called_coarse(exercise_id: str) -> None:
     exercise = get_exercise(exercise_id)
     for seed in range(SEEDS):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         key = exercise.solve(variant)
         for field in (f for f in exercise.fields if f.kind == "number"):
             off = round(float(key[field.name]) * 1.37 + 0.011, 2)

@@ -9,6 +9,7 @@ from exercises.ch13 import loss_average
 from exercises.checking import check_answer
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 LOSS = get_exercise("ch13.loss-average")
 
@@ -18,7 +19,7 @@ def test_the_mean_without_eos_that_keeps_the_eos_term_is_named() -> None:
     # answered with the rule alone.
     named = 0
     for seed in range(1, 201):
-        variant = generate_variant(LOSS, seed)
+        variant = seeded(LOSS, seed)
         key = LOSS.solve(variant)
         losses = [-math.log(p) for p in loss_average._probabilities(variant)]
         kept = sum(losses) / (len(losses) - 1)
@@ -43,7 +44,7 @@ def test_encoder_states_written_without_the_a_are_named() -> None:
     states = get_exercise("ch13.encoder-states")
     named = 0
     for seed in range(1, 201):
-        variant = generate_variant(states, seed)
+        variant = seeded(states, seed)
         key = states.solve(variant)["states"]
         if all(v == 0 for state in key for v in state):
             continue
@@ -65,7 +66,7 @@ def test_steps_counted_from_zero_are_named_and_the_divergence_follows_through() 
     # Found by the audit on 201 of 201 seeds: the step of the first mistake counted from 0 got the rule alone.
     exposure = get_exercise("ch13.exposure-divergence")
     for seed in range(0, 201):
-        key = exposure.solve(generate_variant(exposure, seed))
+        key = exposure.solve(seeded(exposure, seed))
         divergence = key["first_input_divergence_step"]
         typed = {
             "first_wrong_step": str(key["first_wrong_step"] - 1),
@@ -84,7 +85,7 @@ def test_bos_listed_as_the_first_prediction_is_named() -> None:
     # Found by the audit on 201 of 201 seeds: "BOS blue key . EOS" scored 0.89 through follow-through, unexplained.
     greedy = get_exercise("ch13.greedy-decode")
     for seed in range(0, 201):
-        key = greedy.solve(generate_variant(greedy, seed))
+        key = greedy.solve(seeded(greedy, seed))
         typed = {"tokens": " ".join(["BOS", *key["tokens"]]), "stopped_by": key["stopped_by"]}
         part = api.grade("ch13.greedy-decode", seed, typed, "en")["parts"]["tokens"]
         assert part["misconception"] == "bos-listed" and part["score"] < 1, seed
@@ -95,7 +96,7 @@ def test_one_heads_share_of_the_projections_is_named() -> None:
     # Found by the audit on 201 of 201 seeds: 4·d_model·head_dim got the formula restated.
     heads = get_exercise("ch09.multihead-shapes")
     for seed in range(0, 201):
-        data = generate_variant(heads, seed).data
+        data = seeded(heads, seed).data
         d_model, head_dim = data["d_model"], data["d_model"] // data["heads"]
         typed = {"head_dim": str(head_dim), "projection_params": f"4*{d_model}*{head_dim}"}
         part = api.grade("ch09.multihead-shapes", seed, typed, "en")["parts"]["projection_params"]
@@ -106,15 +107,15 @@ def test_an_rnn_step_without_the_bias_or_with_the_sigmoid_is_named() -> None:
     # Found by the audit: the bias forgotten (197 of 201 seeds) and the sigmoid for tanh (201) got the rule alone.
     rnn = get_exercise("ch09.rnn-step")
     for seed in range(0, 201):
-        data = generate_variant(rnn, seed).data
-        key = rnn.solve(generate_variant(rnn, seed))
+        data = seeded(rnn, seed).data
+        key = rnn.solve(seeded(rnn, seed))
         sigmoid = [1 / (1 + math.exp(-z)) for z in key["pre_activation"]]
-        part = check_answer(rnn, generate_variant(rnn, seed), {**key, "h": sigmoid}, "en").parts["h"]
+        part = check_answer(rnn, seeded(rnn, seed), {**key, "h": sigmoid}, "en").parts["h"]
         assert part.misconception == "sigmoid-for-tanh" and "(0, 1)" in part.feedback, seed
         if any(data["b"]):
             pre = [z - b for z, b in zip(key["pre_activation"], data["b"])]
             result = check_answer(
-                rnn, generate_variant(rnn, seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en"
+                rnn, seeded(rnn, seed), {"pre_activation": pre, "h": [math.tanh(z) for z in pre]}, "en"
             )
             assert result.parts["pre_activation"].misconception == "no-bias", seed
 
@@ -125,7 +126,7 @@ def test_attention_averaging_the_keys_or_scaled_by_the_token_count_is_named() ->
 
     attention = get_exercise("ch09.scaled-dot-attention")
     for seed in range(0, 201):
-        variant = generate_variant(attention, seed)
+        variant = seeded(attention, seed)
         key = attention.solve(variant)
         keys_averaged = sdpa.matmul(key["weights"], variant.data["k"])
         output = check_answer(attention, variant, {**key, "output": keys_averaged}, "en").parts["output"]
@@ -143,7 +144,7 @@ def test_additive_scores_without_tanh_are_named() -> None:
 
     additive = get_exercise("l03.additive-attention")
     for seed in range(0, 201):
-        variant = generate_variant(additive, seed)
+        variant = seeded(additive, seed)
         scores = additive_attention._scores(variant.data, squash=False)
         part = check_answer(additive, variant, {**additive.solve(variant), "scores": scores}, "en").parts["scores"]
         assert part.misconception == "no-tanh" and "tanh" in part.feedback, seed
@@ -153,7 +154,7 @@ def test_a_count_that_includes_bos_after_saying_bos_is_not_scored_is_named() -> 
     # Found by the audit on 201 of 201 seeds. A student who says BOS is scored makes bos-scored, which alone is named.
     shift = get_exercise("ch13.shift-pairs")
     for seed in range(0, 201):
-        variant = generate_variant(shift, seed)
+        variant = seeded(shift, seed)
         key = shift.solve(variant)
         counted = {**key, "scored_count": key["scored_count"] + 1}
         assert check_answer(shift, variant, counted, "en").parts["scored_count"].misconception == "count-includes-bos"

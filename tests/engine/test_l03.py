@@ -15,6 +15,7 @@ from exercises.l03.concept_check import SHOWN_IDS
 from exercises.l03.concept_items import ITEMS
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 READBACK = "l03.superposition-readback"
 CONCEPT = "l03.concept-check"
@@ -77,7 +78,7 @@ def test_readback_variants_are_small_and_sometimes_fail_to_find_the_probe() -> N
     exercise = get_exercise(READBACK)
     found = Counter()
     for seed in range(1, 201):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         words, keys = np.asarray(variant.data["words"]), np.asarray(variant.data["keys"])
         assert words.shape == keys.shape and words.shape[0] <= 4 and words.shape[1] <= 4
         assert set(np.unique(keys)) <= {-1, 1}
@@ -163,7 +164,7 @@ def test_concept_misconception_is_none_when_its_item_is_absent() -> None:
     exercise = get_exercise(CONCEPT)
     shown_and_none = Counter()
     for seed in range(1, 40):
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         present = {item["id"] for item in variant.data["items"]}
         for misconception in exercise.misconceptions:
             wrong = misconception.solve(variant)

@@ -10,7 +10,7 @@ import pytest
 from exercises import api
 from exercises.readers import display
 from exercises.registry import get_exercise
-from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 GREEDY, EXPOSURE = "ch13.greedy-decode", "ch13.exposure-divergence"
 GREEDY_CAP_SEED = 2  # decodes "lamp . lamp . lamp . lamp ." into the cap
@@ -21,7 +21,7 @@ BOOK_CHOICES = "bdaccadb"
 def typed_key(exercise_id: str, seed: int, **typed: str) -> dict[str, Any]:
     """The reference answer as text, with some parts typed the way a student might."""
     exercise = get_exercise(exercise_id)
-    key = exercise.solve(generate_variant(exercise, seed))
+    key = exercise.solve(seeded(exercise, seed))
     return {f.name: typed.get(f.name, display(f.kind, key[f.name], "en")) for f in exercise.fields}
 
 

@@ -9,7 +9,7 @@ import pytest
 from exercises.checking import check_answer
 from exercises.diagnosis.search import generated
 from exercises.registry import EXERCISES
-from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 SEEDS = range(int(os.environ.get("GRADER_PROPERTY_SEEDS", "200")) // 5)
 INTERNAL = ("max_steps", "gen:", "draws_variants", "stopped_by")
@@ -19,7 +19,7 @@ INTERNAL = ("max_steps", "gen:", "draws_variants", "stopped_by")
 def test_feedback_names_no_internal_name(exercise):
     tags = {m.tag for m in exercise.misconceptions}
     for seed in SEEDS:
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         key = exercise.solve(variant)
         wrongs = [m.solve(variant) for m in exercise.misconceptions]
         wrongs += [changed for _, changed in generated(exercise, variant)]

@@ -21,7 +21,7 @@ from exercises.plugin import Exercise
 from exercises.registry import EXERCISES, get_exercise
 from exercises.tagging import solver_tags
 from exercises.variant_generation import generate_variant
-from tests.engine.verdict_support import feedback_of, grade, variants
+from tests.engine.verdict_support import feedback_of, grade, seeded, variants
 
 SEED_COUNT = int(os.environ.get("GRADER_REFUTATION_SEEDS", "300"))
 MAX_MIXES = 15  # subsets of a procedure's changed parts tried per variant (all of them for up to four parts)
@@ -118,7 +118,7 @@ def test_exposure_counted_from_zero_gets_follow_through_not_same_step(lang: str)
 def test_exposure_zero_based_matches_the_one_based_pattern_on_other_seeds() -> None:
     # Seed 2's "2, 3" (one step late throughout) earns follow-through; so does "0, 1" where the key is "1, 2".
     for seed in range(40):
-        key = get_exercise(EXPOSURE).solve(generate_variant(get_exercise(EXPOSURE), seed))
+        key = get_exercise(EXPOSURE).solve(seeded(get_exercise(EXPOSURE), seed))
         if key["first_wrong_step"] != 1 or key["first_input_divergence_step"] is None:
             continue
         part = grade(EXPOSURE, seed, {**key, "first_wrong_step": 0, "first_input_divergence_step": 1})["parts"][

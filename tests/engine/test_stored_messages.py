@@ -14,7 +14,7 @@ from exercises.messages import CATALOGUE
 from exercises.readers import display
 from exercises.registry import EXERCISES
 from exercises.said import LITERAL
-from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 LANGS = ("zh", "en")
 
@@ -22,7 +22,7 @@ LANGS = ("zh", "en")
 def answers(exercise_id: str, seed: int) -> list[object]:
     """The key, each hand-written misconception's answer, a blank, a junk and two unreadable answers."""
     exercise = next(e for e in EXERCISES if e.id == exercise_id)
-    variant = generate_variant(exercise, seed)
+    variant = seeded(exercise, seed)
     key = exercise.solve(variant)
     typed = {f.name: display(f.kind, key[f.name], "en") for f in exercise.fields}
     found: list[object] = [typed, {name: "1" for name in typed}, {name: "" for name in typed}, "{not json", [1]]

@@ -14,7 +14,7 @@ from exercises.ch13.loss_average import _probabilities
 from exercises.linalg import softmax, softmax_rows
 from exercises.registry import get_exercise
 from exercises.variant_generation import generate_variant
-from tests.engine.verdict_support import ADDITIVE, SCALED, grade
+from tests.engine.verdict_support import ADDITIVE, SCALED, grade, seeded
 
 LOSS, STATES, GREEDY, PAIRS = "ch13.loss-average", "ch13.encoder-states", "ch13.greedy-decode", "ch13.shift-pairs"
 
@@ -39,7 +39,7 @@ def _rounded(values: object, places: int) -> list:
 
 def _scaled_chain(seed: int) -> dict[str, str]:
     """Scores to 3 decimals, weights as the softmax of those, output from those weights: each rounded in turn."""
-    variant = generate_variant(get_exercise(SCALED), seed)
+    variant = seeded(get_exercise(SCALED), seed)
     key = get_exercise(SCALED).solve(variant)
     scores = _rounded(key["scores"], 3)
     weights = _rounded(softmax_rows(scores), 3)
@@ -54,7 +54,7 @@ def _scaled_chain(seed: int) -> dict[str, str]:
 
 def _additive_chain(seed: int) -> dict[str, str]:
     """Scores, weights and context of additive attention, each to 3 decimals from the rounded step before."""
-    variant = generate_variant(get_exercise(ADDITIVE), seed)
+    variant = seeded(get_exercise(ADDITIVE), seed)
     scores = _rounded(get_exercise(ADDITIVE).solve(variant)["scores"], 3)
     weights = _rounded(softmax(scores), 3)
     context = _rounded(np.asarray(weights) @ np.asarray(variant.data["hs"], dtype=float), 3)
@@ -63,7 +63,7 @@ def _additive_chain(seed: int) -> dict[str, str]:
 
 def _loss_chain(seed: int) -> dict[str, str]:
     """The probability to 3 decimals, the total as -ln of it, and both averages from that total."""
-    probabilities = _probabilities(generate_variant(get_exercise(LOSS), seed))
+    probabilities = _probabilities(seeded(get_exercise(LOSS), seed))
     count, eos_loss = len(probabilities), -math.log(probabilities[-1])
     probability = round(math.prod(probabilities), 3)
     total = round(-math.log(probability), 3)
@@ -77,7 +77,7 @@ def _loss_chain(seed: int) -> dict[str, str]:
 
 def _states_chain(seed: int) -> dict[str, str]:
     """Encoder states to 3 decimals, each read from the rounded state before it."""
-    data = generate_variant(get_exercise(STATES), seed).data
+    data = seeded(get_exercise(STATES), seed).data
     previous, rows = data["encoder"]["h_0"], []
     for token in data["source"]:
         _, state = encoder_step(data["source_vocab"][token], previous, data["encoder"])

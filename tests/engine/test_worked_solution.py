@@ -12,6 +12,7 @@ from exercises.diagnosis.search import generated, parse_tag, run
 from exercises.diagnosis.worked import first_departure, shown, worked_solution
 from exercises.registry import EXERCISES, get_exercise
 from exercises.variant_generation import generate_variant
+from tests.engine.verdict_support import seeded
 
 SEEDS = range(int(os.environ.get("GRADER_PROPERTY_SEEDS", "200")) // 10)
 STEPPED = [exercise for exercise in EXERCISES if exercise.steps is not None]
@@ -20,7 +21,7 @@ STEPPED = [exercise for exercise in EXERCISES if exercise.steps is not None]
 @pytest.mark.parametrize("exercise", STEPPED, ids=lambda e: e.id)
 def test_every_variant_has_a_numbered_worked_solution_in_both_languages(exercise):
     for seed in SEEDS:
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         zh, en = worked_solution(exercise, variant, "zh"), worked_solution(exercise, variant, "en")
         assert [step["number"] for step in zh] == list(range(1, len(zh) + 1))
         assert [step["step"] for step in zh] == [step["step"] for step in en]
@@ -30,7 +31,7 @@ def test_every_variant_has_a_numbered_worked_solution_in_both_languages(exercise
 @pytest.mark.parametrize("exercise", STEPPED, ids=lambda e: e.id)
 def test_the_key_leaves_no_step_and_a_generated_mistake_is_found_at_its_own_step(exercise):
     for seed in SEEDS:
-        variant = generate_variant(exercise, seed)
+        variant = seeded(exercise, seed)
         key = exercise.solve(variant)
         assert first_departure(exercise, variant, key, {}, "en") is None
         for misconception, changed in generated(exercise, variant):
