@@ -4,6 +4,7 @@ aud). Tests may re-sign a launch's claims with the platform key (or another) to 
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import threading
@@ -36,14 +37,49 @@ def new_private_pem() -> str:
     ).decode()
 
 
+# Reading a PEM checks its RSA key (~20 ms), and the library reads the platform's key again for every token it signs
+# and every kid it names: the LMS of the LTI tests spent more CPU on that than on anything else. Keys are read once
+# per test process here; every value is still the library's own.
+@functools.lru_cache(maxsize=64)
+def _read(private_pem: str) -> Any:
+    """The key a private PEM holds."""
+    return serialization.load_pem_private_key(private_pem.encode(), password=None)
+
+
+@functools.lru_cache(maxsize=64)
 def public_pem(private_pem: str) -> str:
     """The public half of a private PEM."""
-    key = serialization.load_pem_private_key(private_pem.encode(), password=None)
     return (
-        key.public_key()
+        _read(private_pem)
+        .public_key()
         .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
         .decode()
     )
+
+
+@functools.lru_cache(maxsize=128)
+def _jwk(pem: str) -> dict[str, Any]:
+    """``Registration.get_jwk(pem)`` (callers copy it)."""
+    return Registration.get_jwk(pem)
+
+
+def jwk(pem: str) -> dict[str, Any]:
+    """The library's public JWK of a PEM (private or public: the same public key, the same kid)."""
+    return dict(_jwk(pem))
+
+
+class _Registration(Registration):
+    """The library's registration, signing with the platform key read once (see ``_read``)."""
+
+    def get_platform_private_key(self) -> Any:
+        """The key object, which PyJWT signs with as it would with the PEM."""
+        pem = super().get_platform_private_key()
+        return None if pem is None else _read(pem)
+
+    def get_kid(self) -> str | None:
+        """The library's kid of the platform key."""
+        pem = super().get_platform_private_key()
+        return None if pem is None else jwk(pem).get("kid")
 
 
 @dataclass
@@ -134,7 +170,7 @@ class LmsPlatform:
     def registration(self) -> Registration:
         """The library's registration of our tool, signing with the current platform key."""
         return (
-            Registration()
+            _Registration()
             .set_iss(self.url)
             .set_client_id(CLIENT_ID)
             .set_deployment_id(DEPLOYMENT_ID)
@@ -188,7 +224,7 @@ class LmsPlatform:
     # -- signing as the platform ------------------------------------------------------------------------------
     def kid(self, private_pem: str) -> str:
         """The kid the library gives a key (its JWK thumbprint)."""
-        return str(Registration.get_jwk(public_pem(private_pem))["kid"])
+        return str(jwk(public_pem(private_pem))["kid"])
 
     def sign(
         self,
@@ -212,7 +248,7 @@ class LmsPlatform:
 
         @app.get("/jwks")
         def jwks() -> Any:
-            return jsonify({"keys": [Registration.get_jwk(public_pem(k)) for k in lms.keys]})
+            return jsonify({"keys": [jwk(public_pem(k)) for k in lms.keys]})
 
         @app.get("/auth")
         def auth() -> Any:

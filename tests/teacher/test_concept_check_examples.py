@@ -4,6 +4,7 @@ letters each student saw in their own shuffled order."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable
 
@@ -23,6 +24,7 @@ CONCEPT = "l03.concept-check"
 TAG = "lstm-encoder-plus-decoder"
 
 
+@functools.cache  # the search for two such seeds draws hundreds of variants, once per backend without it
 def _wrong_answer(seed: int) -> dict[str, object] | None:
     """The answer of a student who gets every item right but picks ``TAG``'s option (None if not shown)."""
     misconception = next(m for m in MISCONCEPTIONS if m.tag == TAG)
