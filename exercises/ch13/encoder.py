@@ -215,6 +215,15 @@ CARRY_WORDS = {
     )
 }
 ORDER_LABEL = Text("按源句顺序逐词读入", "reading the source in order")
+# The chain's words, made once: the generic search runs the chain hundreds of times per variant, and making its
+# hundred-odd labels afresh on each run was a fifth of the run.
+W_X, W_H, X, H, B = (Text(word, word) for word in ("W_x", "W_h", "x", "h", "b"))
+INPUT_LABEL = Text("x W_x", "x W_x")
+CARRY_LABEL = Text("带入上一步的状态", "carrying the previous state")
+STATE_LABEL = Text("h W_h", "h W_h")
+SUM_LABEL = Text("x W_x + h W_h + b", "x W_x + h W_h + b")
+SUM_WORDS = (INPUT_LABEL, STATE_LABEL, B)
+RELU_LABEL = Text("ReLU", "ReLU")
 
 
 def encoder_chain(
@@ -223,26 +232,17 @@ def encoder_chain(
     """The encoder as named steps, (pre-activation, state) per read: the reading order, x W_x, h W_h (row vectors),
     their sum with b, ReLU, and the state carried to the next read. Both paths of a comparison use the same names,
     so a mistake is made the same way on each."""
-    w_x = run.operand("w_x", Text("W_x", "W_x"), encoder["W_x"], {"w_h": (encoder["W_h"], Text("W_h", "W_h"))})
-    w_h = run.operand("w_h", Text("W_h", "W_h"), encoder["W_h"], {"w_x": (encoder["W_x"], Text("W_x", "W_x"))})
+    w_x = run.operand("w_x", W_X, encoder["W_x"], {"w_h": (encoder["W_h"], W_H)})
+    w_h = run.operand("w_h", W_H, encoder["W_h"], {"w_x": (encoder["W_x"], W_X)})
     start = np.asarray(encoder["h_0"], dtype=float)
     state, reads = start, []
     for token in run.order("order", ORDER_LABEL, list(source)):
-        from_input = run.product("input", Text("x W_x", "x W_x"), vocab[token], w_x, Text("x", "x"), Text("W_x", "W_x"))
+        from_input = run.product("input", INPUT_LABEL, vocab[token], w_x, X, W_X)
         carried = run.custom(
-            "carry",
-            Text("带入上一步的状态", "carrying the previous state"),
-            functools.partial(np.asarray, state),
-            {"reset": lambda: start},
-            CARRY_WORDS,
+            "carry", CARRY_LABEL, functools.partial(np.asarray, state), {"reset": lambda: start}, CARRY_WORDS
         )
-        from_state = run.product("state", Text("h W_h", "h W_h"), carried, w_h, Text("h", "h"), Text("W_h", "W_h"))
-        pre = run.total(
-            "sum",
-            Text("x W_x + h W_h + b", "x W_x + h W_h + b"),
-            [from_input, from_state, encoder["b"]],
-            [Text("x W_x", "x W_x"), Text("h W_h", "h W_h"), Text("b", "b")],
-        )
-        state = run.activation("relu", Text("ReLU", "ReLU"), pre, "relu")
+        from_state = run.product("state", STATE_LABEL, carried, w_h, H, W_H)
+        pre = run.total("sum", SUM_LABEL, [from_input, from_state, encoder["b"]], SUM_WORDS)
+        state = run.activation("relu", RELU_LABEL, pre, "relu")
         reads.append((pre, state))
     return reads
