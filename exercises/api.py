@@ -49,7 +49,10 @@ __all__ = [
 ]
 
 
-VARIANT_CACHE_SIZE = 512  # a class's worth of (exercise, seed) pairs; generating costs up to ~2.5 ms each
+# (exercise, seed) pairs kept: the students of a large course at work at once (each variant and answer key kept
+# ~5.4 KB, so ~11 MB per process when full); generating one again costs up to ~7 ms, on every preview of a
+# student whose entry a smaller cache had let go.
+VARIANT_CACHE_SIZE = 2048
 # (exercise id, tag) -> short name of every hand-written misconception (tag_part functions only add tags from that
 # list); a generated tag (gen:<step>:<mistake>) is worded from the exercise's steps instead.
 _MISCONCEPTION_NAMES: dict[tuple[str, str], Text] = {
