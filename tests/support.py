@@ -57,8 +57,8 @@ def cache_url_builders() -> None:
     Rule._compile_builder = compile_once  # type: ignore[method-assign]
 
 
-def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SECONDS) -> T:
-    """Poll ``probe`` until it returns something truthy; fail with ``what`` if it never does."""
+def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SECONDS, every: float = 0.05) -> T:
+    """Poll ``probe`` (``every`` seconds) until it returns something truthy; fail with ``what`` if it never does."""
     deadline = time.monotonic() + timeout
     while True:
         value = probe()
@@ -66,7 +66,7 @@ def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SEC
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(every)
 
 
 def _process_alive(pid: int) -> bool:

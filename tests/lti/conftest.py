@@ -237,10 +237,11 @@ def grade(app: Flask, alice: User, assignment: Assignment) -> float:
 
 
 def sweep_until(app: Flask, probe: Callable[[], Any], what: str) -> Any:
-    """Sweep (which sends what is due) until ``probe`` holds; its value."""
+    """Sweep (which sends what is due) until ``probe`` holds; its value. A sweep every 0.2 s: the waits for a
+    retry's back-off last seconds, and twenty sweeps a second spent CPU the other test processes need."""
 
     def step() -> Any:
         sweep(app)
         return probe()
 
-    return wait_for(step, what)
+    return wait_for(step, what, every=0.2)
