@@ -216,7 +216,7 @@ CARRY_WORDS = {
 }
 ORDER_LABEL = Text("按源句顺序逐词读入", "reading the source in order")
 # The chain's words, made once: the generic search runs the chain hundreds of times per variant, and making its
-# hundred-odd labels afresh on each run was a fifth of the run.
+# hundred-odd labels afresh on each run was about a quarter of the run (bench/README.md, 2026-12-03).
 W_X, W_H, X, H, B = (Text(word, word) for word in ("W_x", "W_h", "x", "h", "b"))
 INPUT_LABEL = Text("x W_x", "x W_x")
 CARRY_LABEL = Text("带入上一步的状态", "carrying the previous state")

@@ -31,8 +31,9 @@ _SEEDED: dict[tuple[str, int], Variant] = {}
 
 def seeded(exercise: Exercise, seed: int) -> Variant:
     """``generate_variant(exercise, seed)``, generated once per test process and shared: many sweeps run over the
-    same seeds of one exercise, and generating one costs up to ~7 ms (a fifth of the engine tests' time went to
-    generating variants again). No caller changes a variant (``variant_generation`` and its tests check fresh ones)."""
+    same seeds of one exercise, and generating one costs up to ~7 ms (generating took a fifth of the engine tests'
+    CPU, most of it for variants generated before). No caller changes a variant; ``test_variant_cache.py`` and
+    ``test_variant_stability.py`` check fresh ones."""
     found = _SEEDED.get((exercise.id, seed))
     if found is None:
         found = _SEEDED[(exercise.id, seed)] = generate_variant(exercise, seed)
