@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 import pytest
@@ -15,23 +14,15 @@ from exercises.ch13.common import BOOK_TABLE, BOOK_TARGET, CANDIDATES, EOS, STOP
 from exercises.ch13.decoding import greedy_decode as decode
 from exercises.ch13.decoding import pick, teacher_forced_probabilities, tenths_row, tied_rows
 from exercises.variant_generation import generate_variant, has_tie_at_max
-from tests.engine.verdict_support import seeded
+from tests.engine.verdict_support import grade
+from tests.engine.verdict_support import variants as all_variants
 
 SEEDS = range(1, 201)
 
 
-@cache
 def variants(exercise_id: str) -> tuple[Variant, ...]:
     """Random variants of one exercise (seed 0, the book, excluded)."""
-    exercise = api.get_exercise(exercise_id)
-    return tuple(seeded(exercise, seed) for seed in SEEDS)
-
-
-def grade(exercise_id: str, seed: int, answer: dict, lang: str = "en") -> dict:
-    """The API's verdict, asserting the answer could be read."""
-    result = api.grade(exercise_id, seed, answer, lang)
-    assert result["status"] == "graded", result["errors"]
-    return result
+    return all_variants(exercise_id, SEEDS.stop)[SEEDS.start :]
 
 
 # --- the decoding helpers -------------------------------------------------------------------------------------
