@@ -21,6 +21,10 @@ POOL_RECYCLE_SECONDS = 3600  # below common idle-connection cut-offs of proxies 
 # Kept connections per process: at least a web process's threads (8 in the README and compose file). With fewer,
 # busy moments open "overflow" connections that are closed on return, and PostgreSQL forks a backend for each.
 POOL_SIZE = 10
+# psycopg keeps the conversion of a statement's %(name)s placeholders only for statements up to 4 KiB; the grade
+# write (one statement: result, grade log, progress and sums) is ~10 KiB, and converting it again took ~0.25 ms of
+# a worker's CPU per job. Kept up to this length instead (psycopg's cache holds 128 statements).
+CONVERTED_STATEMENT_CACHE_LENGTH = 64 * 1024
 
 
 def _postgresql_settings(statement_timeout_seconds: int) -> Callable[[Any, Any], None]:
@@ -39,6 +43,16 @@ def _postgresql_settings(statement_timeout_seconds: int) -> Callable[[Any, Any],
         dbapi_connection.commit()
 
     return configure
+
+
+def _keep_long_statement_conversions() -> None:
+    """Let psycopg cache the placeholder conversion of statements up to ``CONVERTED_STATEMENT_CACHE_LENGTH``.
+
+    The limit is a module constant of psycopg's, with no public setting; the test of repeated grades checks
+    that their every statement is converted from the cache, so a psycopg that moved it would be noticed."""
+    from psycopg import _queries  # imported by the PostgreSQL engines only
+
+    _queries.MAX_CACHED_STATEMENT_LENGTH = max(_queries.MAX_CACHED_STATEMENT_LENGTH, CONVERTED_STATEMENT_CACHE_LENGTH)
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
@@ -62,6 +76,7 @@ def make_engine(url: str, statement_timeout_seconds: int = 0) -> Engine:
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _configure_sqlite)
         return engine
+    _keep_long_statement_conversions()
     engine = create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, pool_size=POOL_SIZE)
     event.listen(engine, "connect", _postgresql_settings(statement_timeout_seconds))
     return engine
