@@ -33,6 +33,7 @@ from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers import gthread
 
+from grader import startup_objects
 from grader.api import parking
 from grader.api.parking_lot import ParkingLot
 from grader.grading import notify
@@ -94,6 +95,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             # database every 10-50 ms, dearer than parking it at once (one query every 50 ms for all).
             if notify.redis_url(self._app.config) is not None:
                 self._thread_budget = parking.ThreadBudget(int(self.cfg.threads * THREAD_WAIT_SHARE))
+        startup_objects.set_aside()
 
     def _call_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         """The app, told whether it may park this request (or that it is the re-run of a parked one); a parked

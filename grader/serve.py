@@ -14,7 +14,7 @@ from types import FrameType
 
 from flask import Flask
 
-from grader import create_app
+from grader import create_app, startup_objects
 from grader.config import SHARED_WITH_WORKER
 from grader.demo import COURSE_CODE, DEMO_LOGINS, seed_demo
 from grader.exiting import exit_without_freeing
@@ -168,6 +168,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000, config: Mapping[str, str] |
     # Ctrl-C must stop us even if we were started with SIGINT ignored (a shell's background job): the worker,
     # which installs its own handler, would otherwise stop while the web app went on serving without it.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    startup_objects.set_aside()
     print(banner(host, port), flush=True)
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)

@@ -7,7 +7,7 @@ from typing import Any
 
 from celery.signals import worker_process_init, worker_ready, worker_shutdown
 
-from grader import create_app
+from grader import create_app, startup_objects
 from grader.config import ConfigError
 from grader.exiting import exit_without_freeing
 from grader.extensions import get_db
@@ -20,6 +20,7 @@ except ConfigError as refused:
     # Settings that cannot work stop the worker with one line naming them, not an import traceback.
     sys.exit(f"grader worker: configuration refused: {refused}")
 celery = flask_app.extensions["celery"]
+startup_objects.set_aside()  # before the pool forks: its processes inherit them set aside
 
 
 @worker_process_init.connect

@@ -1,6 +1,7 @@
 """What one grade sends to the database, run in-process: a submission without an assignment pays the claim and the
-write only (no read of an assignment it does not have); one with an assignment reads it once, before the engine,
-for both its grading policy and its counted value."""
+write of its result and grade log only (no read of an assignment it does not have, no progress, sums or LMS outbox
+to move); one with an assignment reads it once, before the engine, for both its grading policy and its counted
+value."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def test_a_grade_reads_its_assignment_once_and_only_when_it_has_one(
     expected = (2 if not with_assignment else 3) if backend.name == "postgresql" else None
     if expected is not None:
         assert len(statements) == expected, statements
+    # Progress rows, assignment sums and the LMS outbox move only with an assignment's submission: outside any,
+    # the write does not touch their tables at all.
+    kept_tables = ("progress_rows", "assignment_progress", "lti_score_outbox")
+    touching = [s for s in statements if any(table in s for table in kept_tables)]
+    assert bool(touching) == with_assignment, touching
     session.expire_all()
     graded = session.get_one(Submission, submission_id)
     assert (graded.status, graded.score) == ("graded", 1.0)

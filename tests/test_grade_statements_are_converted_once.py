@@ -14,13 +14,16 @@ from sqlalchemy.orm import Session
 from grader.extensions import get_db
 from grader.grading import pipeline
 from grader.models import SubmissionStatus, User
+from tests.factories import EXERCISE, make_assignment
 from tests.pipeline_helpers import get_result
 from tests.test_pipeline_recovery import stranded_row
 
 
 def grade_in_process(app: Flask, session: Session, student: User) -> list[str]:
-    """Grade a fresh queued submission here; the statements the grade sent."""
-    row = stranded_row(session, student, status=SubmissionStatus.QUEUED)
+    """Grade a fresh queued submission to an assignment here (the longest write: progress, sums and the LMS outbox
+    move with it); the statements the grade sent."""
+    assignment = make_assignment(session, [student], exercise_ids=[EXERCISE])
+    row = stranded_row(session, student, status=SubmissionStatus.QUEUED, assignment_id=assignment.id)
     sent: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:

@@ -70,7 +70,13 @@ def list_submissions(
             return SubmissionPage([], 0, None, page.after_id)
         # A literal list, not a subquery: the planner then reads only these entries of index (assignment_id, id).
         in_assignments.append(Submission.assignment_id.in_(assignment_ids))
-    total = _total(session, principal, filters, assignment_ids, kept, [*conditions, *in_assignments])
+    listed: set[int | None] = set(assignment_ids or ())
+    sees_all = bool(listed) and staff_assignments(session, principal, listed) == listed
+    if sees_all:
+        # The caller may read every submission of these assignments: the visibility rule is then true of each row,
+        # and leaving it out lets each assignment's rows come from index (assignment_id, id) alone.
+        conditions = _filter_conditions(filters)
+    total = _total(session, filters, assignment_ids, kept, [*conditions, *in_assignments], sees_all)
     newest_first = page.after_id is None
     if page.before_id is not None:
         conditions.append(Submission.id < page.before_id)
@@ -104,19 +110,16 @@ def list_submissions(
 
 def _total(
     session: Session,
-    principal: Principal,
     filters: SubmissionFilters,
     assignment_ids: list[int] | None,
     kept: dict[int, int] | None,
     conditions: list[Any],
+    sees_all: bool,
 ) -> int:
-    """How many submissions the listing holds in all: from the kept counts when they give it exactly
-    (``listing_totals``; ``kept`` if already read for these filters), else counted under ``conditions``."""
-    if (
-        assignment_ids
-        and listing_totals.kept_total_applies(filters.student_id, filters.status)
-        and staff_assignments(session, principal, set(assignment_ids)) == set(assignment_ids)
-    ):
+    """How many submissions the listing holds in all: from the kept counts when they give it exactly (the caller
+    ``sees_all`` of the listed assignments' submissions; ``kept`` if already read for these filters), else counted
+    under ``conditions``."""
+    if assignment_ids and sees_all and listing_totals.kept_total_applies(filters.student_id, filters.status):
         if kept is None:
             kept = listing_totals.kept_by_assignment(session, assignment_ids, filters.exercise_id, filters.status)
         return sum(kept.get(assignment_id, 0) for assignment_id in assignment_ids)

@@ -144,15 +144,19 @@ def _write_result(
         "new_engine_version": result["engine_version"],
         "actor": f"worker:{lease.owner}",
     }
-    if graded:
+    # Progress rows, assignment sums and the LMS outbox belong to an assignment's submissions: a grade outside any
+    # (a teacher's try, the API without one) moves none of them, and its write leaves them out.
+    counted = graded and context.assignment is not None
+    if counted:
         # The progress row moves with the grade (grader.grading.progress_write), by the counted value of this score.
         parameters.update(attempt_parameters(context, parameters["new_score"]))
     if graded and single_statement:
-        written = session.execute(_graded_write_statement(), parameters).first()
+        written = session.execute(_graded_write_statement(counted), parameters).first()
     else:
         written = session.execute(_finish_statement(), parameters).first()
         if written is not None and graded:
             session.execute(_log_statement(), parameters)
+        if written is not None and counted:
             session.execute(_outbox_statement(), parameters)
             write_progress(session, parameters)
     if written is not None:
@@ -214,9 +218,10 @@ def _outbox_statement() -> Insert:
 
 
 @functools.cache
-def _graded_write_statement() -> Select[Any]:
+def _graded_write_statement(counted: bool) -> Select[Any]:
     """PostgreSQL: ``_finish_statement`` and ``_log_statement`` as one statement (the log row only if the UPDATE
-    matched), returning the written row's grading columns."""
+    matched), returning the written row's grading columns; with ``counted`` (a submission to an assignment) also
+    its LMS outbox row, progress row and assignment sums."""
     finished = _finish_statement().cte("finished")
     columns = _log_columns()
     logged = (
@@ -224,6 +229,8 @@ def _graded_write_statement() -> Select[Any]:
         .from_select(["submission_id", *columns], select(finished.c.id, *columns.values()))
         .cte("logged")
     )
+    if not counted:
+        return select(finished).add_cte(logged)
     # The LMS outbox row, if any, in the same statement (counted_scores_changed's rule as a statement); it reads
     # the submission's assignment and owner, which the UPDATE does not change, from the statement's snapshot.
     outboxed = submission_score_changed(finished).cte("outboxed")

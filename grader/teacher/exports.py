@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterable, Iterator
@@ -64,6 +65,7 @@ def safe_text(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_PREFIXES) else value
 
 
+@functools.lru_cache(maxsize=4096)  # a gradebook's scores are a few values repeated thousands of times
 def number(value: float | None) -> str:
     """A score as text with at most 6 decimals; empty for none."""
     if value is None:

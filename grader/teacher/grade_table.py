@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.grading import policy
 from grader.grading.overrides import overrides_of
 from grader.grading.points import Total, points_of, total_of
 from grader.grading.terms import StudentTerms, terms_of_students
 from grader.models import Assignment, Enrolment, EnrolmentRole, ProgressRow, User
 from grader.models.overrides import TOTAL
 
-UNMARKED = policy.ExerciseResult(0, None)
+UNMARKED = (None, False, False)  # never attempted: no score, not late, not overridden
 
 
 @dataclass(frozen=True)
@@ -54,18 +53,21 @@ class StudentGrades:
 
 
 def _counted_cells(
-    session: Session, assignment: Assignment, user_ids: Collection[int]
-) -> dict[tuple[int, str], policy.ExerciseResult]:
-    """The counted scores of ``user_ids`` by (user id, exercise id), from the assignment's progress rows: kept with the
-    gradebook's own counting (grader.grading.progress; late penalties and overrides included), one indexed read."""
-    rows = session.execute(
-        select(
-            ProgressRow.user_id, ProgressRow.exercise_id, ProgressRow.score, ProgressRow.late, ProgressRow.overridden
-        ).where(ProgressRow.assignment_id == assignment.id, ProgressRow.user_id.in_(list(user_ids)))
-    )
+    session: Session, assignment: Assignment, user_ids: Collection[int] | None
+) -> dict[tuple[int, str], tuple[float | None, bool, bool]]:
+    """The counted scores of ``user_ids`` (None: the whole course's) by (user id, exercise id), with whether each was
+    late and overridden, from the assignment's progress rows: kept with the gradebook's own counting
+    (grader.grading.progress; late penalties and overrides included), one indexed read. Rows of others (a teacher's
+    tries, former students) may be among them."""
+    query = select(
+        ProgressRow.user_id, ProgressRow.exercise_id, ProgressRow.score, ProgressRow.late, ProgressRow.overridden
+    ).where(ProgressRow.assignment_id == assignment.id)
+    if user_ids is not None:
+        query = query.where(ProgressRow.user_id.in_(list(user_ids)))
+    # Plain tuples: a MOOC course's file holds tens of thousands of them.
     return {
-        (user_id, exercise_id): policy.ExerciseResult(0, score, late, overridden)
-        for user_id, exercise_id, score, late, overridden in rows
+        (user_id, exercise_id): (score, late, overridden)
+        for user_id, exercise_id, score, late, overridden in session.execute(query)
     }
 
 
@@ -84,17 +86,19 @@ def grade_table(
     if user_ids is not None:
         statement = statement.where(User.id.in_(list(user_ids)))
     students = session.execute(statement).all()
-    user_ids = [user_id for user_id, _, _ in students]
-    own_terms = terms_of_students(session, assignment, user_ids)
-    results = _counted_cells(session, assignment, user_ids)
-    totals = {key: row for key, row in overrides_of(session, assignment, user_ids).items() if key[1] == TOTAL}
+    listed = [user_id for user_id, _, _ in students]
+    own_terms = terms_of_students(session, assignment, listed)
+    # The whole course: the assignment's rows are read whole rather than naming thousands of students.
+    named = None if user_ids is None else listed
+    results = _counted_cells(session, assignment, named)
+    totals = {key: row for key, row in overrides_of(session, assignment, named).items() if key[1] == TOTAL}
     worth = points_of(assignment)
     table = []
     for user_id, username, display_name in students:
-        found = [results.get((user_id, exercise_id), UNMARKED) for exercise_id in assignment.exercise_ids]
         cells = [
-            Cell(exercise_id, result.score, worth[exercise_id], result.late, result.overridden)
-            for exercise_id, result in zip(assignment.exercise_ids, found, strict=True)
+            Cell(exercise_id, score, worth[exercise_id], late, overridden)
+            for exercise_id in assignment.exercise_ids
+            for score, late, overridden in (results.get((user_id, exercise_id), UNMARKED),)
         ]
         total_override = totals.get((user_id, TOTAL))
         total = total_of(

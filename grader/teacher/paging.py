@@ -4,8 +4,9 @@ page (``PER_PAGE``) at a time, so a page of a MOOC-sized course stays as small a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Row, Select, func, or_, select
 from sqlalchemy.orm import Session
@@ -58,18 +59,44 @@ def students_matching(course_id: int, search: str) -> Select[int, str, str]:
     return query
 
 
+class StudentRow(NamedTuple):
+    """One student of a page: id, username, display name."""
+
+    id: int
+    username: str
+    display_name: str
+
+
 def page_of(
     session: Session, query: Select[int, str, str], page: int, search: str, *order: Any
-) -> tuple[list[Row[int, str, str]], Paging]:
+) -> tuple[list[StudentRow], Paging]:
     """The rows of page ``page`` of ``query`` in ``order`` (a page past the last is the last, below 1 the first),
-    and where that page is."""
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    and where that page is.
+
+    The page's rows carry the count of all matching rows (a window count), so a search runs once, not once to count
+    and again for the page; only a page with no rows (past the last, or nothing matches) counts apart."""
+    page = max(page, 1)
+    rows = _rows(session, query, order, page)
+    if rows:
+        total = rows[0].matching
+    else:
+        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+        if total and page > 1:
+            page = math.ceil(total / PER_PAGE)
+            rows = _rows(session, query, order, page)
     pages = max(1, math.ceil(total / PER_PAGE))
-    page = min(max(page, 1), pages)
-    rows = list(session.execute(query.order_by(*order).limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all())
-    return rows, Paging(search, page, pages, total, len(rows))
+    shown = [StudentRow(user_id, username, display_name) for user_id, username, display_name, _ in rows]
+    return shown, Paging(search, page, pages, total, len(shown))
 
 
-def students_page(session: Session, course_id: int, page: int, search: str) -> tuple[list[Row[int, str, str]], Paging]:
+def _rows(
+    session: Session, query: Select[int, str, str], order: Sequence[Any], page: int
+) -> list[Row[int, str, str, int]]:
+    """Page ``page`` of ``query`` in ``order``, each row followed by the count of every matching row."""
+    counted = query.add_columns(func.count().over().label("matching")).order_by(*order)
+    return list(session.execute(counted.limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all())
+
+
+def students_page(session: Session, course_id: int, page: int, search: str) -> tuple[list[StudentRow], Paging]:
     """One page of the course's students matching ``search``, by username, and where it is (the roster)."""
     return page_of(session, students_matching(course_id, search), page, search, User.username, User.id)

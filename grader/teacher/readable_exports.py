@@ -4,6 +4,7 @@ offset, late and overridden cells marked. The machine-readable files (grader.tea
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -19,6 +20,7 @@ from grader.teacher.exports import number, part_tags, safe_text, submissions_que
 from grader.teacher.grade_table import Cell, grade_table
 
 
+@functools.lru_cache(maxsize=1024)  # most students of a file share the assignment's due date
 def local_time(moment: datetime | None, zone: str) -> str:
     """``moment`` in the course's zone with the zone and its offset named; empty for none."""
     return "" if moment is None else shown_time(moment, zone)

@@ -8,11 +8,13 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from grader.models import Assignment, Enrolment, EnrolmentRole, Role, User, utcnow
 from tests.factories import EXERCISE, make_assignment, make_graded, make_user, shared_password_hash, unique
+from tests.support import sql_sent
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 STUDENTS = 120
@@ -123,3 +125,24 @@ def test_a_page_stays_small_however_many_students(
     for url in (f"/teach/courses/{assignment.course_id}", f"/teach/assignments/{assignment.id}"):
         assert len(shown(pages_of(client, url))) == 50
         assert len(pages_of(client, url).encode()) < 300_000, url
+
+
+@pytest.mark.parametrize("where", ["course", "assignment", "roster"])
+def test_a_search_runs_once_for_its_page_and_its_count(
+    app: Flask, login: Login, big_course: tuple[User, Assignment, list[User]], where: str
+) -> None:
+    """The page's rows carry the count of every match (the pager's "of N"), so a search over a MOOC's students runs
+    once, not once to count and again for the page."""
+    teacher, assignment, _ = big_course
+    client, _ = login(teacher.username)
+    url = {
+        "course": f"/teach/courses/{assignment.course_id}",
+        "assignment": f"/teach/assignments/{assignment.id}",
+        "roster": f"/teach/courses/{assignment.course_id}/roster",
+    }[where]
+    pages_of(client, url, q="student 1")
+    with sql_sent(app) as sent:
+        page = pages_of(client, url, q="student 1")
+    assert "Students 1–20 of 20" in page  # Student 100 to Student 119
+    searches = [statement for statement, _ in sent if "LIKE" in statement.upper()]
+    assert len(searches) == 1, searches
