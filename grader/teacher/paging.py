@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import Row, Select, func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.orm import Session
 
 from grader.models import Enrolment, EnrolmentRole, User
@@ -71,30 +71,40 @@ def page_of(
     session: Session, query: Select[int, str, str], page: int, search: str, *order: Any
 ) -> tuple[list[StudentRow], Paging]:
     """The rows of page ``page`` of ``query`` in ``order`` (a page past the last is the last, below 1 the first),
-    and where that page is.
-
-    The page's rows carry the count of all matching rows (a window count), so a search runs once, not once to count
-    and again for the page; only a page with no rows (past the last, or nothing matches) counts apart."""
-    page = max(page, 1)
-    rows = _rows(session, query, order, page)
-    if rows:
-        total = rows[0].matching
-    else:
-        total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-        if total and page > 1:
-            page = math.ceil(total / PER_PAGE)
-            rows = _rows(session, query, order, page)
+    and where that page is."""
+    if search:
+        return _searched_page(session, query, max(page, 1), search, order)
+    # Unsearched, the page comes in index order (no sort of the whole course) and the count is a plain count.
+    total = _count(session, query)
     pages = max(1, math.ceil(total / PER_PAGE))
-    shown = [StudentRow(user_id, username, display_name) for user_id, username, display_name, _ in rows]
+    page = min(max(page, 1), pages)
+    rows = session.execute(query.order_by(*order).limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all()
+    shown = [StudentRow(user_id, username, display_name) for user_id, username, display_name in rows]
     return shown, Paging(search, page, pages, total, len(shown))
 
 
-def _rows(
-    session: Session, query: Select[int, str, str], order: Sequence[Any], page: int
-) -> list[Row[int, str, str, int]]:
-    """Page ``page`` of ``query`` in ``order``, each row followed by the count of every matching row."""
-    counted = query.add_columns(func.count().over().label("matching")).order_by(*order)
-    return list(session.execute(counted.limit(PER_PAGE).offset((page - 1) * PER_PAGE)).all())
+def _searched_page(
+    session: Session, query: Select[int, str, str], page: int, search: str, order: Sequence[Any]
+) -> tuple[list[StudentRow], Paging]:
+    """``page_of`` for a search: the page's rows carry the count of every match (a window count), so the search
+    runs once, not once to count and again for the page (a name search reads every student of the course either
+    way); only a page with no rows (past the last, or nothing matches) counts apart."""
+    counted = query.add_columns(func.count().over().label("matching")).order_by(*order).limit(PER_PAGE)
+    rows = session.execute(counted.offset((page - 1) * PER_PAGE)).all()
+    if rows:
+        total = rows[0].matching
+    else:
+        total = _count(session, query)
+        if total and page > 1:
+            page = math.ceil(total / PER_PAGE)
+            rows = session.execute(counted.offset((page - 1) * PER_PAGE)).all()
+    shown = [StudentRow(user_id, username, display_name) for user_id, username, display_name, _ in rows]
+    return shown, Paging(search, page, max(1, math.ceil(total / PER_PAGE)), total, len(shown))
+
+
+def _count(session: Session, query: Select[int, str, str]) -> int:
+    """How many rows ``query`` gives."""
+    return session.scalar(select(func.count()).select_from(query.subquery())) or 0
 
 
 def students_page(session: Session, course_id: int, page: int, search: str) -> tuple[list[StudentRow], Paging]:
