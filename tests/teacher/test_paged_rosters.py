@@ -55,6 +55,15 @@ def shown(page: str) -> list[str]:
     return re.findall(r'<tr data-username="([^"]+)">', page)
 
 
+def table_page(assignment: Assignment, where: str) -> str:
+    """The URL of the page with a student table: the course dashboard, the assignment dashboard or the roster."""
+    return {
+        "course": f"/teach/courses/{assignment.course_id}",
+        "assignment": f"/teach/assignments/{assignment.id}",
+        "roster": f"/teach/courses/{assignment.course_id}/roster",
+    }[where]
+
+
 def pages_of(client: FlaskClient, url: str, **query: str) -> str:
     response = client.get(url, query_string=query)
     assert response.status_code == 200, (url, query)
@@ -67,11 +76,7 @@ def test_fifty_students_a_page_and_the_pager_walks_them_all(
 ) -> None:
     teacher, assignment, students = big_course
     client, _ = login(teacher.username)
-    url = {
-        "course": f"/teach/courses/{assignment.course_id}",
-        "assignment": f"/teach/assignments/{assignment.id}",
-        "roster": f"/teach/courses/{assignment.course_id}/roster",
-    }[where]
+    url = table_page(assignment, where)
     names = [s.username for s in students]
     first = pages_of(client, url)
     assert shown(first) == names[:50]
@@ -90,11 +95,7 @@ def test_search_by_name_or_username_in_any_case(
 ) -> None:
     teacher, assignment, students = big_course
     client, _ = login(teacher.username)
-    url = {
-        "course": f"/teach/courses/{assignment.course_id}",
-        "assignment": f"/teach/assignments/{assignment.id}",
-        "roster": f"/teach/courses/{assignment.course_id}/roster",
-    }[where]
+    url = table_page(assignment, where)
     assert shown(pages_of(client, url, q="student 11")) == [s.username for s in students[110:120]]
     assert shown(pages_of(client, url, q=students[42].username.upper())) == [students[42].username]
     found = pages_of(client, url, q="STUDENT 00")
@@ -135,11 +136,7 @@ def test_a_search_runs_once_for_its_page_and_its_count(
     once, not once to count and again for the page."""
     teacher, assignment, _ = big_course
     client, _ = login(teacher.username)
-    url = {
-        "course": f"/teach/courses/{assignment.course_id}",
-        "assignment": f"/teach/assignments/{assignment.id}",
-        "roster": f"/teach/courses/{assignment.course_id}/roster",
-    }[where]
+    url = table_page(assignment, where)
     pages_of(client, url, q="student 1")
     with sql_sent(app) as sent:
         page = pages_of(client, url, q="student 1")
