@@ -3,7 +3,7 @@ links end at once) or activate it again."""
 
 from __future__ import annotations
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from grader.models import ApiToken, Role, SignInLink, User, utcnow
@@ -25,11 +25,7 @@ def find_users(session: Session, query: str) -> list[User]:
     statement = select(User).order_by(User.username).limit(PAGE_SIZE)
     text = query.strip()[:MAX_QUERY]
     if text:
-        # LIKE wildcards in what was typed are matched as themselves.
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        statement = statement.where(
-            or_(User.username.ilike(pattern, escape="\\"), User.display_name.ilike(pattern, escape="\\"))
-        )
+        statement = statement.where(User.name_contains(text))
     return list(session.scalars(statement))
 
 

