@@ -20,7 +20,6 @@ from grader.teacher.exports import number, part_tags, safe_text, submissions_que
 from grader.teacher.grade_table import Cell, grade_table
 
 
-@functools.lru_cache(maxsize=1024)  # most students of a file share the assignment's due date
 def local_time(moment: datetime | None, zone: str) -> str:
     """``moment`` in the course's zone with the zone and its offset named; empty for none."""
     return "" if moment is None else shown_time(moment, zone)
@@ -64,6 +63,11 @@ def readable_grades_rows(session: Session, assignment: Assignment, lang: str) ->
     """Header, then one row per enrolled student: points per exercise and in total, percent, due date, extra
     attempts."""
     zone = assignment.course.time_zone
+
+    @functools.cache  # most students share the assignment's own due date
+    def due_text(moment: datetime | None) -> str:
+        return local_time(moment, zone)
+
     yield grades_header(assignment, lang)
     for row in grade_table(session, assignment):
         yield [
@@ -72,7 +76,7 @@ def readable_grades_rows(session: Session, assignment: Assignment, lang: str) ->
             *(cell_text(cell, lang) for cell in row.cells),
             marked(number(row.total.points), lang, overridden=row.total_overridden),
             percent(row.total.fraction),
-            local_time(row.terms.due_at, zone),
+            due_text(row.terms.due_at),
             str(row.terms.extra_attempts),
             *(percent(cell.score) for cell in row.cells),  # empty when not attempted, kept apart from 0
         ]
