@@ -20,15 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
+from bench.bench_dashboard import TEACHER_PASSWORD, signed_in_client  # noqa: E402
 from grader import create_app, startup_objects  # noqa: E402
 from grader.extensions import get_db  # noqa: E402
 from grader.migrate import upgrade  # noqa: E402
+from grader.models import Enrolment, EnrolmentRole, User  # noqa: E402
+from grader.security import hash_password  # noqa: E402
 from tests.support import postgres_database  # noqa: E402
 
 ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-PASSWORD = "bench-teacher-password"
 EXERCISES = ["ch13.shift-pairs", "ch13.greedy-decode", "ch09.scaled-dot-attention"]
 MiB = 2**20
 
@@ -114,25 +118,18 @@ def main() -> None:
         get_db(app).dispose()
 
 
-def signed_in(app: object) -> tuple[object, str]:
-    """A test client signed in as a new teacher of the bench course, and its CSRF token."""
-    import re
-
-    from grader.models import Enrolment, EnrolmentRole, User
-    from grader.security import hash_password
-
-    with app.app_context(), get_db(app).session() as session:  # type: ignore[attr-defined]
+def signed_in(app: Flask) -> tuple[FlaskClient, str]:
+    """A test client signed in as a new teacher of the bench course, and its CSRF token (the dashboard benchmark's
+    sign-in, as its teacher)."""
+    with app.app_context(), get_db(app).session() as session:
         teacher = User(username="bench-teacher", display_name="Bench teacher", role="teacher",
-                       password_hash=hash_password(PASSWORD))
+                       password_hash=hash_password(TEACHER_PASSWORD))
         session.add(teacher)
         session.flush()
         session.add(Enrolment(course_id=1, user_id=teacher.id, role=EnrolmentRole.TEACHER))
         session.commit()
-    client = app.test_client()  # type: ignore[attr-defined]
-    csrf = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
-    token = csrf.search(client.get("/login").get_data(as_text=True)).group(1)
-    client.post("/login", data={"username": "bench-teacher", "password": PASSWORD, "csrf_token": token})
-    return client, csrf.search(client.get("/teach/").get_data(as_text=True)).group(1)
+    client, csrf, _bearer = signed_in_client(app)
+    return client, csrf
 
 
 if __name__ == "__main__":
