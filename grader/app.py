@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader import api, health, teacher, web
+from grader.auth_session import CappedSessionInterface
 from grader.celery_app import celery_init_app
 from grader.config import load_config
 from grader.extensions import init_db
@@ -20,6 +21,7 @@ def build_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: settings from the environment (then ``config``), database, Celery, API and web pages."""
     app = Flask("grader")
     app.config.update(load_config(config))
+    app.session_interface = CappedSessionInterface()  # a course's cap on its members' sign-ins ends the cookie too
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies > 0:  # the client's address and scheme as the trusted proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

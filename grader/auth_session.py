@@ -1,15 +1,29 @@
-"""Cookie sessions for the web pages: sign a user in or out and find who is signed in."""
+"""Cookie sessions for the web pages: sign a user in or out and find who is signed in.
+
+A sign-in lasts ``GRADER_SESSION_HOURS`` without use (the cookie is renewed on every request). A course can also
+cap how long its members' sign-ins last from the moment they signed in (``Course.session_hours``, set by its
+teachers): a member of such a course is signed out that many hours after signing in, whatever they do meanwhile,
+and the cookie expires then as well.
+"""
 
 from __future__ import annotations
 
-from flask import session
-from sqlalchemy import update
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, session
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from sqlalchemy import ScalarSelect, func, select, update
+from sqlalchemy.orm import Session
 
 from grader.extensions import get_session, request_scoped
-from grader.models import User
+from grader.models import Course, Enrolment, User
 
 SESSION_USER_KEY = "user_id"
 SESSION_EPOCH_KEY = "epoch"
+SIGNED_IN_AT_KEY = "signed_in_at"  # epoch seconds of the sign-in
+ENDS_AT_KEY = "ends_at"  # epoch seconds when a course's cap ends this sign-in (absent: no cap applies)
 
 
 def login_user(user: User) -> None:
@@ -17,7 +31,9 @@ def login_user(user: User) -> None:
     session.clear()
     session[SESSION_USER_KEY] = user.id
     session[SESSION_EPOCH_KEY] = user.session_epoch
+    session[SIGNED_IN_AT_KEY] = int(time.time())
     session.permanent = True
+    _within_course_cap(get_session().scalar(select(session_cap_hours(user.id))))  # the cookie ends with the cap
     request_scoped()["current_user"] = user
 
 
@@ -35,15 +51,64 @@ def logout_user() -> None:
 
 def current_user() -> User | None:
     """The signed-in user of this request, or None; loaded once per request. A cookie from before the user's
-    last sign-out, or of a deactivated account, counts as nobody."""
+    last sign-out, of a deactivated account, or older than a course of theirs allows, counts as nobody."""
     cache = request_scoped()
     if "current_user" not in cache:
         user_id = session.get(SESSION_USER_KEY)
-        user = get_session().get(User, user_id) if isinstance(user_id, int) else None
-        if user is not None and (
-            session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch or user.deactivated_at is not None
-        ):
-            user = None
+        found = _user_and_cap(get_session(), user_id) if isinstance(user_id, int) else None
+        user = None
+        if found is not None:
+            user, cap_hours = found
+            if (
+                session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch
+                or user.deactivated_at is not None
+                or not _within_course_cap(cap_hours)
+            ):
+                user = None
         cache["current_user"] = user
     known: User | None = cache["current_user"]
     return known
+
+
+def session_cap_hours(user_id: Any) -> ScalarSelect[int | None]:
+    """SQL: the shortest sign-in length any course of ``user_id`` sets (hours from signing in); NULL if none does."""
+    return (
+        select(func.min(Course.session_hours))
+        .join(Enrolment, Enrolment.course_id == Course.id)
+        .where(Enrolment.user_id == user_id)
+        .scalar_subquery()
+    )
+
+
+def _user_and_cap(db: Session, user_id: int) -> tuple[User, int | None] | None:
+    """The user and their courses' cap, in the one statement that loaded the user alone before caps existed."""
+    row = db.execute(select(User, session_cap_hours(User.id)).where(User.id == user_id)).first()
+    return None if row is None else (row[0], row[1])
+
+
+def _within_course_cap(hours: int | None) -> bool:
+    """Whether this sign-in is still within its courses' cap of ``hours``; keeps the cookie's end in step with the
+    cap (a cap set, changed or lifted since the sign-in applies from the next request on). A session without a
+    sign-in time (issued before caps existed) is past any cap."""
+    if hours is None:
+        session.pop(ENDS_AT_KEY, None)
+        return True
+    signed_in_at = session.get(SIGNED_IN_AT_KEY)
+    if not isinstance(signed_in_at, int):
+        return False
+    ends_at = signed_in_at + hours * 3600
+    if session.get(ENDS_AT_KEY) != ends_at:
+        session[ENDS_AT_KEY] = ends_at
+    return time.time() < ends_at
+
+
+class CappedSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, whose cookie expires no later than a course's cap on the sign-in."""
+
+    def get_expiration_time(self, app: Flask, session: SessionMixin) -> datetime | None:
+        """The site's renewed expiry, or the cap's end if that comes first."""
+        expires = super().get_expiration_time(app, session)
+        ends_at: Any = session.get(ENDS_AT_KEY)
+        if expires is None or not isinstance(ends_at, int):
+            return expires
+        return min(expires, datetime.fromtimestamp(ends_at, UTC))

@@ -93,6 +93,28 @@ TEACHER_UI: dict[str, Text] = {
     ),
     "course.settings_save": Text("保存设置", "Save settings"),
     "course.settings_saved": Text("课程设置已保存。", "Course settings saved."),
+    "course.session_title": Text("登录时长", "Sign-in length"),
+    "course.session_hours": Text("登录后最多保持（小时）", "Signed in for at most (hours)"),
+    "course.session_hint": Text(
+        "课程的每位成员（学生和教师）在登录这么多小时后会被要求重新登录，无论期间是否在使用；适合机房的公用电脑和考试。"
+        "留空则只按网站的设置：{site} 小时不使用后退出。最多 {most} 小时；成员同时在几门设置了时长的课程中时，按最短的计算。"
+        "更改对已经登录的成员从他们的下一次请求起生效。",
+        "Every member of the course (students and teachers) must sign in again this many hours after signing in, "
+        "whether or not they were active meanwhile: for shared lab computers and exams. Leave it empty for the "
+        "site's rule only: signed out after {site} hours unused. At most {most} hours; a member of several courses "
+        "with a length gets the shortest. A change applies to members already signed in from their next request.",
+    ),
+    "course.session_now": Text(
+        "现在：成员登录 {hours} 小时后须重新登录。", "Now: members sign in again {hours} hours after signing in."
+    ),
+    "course.session_none": Text(
+        "现在：不限时长，只按网站的设置（{site} 小时不使用后退出）。",
+        "Now: no length set; only the site's rule applies (signed out after {site} hours unused).",
+    ),
+    "course.bad_session_hours": Text(
+        "登录时长须为 1 到 {most} 之间的整数小时，或留空。",
+        "The sign-in length must be a whole number of hours from 1 to {most}, or empty.",
+    ),
     "course.zone_now": Text("时区：{zone}（当前 {offset}）", "Time zone: {zone} (now {offset})"),
     "archive.title": Text("归档", "Archive"),
     "archive.explain": Text(

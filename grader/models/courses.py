@@ -90,6 +90,9 @@ class Course(Base):
     )
     # Set while the course is archived: read-only for students (results stay visible, nothing can be submitted).
     archived_at: Mapped[datetime | None]
+    # At most this many hours from signing in, a member's sign-in ends (a lab or exam course on shared computers);
+    # None: only the site's idle limit (GRADER_SESSION_HOURS). A member of several courses gets the shortest.
+    session_hours: Mapped[int | None]
 
     enrolments: Mapped[list[Enrolment]] = relationship(back_populates="course", cascade="all, delete-orphan")
     assignments: Mapped[list[Assignment]] = relationship(

@@ -1,8 +1,8 @@
-"""A course's settings page (time zone) and archiving or unarchiving it, each after a confirmation."""
+"""A course's settings page (time zone, sign-in length) and archiving or unarchiving it, each after a confirmation."""
 
 from __future__ import annotations
 
-from flask import flash, redirect, request, url_for
+from flask import current_app, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from grader.extensions import get_session
@@ -18,9 +18,14 @@ from grader.ui.routes import Routes
 
 
 def _settings_page(
-    course: Course, status: int = 200, time_zone: str | None = None, error: str | None = None
+    course: Course,
+    status: int = 200,
+    time_zone: str | None = None,
+    error: str | None = None,
+    hours_typed: str | None = None,
 ) -> ResponseReturnValue:
-    """The settings form (the zone typed, if it was refused) with the archive or unarchive button."""
+    """The settings form (the zone or sign-in length typed, if it was refused) with the archive or unarchive
+    button."""
     return render(
         "teach/course_settings.html",
         status,
@@ -29,6 +34,9 @@ def _settings_page(
         error=error,
         time_zone=course.time_zone if time_zone is None else time_zone,
         offset=utc_offset_label(offset_now(course.time_zone)),
+        session_hours=(str(course.session_hours or "") if hours_typed is None else hours_typed),
+        site_hours=current_app.config["GRADER_SESSION_HOURS"],
+        most_hours=course_settings.SESSION_HOURS_MOST,
     )
 
 
@@ -47,6 +55,20 @@ def course_settings_page(course_id: int) -> ResponseReturnValue:
     if zone is None:
         return _settings_page(course, 422, typed, "course.bad_time_zone")
     course_settings.set_time_zone(get_session(), course, zone)
+    flash(t("course.settings_saved", page_lang()))
+    return redirect(url_for("teacher.course_settings_page", course_id=course.id))
+
+
+@routes.post("/courses/<int:course_id>/session-length")
+@teacher_required
+def course_session_length(course_id: int) -> ResponseReturnValue:
+    """How long its members' sign-ins last at most: set, changed, or lifted (an empty field)."""
+    course = course_or_404(get_session(), signed_in(), course_id, Action.EDIT_COURSE)
+    typed = request.form.get("session_hours", "")
+    hours, readable = course_settings.read_session_hours(typed)
+    if not readable:
+        return _settings_page(course, 422, error="course.bad_session_hours", hours_typed=typed)
+    course_settings.set_session_hours(get_session(), course, hours)
     flash(t("course.settings_saved", page_lang()))
     return redirect(url_for("teacher.course_settings_page", course_id=course.id))
 

@@ -1,4 +1,5 @@
-"""A course's settings that its teachers change after creating it: the time zone, and archiving."""
+"""A course's settings that its teachers change after creating it: the time zone, its members' sign-in length, and
+archiving."""
 
 from __future__ import annotations
 
@@ -20,3 +21,24 @@ def set_archived(session: Session, course: Course, archived: bool) -> bool:
     course.archived_at = utcnow() if archived else None
     session.commit()
     return True
+
+
+SESSION_HOURS_MOST = 720  # 30 days: a cap is for shared computers and exams, not a way past the site's idle limit
+
+
+def read_session_hours(typed: str) -> tuple[int | None, bool]:
+    """The sign-in length a teacher typed: (hours, True) for a whole number from 1 to SESSION_HOURS_MOST, (None, True)
+    for an empty field (no cap), (None, False) for anything else."""
+    text = typed.strip()
+    if not text:
+        return None, True
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= SESSION_HOURS_MOST:
+        return None, False
+    return int(text), True
+
+
+def set_session_hours(session: Session, course: Course, hours: int | None) -> None:
+    """End every member's sign-in ``hours`` after it began (None: only the site's idle limit); commits. Applies from
+    each member's next request, to sign-ins already made too."""
+    course.session_hours = hours
+    session.commit()

@@ -555,6 +555,7 @@ def _post_routes(world: World, token_id: int) -> list[str]:
         f"/teach/courses/{c}/roster/confirm",
         f"/teach/courses/{c}/roster/{s}/remove",
         f"/teach/courses/{c}/settings",
+        f"/teach/courses/{c}/session-length",
         f"/teach/courses/{c}/archive",
         f"/teach/courses/{c}/unarchive",
         f"/teach/assignments/{a}/extensions",
