@@ -277,6 +277,10 @@ class Course(Reply):
     archived_at: datetime | None = pydantic.Field(
         description="Set once archived: read-only, submissions get 403 course_archived."
     )
+    session_hours: int | None = pydantic.Field(
+        description="The course's sign-in length: its members' browser sign-ins end this many hours after they "
+        "began (null: only the site's idle limit). Set on the course's settings page; bearer tokens are not affected."
+    )
     assignments: list[Assignment]
 
 

@@ -109,6 +109,7 @@ def course_json(course: Course, role: str, lang: str) -> dict[str, Any]:
         "role": role,
         "time_zone": course.time_zone,
         "archived_at": iso_timestamp(course.archived_at),
+        "session_hours": course.session_hours,
         "assignments": [assignment_json(a, lang) for a in course.assignments],
     }
 

@@ -146,7 +146,7 @@ def test_me_and_courses(api: Api) -> None:
     assert (me["username"], me["role"], me["account_role"], me["auth"]) == ("teacher", "student", "teacher", "token")
     courses = api.get("/courses?lang=en", "alice").get_json()["courses"]
     assert [(c["code"], c["role"]) for c in courses] == [("A", "student")]
-    assert (courses[0]["time_zone"], courses[0]["archived_at"]) == ("UTC", None)  # what the school's course has
+    assert (courses[0]["time_zone"], courses[0]["archived_at"], courses[0]["session_hours"]) == ("UTC", None, None)
     assert [a["title"] for a in courses[0]["assignments"]] == ["open", "closed", "future", "practice"]
     assert [c["code"] for c in api.get("/courses", "admin").get_json()["courses"]] == ["A", "B"]
 

@@ -61,6 +61,8 @@ def test_a_teacher_sets_changes_and_lifts_the_length(login: Login, session: Sess
     assert _stored_hours(session, course) == 2
     page = client.get(f"/teach/courses/{course.id}/settings").get_data(as_text=True)
     assert "sign in again 2 hours after signing in" in page and 'value="2"' in page
+    listed = client.get("/api/v1/courses").get_json()["courses"]
+    assert [course_json["session_hours"] for course_json in listed if course_json["id"] == course.id] == [2]
     assert client.post(url, data={"csrf_token": token, "session_hours": " 720 "}).status_code == 302
     assert _stored_hours(session, course) == 720
     assert client.post(url, data={"csrf_token": token, "session_hours": ""}).status_code == 302
