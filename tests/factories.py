@@ -74,13 +74,19 @@ def make_assignment(session: Session, students: list[User], **settings: Any) -> 
     return assignment
 
 
+def make_course_teacher(session: Session, course_id: int) -> User:
+    """A new committed teacher account, enrolled as a teacher of course ``course_id``."""
+    teacher = make_user(session, Role.TEACHER)
+    session.add(Enrolment(course_id=course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
+    session.commit()
+    return teacher
+
+
 def make_taught_assignment(session: Session) -> tuple[Assignment, User, User]:
     """A committed open assignment in a course with one teacher and one student: (assignment, teacher, student)."""
-    student, teacher = make_user(session), make_user(session, Role.TEACHER)
+    student = make_user(session)
     assignment = make_assignment(session, [student])
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
-    return assignment, teacher, student
+    return assignment, make_course_teacher(session, assignment.course_id), student
 
 
 def stand_in_submission(

@@ -15,7 +15,13 @@ from grader.i18n import LANG_COOKIE
 from grader.models import Enrolment, EnrolmentRole, Extension, Role, User
 from grader.teacher.course_gradebook import PAGE_SIZE
 from grader.teacher.grade_table import grade_table
-from tests.factories import make_assignment, make_user, rebuild_progress, shared_password_hash, unique
+from tests.factories import (
+    make_assignment,
+    make_course_teacher,
+    rebuild_progress,
+    shared_password_hash,
+    unique,
+)
 from tests.teacher.course_data import FixtureCourse
 from tests.teacher.marked_course import build_marked
 
@@ -176,10 +182,8 @@ def test_another_teacher_and_a_student_cannot_see_it(login: Login, session: Sess
 
 
 def test_a_course_without_students_says_so(login: Login, session: Session) -> None:
-    teacher = make_user(session, Role.TEACHER)
     assignment = make_assignment(session, [])
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
+    teacher = make_course_teacher(session, assignment.course_id)
     client, _ = login(teacher.username)
     page = client.get(f"/teach/courses/{assignment.course_id}/gradebook").get_data(as_text=True)
     assert "This course has no students yet." in page and 'id="gradebook"' not in page

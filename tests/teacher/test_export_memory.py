@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from grader.models import Assignment, Enrolment, EnrolmentRole, Role, Submission, User
-from tests.factories import make_assignment, make_user
+from grader.models import Assignment, Submission, User
+from tests.factories import make_assignment, make_course_teacher, make_user
 
 Login = Callable[[str], tuple[FlaskClient, str]]
 STUDENTS = 20
@@ -63,9 +63,7 @@ def test_a_six_times_longer_file_takes_no_more_memory(session: Session, login: L
     bench/bench_export_memory.py streams a million rows the same way."""
     students = [make_user(session) for _ in range(STUDENTS)]
     assignment = make_assignment(session, students)
-    teacher = make_user(session, Role.TEACHER)
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
+    teacher = make_course_teacher(session, assignment.course_id)
     client, token = login(teacher.username)
     add_submissions(session, assignment, students, SMALL)
     streamed_peak(client, token, assignment, machine)  # what a first download sets up once (statement caches)

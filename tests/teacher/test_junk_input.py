@@ -11,8 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from grader.extensions import get_db
-from grader.models import Enrolment, EnrolmentRole, Role
-from tests.factories import BOOK_ANSWER, make_assignment, make_user
+from tests.factories import BOOK_ANSWER, make_assignment, make_course_teacher, make_user
 
 TOKEN = "<csrf>"  # replaced by the signed-in session's CSRF token
 BEYOND_ID = 2**31  # one past what an INTEGER id column holds (PostgreSQL refuses it; SQLite overflowed at 2**63)
@@ -32,10 +31,9 @@ class People:
 def people(app: Flask) -> People:
     """A course taught by a teacher, with a student and an open assignment."""
     with app.app_context(), get_db(app).session() as db:
-        teacher, student = make_user(db, Role.TEACHER), make_user(db)
+        student = make_user(db)
         assignment = make_assignment(db, [student])
-        db.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-        db.commit()
+        teacher = make_course_teacher(db, assignment.course_id)
         return People(teacher.username, student.username, assignment.course_id, assignment.id)
 
 

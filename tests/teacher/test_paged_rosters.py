@@ -12,8 +12,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
-from grader.models import Assignment, Enrolment, EnrolmentRole, Role, User, utcnow
-from tests.factories import EXERCISE, make_assignment, make_graded, make_user, shared_password_hash, unique
+from grader.models import Assignment, Role, User, utcnow
+from tests.factories import (
+    EXERCISE,
+    make_assignment,
+    make_course_teacher,
+    make_graded,
+    shared_password_hash,
+    unique,
+)
 from tests.support import sql_sent
 
 Login = Callable[[str], tuple[FlaskClient, str]]
@@ -43,9 +50,7 @@ def big_course(session: Session) -> tuple[User, Assignment, list[User]]:
         late_until=now + timedelta(days=2),
         late_penalty_per_day=25.0,
     )
-    teacher = make_user(session, Role.TEACHER)
-    session.add(Enrolment(course_id=assignment.course_id, user_id=teacher.id, role=EnrolmentRole.TEACHER))
-    session.commit()
+    teacher = make_course_teacher(session, assignment.course_id)
     make_graded(session, assignment.id, students[7].id, EXERCISE, 1.0)  # submitted now: a day late, 25 % off
     return teacher, assignment, students
 
