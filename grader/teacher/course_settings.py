@@ -32,9 +32,13 @@ def read_session_hours(typed: str) -> tuple[int | None, bool]:
     text = typed.strip()
     if not text:
         return None, True
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= SESSION_HOURS_MOST:
+    if not text.isascii() or not text.isdigit():
         return None, False
-    return int(text), True
+    digits = text.lstrip("0") or "0"
+    # The length first: int() of thousands of digits raises instead of answering (Python's conversion limit).
+    if len(digits) > len(str(SESSION_HOURS_MOST)) or not 1 <= int(digits) <= SESSION_HOURS_MOST:
+        return None, False
+    return int(digits), True
 
 
 def set_session_hours(session: Session, course: Course, hours: int | None) -> None:

@@ -65,11 +65,15 @@ def test_a_teacher_sets_changes_and_lifts_the_length(login: Login, session: Sess
     assert [course_json["session_hours"] for course_json in listed if course_json["id"] == course.id] == [2]
     assert client.post(url, data={"csrf_token": token, "session_hours": " 720 "}).status_code == 302
     assert _stored_hours(session, course) == 720
+    assert client.post(url, data={"csrf_token": token, "session_hours": "08"}).status_code == 302
+    assert _stored_hours(session, course) == 8
     assert client.post(url, data={"csrf_token": token, "session_hours": ""}).status_code == 302
     assert _stored_hours(session, course) is None
 
 
-@pytest.mark.parametrize("typed", ["0", "-1", "1.5", "two", "721", "２", "99999999999999999999999", "1e2"])
+@pytest.mark.parametrize(
+    "typed", ["0", "-1", "1.5", "two", "721", "２", "99999999999999999999999", "1e2", "9" * 5000, "0721"]
+)
 def test_a_length_that_is_not_a_whole_number_of_hours_is_refused(login: Login, session: Session, typed: str) -> None:
     course, teacher = _course(session, 5)
     client, token = login(teacher.username)
