@@ -25,6 +25,7 @@ import secrets
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -53,7 +54,7 @@ class System:
     grade: Callable[[int], Any]
 
 
-def _grader(database_url: str, broker_url: str, tag: str) -> System:
+def _grader(database_url: str, broker_url: str, tag: str, data_dir: str) -> System:
     """The grader's app (production settings, a teacher's token) and its grading task."""
     os.environ.update(
         {
@@ -63,7 +64,7 @@ def _grader(database_url: str, broker_url: str, tag: str) -> System:
             "CELERY_BROKER_URL": broker_url,
             "GRADER_QUEUE": f"{tag}_grading",
             "SUBMISSION_RATE_LIMIT": "100000/minute",
-            "GRADER_DATA_DIR": f"/tmp/{tag}-data",
+            "GRADER_DATA_DIR": data_dir,
         }
     )
     subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, check=True, capture_output=True)
@@ -151,7 +152,11 @@ def main() -> None:
     with ExitStack() as stack:
         database_url = stack.enter_context(scratch_database(args.admin_url, prefix="grader_bench_cpu"))
         stack.enter_context(redis_keys_cleaned(args.redis_url, tag))
-        systems = [_grader(database_url, args.redis_url, tag), _required_floor(database_url, args.redis_url, tag)]
+        data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{tag}-"))
+        systems = [
+            _grader(database_url, args.redis_url, tag, data_dir),
+            _required_floor(database_url, args.redis_url, tag),
+        ]
         for system in systems:
             _round(system, bodies[:WARM_UP])
         figures: dict[str, list[tuple[float, float]]] = {system.name: [] for system in systems}
