@@ -14,10 +14,10 @@ def test_the_redis_client_parses_replies_with_hiredis() -> None:
     client = redis.Redis.from_url(REDIS_URL)
     try:
         client.ping()
-        parser = client.connection_pool.get_connection()
+        connection = client.connection_pool.get_connection()
         try:
-            assert type(parser._parser).__name__.startswith("_Hiredis")
+            assert type(connection._parser).__name__.startswith("_Hiredis")
         finally:
-            client.connection_pool.release(parser)
+            client.connection_pool.release(connection)
     finally:
         client.close()
