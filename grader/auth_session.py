@@ -33,7 +33,7 @@ def login_user(user: User) -> None:
     session[SESSION_EPOCH_KEY] = user.session_epoch
     session[SIGNED_IN_AT_KEY] = int(time.time())
     session.permanent = True
-    _within_course_cap(get_session().scalar(select(session_cap_hours(user.id))))  # the cookie ends with the cap
+    _note_cap_end(get_session().scalar(select(session_cap_hours(user.id))))  # the cookie ends with the cap
     request_scoped()["current_user"] = user
 
 
@@ -59,10 +59,11 @@ def current_user() -> User | None:
         user = None
         if found is not None:
             user, cap_hours = found
+            ends_at = _note_cap_end(cap_hours)
             if (
                 session.get(SESSION_EPOCH_KEY, 0) != user.session_epoch
                 or user.deactivated_at is not None
-                or not _within_course_cap(cap_hours)
+                or (ends_at is not None and time.time() >= ends_at)
             ):
                 user = None
         cache["current_user"] = user
@@ -86,20 +87,20 @@ def _user_and_cap(db: Session, user_id: int) -> tuple[User, int | None] | None:
     return None if row is None else (row[0], row[1])
 
 
-def _within_course_cap(hours: int | None) -> bool:
-    """Whether this sign-in is still within its courses' cap of ``hours``; keeps the cookie's end in step with the
-    cap (a cap set, changed or lifted since the sign-in applies from the next request on). A session without a
-    sign-in time (issued before caps existed) is past any cap."""
+def _note_cap_end(hours: int | None) -> int | None:
+    """When this sign-in ends under its courses' cap of ``hours`` (epoch seconds; None: no cap), kept in the session
+    for the cookie's expiry, so that a cap set, changed or lifted since the sign-in applies from the next request on.
+    A session without a sign-in time (issued before caps existed) ended at once: 0."""
     if hours is None:
         session.pop(ENDS_AT_KEY, None)
-        return True
+        return None
     signed_in_at = session.get(SIGNED_IN_AT_KEY)
     if not isinstance(signed_in_at, int):
-        return False
+        return 0
     ends_at = signed_in_at + hours * 3600
     if session.get(ENDS_AT_KEY) != ends_at:
         session[ENDS_AT_KEY] = ends_at
-    return time.time() < ends_at
+    return ends_at
 
 
 class CappedSessionInterface(SecureCookieSessionInterface):
