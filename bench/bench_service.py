@@ -32,7 +32,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before the bench imports below, so the script runs from a plain checkout
 
-from bench.load_report import LevelResult, percentile, print_report
+from bench.load_report import LevelResult, percentile, print_report, print_round_medians
 from bench.load_stack import (
     Processes,
     command_cpu_seconds,
@@ -136,6 +136,23 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
                        percentile(latencies, 0.99) * 1000, stage_medians, per_job, tuple(failures[:3]))
 
 
+def _one_round(graders: dict[str, Target], floors: list[Target], clients: int, seconds: float, *,
+               floors_first: bool) -> tuple[dict[str, LevelResult], dict[str, LevelResult]]:
+    """One measurement of every grader mode and every floor at ``clients``; ``floors_first`` swaps the order, so
+    that a machine getting busier or quieter during a run weighs on both sides alike over the rounds."""
+    def measure_graders() -> dict[str, LevelResult]:
+        return {mode: run_level(target, clients, seconds) for mode, target in graders.items()}
+
+    def measure_floors() -> dict[str, LevelResult]:
+        return {floor.name: run_level(floor, clients, seconds) for floor in floors}
+
+    if floors_first:
+        theirs = measure_floors()
+        return measure_graders(), theirs
+    ours = measure_graders()
+    return ours, measure_floors()
+
+
 def load_average() -> str:
     """The 1/5/15-minute load averages."""
     return "/".join(f"{value:.2f}" for value in os.getloadavg())
@@ -146,6 +163,9 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1,4,16", help="client counts, comma-separated")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per level and system")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure each level this many times, the grader and the floors in turn (every other round "
+                             "the floors first), and print each round's ratio and their median")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of 4-client load before measuring")
     parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="broker and limiter (a quiet db)")
@@ -162,7 +182,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--grader-worker", choices=("gthread", "ours"), default="gthread",
                         help="the grader's gunicorn worker class: gthread (as the floors) or ours (parked waits, "
                              "as the Dockerfile runs it)")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    return args
 
 
 def raise_interrupt(_signum: int, _frame: object) -> NoReturn:
@@ -204,14 +227,16 @@ def main() -> None:
             run_level(target, 4, args.warmup)
         rows = []
         for clients in levels:
-            ours = {mode: run_level(target, clients, args.duration) for mode, target in graders.items()}
-            theirs = {floor.name: run_level(floor, clients, args.duration) for floor in floors}
-            print(f"  {clients:>2} clients: " + " | ".join(
-                [f"grader {mode} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for mode, result in ours.items()]
-                + [f"{name} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for name, result in theirs.items()]),
-                flush=True)
-            rows.extend((result, mode, theirs) for mode, result in ours.items())
+            for round_number in range(args.rounds):
+                ours, theirs = _one_round(graders, floors, clients, args.duration, floors_first=round_number % 2 == 1)
+                print(f"  {clients:>2} clients: " + " | ".join(
+                    [f"grader {mode} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for mode, result in ours.items()]
+                    + [f"{name} {result.rate:6.1f}/s p50 {result.p50_ms:6.1f} ms" for name, result in theirs.items()]),
+                    flush=True)
+                rows.extend((result, mode, theirs) for mode, result in ours.items())
         print_report(rows)
+        if args.rounds > 1:
+            print_round_medians(rows)
         print(f"\nload avg {load_average()} (end)")
 
 

@@ -1,6 +1,7 @@
 """What bench/bench_service.py measures per level, and the table it prints (grader modes against the floor)."""
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 
 
@@ -59,7 +60,7 @@ def print_report(rows: list[tuple[LevelResult, str, dict[str, LevelResult]]]) ->
         if ours.stages_ms:
             print(f"{ours.clients:>7} clients {mode:<12}: " + " | ".join(f"{value:7.1f}" for value in ours.stages_ms))
     print("\nCPU ms per completed job: web server | worker | PostgreSQL backends | redis-server = total")
-    for ours, mode, floors in rows:
+    for ours, mode, _ in rows:
         print(f"{ours.clients:>7} clients {mode:<12}: grader {_cpu_text(ours)}")
     for ours, mode, floors in rows:
         if mode == rows[0][1]:
@@ -70,3 +71,21 @@ def print_report(rows: list[tuple[LevelResult, str, dict[str, LevelResult]]]) ->
     for result, name in failing:
         for failure in result.failures:
             print(f"failure ({name}, {result.clients} clients, {result.failed} in all): {failure}")
+
+
+def print_round_medians(rows: list[tuple[LevelResult, str, dict[str, LevelResult]]]) -> None:
+    """Per clients, grader mode and floor: each round's throughput ratio, and the median ratios of throughput and
+    p50 over the rounds (one run's ratio moves by ±0.1 on this machine; the median of alternating rounds less)."""
+    print("\nover the rounds (throughput ratio of each round; medians of the throughput and p50 ratios):")
+    groups: dict[tuple[int, str, str], list[tuple[float, float]]] = {}
+    for ours, mode, floors in rows:
+        for name, floor in floors.items():
+            if floor.rate and floor.p50_ms:
+                groups.setdefault((ours.clients, mode, name), []).append(
+                    (ours.rate / floor.rate, ours.p50_ms / floor.p50_ms)
+                )
+    for (clients, mode, name), ratios in groups.items():
+        each = " ".join(f"{rate:.2f}" for rate, _ in ratios)
+        rate_median, p50_median = (statistics.median(column) for column in zip(*ratios, strict=True))
+        print(f"{clients:>7} clients {mode:<12} against the {name}: {each}  median throughput {rate_median:.2f}, "
+              f"p50 {p50_median:.2f}")
