@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from grader.grading.refusals import FieldRefused
 from grader.grading.score_changes import counted_scores_changed
-from grader.grading.terms import NAMED_STUDENTS_MAX, is_student_of
+from grader.grading.terms import is_student_of, naming_few
 from grader.models import Assignment, OverrideLogEntry, ScoreOverride
 from grader.models.overrides import OVERRIDE_REASON_MAX, TOTAL
 
@@ -40,14 +40,11 @@ def overrides_of(
     """The assignment's overrides by (student id, exercise id; ``TOTAL`` for the total), for ``user_ids`` (None:
     every student)."""
     query = select(ScoreOverride).where(ScoreOverride.assignment_id == assignment.id)
-    kept_for: set[int] | None = None  # the students kept from the assignment's rows read whole
+    kept_for: set[int] | None = None  # the students kept, should the assignment's rows be read whole
     if user_ids is not None:
         if not user_ids:
             return {}
-        if len(user_ids) <= NAMED_STUDENTS_MAX:
-            query = query.where(ScoreOverride.user_id.in_(list(user_ids)))
-        else:
-            kept_for = set(user_ids)
+        query, kept_for = naming_few(query, ScoreOverride.user_id, user_ids), set(user_ids)
     found = session.scalars(query.order_by(ScoreOverride.id))
     return {(row.user_id, row.exercise_id): row for row in found if kept_for is None or row.user_id in kept_for}
 

@@ -11,9 +11,10 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from grader.grading.refusals import FieldRefused
 from grader.grading.score_changes import counted_scores_changed
@@ -142,15 +143,19 @@ def terms_of_students(session: Session, assignment: Assignment, user_ids: Collec
     """``student_terms`` for many students in one statement: every id in ``user_ids`` has an entry."""
     if not user_ids:
         return {}
-    query = select(Extension).where(Extension.assignment_id == assignment.id)
-    if len(user_ids) <= NAMED_STUDENTS_MAX:
-        query = query.where(Extension.user_id.in_(list(user_ids)))
+    query = naming_few(select(Extension).where(Extension.assignment_id == assignment.id), Extension.user_id, user_ids)
     extensions = {extension.user_id: extension for extension in session.scalars(query)}
     # Students without an extension (nearly all) share the assignment's own terms.
     plain = terms_from(assignment, None)
     return {
         user_id: terms_from(assignment, extensions[user_id]) if user_id in extensions else plain for user_id in user_ids
     }
+
+
+def naming_few(query: Select[Any], user_column: InstrumentedAttribute[int], user_ids: Collection[int]) -> Select[Any]:
+    """``query`` narrowed to ``user_ids`` when there are at most NAMED_STUDENTS_MAX of them; unchanged for more (an
+    assignment's rows read whole), so the caller keeps only the rows of the students it asked about."""
+    return query.where(user_column.in_(list(user_ids))) if len(user_ids) <= NAMED_STUDENTS_MAX else query
 
 
 def extensions_of(session: Session, assignment: Assignment) -> list[Extension]:

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from grader.grading import overrides, terms
+from grader.grading import terms
 from grader.grading.overrides import OverrideRequest, overrides_of, set_override
 from grader.grading.terms import ExtensionRequest, grant_extension, terms_of_students
 from grader.models import Assignment, Enrolment, Role, utcnow
@@ -50,8 +50,7 @@ def test_terms_and_overrides_of_many_students_are_those_of_each(
     """With more students than are named in a statement, the assignment's extensions and overrides are read whole
     and kept only for the students asked about: the same answer as for each student on their own."""
     assignment, listed, _left = marked_course
-    monkeypatch.setattr(terms, "NAMED_STUDENTS_MAX", named_at_most)
-    monkeypatch.setattr(overrides, "NAMED_STUDENTS_MAX", named_at_most)
+    monkeypatch.setattr(terms, "NAMED_STUDENTS_MAX", named_at_most)  # one setting for both readers
     found = terms_of_students(session, assignment, listed)
     assert set(found) == set(listed)
     assert [found[user_id] for user_id in listed] == [terms.student_terms(session, assignment, i) for i in listed]
