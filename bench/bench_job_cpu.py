@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,10 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_service import ADMIN_URL, book_bodies  # noqa: E402
-from bench.floor import required_schema  # noqa: E402
 from bench.load_stack import redis_keys_cleaned, scratch_database  # noqa: E402
+from bench.load_targets import grader_settings, migrated_with_teacher_tokens, required_floor_prepared  # noqa: E402
 
-BIN = Path(sys.executable).parent
 WARM_UP = 50
 
 
@@ -56,29 +53,8 @@ class System:
 
 def _grader(database_url: str, broker_url: str, tag: str, data_dir: str) -> System:
     """The grader's app (production settings, a teacher's token) and its grading task."""
-    os.environ.update(
-        {
-            "GRADER_ENV": "production",
-            "SECRET_KEY": secrets.token_urlsafe(48),
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,
-            "GRADER_QUEUE": f"{tag}_grading",
-            "SUBMISSION_RATE_LIMIT": "100000/minute",
-            "GRADER_DATA_DIR": data_dir,
-        }
-    )
-    subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, check=True, capture_output=True)
-    token = (
-        subprocess.run(
-            [str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", "bench-cpu"],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    os.environ.update(grader_settings(database_url, broker_url, tag, data_dir))  # create_app reads them here
+    (token,) = migrated_with_teacher_tokens(dict(os.environ), ["bench-cpu"])
     from grader import create_app
     from grader.tasks import grade_submission
 
@@ -94,12 +70,8 @@ def _grader(database_url: str, broker_url: str, tag: str, data_dir: str) -> Syst
 
 def _required_floor(database_url: str, broker_url: str, tag: str) -> System:
     """The required-work floor's app and task (bench/floor/required.py) on the same database and Redis."""
-    libpq_url = database_url.replace("postgresql+psycopg://", "postgresql://")
-    token = secrets.token_urlsafe(32)
-    required_schema.create_tables(libpq_url, token)
-    os.environ.update(
-        {"FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url, "FLOOR_QUEUE": f"{tag}_required"}
-    )
+    settings, token = required_floor_prepared(database_url, broker_url, tag)
+    os.environ.update(settings)  # the floor's Celery app reads them when imported, below
     from bench.floor import required
 
     client = required.create_app().test_client()

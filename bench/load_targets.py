@@ -60,18 +60,29 @@ def server_commands(database_url: str) -> tuple[str, str]:
     return f" {database_url.rsplit('/', 1)[1]} ", "redis-server"
 
 
+def grader_settings(database_url: str, broker_url: str, tag: str, data_dir: str) -> dict[str, str]:
+    """The grader's environment for a benchmark: production settings on the scratch database, its own queue, a rate
+    limit never reached."""
+    return {"GRADER_ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48), "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url, "GRADER_QUEUE": f"{tag}_grading",
+            "SUBMISSION_RATE_LIMIT": "100000/minute", "GRADER_DATA_DIR": data_dir}
+
+
+def migrated_with_teacher_tokens(env: dict[str, str], names: list[str]) -> list[str]:
+    """Migrate the grader's database (``env``) and issue a teacher's token for each of ``names``."""
+    subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
+    return [subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", name],
+                           cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+            for name in names]
+
+
 def start_grader(processes: Processes, database_url: str, broker_url: str, tag: str, args: argparse.Namespace,
                  bodies: tuple[dict[str, Any], ...], clients: int = 1) -> Target:
     """Migrate the scratch database, issue a teacher token per client, start gunicorn and a worker for the grader."""
-    env = {**os.environ, "GRADER_ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
-           "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GRADER_QUEUE": f"{tag}_grading",
-           "SUBMISSION_RATE_LIMIT": "100000/minute", "GRADER_DATA_DIR": str(processes.log_dir / "grader-data")}
-    subprocess.run([str(BIN / "grader"), "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
+    env = {**os.environ, **grader_settings(database_url, broker_url, tag, str(processes.log_dir / "grader-data"))}
     # A teacher (the bodies are seed 0, the book's variant) per client: one user shared by every client would hold
     # more waits than the per-user cap, and the clients beyond it would poll instead of waiting.
-    tokens = [subprocess.run([str(BIN / "grader"), "token", "create", "--role", "teacher", "--name", f"bench-{n}"],
-                             cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-              for n in range(clients)]
+    tokens = migrated_with_teacher_tokens(env, [f"bench-{n}" for n in range(clients)])
     port = free_port()
     worker_class = "grader.gunicorn_worker.ThreadWorker" if args.grader_worker == "ours" else "gthread"
     web = processes.start("grader-web", web_command("grader:create_app()", port, args, worker_class), env)
@@ -100,15 +111,19 @@ def start_floor(processes: Processes, database_url: str, broker_url: str, tag: s
                   server_commands(database_url))
 
 
-def start_required_floor(processes: Processes, database_url: str, broker_url: str, tag: str,
-                         args: argparse.Namespace, bodies: tuple[dict[str, Any], ...]) -> Target:
-    """Create the required-work floor's tables and token, start its gunicorn and worker."""
+def required_floor_prepared(database_url: str, broker_url: str, tag: str) -> tuple[dict[str, str], str]:
+    """Create the required-work floor's tables and a token in the scratch database: (its environment, the token)."""
     libpq_url = database_url.replace("postgresql+psycopg://", "postgresql://")
     token = secrets.token_urlsafe(32)
     required_schema.create_tables(libpq_url, token)
-    env = {**os.environ, "FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url,
-           "FLOOR_QUEUE": f"{tag}_required", "FLOOR_POLL_SECONDS": str(args.floor_poll_ms / 1000),
-           "PYTHONPATH": str(ROOT)}
+    return {"FLOOR_DATABASE_URL": libpq_url, "FLOOR_BROKER_URL": broker_url, "FLOOR_QUEUE": f"{tag}_required"}, token
+
+
+def start_required_floor(processes: Processes, database_url: str, broker_url: str, tag: str,
+                         args: argparse.Namespace, bodies: tuple[dict[str, Any], ...]) -> Target:
+    """Create the required-work floor's tables and token, start its gunicorn and worker."""
+    settings, token = required_floor_prepared(database_url, broker_url, tag)
+    env = {**os.environ, **settings, "FLOOR_POLL_SECONDS": str(args.floor_poll_ms / 1000), "PYTHONPATH": str(ROOT)}
     port = free_port()
     web = processes.start("required-web", web_command("bench.floor.required:create_app()", port, args), env)
     worker = processes.start("required-worker", worker_command("bench.floor.required", env["FLOOR_QUEUE"], args),
