@@ -16,6 +16,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Select, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
+from grader import driver_statements
 from grader.models import ApiToken, Role, User, utcnow
 
 TOKEN_PREFIX = "grd_"
@@ -178,7 +179,7 @@ def find_live_token(session: Session, raw_token: str | None) -> LiveToken | None
     """The live (not revoked, not expired) token for ``raw_token`` and its owner, in one query; writes nothing."""
     if not raw_token:
         return None
-    row = session.execute(_LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token), "now": utcnow()}).first()
+    row = driver_statements.first(session, _LIVE_TOKEN_QUERY, {"token_hash": hash_token(raw_token), "now": utcnow()})
     return None if row is None else LiveToken(*row)
 
 

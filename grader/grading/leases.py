@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     ColumnElement,
-    Row,
     String,
     Update,
     and_,
@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from grader import driver_statements
 from grader.extensions import Database, rows_matched
 from grader.models import utcnow
 
@@ -59,15 +60,16 @@ def claim(session: Session, model: JobModel, row_id: int, owner: str, lease_seco
 
 def claim_reading(
     session: Session, model: JobModel, row_id: int, owner: str, lease_seconds: float, *columns: str
-) -> tuple[Lease, Row[*tuple[Any, ...]]] | None:
+) -> tuple[Lease, Sequence[Any]] | None:
     """``claim``, also returning the named ``columns`` of the claimed row from the same UPDATE; commits."""
     now = utcnow()
     until = now + timedelta(seconds=lease_seconds)
-    row = session.execute(
+    row = driver_statements.first(
+        session,
         _claim_statement(model, columns),  # type: ignore[arg-type]  # a model class is hashable
         {"claim_row_id": row_id, "claim_owner": owner, "claim_now": now, "claim_until": until},
-    ).one_or_none()
-    session.commit()
+        commit=True,
+    )
     return None if row is None else (Lease(row_id, owner, row[0], until), row)
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, cast
 
 from flask import current_app, has_app_context
-from sqlalchemy import Insert, Row, Select, Table, Update, bindparam, insert, literal, select, update
+from sqlalchemy import Insert, Select, Table, Update, bindparam, insert, literal, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from exercises import api as engine
-from grader import sql_dialects
+from grader import driver_statements, sql_dialects
 from grader.extensions import Database
 from grader.grading import final_row, heartbeat, leases, notify
 from grader.grading.progress_write import (
@@ -71,7 +72,7 @@ def _announce(submission_id: int, payload: bytes | None = None) -> None:
 
 def _grade(
     database: Database, submission_id: int, worker: str, lease_terms: tuple[float, float], test_delay: float
-) -> tuple[Outcome, Row[Any] | None]:
+) -> tuple[Outcome, Mapping[str, Any] | None]:
     """Claim, grade and write in one session on one connection (a job is a handful of round trips); the outcome,
     and the row's grading columns as a graded or invalid write returned them. ``lease_terms``: the lease's length
     and how often it is renewed while the engine runs."""
@@ -125,12 +126,13 @@ def _grade(
 
 def _write_result(
     session: Session, lease: leases.Lease, result: dict[str, Any], context: AttemptContext, *, single_statement: bool
-) -> Row[Any] | None:
+) -> Mapping[str, Any] | None:
     """Store the engine result and log a new score atomically, if the lease still holds; the row's grading
     columns as written (``final_row.returned_columns``), or None if the lease was lost.
 
-    ``single_statement`` (PostgreSQL): the UPDATE and the log INSERT go as one statement (a data-modifying CTE);
-    elsewhere they are two statements in one transaction. Both are built from the same pieces, once.
+    ``single_statement`` (PostgreSQL, the session in autocommit): the UPDATE and the log INSERT go as one statement
+    (a data-modifying CTE), sent on the driver (``grader.driver_statements``); elsewhere they are two statements in
+    one transaction. Both are built from the same pieces, once.
     """
     graded = result["status"] == "graded"
     parameters = {
@@ -150,20 +152,21 @@ def _write_result(
     if counted:
         # The progress row moves with the grade (grader.grading.progress_write), by the counted value of this score.
         parameters.update(attempt_parameters(context, parameters["new_score"]))
-    if graded and single_statement:
-        written = session.execute(_graded_write_statement(counted), parameters).first()
-    else:
-        written = session.execute(_finish_statement(), parameters).first()
-        if written is not None and graded:
-            session.execute(_log_statement(), parameters)
-        if written is not None and counted:
-            session.execute(_outbox_statement(), parameters)
-            write_progress(session, parameters)
-    if written is not None:
-        session.commit()
-    else:
+    if single_statement:
+        statement = _graded_write_statement(counted) if graded else _finish_statement()
+        returned = driver_statements.first(session, statement, parameters, commit=True)
+        return None if returned is None else cast(Mapping[str, Any], returned._mapping)
+    written = session.execute(_finish_statement(), parameters).first()
+    if written is None:
         session.rollback()
-    return written
+        return None
+    if graded:
+        session.execute(_log_statement(), parameters)
+    if counted:
+        session.execute(_outbox_statement(), parameters)
+        write_progress(session, parameters)
+    session.commit()
+    return cast(Mapping[str, Any], written._mapping)
 
 
 @functools.cache

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 
 from exercises.i18n import Text
-from grader import sql_dialects
+from grader import driver_statements, sql_dialects
 from grader.extensions import Database, get_db
 from grader.grading import dispatch, policy
 from grader.grading.refusals import SubmissionRejected
@@ -65,10 +65,11 @@ def accept(
     conflict: IntegrityError | None = None
     try:
         if assignment is None:
-            submission_id: int | None = session.execute(_INSERT_RETURNING_ID, values).scalar_one()
+            inserted = driver_statements.first(session, _INSERT_RETURNING_ID, values, commit=True)
+            submission_id: int | None = None if inserted is None else int(inserted[0])
         else:
             submission_id = _insert_within_the_rules(get_db(), user_id, assignment, exercise_id, now, values)
-        session.commit()
+            session.commit()
     except IntegrityError as exc:
         session.rollback()
         submission_id, conflict = None, exc  # e.g. a concurrent request with the same idempotency key came first
