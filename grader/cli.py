@@ -29,6 +29,7 @@ from grader.models.courses import DEFAULT_TIME_ZONE
 from grader.security import RoleMismatch, ensure_user, issue_token, revoke_token, tokens_of
 from grader.serve import serve
 from grader.teacher.zones import known_zone
+from grader.whole_numbers import whole_number
 
 ROLES = [role.value for role in Role]
 
@@ -55,9 +56,10 @@ def _ensure_user(
 
 def _positive_days(text: str) -> int:
     """A whole number of days from 1 to 3650 (argparse type)."""
-    if not text.isdigit() or not 1 <= int(text) <= 3650:
+    days = whole_number(text, 3650)
+    if days is None or days < 1:
         raise argparse.ArgumentTypeError("give a whole number of days from 1 to 3650")
-    return int(text)
+    return days
 
 
 def cmd_token_create(args: argparse.Namespace, app: Flask) -> str:

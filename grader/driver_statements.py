@@ -1,18 +1,21 @@
 """The hottest statements run on the driver: a Core statement compiled once, executed on its connection's cursor.
 
-Every job sends the same few statements (the worker's claim and result write). Through ``Session.execute`` each
-one paid more CPU in SQLAlchemy's execution path (execution context, result proxy, session transaction states)
-than psycopg and the server spent running it. Here the statement is still built as Core, from the same
-definitions as everywhere else, and compiled by SQLAlchemy once per dialect; each run only converts the
-parameters with the same type processors SQLAlchemy would use and hands the SQL to the cursor.
+Every job sends the same few statements: the web's token look-up and submission insert, the worker's claim and
+result write. Through ``Session.execute`` each paid more CPU in SQLAlchemy's execution path (execution context,
+result proxy, session transaction states) than psycopg spent sending it. Here the statement is still built as
+Core, from the same definitions as everywhere else, and compiled by SQLAlchemy once per dialect and set of
+parameter names; each run only converts the parameters with the type processors SQLAlchemy would use, adds the
+columns' scalar defaults as SQLAlchemy would, and hands the SQL to the cursor.
 
-Only for connections in autocommit (each statement commits on its own), so that no transaction state is kept
-apart from SQLAlchemy's; elsewhere (SQLite, a request in a transaction), and for a statement whose running needs
-more of SQLAlchemy's execution than its compiled form (a column default computed per row, expanding parameters),
-the statement goes through the session as before. A driver error is raised as SQLAlchemy's own exception (``OperationalError`` for a lost
-connection, ``IntegrityError``, ...), and a lost connection is invalidated with the pool's older connections, as
-SQLAlchemy does, so the callers' retries and refusals work the same on both paths. The engine's
-``before_cursor_execute`` listeners still see every statement sent.
+Only on connections in autocommit (each statement commits on its own), so that no transaction is kept apart from
+SQLAlchemy's. Elsewhere (SQLite, a request in a transaction), and for a statement that needs more of
+SQLAlchemy's execution than its compiled form (a column default computed per row, expanding parameters), the
+statement goes through the session as before.
+
+A driver error is raised as SQLAlchemy's own exception (``OperationalError`` for a lost connection,
+``IntegrityError``, ...), and a lost connection is invalidated with the pool's older connections, as SQLAlchemy
+does, so the callers' retries and refusals work the same on both paths. The engine's ``before_cursor_execute``
+listeners still see every statement sent (with no execution context, and their return value unused).
 """
 
 from __future__ import annotations

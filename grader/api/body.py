@@ -14,6 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from exercises.api import SEED_LIMIT
 from grader.api_errors import ApiError
+from grader.whole_numbers import whole_number
 
 # Beyond this a JSON number read as a float may not be the integer its sender wrote: such floats are refused.
 FLOAT_EXACT_LIMIT = 2**53
@@ -184,9 +185,10 @@ def _shown(name: str) -> str:
 
 def path_seed(raw: str) -> int:
     """A seed given in the URL path: a decimal integer in [0, 2**63)."""
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) >= SEED_LIMIT:
+    seed = whole_number(raw, SEED_LIMIT - 1)
+    if seed is None:
         raise ApiError(400, "invalid_parameter", f"The seed must be an integer in [0, {SEED_LIMIT}).", field="seed")
-    return int(raw)
+    return seed
 
 
 def prefer_wait(raw: str | None, maximum: float) -> float:
@@ -201,8 +203,8 @@ def prefer_wait(raw: str | None, maximum: float) -> float:
         name, _, value = preference.split(";", 1)[0].partition("=")
         if name.strip().lower() != "wait":
             continue
-        seconds = value.strip().strip('"')
-        if not seconds.isascii() or not seconds.isdigit() or len(seconds) > 12:
+        seconds = whole_number(value.strip().strip('"'), 10**12 - 1)
+        if seconds is None:
             raise ApiError(
                 400, "invalid_header", "Prefer: wait=N needs N as a whole number of seconds.", field="Prefer"
             )

@@ -13,6 +13,7 @@ from grader.courses.roster_files import MAX_ROSTER_ROWS
 from grader.grading import course_staff
 from grader.models import Course, Enrolment, EnrolmentRole, User
 from grader.models.courses import DEFAULT_TIME_ZONE
+from grader.whole_numbers import whole_number
 
 COURSE_CODE = re.compile(r"[A-Za-z0-9._-]{2,64}")
 MAX_TITLE = 200
@@ -93,9 +94,10 @@ def confirmed_rows(values: list[str]) -> list[tuple[int, str]] | None:
     rows = []
     for value in values:
         line, colon, name = value.partition(":")  # a username may hold a colon; the line number never does
-        if not colon or not line.isascii() or not line.isdigit() or len(line) > MAX_LINE_DIGITS:
+        number = whole_number(line, 10**MAX_LINE_DIGITS - 1)
+        if not colon or number is None:
             return None
-        rows.append((int(line), name))
+        rows.append((number, name))
     return rows if len(rows) <= MAX_ROSTER_ROWS else None
 
 

@@ -13,6 +13,7 @@ from grader.lti import platform_keys
 from grader.lti.keys import ensure_keys
 from grader.lti.registration import PlatformInput, RegistrationError, add_platform
 from grader.models import LtiIdentity, LtiPlatform, User
+from grader.whole_numbers import whole_number
 
 MAX_FIELD = 255
 PLATFORM_FIELDS = ("issuer", "client_id", "auth_login_url", "auth_token_url", "jwks_url")
@@ -63,7 +64,8 @@ def link_identity(session: Session, platform_id: str, sub: str, username: str) -
     sign in to it (committed). Refused (RegistrationError naming the field): an unknown platform or account, an
     empty or too long LMS user id, an LMS user already linked to an account, an account already linked to another
     user of that LMS."""
-    platform = session.get(LtiPlatform, int(platform_id)) if platform_id.isdigit() and len(platform_id) < 10 else None
+    number = whole_number(platform_id, 999_999_999)
+    platform = session.get(LtiPlatform, number) if number is not None else None
     if platform is None:
         raise RegistrationError("platform_id", "no such platform")
     sub = sub.strip()

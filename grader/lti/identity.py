@@ -27,6 +27,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.whole_numbers import whole_number
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,8 @@ def _custom_assignment(session: Session, decoded: dict[str, Any]) -> Assignment 
     raw = custom.get("assignment_id") if isinstance(custom, dict) else None
     if raw is None or raw == "":
         return None
-    text = str(raw).strip()
-    found = session.get(Assignment, int(text)) if text.isdigit() and len(text) < 10 else None
+    number = whole_number(str(raw).strip(), 999_999_999)
+    found = session.get(Assignment, number) if number is not None else None
     return found if found is not None else Refusal.UNKNOWN_ASSIGNMENT
 
 

@@ -109,8 +109,9 @@ def retry_delay(attempts: int, retry_after: str | None, now: datetime, scale: fl
     """Seconds to wait: Retry-After if the LMS gave one (seconds or an HTTP date; never shortened), else exponential
     backoff with jitter, times ``scale`` (a test hook)."""
     if retry_after:
-        if retry_after.strip().isdigit():
-            return min(float(retry_after), MAX_DELAY * 6)
+        seconds = retry_after.strip()
+        if seconds.isascii() and seconds.isdigit():  # any length: a delay past the cap is the cap
+            return min(float(seconds), MAX_DELAY * 6)
         try:
             return min(max((parsedate_to_datetime(retry_after) - now).total_seconds(), 1.0), MAX_DELAY * 6)
         except (TypeError, ValueError):

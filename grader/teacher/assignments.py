@@ -26,6 +26,7 @@ from grader.teacher.points_form import check_points
 from grader.teacher.policy_form import check_policy, policy_texts
 from grader.teacher.zones import FORM_TIME, LocalTimeError, form_time, to_utc
 from grader.ui.data_view import page_data_blocks, page_prompt
+from grader.whole_numbers import whole_number
 
 # Years a window may use. PostgreSQL stores any year but hands a time back in its session's time zone, where
 # 9999-12-31T23:59 UTC falls in the year 10000 (east of UTC) and 0001-01-01 UTC before year 1 (west of it): the
@@ -177,8 +178,7 @@ def check(
         errors["due_at"] = "asg.err_window"
     attempts: int | None = None
     if form.attempts:
-        is_number = form.attempts.isascii() and form.attempts.isdigit() and len(form.attempts) <= 4
-        attempts = int(form.attempts) if is_number else 0
+        attempts = whole_number(form.attempts, 9999) or 0
         if not 1 <= attempts <= MAX_ATTEMPTS:
             errors["attempts"] = "asg.err_attempts"
     if form.score_policy not in SCORE_POLICIES:
@@ -310,9 +310,7 @@ def parse_seed(text: str | None) -> int | None:
     """A preview seed from the query string (default 0); None if it is not a valid seed."""
     if not text:
         return 0
-    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) >= engine.SEED_LIMIT:
-        return None
-    return int(text)
+    return whole_number(text, engine.SEED_LIMIT - 1)
 
 
 def preview(exercise_id: str, seed: int, lang: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from grader.models import Course, utcnow
+from grader.whole_numbers import whole_number
 
 
 def set_time_zone(session: Session, course: Course, zone: str) -> None:
@@ -32,13 +33,10 @@ def read_session_hours(typed: str) -> tuple[int | None, bool]:
     text = typed.strip()
     if not text:
         return None, True
-    if not text.isascii() or not text.isdigit():
+    hours = whole_number(text, SESSION_HOURS_MOST)
+    if hours is None or hours < 1:
         return None, False
-    digits = text.lstrip("0") or "0"
-    # The length first: int() of thousands of digits raises instead of answering (Python's conversion limit).
-    if len(digits) > len(str(SESSION_HOURS_MOST)) or not 1 <= int(digits) <= SESSION_HOURS_MOST:
-        return None, False
-    return int(digits), True
+    return hours, True
 
 
 def set_session_hours(session: Session, course: Course, hours: int | None) -> None:

@@ -24,6 +24,7 @@ from grader.teacher.student_choice import chosen_student, flash_student, student
 from grader.teacher.zones import FORM_TIME, LocalTimeError, to_utc
 from grader.ui.page_helpers import signed_in
 from grader.ui.routes import Routes
+from grader.whole_numbers import whole_number
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,10 @@ def _local_time(text: str, zone: str) -> datetime | None:
 def request_from(form: ExtensionForm, zone: str) -> tuple[int, terms.ExtensionRequest]:
     """The student id and what is asked for them; FormRefused for a field that cannot be read."""
     student = chosen_student(form.student, "ext.err_student")
-    text = form.extra_attempts or "0"
-    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+    extra_attempts = whole_number(form.extra_attempts or "0", 9999)
+    if extra_attempts is None:
         raise FormRefused("extra_attempts", "ext.err_attempts")
-    return student, terms.ExtensionRequest(_local_time(form.due_at, zone), int(text), form.reason)
+    return student, terms.ExtensionRequest(_local_time(form.due_at, zone), extra_attempts, form.reason)
 
 
 def form_from(posted: MultiDict[str, str]) -> ExtensionForm:

@@ -13,6 +13,7 @@ from grader.grading.refusals import FieldRefused
 from grader.i18n import t
 from grader.models import Assignment, Enrolment, EnrolmentRole, User
 from grader.ui.page_helpers import page_lang, render
+from grader.whole_numbers import whole_number
 
 STUDENT_FIELD = "student"
 ID_DIGITS = 10  # a user id as a form sends it; more digits cannot be one of ours
@@ -37,9 +38,10 @@ def course_students(session: Session, assignment: Assignment) -> list[User]:
 def chosen_student(text: str, refusal_key: str) -> int:
     """The user id typed in the form's student field; StudentRefused (saying ``refusal_key``) for anything else.
     Whether that user is a student of the course is the rule's to check (grader.grading.terms, overrides)."""
-    if not (text.isascii() and text.isdigit() and len(text) <= ID_DIGITS):
+    user_id = whole_number(text, 10**ID_DIGITS - 1)
+    if user_id is None:
         raise StudentRefused(STUDENT_FIELD, refusal_key)
-    return int(text)
+    return user_id
 
 
 def student_page(

@@ -14,6 +14,7 @@ from grader.grading.refusals import LabParametersRejected, LabRunsBusy
 from grader.i18n import t
 from grader.models import LabRun, LabStatus, User
 from grader.web.plot import by_d, render_plot
+from grader.whole_numbers import whole_number
 
 LAB_DS = (32, 64, 128, 256)
 LAB_T_MIN, LAB_T_MAX = 1, 64
@@ -38,7 +39,7 @@ def _whole_number(raw: Any) -> int | None:
     if isinstance(raw, bool):
         return None
     text = str(raw).strip() if raw is not None else ""
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+    return whole_number(text, 99_999)
 
 
 def read_lab_form(values: Mapping[str, Any]) -> tuple[list[int], int, int]:

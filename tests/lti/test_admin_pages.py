@@ -94,6 +94,7 @@ def test_a_linked_local_account_is_the_one_the_lms_user_signs_in_to(
     for field, changed in (
         ("username", {"username": "nobody-here"}),
         ("platform_id", {"platform_id": "999"}),
+        ("platform_id", {"platform_id": "²"}),  # a digit to str.isdigit, not to int(): it used to be a 500
         ("sub", {"sub": ""}),
         ("sub_taken", {"sub": "prof"}),
     ):

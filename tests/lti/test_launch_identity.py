@@ -95,6 +95,14 @@ def test_an_assignment_of_another_course_is_refused(
     assert response.status_code == 400 and 'data-reason="unknown_assignment"' in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("named", ["²", "12345678901234567890", "-1", "1.0"])
+def test_an_assignment_id_that_is_no_number_is_an_unknown_assignment(
+    registered: LmsPlatform, browser_of: Browsers, named: str
+) -> None:
+    response = browser_of(registered).launch(PlannedLaunch("bob", [LEARNER], custom={"assignment_id": named}))
+    assert response.status_code == 400 and 'data-reason="unknown_assignment"' in response.get_data(as_text=True)
+
+
 def test_an_anonymous_launch_may_view_but_gets_no_session_nor_user(
     app: Flask, registered: LmsPlatform, browser_of: Browsers, session: Session
 ) -> None:

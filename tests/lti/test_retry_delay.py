@@ -38,3 +38,5 @@ def test_without_retry_after_the_backoff_grows_with_jitter_and_is_scaled() -> No
     assert len(set(eighth)) > 1  # jittered, so that many rows do not retry in step
     assert all(d <= MAX_DELAY for d in (retry_delay(30, None, NOW) for _ in range(20)))
     assert all(d <= 0.1 for d in (retry_delay(1, "garbage", NOW, scale=0.05) for _ in range(20)))
+    # A digit to str.isdigit, not to float(): it used to raise in the outbox's delivery.
+    assert all(d <= 0.1 for d in (retry_delay(1, "²", NOW, scale=0.05) for _ in range(20)))
