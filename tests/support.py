@@ -298,6 +298,18 @@ def finish_at_exit(finish: Callable[[], None]) -> None:
 
 
 @contextmanager
+def cursor_listener(app: Flask, record: Callable[..., None]) -> Iterator[None]:
+    """``record`` hears each statement the app's engine sends while the block runs (``before_cursor_execute``:
+    connection, cursor, statement, parameters, execution context, executemany)."""
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+@contextmanager
 def sql_sent(app: Flask) -> Iterator[list[tuple[str, Any]]]:
     """The (statement, parameters) pairs the app's engine sends while the block runs."""
     sent: list[tuple[str, Any]] = []
@@ -305,9 +317,5 @@ def sql_sent(app: Flask) -> Iterator[list[tuple[str, Any]]]:
     def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_rest: Any) -> None:
         sent.append((statement, parameters))
 
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with cursor_listener(app, record):
         yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import pytest
 from flask import Flask
-from sqlalchemy import Table, bindparam, create_engine, event, insert, text, update
+from sqlalchemy import Table, bindparam, create_engine, insert, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -20,7 +20,7 @@ from grader.extensions import Database, get_db
 from grader.grading import pipeline
 from grader.models import Submission, SubmissionStatus, User
 from tests.factories import EXERCISE, make_assignment
-from tests.support import Backend
+from tests.support import Backend, cursor_listener
 from tests.test_pipeline_recovery import stranded_row
 
 pytestmark = pytest.mark.integration
@@ -141,12 +141,8 @@ def _sent(app: Flask) -> Iterator[list[tuple[str, bool]]]:
     def record(_conn: Any, _cursor: Any, statement: str, _parameters: Any, context: Any, _many: bool) -> None:
         sent.append((statement.lstrip().split()[0].upper(), context is None))
 
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with cursor_listener(app, record):
         yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 @pytest.mark.parametrize("with_assignment", [False, True], ids=["no-assignment", "assignment"])

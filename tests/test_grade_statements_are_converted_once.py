@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from psycopg import _queries
-from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from grader.extensions import get_db
@@ -16,6 +15,7 @@ from grader.grading import pipeline
 from grader.models import SubmissionStatus, User
 from tests.factories import EXERCISE, make_assignment
 from tests.pipeline_helpers import get_result
+from tests.support import sql_sent
 from tests.test_pipeline_recovery import stranded_row
 
 
@@ -24,19 +24,10 @@ def grade_in_process(app: Flask, session: Session, student: User) -> list[str]:
     move with it); the statements the grade sent."""
     assignment = make_assignment(session, [student], exercise_ids=[EXERCISE])
     row = stranded_row(session, student, status=SubmissionStatus.QUEUED, assignment_id=assignment.id)
-    sent: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        sent.append(statement)
-
-    database = get_db(app)
-    event.listen(database.engine, "before_cursor_execute", record)
-    try:
-        outcome = pipeline.grade_submission(database, row.id, worker="host:1:test", lease_seconds=30)
-    finally:
-        event.remove(database.engine, "before_cursor_execute", record)
+    with sql_sent(app) as sent:
+        outcome = pipeline.grade_submission(get_db(app), row.id, worker="host:1:test", lease_seconds=30)
     assert outcome == pipeline.Outcome.GRADED and get_result(session, row.id).score == 1.0
-    return sent
+    return [statement for statement, _ in sent]
 
 
 def test_a_repeated_grade_converts_no_statement_again(
