@@ -5,8 +5,10 @@ and a platform that rate-limits token requests (Canvas) sees few of them."""
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 import requests
 from flask import current_app, has_app_context
@@ -19,6 +21,7 @@ from grader.models import LtiAccessToken, LtiPlatform
 
 HTTP_TIMEOUT = 10.0  # seconds, for every call to an LMS (GRADER_LTI_HTTP_TIMEOUT in an app)
 EARLY_RENEWAL = timedelta(seconds=60)  # a token is renewed this long before the platform says it expires
+TOKEN_LIFETIME_MOST = 24 * 3600  # seconds a cached token is trusted, whatever the platform says
 
 
 class TokenRefused(Exception):
@@ -44,6 +47,23 @@ def forget_token(session: Session, platform: LtiPlatform, scopes: tuple[str, ...
     """Drop the cached token (the LMS answered 401 with it); committed."""
     session.execute(delete(LtiAccessToken).where(LtiAccessToken.cache_key == _cache_key(platform, scopes)))
     session.commit()
+
+
+def token_and_lifetime(body: Any) -> tuple[str, int]:
+    """The access token and how many seconds it lives (0 to TOKEN_LIFETIME_MOST; 3600 if not said) from a token
+    endpoint's JSON answer; ValueError, KeyError or TypeError if it holds no token.
+
+    An LMS's ``expires_in`` of 1e999 (read as infinity) or of a century would otherwise overflow the expiry time
+    and fail every grade passback to it."""
+    token, said = str(body["access_token"]), body.get("expires_in", 3600)
+    if isinstance(said, str):
+        said = float(said)  # its text; ValueError if it is none
+    if isinstance(said, bool) or not isinstance(said, int | float):
+        raise TypeError("expires_in is not a number")
+    if isinstance(said, float) and math.isnan(said):
+        raise ValueError("expires_in is not a number")
+    # Compared, never converted first: an int of 400 digits has no float, infinity no int.
+    return token, int(min(max(said, 0), TOKEN_LIFETIME_MOST))
 
 
 def access_token(session: Session, platform: LtiPlatform, scopes: tuple[str, ...], now: datetime) -> str:
@@ -79,8 +99,7 @@ def access_token(session: Session, platform: LtiPlatform, scopes: tuple[str, ...
             answer.headers.get("Retry-After"),
         )
     try:
-        body = answer.json()
-        token, lifetime = str(body["access_token"]), int(body.get("expires_in", 3600))
+        token, lifetime = token_and_lifetime(answer.json())
     except (ValueError, KeyError, TypeError) as exc:
         raise TokenRefused(answer.status_code, "token endpoint answered without a token") from exc
     row = session.scalar(select(LtiAccessToken).where(LtiAccessToken.cache_key == key))
