@@ -79,9 +79,20 @@ def _with_query(url: str, **params: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
 
 
+def json_body(answer: requests.Response) -> Any:
+    """The JSON of a successful answer; LmsAnswer if it holds none (e.g. a proxy's HTML sign-in page answered
+    200): a misconfiguration the teacher is shown, not a task that fails the same way on every retry."""
+    try:
+        return answer.json()
+    except ValueError as exc:
+        raise LmsAnswer(
+            answer.status_code, f"{answer.url} answered {answer.status_code} without JSON: {answer.text[:300]}"
+        ) from exc
+
+
 def _items(answer: requests.Response) -> list[dict[str, Any]]:
     """The line items of one page of a container."""
-    body = answer.json()
+    body = json_body(answer)
     return [item for item in body if isinstance(item, dict)] if isinstance(body, list) else []
 
 
@@ -129,7 +140,10 @@ def line_item_url(client: LmsClient, context: LtiContext, assignment: Assignment
                 "tag": LINE_ITEM_TAG,
             },
         )
-        found = str(created.json()["id"])
+        made = json_body(created)
+        if not isinstance(made, dict) or not made.get("id"):
+            raise LmsAnswer(created.status_code, f"{context.lineitems_url} created a line item without an id")
+        found = str(made["id"])
     if row is None:
         session.add(LtiLineItem(context_id=context.id, assignment_id=assignment.id, url=found))
     else:

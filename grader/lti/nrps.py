@@ -13,7 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from grader.lti import claims as c
-from grader.lti.ags import LmsAnswer, LmsClient, next_page
+from grader.lti.ags import LmsAnswer, LmsClient, json_body, next_page
 from grader.lti.binding import enrol, mark_member
 from grader.lti.identity import identity_user
 from grader.lti.tokens import TokenRefused
@@ -123,7 +123,7 @@ def sync_roster(session: Session, context: LtiContext, now: datetime) -> RosterS
     page: str | None = context.memberships_url
     while page and pages < MAX_PAGES:
         answer = client.call("GET", page, accept=MEMBERSHIP_TYPE)
-        body = answer.json()
+        body = json_body(answer)
         for member in body.get("members", []) if isinstance(body, dict) else []:
             if isinstance(member, dict):
                 _apply_member(session, platform, context, member, report, now)

@@ -104,6 +104,28 @@ def test_a_plain_403_needs_attention_and_is_not_retried(lms_app: Flask, course_i
     assert 'data-status="failed"' in html and "403" in html and "unpublished course" in html
 
 
+def test_a_200_without_json_needs_attention_instead_of_failing_every_retry(
+    lms_app: Flask, course_in_lms: Course
+) -> None:
+    # A proxy in front of the LMS answering its HTML sign-in page with 200: the line-item look-up used to raise
+    # in the task, which then failed the same way on every re-send, the row never marked for the teacher.
+    lms, book, assignment, alice = course_in_lms
+    looked_up: list[str] = []
+
+    def sign_in_page() -> Answer | None:
+        if request.method == "GET" and request.path.endswith("/lineitems"):
+            looked_up.append(request.path)
+            return "<html><body>Sign in</body></html>", 200, {"Content-Type": "text/html"}
+        return None
+
+    lms.fault = sign_in_page
+    grade(lms_app, alice, assignment)
+    row = sweep_until(lms_app, lambda: _row(lms_app).status == OutboxStatus.FAILED and _row(lms_app), "needs attention")
+    assert "without JSON" in (row.last_error or "") and "Sign in" in (row.last_error or "")
+    _settle(lms_app)
+    assert len(looked_up) == 1 and book.scores == []
+
+
 def test_a_rate_limit_403_is_retried(lms_app: Flask, course_in_lms: Course) -> None:
     lms, book, assignment, alice = course_in_lms
     lms.fault = fault = ScoreFault(lambda: ("403 Forbidden (Rate Limit Exceeded)", 403, {}))

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -163,8 +163,11 @@ def test_the_nightly_sync_reads_each_roster_once_a_day_through_the_worker(
         stop()
 
 
-def test_a_failed_sync_is_shown_to_the_teacher(app: Flask, live_grader: str, session: Session) -> None:
+@pytest.mark.parametrize("answered", ["404", "without JSON"])
+def test_a_failed_sync_is_shown_to_the_teacher(app: Flask, live_grader: str, session: Session, answered: str) -> None:
     lms = LmsPlatform().start(live_grader)  # serves no roster: the memberships URL answers 404
+    if answered == "without JSON":  # a proxy's sign-in page, answered 200 (it used to fail the sync task itself)
+        lms.fault = lambda: ("<html>Sign in</html>", 200, {}) if "/nrps/" in request.path else None
     try:
         register(session, lms)
         bound = bind_course(app, session, lms)
@@ -177,6 +180,6 @@ def test_a_failed_sync_is_shown_to_the_teacher(app: Flask, live_grader: str, ses
         )
         assert answer.status_code == 302
         html = bound.staff.client.get(f"/lti/courses/{course_id}/grades", base_url=lms.tool_url).get_data(as_text=True)
-        assert "404" in html and ("The last sync failed" in html or "上次同步失败" in html)
+        assert answered in html and ("The last sync failed" in html or "上次同步失败" in html)
     finally:
         lms.stop()
