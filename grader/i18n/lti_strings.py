@@ -62,6 +62,10 @@ LTI_UI: dict[str, Text] = {
     "lti.refused.wrong_version": Text("LTI 版本必须是 1.3.0。", "The LTI version must be 1.3.0."),
     "lti.refused.unknown_message_type": Text("不支持这种 message_type。", "This message_type is not supported."),
     "lti.refused.no_roles": Text("启动没有 roles 声明。", "The launch has no roles claim."),
+    "lti.refused.bad_user_id": Text(
+        "启动的用户标识（sub）必须是 1 到 255 个字符的文本。",
+        "The launch's user id (sub) must be text of 1 to 255 characters.",
+    ),
     "lti.refused.no_resource_link": Text(
         "资源链接启动没有 resource_link.id。", "The resource-link launch has no resource_link.id."
     ),

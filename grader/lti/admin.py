@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.lti import claims as c
 from grader.lti import platform_keys
 from grader.lti.keys import ensure_keys
 from grader.lti.registration import PlatformInput, RegistrationError, add_platform
@@ -68,9 +69,9 @@ def link_identity(session: Session, platform_id: str, sub: str, username: str) -
     platform = session.get(LtiPlatform, number) if number is not None else None
     if platform is None:
         raise RegistrationError("platform_id", "no such platform")
-    sub = sub.strip()
-    if not sub or len(sub) > MAX_FIELD:
-        raise RegistrationError("sub", "the LMS user id is required (at most 255 characters)")
+    sub = c.user_id(sub.strip()) or ""
+    if not sub:
+        raise RegistrationError("sub", f"the LMS user id is required (at most {c.SUB_MOST} characters)")
     user = session.scalar(select(User).where(User.username == username.strip()))
     if user is None:
         raise RegistrationError("username", f"no account {username.strip()!r}")

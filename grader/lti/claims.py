@@ -22,6 +22,7 @@ DEEP_LINKING_REQUEST = "LtiDeepLinkingRequest"
 DEEP_LINKING_RESPONSE = "LtiDeepLinkingResponse"
 MESSAGE_TYPES = (RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST)
 LTI_VERSION = "1.3.0"
+SUB_MOST = 255  # LTI 1.3 core: a user's sub "MUST NOT exceed 255 ASCII characters in length"
 
 ROLE_PREFIXES = (
     "http://purl.imsglobal.org/vocab/lis/v2/membership#",
@@ -64,3 +65,12 @@ def is_teaching_assistant_only(roles: list[str]) -> bool:
     and exceptions, not editing or deleting), not one of its teachers."""
     other_staff = {name for role in roles if not _is_ta_role(role) for name in role_names([role])} & set(STAFF_ROLES)
     return any(_is_ta_role(role) for role in roles) and not other_staff
+
+
+def user_id(value: object) -> str | None:
+    """An LMS user id (a launch's ``sub``, a roster member's ``user_id``) as we keep it: text of 1 to SUB_MOST
+    characters (a number is read as its digits); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    text = str(value)
+    return text if 1 <= len(text) <= SUB_MOST else None

@@ -170,8 +170,8 @@ def apply_launch(session: Session, launch: ValidatedLaunch) -> LaunchOutcome | R
     """Turn a validated launch into our user, course, enrolment and assignment (committed), or a refusal."""
     decoded = launch.claims
     staff = c.is_staff(decoded[c.ROLES])
-    sub = decoded.get("sub")
-    user = identity_user(session, launch.platform.issuer, str(sub), decoded, staff) if sub else None
+    sub = c.user_id(decoded.get("sub"))  # checked by validate_launch: absent or empty means anonymous
+    user = identity_user(session, launch.platform.issuer, sub, decoded, staff) if sub else None
     named = _custom_assignment(session, decoded)
     context = _context(session, launch)
     if isinstance(named, Refusal) or context is None:

@@ -73,20 +73,20 @@ def _apply_member(
 ) -> None:
     """One member: enrolled (created first if new) while Active; marked as left, their student enrolment ended,
     otherwise."""
-    sub, roles = member.get("user_id"), member.get("roles")
-    if not sub or not isinstance(roles, list) or context.course_id is None:
+    sub, roles = c.user_id(member.get("user_id")), member.get("roles")
+    if sub is None or not isinstance(roles, list) or context.course_id is None:
         return
     staff, status = c.is_staff(roles), LMS_STATUS.get(str(member.get("status") or "Active"), MemberStatus.INACTIVE)
     if status != MemberStatus.ACTIVE:
         user_id = session.scalar(
-            select(LtiIdentity.user_id).where(LtiIdentity.issuer == platform.issuer, LtiIdentity.sub == str(sub))
+            select(LtiIdentity.user_id).where(LtiIdentity.issuer == platform.issuer, LtiIdentity.sub == sub)
         )
         if user_id is not None:
             mark_member(session, context, user_id, staff, status, now)
             report.ended += _end_student(session, context, user_id)
             report.seen.add(user_id)
         return
-    user = identity_user(session, platform.issuer, str(sub), member, staff)
+    user = identity_user(session, platform.issuer, sub, member, staff)
     session.flush()
     report.seen.add(user.id)
     was = session.scalar(

@@ -35,6 +35,7 @@ class Refusal(StrEnum):
     WRONG_VERSION = "wrong_version"
     UNKNOWN_MESSAGE_TYPE = "unknown_message_type"
     NO_ROLES = "no_roles"
+    BAD_USER_ID = "bad_user_id"
     NO_RESOURCE_LINK = "no_resource_link"
     NOT_SET_UP = "not_set_up"
     UNKNOWN_ASSIGNMENT = "unknown_assignment"

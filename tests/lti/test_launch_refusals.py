@@ -80,6 +80,9 @@ REFUSED: dict[str, tuple[Tamper, str]] = {
     "foreign target_link_uri": (_with(LTI_target_link_uri="http://127.0.0.9/lti/launch"), "foreign_target"),
     "no resource_link": (_with(LTI_resource_link=None), "no_resource_link"),
     "no roles": (_with(LTI_roles=None), "no_roles"),
+    # LTI 1.3 allows at most 255 characters; a longer one used to fail the launch with a 500 on PostgreSQL.
+    "sub over 255 characters": (_with(sub="u" * 256), "bad_user_id"),
+    "sub not text": (_with(sub=["alice"]), "malformed"),  # PyJWT's own check, before ours
 }
 
 
