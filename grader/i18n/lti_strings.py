@@ -66,6 +66,11 @@ LTI_UI: dict[str, Text] = {
         "启动的用户标识（sub）必须是 1 到 255 个字符的文本。",
         "The launch's user id (sub) must be text of 1 to 255 characters.",
     ),
+    "lti.refused.claim_too_long": Text(
+        "启动中有一项声明超出本工具保存的长度：课程和资源链接的 id 最多 255 个字符，服务地址最多 1000 个字符。",
+        "A claim of the launch is longer than this tool keeps: context and resource-link ids at most 255 "
+        "characters, service URLs at most 1000.",
+    ),
     "lti.refused.no_resource_link": Text(
         "资源链接启动没有 resource_link.id。", "The resource-link launch has no resource_link.id."
     ),

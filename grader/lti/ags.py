@@ -11,6 +11,7 @@ import requests
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from grader.lti.claims import URL_MOST
 from grader.lti.tokens import access_token, forget_token, http_timeout
 from grader.models import Assignment, LtiContext, LtiLineItem, LtiPlatform
 
@@ -144,6 +145,8 @@ def line_item_url(client: LmsClient, context: LtiContext, assignment: Assignment
         if not isinstance(made, dict) or not made.get("id"):
             raise LmsAnswer(created.status_code, f"{context.lineitems_url} created a line item without an id")
         found = str(made["id"])
+    if len(found) > URL_MOST:  # an answer, not a failure to answer: refused for good, not retried
+        raise LmsAnswer(200, f"the LMS's line item URL is longer than {URL_MOST} characters, which this tool keeps")
     if row is None:
         session.add(LtiLineItem(context_id=context.id, assignment_id=assignment.id, url=found))
     else:

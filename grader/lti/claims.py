@@ -23,6 +23,15 @@ DEEP_LINKING_RESPONSE = "LtiDeepLinkingResponse"
 MESSAGE_TYPES = (RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST)
 LTI_VERSION = "1.3.0"
 SUB_MOST = 255  # LTI 1.3 core: a user's sub "MUST NOT exceed 255 ASCII characters in length"
+ID_MOST = 255  # the context and resource-link ids we keep (LTI 1.3 allows 255 characters for both)
+URL_MOST = 1000  # the service URLs we keep (memberships, line items)
+# The launch's strings this tool keeps, as (claim, field, most characters).
+KEPT_LENGTHS = (
+    (CONTEXT, "id", ID_MOST),
+    (RESOURCE_LINK, "id", ID_MOST),
+    (NRPS, "context_memberships_url", URL_MOST),
+    (AGS_ENDPOINT, "lineitems", URL_MOST),
+)
 
 ROLE_PREFIXES = (
     "http://purl.imsglobal.org/vocab/lis/v2/membership#",
@@ -74,3 +83,12 @@ def user_id(value: object) -> str | None:
         return None
     text = str(value)
     return text if 1 <= len(text) <= SUB_MOST else None
+
+
+def longer_than_kept(decoded: dict[str, object]) -> str | None:
+    """The first claim field of a launch that is longer than this tool keeps (``KEPT_LENGTHS``), or None."""
+    for claim, name, most in KEPT_LENGTHS:
+        value = decoded.get(claim)
+        if isinstance(value, dict) and len(str(value.get(name) or "")) > most:
+            return f"{claim.rsplit('/', 1)[-1]}.{name}"
+    return None

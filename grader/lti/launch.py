@@ -137,8 +137,8 @@ def _check_audience(platform: LtiPlatform, decoded: dict[str, Any]) -> None:
 
 
 def _check_lti_claims(session: Session, platform: LtiPlatform, decoded: dict[str, Any], base_url: str) -> None:
-    """Deployment, version, message type, target link, roles, the user id if any and (for resource launches) the
-    resource link."""
+    """Deployment, version, message type, target link, roles, the user id if any, the lengths of what we keep and
+    (for resource launches) the resource link."""
     deployment = decoded.get(c.DEPLOYMENT_ID)
     if not isinstance(deployment, str) or not deployment or not deployment_known(session, platform, deployment):
         raise LaunchRefused(Refusal.UNKNOWN_DEPLOYMENT)
@@ -156,6 +156,8 @@ def _check_lti_claims(session: Session, platform: LtiPlatform, decoded: dict[str
     sub = decoded.get("sub")
     if sub not in (None, "") and c.user_id(sub) is None:  # none at all: an anonymous launch
         raise LaunchRefused(Refusal.BAD_USER_ID)
+    if c.longer_than_kept(decoded) is not None:
+        raise LaunchRefused(Refusal.CLAIM_TOO_LONG)
     link = decoded.get(c.RESOURCE_LINK)
     if message_type == c.RESOURCE_LINK_REQUEST and not (isinstance(link, dict) and link.get("id")):
         raise LaunchRefused(Refusal.NO_RESOURCE_LINK)

@@ -36,6 +36,7 @@ class Refusal(StrEnum):
     UNKNOWN_MESSAGE_TYPE = "unknown_message_type"
     NO_ROLES = "no_roles"
     BAD_USER_ID = "bad_user_id"
+    CLAIM_TOO_LONG = "claim_too_long"
     NO_RESOURCE_LINK = "no_resource_link"
     NOT_SET_UP = "not_set_up"
     UNKNOWN_ASSIGNMENT = "unknown_assignment"

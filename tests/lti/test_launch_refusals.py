@@ -22,6 +22,7 @@ from tests.lti.platform import CLIENT_ID, LEARNER, LmsPlatform, PlannedLaunch, n
 
 Tamper = Callable[[LmsPlatform, dict[str, Any]], str]
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 
 
 def _with(**changes: Any) -> Tamper:
@@ -83,6 +84,12 @@ REFUSED: dict[str, tuple[Tamper, str]] = {
     # LTI 1.3 allows at most 255 characters; a longer one used to fail the launch with a 500 on PostgreSQL.
     "sub over 255 characters": (_with(sub="u" * 256), "bad_user_id"),
     "sub not text": (_with(sub=["alice"]), "malformed"),  # PyJWT's own check, before ours
+    # Longer than the columns that keep them: these too used to end in a 500 on PostgreSQL.
+    "context id over 255 characters": (_with(LTI_context={"id": "c" * 256, "title": "A course"}), "claim_too_long"),
+    "memberships URL over 1000 characters": (
+        _with(**{NRPS: {"context_memberships_url": "http://127.0.0.2/" + "m" * 1000, "service_versions": ["2.0"]}}),
+        "claim_too_long",
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from grader.extensions import get_db
 from grader.grading.sweeper import sweep
+from grader.lti.ags import LINEITEM_TYPE
 from grader.models import Assignment, LtiScoreOutbox, OutboxStatus, User
 from tests.lti.conftest import STAFF, grade, sweep_until
 from tests.lti.platform import LmsPlatform
@@ -124,6 +125,20 @@ def test_a_200_without_json_needs_attention_instead_of_failing_every_retry(
     assert "without JSON" in (row.last_error or "") and "Sign in" in (row.last_error or "")
     _settle(lms_app)
     assert len(looked_up) == 1 and book.scores == []
+
+
+def test_a_line_item_url_longer_than_we_keep_needs_attention(lms_app: Flask, course_in_lms: Course) -> None:
+    lms, book, assignment, alice = course_in_lms
+
+    def long_line_item() -> Answer | None:
+        if request.method == "POST" and request.path.endswith("/lineitems"):
+            return '{"id": "%s"}' % ("http://127.0.0.2/" + "l" * 1000), 201, {"Content-Type": LINEITEM_TYPE}
+        return None
+
+    lms.fault = long_line_item
+    grade(lms_app, alice, assignment)
+    row = sweep_until(lms_app, lambda: _row(lms_app).status == OutboxStatus.FAILED and _row(lms_app), "needs attention")
+    assert "longer than 1000" in (row.last_error or "") and book.scores == []
 
 
 def test_a_rate_limit_403_is_retried(lms_app: Flask, course_in_lms: Course) -> None:
