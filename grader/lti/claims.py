@@ -85,10 +85,10 @@ def user_id(value: object) -> str | None:
     return text if 1 <= len(text) <= SUB_MOST else None
 
 
-def longer_than_kept(decoded: dict[str, object]) -> str | None:
-    """The first claim field of a launch that is longer than this tool keeps (``KEPT_LENGTHS``), or None."""
+def too_long_to_keep(decoded: dict[str, object]) -> bool:
+    """True if a string of the launch that this tool keeps is longer than it keeps (``KEPT_LENGTHS``)."""
     for claim, name, most in KEPT_LENGTHS:
         value = decoded.get(claim)
         if isinstance(value, dict) and len(str(value.get(name) or "")) > most:
-            return f"{claim.rsplit('/', 1)[-1]}.{name}"
-    return None
+            return True
+    return False

@@ -156,7 +156,7 @@ def _check_lti_claims(session: Session, platform: LtiPlatform, decoded: dict[str
     sub = decoded.get("sub")
     if sub not in (None, "") and c.user_id(sub) is None:  # none at all: an anonymous launch
         raise LaunchRefused(Refusal.BAD_USER_ID)
-    if c.longer_than_kept(decoded) is not None:
+    if c.too_long_to_keep(decoded):
         raise LaunchRefused(Refusal.CLAIM_TOO_LONG)
     link = decoded.get(c.RESOURCE_LINK)
     if message_type == c.RESOURCE_LINK_REQUEST and not (isinstance(link, dict) and link.get("id")):
