@@ -78,10 +78,11 @@ def first(
     returns; otherwise it goes through the session, which is committed if ``commit``.
     """
     connection = _connection_of(session)
-    if getattr(connection.connection.dbapi_connection, "autocommit", None) is True:
+    driver_connection = connection.connection.dbapi_connection
+    if getattr(driver_connection, "autocommit", None) is True:
         entry = _compiled(statement, connection.dialect, tuple(sorted(parameters)))
         if entry is not None:
-            return _on_driver(connection, entry, parameters)
+            return _on_driver(connection, driver_connection, entry, parameters)
     row: Row[Any] | None = session.execute(statement, parameters).first()
     if commit:
         session.commit()
@@ -141,8 +142,10 @@ def _compile(statement: Statement, dialect: Dialect, names: tuple[str, ...]) -> 
     return entry
 
 
-def _on_driver(connection: Connection, entry: _Compiled, parameters: Mapping[str, Any]) -> DriverRow | None:
-    """``first`` on the driver connection of ``connection``, which autocommits."""
+def _on_driver(
+    connection: Connection, driver_connection: Any, entry: _Compiled, parameters: Mapping[str, Any]
+) -> DriverRow | None:
+    """``first`` on ``driver_connection``, the autocommitting driver connection under ``connection``."""
     dialect = connection.dialect
     values = entry.compiled.construct_params(dict(parameters))
     values.update(entry.defaults)
@@ -151,10 +154,9 @@ def _on_driver(connection: Connection, entry: _Compiled, parameters: Mapping[str
             values[name] = processor(values[name])
     for listener in connection.dispatch.before_cursor_execute:
         listener(connection, None, entry.sql, values, None, False)
-    driver_connection = connection.connection.dbapi_connection
     cursor = None
     try:
-        cursor = driver_connection.cursor()  # type: ignore[union-attr]
+        cursor = driver_connection.cursor()
         cursor.execute(entry.sql, values)
         fetched = cursor.fetchone()
         if entry.result_processors is None:  # the first run: psycopg builds the description anew on each read
