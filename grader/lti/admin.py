@@ -69,22 +69,24 @@ def link_identity(session: Session, platform_id: str, sub: str, username: str) -
     platform = session.get(LtiPlatform, number) if number is not None else None
     if platform is None:
         raise RegistrationError("platform_id", "no such platform")
-    sub = c.user_id(sub.strip()) or ""
-    if not sub:
+    lms_user = c.user_id(sub.strip())
+    if lms_user is None:
         raise RegistrationError("sub", f"the LMS user id is required (at most {c.SUB_MOST} characters)")
     user = session.scalar(select(User).where(User.username == username.strip()))
     if user is None:
         raise RegistrationError("username", f"no account {username.strip()!r}")
-    linked = session.scalar(select(LtiIdentity).where(LtiIdentity.issuer == platform.issuer, LtiIdentity.sub == sub))
+    linked = session.scalar(
+        select(LtiIdentity).where(LtiIdentity.issuer == platform.issuer, LtiIdentity.sub == lms_user)
+    )
     if linked is not None:
         if linked.user_id == user.id:
-            return IdentityLinked(user, platform.issuer, sub)
+            return IdentityLinked(user, platform.issuer, lms_user)
         raise RegistrationError("sub_taken", "this LMS user is already linked to another account")
     other = session.scalar(
         select(LtiIdentity.sub).where(LtiIdentity.issuer == platform.issuer, LtiIdentity.user_id == user.id)
     )
     if other is not None:
         raise RegistrationError("user_linked", f"this account is already linked to LMS user {other!r}")
-    session.add(LtiIdentity(issuer=platform.issuer, sub=sub, user_id=user.id))
+    session.add(LtiIdentity(issuer=platform.issuer, sub=lms_user, user_id=user.id))
     session.commit()
-    return IdentityLinked(user, platform.issuer, sub)
+    return IdentityLinked(user, platform.issuer, lms_user)
