@@ -12,8 +12,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, session
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask import Flask, Request, session
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import ScalarSelect, func, select, update
 from sqlalchemy.orm import Session
 
@@ -105,6 +105,13 @@ def _note_cap_end(hours: int | None) -> int | None:
 
 class CappedSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, whose cookie expires no later than a course's cap on the sign-in."""
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's, without building the signing serializer for a request that carries no session cookie (every
+        API call with a token, every first visit): its new session is empty either way."""
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
     def get_expiration_time(self, app: Flask, session: SessionMixin) -> datetime | None:
         """The site's renewed expiry, or the cap's end if that comes first."""

@@ -8,13 +8,13 @@ committed write returned, and a request that gets no usable copy (a lost or olde
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, DateTime
 from sqlalchemy.orm import attributes
 
+from grader import json_codec
 from grader.models import Submission
 
 # Every column that the claim, the graded write or the sweeper can change after the INSERT; the others (who, what,
@@ -57,14 +57,14 @@ def encode(row: Any) -> bytes:
     """The notice payload for a row returned with ``returned_columns`` (a Row or a mapping)."""
     values = dict(row._mapping) if hasattr(row, "_mapping") else dict(row)
     fields = {name: _iso(values[name]) if name in _TIMESTAMPS else values[name] for name in GRADING_COLUMNS}
-    return json.dumps({"v": PAYLOAD_VERSION, "id": values["id"], "row": fields}, separators=(",", ":")).encode()
+    return json_codec.dumps_bytes({"v": PAYLOAD_VERSION, "id": values["id"], "row": fields})
 
 
 def apply(submission: Submission, payload: bytes) -> bool:
     """Set the columns carried by ``payload`` on ``submission`` as committed state; False (nothing set) if the
     payload is not a final row of this submission in a form this code reads."""
     try:
-        decoded = json.loads(payload)
+        decoded = json_codec.loads(payload)
         fields = decoded["row"]
         if (
             decoded.get("v") != PAYLOAD_VERSION
