@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from flask import g, request
 
 from grader.api.wait_slots import Slot
+from grader.models import Submission
 
 # Set by the worker: True if this request may be parked; False if it must not wait at all (the worker is stopping
 # or its lot is full: answered at once with the current state). Absent: not our worker, wait in the thread.
@@ -41,6 +42,9 @@ class ParkedWait:
     status: str = ""  # the submission's status when parked (its answer is sent as it was if this stays)
     body: bytes = b""  # the request body, read again by the re-run
     created: tuple[int, bool] | None = None  # POST: the stored submission and whether it was a replay
+    # POST: the stored row as the first run held it (every column), for the re-run to set its grade on
+    # (``waiting.graded_from_notice``) instead of reading the row again.
+    row: Submission | None = None
     parked_at: float = field(default_factory=time.monotonic)
 
     def seconds_left(self) -> float:

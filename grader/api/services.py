@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from exercises.i18n import Text
 from grader import ratelimit
-from grader.api import parking, queries
+from grader.api import parking, queries, waiting
 from grader.api.schemas_submissions import (
     SubmissionRequest,
     ValidateRequest,
@@ -203,8 +203,12 @@ def create_submission(
     raises the API error for a refusal, the rate limit or an unreadable answer."""
     resumed = parking.resumed()
     if resumed is not None and resumed.created is not None:
-        # The re-run of a parked POST (grader.api.parking): the submission is stored already.
-        return queries.own_submission(session, principal, resumed.created[0]), resumed.created[1]
+        # The re-run of a parked POST (grader.api.parking): the submission is stored already, and the notice
+        # that woke it most likely carried its grade.
+        submission = waiting.graded_from_notice(session, resumed)
+        if submission is None:
+            submission = queries.own_submission(session, principal, resumed.created[0])
+        return submission, resumed.created[1]
     outcome = submit_answer(
         session,
         _caller(principal),

@@ -97,22 +97,38 @@ def wait_until_final(
     if submission.is_final or deadline <= time.monotonic():
         slot.give_back()
         return submission
-    parking.park(parking.ParkedWait(submission_id, deadline, slot, mark, str(submission.status)))
+    row = submission if pending is not None else None  # a POST's own new row: every column is loaded
+    parking.park(parking.ParkedWait(submission_id, deadline, slot, mark, str(submission.status), row=row))
     return submission
+
+
+def graded_from_notice(session: Session, wait: parking.ParkedWait) -> Submission | None:
+    """The re-run of a parked POST: its row as the first run stored it, with the grade its notice carried set on
+    it (``final_row``), as reading it again would give it; None unless a notice with the final row is at hand."""
+    row = wait.row
+    payload = None if row is None else notify.kept_payload(current_app.config, wait.submission_id)
+    if row is None or payload is None or not final_row.apply(row, payload):
+        return None
+    session.add(row)  # detached since the first run's session closed; this request's from now on
+    return row
 
 
 def _resume(
     load: Callable[[], Submission], wait: parking.ParkedWait, pending: tuple[Submission, int | None] | None
 ) -> Submission:
     """The re-run of a parked request: read the row; park again on a wake-up that came too early."""
-    # A POST's re-run has just read its row (``services.create_submission``); a GET reads it here.
+    # A POST's re-run already holds its row (``services.create_submission``: graded from its notice, or read); a GET
+    # reads it here.
     submission = pending[0] if pending is not None and wait.created is not None else load()
     if not submission.is_final and wait.seconds_left() > 0 and parking.offered():
         # Woken by a notice without a grade (or a database read racing the commit): wait out the rest.
         # No mark: the notice that woke it is still among the recent ones, so the lot reads the database instead.
         status = str(submission.status)
+        row = submission if wait.row is not None else None
         parking.park(
-            parking.ParkedWait(wait.submission_id, wait.deadline, wait.slot, None, status, created=wait.created)
+            parking.ParkedWait(
+                wait.submission_id, wait.deadline, wait.slot, None, status, created=wait.created, row=row
+            )
         )
     return submission
 

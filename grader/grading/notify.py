@@ -66,6 +66,13 @@ def announce_final(config: Mapping[str, Any], submission_id: int, payload: bytes
         log.warning("could not announce submission %s as final (readers will re-check): %s", submission_id, exc)
 
 
+def kept_payload(config: Mapping[str, Any], submission_id: int) -> bytes | None:
+    """The row the latest notice for ``submission_id`` carried, if this process heard it lately (None without
+    Redis, or if it carried none)."""
+    url = redis_url(config)
+    return None if url is None else listener(url, channel_prefix(config)).payload(submission_id)
+
+
 class FinalListener:
     """One background subscription per web process; waiting requests register an event per submission id."""
 

@@ -1,9 +1,10 @@
 """Waiting on a grade through the worker's Redis notice: a notice that came before the reader started watching
 still wakes it, and ``Prefer: wait`` never reads its new row back: the row it stored, brought up to date by the
-columns the worker's notice carried, is the answer."""
+columns the worker's notice carried, is the answer, in its thread or in the re-run of a parked request."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 import redis
 from flask import Flask
 
+from grader.api import parking
 from grader.grading import notify
 from tests.support import Backend, sql_sent
 
@@ -104,3 +106,60 @@ def test_prefer_wait_never_reads_its_new_row_back(
     # Stored by the INSERT, brought up to date by the columns the worker's notice carried: never read back.
     assert submission_reads == []
     assert response.get_json() == api.get(f"/submissions/{response.get_json()['id']}", "teacher").get_json()
+
+
+def _submission_reads(sent: list[tuple[str, Any]]) -> list[str]:
+    """The SELECTs of the submissions table among the statements sent."""
+    return [
+        statement
+        for statement, _ in sent
+        if statement.lstrip().upper().startswith("SELECT") and "FROM submissions" in statement
+    ]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("row_kept", [True, False])
+def test_a_parked_posts_rerun_sets_the_notices_grade_on_the_row_it_kept(
+    api: Api,
+    api_app: Flask,
+    worker: Any,
+    redis_backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    row_kept: bool,
+) -> None:
+    config = api_app.config
+    notify.subscription_mark(config)  # starts this process's listener
+    assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
+    # As our gunicorn worker offers it, with no thread to spare: the request is parked at once.
+    offer = {parking.OFFER_KEY: True, parking.BUDGET_KEY: parking.ThreadBudget(0)}
+    body = json.dumps({"exercise_id": SHIFT, "answer": BOOK, "seed": 0})
+    headers = api.headers("teacher", {"Prefer": "wait=10"})
+    environs: list[dict[str, Any]] = []  # what the app left in each request's WSGI environ, as our worker reads it
+    wsgi_app = api_app.wsgi_app
+
+    def keeping_environ(environ: dict[str, Any], start_response: Any) -> Any:
+        environs.append(environ)
+        return wsgi_app(environ, start_response)
+
+    monkeypatch.setattr(api_app, "wsgi_app", keeping_environ)
+    api.client.post(
+        "/api/v1/submissions", data=body, content_type="application/json", headers=headers, environ_overrides=offer
+    )
+    wait = environs[-1][parking.PARKED_KEY]
+    assert isinstance(wait, parking.ParkedWait) and wait.created is not None and wait.row is not None
+    assert _wait_for(lambda: notify.kept_payload(config, wait.submission_id) is not None), "no notice heard"
+    if not row_kept:
+        wait.row = None
+    with sql_sent(api_app) as sent:
+        rerun = api.client.post(
+            "/api/v1/submissions",
+            data=body,
+            content_type="application/json",
+            headers=headers,
+            environ_overrides={**offer, parking.RESUME_KEY: wait},
+        )
+    assert rerun.status_code == 200, rerun.get_json()
+    assert rerun.get_json()["id"] == wait.submission_id and rerun.get_json()["status"] == "graded"
+    assert rerun.get_json() == api.get(f"/submissions/{wait.submission_id}", "teacher").get_json()
+    # The row the first run kept, with the grade the notice carried: nothing read back; without it, one read.
+    assert len(_submission_reads(sent)) == (0 if row_kept else 1)
