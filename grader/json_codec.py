@@ -5,10 +5,13 @@ write's parameters, the values it returns, the notice built from them and the wa
 With the standard library those took ~50 µs to write and ~30 µs to read each; pydantic-core (already installed
 for the API's models) takes ~12 and ~18 (bench/README.md, 2026-12-06).
 
-The values read back are the same as with ``json``: keys keep their order, floats are written in their shortest
-exact form, NaN and the infinities as ``json`` writes them (which PostgreSQL refuses, as before). Text differs only
-in form: non-ASCII characters are written as UTF-8 instead of ``\\u`` escapes. Both ways fall back to ``json`` for
-nesting deeper than pydantic-core goes (~200 levels), so any value ``json`` wrote still writes and reads.
+For the values these columns hold (objects with text keys, lists, text, numbers, booleans, null) what reads back
+is what ``json`` gives: keys keep their order, floats are written in their shortest exact form, NaN and the
+infinities as ``json`` writes them (which PostgreSQL refuses, as before). Text differs only in form: non-ASCII
+characters are written as UTF-8 instead of ``\\u`` escapes. Both ways fall back to ``json`` for nesting deeper than
+pydantic-core goes (~200 levels), so any value ``json`` wrote still writes and reads, and an object neither knows
+is refused with ``json``'s TypeError. (A few types ``json`` refuses, sets and datetimes, pydantic-core writes as
+lists and ISO text; nothing stored here is one.)
 """
 
 from __future__ import annotations
