@@ -125,6 +125,7 @@ def test_a_parked_posts_rerun_sets_the_notices_grade_on_the_row_it_kept(
     worker: Any,
     redis_backend: Backend,
     monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
     row_kept: bool,
 ) -> None:
     config = api_app.config
@@ -147,6 +148,8 @@ def test_a_parked_posts_rerun_sets_the_notices_grade_on_the_row_it_kept(
     )
     wait = environs[-1][parking.PARKED_KEY]
     assert isinstance(wait, parking.ParkedWait) and wait.created is not None and wait.row is not None
+    # Our worker gives the user's wait slot back once the re-run answers; here the test does.
+    request.addfinalizer(wait.slot.give_back)
     assert _wait_for(lambda: notify.kept_payload(config, wait.submission_id) is not None), "no notice heard"
     if not row_kept:
         wait.row = None
