@@ -150,7 +150,7 @@ def test_a_parked_posts_rerun_sets_the_notices_grade_on_the_row_it_kept(
     assert isinstance(wait, parking.ParkedWait) and wait.created is not None and wait.row is not None
     # Our worker gives the user's wait slot back once the re-run answers; here the test does.
     request.addfinalizer(wait.slot.give_back)
-    assert _wait_for(lambda: notify.kept_payload(config, wait.submission_id) is not None), "no notice heard"
+    assert _wait_for(lambda: notify.kept_payload(config, wait.submission_id) is not None, 30), "no notice heard"
     if not row_kept:
         wait.row = None
     with sql_sent(api_app) as sent:
