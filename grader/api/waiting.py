@@ -106,8 +106,10 @@ def graded_from_notice(session: Session, wait: parking.ParkedWait) -> Submission
     """The re-run of a parked POST: its row as the first run stored it, with the grade its notice carried set on
     it (``final_row``), as reading it again would give it; None unless a notice with the final row is at hand."""
     row = wait.row
-    payload = None if row is None else notify.kept_payload(current_app.config, wait.submission_id)
-    if row is None or payload is None or not final_row.apply(row, payload):
+    if row is None:
+        return None
+    payload = notify.kept_payload(current_app.config, wait.submission_id)
+    if payload is None or not final_row.apply(row, payload):
         return None
     session.add(row)  # detached since the first run's session closed; this request's from now on
     return row
