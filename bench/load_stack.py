@@ -39,6 +39,15 @@ def group_cpu_seconds(group_id: int) -> float:
     return sum(_cpu_ticks(fields) for _, fields in _process_stats() if int(fields[2]) == group_id) / CLOCK_TICKS
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User+system CPU seconds used so far by process ``pid`` alone (0 if it has ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return _cpu_ticks(fields) / CLOCK_TICKS
+
+
 def command_cpu_seconds(fragment: str) -> float:
     """CPU seconds used so far by live processes whose command line contains ``fragment`` (PostgreSQL names a
     backend's database in its title; redis-server its own binary)."""

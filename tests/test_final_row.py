@@ -90,11 +90,12 @@ def _payload(submission_id: int, **changes: Any) -> bytes:
         _payload(8),  # another submission's row
         _payload(7, v=final_row.PAYLOAD_VERSION + 1),  # a form this code does not read
         _payload(7, row={"status": "graded"}),  # columns missing
+        _payload(7, row={name: None for name in final_row.GRADING_COLUMNS} | {"status": "grading", "attempts": 1}),
         notify.WAKE_ONLY,
         b"\xff not json",
         b"[1, 2]",
     ],
-    ids=["other-id", "other-version", "missing-columns", "wake-only", "not-json", "not-an-object"],
+    ids=["other-id", "other-version", "missing-columns", "not-final", "wake-only", "not-json", "not-an-object"],
 )
 def test_a_payload_that_is_not_this_rows_final_state_changes_nothing(payload: bytes) -> None:
     held = Submission(id=7, status="queued", score=None, attempts=0)

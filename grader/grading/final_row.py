@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, DateTime
 from sqlalchemy.orm import attributes
 
 from grader import json_codec
-from grader.models import Submission
+from grader.models import FINAL_STATUSES, Submission
 
 # Every column that the claim, the graded write or the sweeper can change after the INSERT; the others (who, what,
 # which variant, the answer as typed, when) are written once by the INSERT.
@@ -75,10 +75,12 @@ def apply(submission: Submission, payload: bytes) -> bool:
         values = {name: _from_iso(fields[name]) if name in _TIMESTAMPS else fields[name] for name in GRADING_COLUMNS}
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
+    if values["status"] not in FINAL_STATUSES:
+        return False  # the worker only announces final rows: anything else is read from the database
     for name, value in values.items():
         # Committed state, not a change: the session must not write it back.
         attributes.set_committed_value(submission, name, value)
-    return submission.is_final
+    return True
 
 
 def _iso(moment: datetime | None) -> str | None:

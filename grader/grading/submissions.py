@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any, cast
 
@@ -120,14 +121,20 @@ def _as_loaded(session: Session, submission_id: int, values: dict[str, Any]) -> 
     Every column gets a value, the ones the INSERT left out their scalar default or NULL, so that no attribute is
     left to load later.
     """
-    columns = {
-        column.key: column.default.arg if column.default is not None and column.default.is_scalar else None
-        for column in Submission.__table__.columns
-    }
-    submission = Submission(**{**columns, **values, "id": submission_id})
+    submission = Submission(**{**_column_defaults(), **values, "id": submission_id})
     make_transient_to_detached(submission)
     session.add(submission)
     return submission
+
+
+@functools.cache
+def _column_defaults() -> dict[str, Any]:
+    """Every column of a submission with its scalar default, or None: what an INSERT leaves out stores. Read
+    once; the copy ``_as_loaded`` makes leaves it unchanged."""
+    return {
+        column.key: column.default.arg if column.default is not None and column.default.is_scalar else None
+        for column in Submission.__table__.columns
+    }
 
 
 def replay_of(
