@@ -119,7 +119,7 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
     """Run ``clients`` client threads for ``seconds`` and summarise what finished in that window."""
     samples: list[tuple[float, tuple[float, ...] | None]] = []
     failures: list[str] = []
-    cpu_before = cpu_seconds(target)
+    cpu_before, client_cpu_before = cpu_seconds(target), time.process_time()
     stop_at = time.monotonic() + seconds
     threads = [threading.Thread(target=client_loop, args=(target, i, stop_at, samples, failures), daemon=True)
                for i in range(clients)]
@@ -129,11 +129,13 @@ def run_level(target: Target, clients: int, seconds: float) -> LevelResult:
         thread.join()
     cpu_used = [after - before for after, before in zip(cpu_seconds(target), cpu_before, strict=True)]
     per_job = tuple(1000 * used / max(1, len(samples)) for used in cpu_used)
+    client_per_job = 1000 * (time.process_time() - client_cpu_before) / max(1, len(samples))
     latencies = sorted(latency for latency, _ in samples)
     stage_rows = [stages for _, stages in samples if stages is not None]
     stage_medians = tuple(percentile(sorted(column), 0.5) * 1000 for column in zip(*stage_rows, strict=True)) or None
     return LevelResult(clients, len(samples), len(failures), len(samples) / seconds, percentile(latencies, 0.5) * 1000,
-                       percentile(latencies, 0.99) * 1000, stage_medians, per_job, tuple(failures[:3]))
+                       percentile(latencies, 0.99) * 1000, stage_medians, per_job, tuple(failures[:3]),
+                       client_per_job)
 
 
 def _one_round(graders: dict[str, Target], floors: list[Target], clients: int, seconds: float, *,
