@@ -68,34 +68,37 @@ class Figures:
     jobs_per_second: float
 
 
-def _final_rows(url: str, table: str) -> int:
+def _final_rows(connection: psycopg.Connection, table: str) -> int:
     """How many rows of ``table`` are final."""
-    with psycopg.connect(url, autocommit=True) as connection:
-        row = connection.execute(f"SELECT count(*) FROM {table} WHERE status IN {FINAL}").fetchone()
+    row = connection.execute(f"SELECT count(*) FROM {table} WHERE status IN {FINAL}").fetchone()
     return int(row[0]) if row else 0
 
 
 def _round(queued: Queued, bodies: list[dict], url: str, processes: Processes, args: argparse.Namespace) -> Figures:
     """Queue every body, start the worker, measure it from its first final row to the last, stop it."""
-    done_before = _final_rows(url, queued.table)
-    for body in bodies:
-        queued.system.post(body)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    group = processes.start(f"{queued.system.name}-worker", worker_command(queued.celery_app, queued.queue, args), env)
-    deadline = time.monotonic() + DEADLINE_SECONDS
-    while (first := _final_rows(url, queued.table)) == done_before:  # the worker's start-up is not counted
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{queued.system.name}: no job finished; see {processes.log_dir}")
-        time.sleep(0.005)
-    started, main_before, all_before = time.monotonic(), process_cpu_seconds(group), group_cpu_seconds(group)
-    while (last := _final_rows(url, queued.table)) < done_before + len(bodies):
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{queued.system.name}: {last - done_before} of {len(bodies)} jobs finished")
-        time.sleep(0.02)
-    elapsed, main_cpu = time.monotonic() - started, process_cpu_seconds(group) - main_before
-    all_cpu = group_cpu_seconds(group) - all_before
+    with psycopg.connect(url, autocommit=True) as connection:
+        done_before = _final_rows(connection, queued.table)
+        for body in bodies:
+            queued.system.post(body)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        command = worker_command(queued.celery_app, queued.queue, args)
+        group = processes.start(f"{queued.system.name}-worker", command, env)
+        deadline = time.monotonic() + DEADLINE_SECONDS
+        while (first := _final_rows(connection, queued.table)) == done_before:  # the worker's start is not counted
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{queued.system.name}: no job finished; see {processes.log_dir}")
+            time.sleep(0.005)
+        started, main_before, all_before = time.monotonic(), process_cpu_seconds(group), group_cpu_seconds(group)
+        while (last := _final_rows(connection, queued.table)) < done_before + len(bodies):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{queued.system.name}: {last - done_before} of {len(bodies)} jobs finished")
+            time.sleep(0.02)
+        elapsed, main_cpu = time.monotonic() - started, process_cpu_seconds(group) - main_before
+        all_cpu = group_cpu_seconds(group) - all_before
     processes.stop_all()
     jobs = last - first
+    if jobs <= 0:
+        raise SystemExit(f"{queued.system.name}: every job was done before the first look; queue more (--jobs)")
     return Figures(main_cpu * 1000 / jobs, (all_cpu - main_cpu) * 1000 / jobs, jobs / elapsed)
 
 

@@ -29,7 +29,7 @@ def test_the_worker_cpu_benchmark_measures_both_workers() -> None:
         [
             sys.executable,
             "bench/bench_worker_cpu.py",
-            *("--rounds", "1", "--jobs", "20"),
+            *("--rounds", "1", "--jobs", "100"),
             *("--admin-url", PG_ADMIN_URL, "--redis-url", own_redis_url()),
         ],
         cwd=ROOT,
