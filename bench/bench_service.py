@@ -6,7 +6,8 @@ task, worker updates row, client reads it) and the required-work floor (bench/fl
 plumbing plus the work the issue requires of every job, token check, rate limit, reading the answer, lease claim,
 engine, lease-guarded write with its grade-log row, done with bare psycopg and redis-py). Grader clients wait in
 two ways (``--grader-modes``): two calls (POST, then GET ?wait=10, the shape of the floors' clients) and one POST
-with ``Prefer: wait=10``. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
+with ``Prefer: wait=10``. Also prints CPU per job: each system's servers (web, worker, PostgreSQL, Redis), and
+apart the benchmark's own client threads, which share the same cores. Asserts nothing. Run from the repository root: ``.venv/bin/python bench/bench_service.py``
 (``--levels 1,4,16 --duration 10``). Only localhost traffic; a scratch PostgreSQL database is created and dropped,
 Redis keys it creates are deleted, and every process it starts is stopped at the end (also on Ctrl-C).
 """
