@@ -6,37 +6,19 @@ Only that it runs and measures what it says; its figures are benchmarks (bench/R
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.bench_scripts import FIGURE, run_on_test_servers
 from tests.conftest import BACKENDS
-from tests.support import PG_ADMIN_URL, own_redis_url
 
 pytestmark = pytest.mark.skipif("postgresql" not in BACKENDS, reason="the benchmark runs on PostgreSQL and Redis")
-ROOT = Path(__file__).resolve().parents[1]
-FIGURE = r"(\d+\.\d\d)"
 
 
 def test_the_job_cpu_benchmark_measures_both_systems() -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "bench/bench_job_cpu.py",
-            *("--rounds", "1", "--jobs", "4"),
-            *("--admin-url", PG_ADMIN_URL, "--redis-url", own_redis_url()),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
+    stdout = run_on_test_servers("bench_job_cpu.py", "--rounds", "1", "--jobs", "4")
     for system in ("grader", "required floor"):
-        line = re.search(rf"^  {system} +POST +{FIGURE} +grade +{FIGURE}", run.stdout, re.MULTILINE)
-        assert line is not None, run.stdout
+        line = re.search(rf"^  {system} +POST +{FIGURE} +grade +{FIGURE}", stdout, re.MULTILINE)
+        assert line is not None, stdout
         assert float(line.group(1)) > 0 and float(line.group(2)) > 0
-    assert re.search(r"grader over floor: POST ×\d+\.\d\d +grade ×\d+\.\d\d", run.stdout), run.stdout
+    assert re.search(r"grader over floor: POST ×\d+\.\d\d +grade ×\d+\.\d\d", stdout), stdout
