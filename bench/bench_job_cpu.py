@@ -35,8 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_service import ADMIN_URL, book_bodies  # noqa: E402
-from bench.load_stack import redis_keys_cleaned, scratch_database  # noqa: E402
+from bench.bench_service import book_bodies  # noqa: E402
+from bench.load_stack import add_server_arguments, redis_keys_cleaned, scratch_database  # noqa: E402
 from bench.load_targets import grader_settings, migrated_with_teacher_tokens, required_floor_prepared  # noqa: E402
 
 WARM_UP = 50
@@ -115,8 +115,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=600, help="POSTs, then grades, per system and round")
-    parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="broker and limiter (a quiet db)")
+    add_server_arguments(parser)
     args = parser.parse_args()
     tag = f"benchcpu{os.getpid()}"
     book = book_bodies()

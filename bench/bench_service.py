@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))  # before the bench imports below, so the script r
 from bench.load_report import LevelResult, percentile, print_report, print_round_medians
 from bench.load_stack import (
     Processes,
+    add_server_arguments,
     command_cpu_seconds,
     group_cpu_seconds,
     redis_keys_cleaned,
@@ -43,7 +44,6 @@ from bench.load_stack import (
 )
 from bench.load_targets import FLOOR_STARTERS, Target, start_grader
 
-ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 # How the grader's clients wait for the grade: the extra headers of their POST.
 GRADER_MODES: dict[str, dict[str, str]] = {"two-calls": {}, "prefer-wait": {"Prefer": "wait=10"}}
 SUBMISSION_DEADLINE = 60.0  # a submission not final after this long counts as failed (e.g. a dead worker)
@@ -170,8 +170,7 @@ def parse_args() -> argparse.Namespace:
                         help="measure each level this many times, the grader and the floors in turn (every other round "
                              "the floors first), and print each round's ratio and their median")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of 4-client load before measuring")
-    parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="broker and limiter (a quiet db)")
+    add_server_arguments(parser)
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--web-threads", type=int, default=8)
     parser.add_argument("--worker-concurrency", type=int, default=2)

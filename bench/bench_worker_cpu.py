@@ -35,9 +35,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_job_cpu import System, _grader, _required_floor  # noqa: E402
-from bench.bench_service import ADMIN_URL, book_bodies  # noqa: E402
+from bench.bench_service import book_bodies  # noqa: E402
 from bench.load_stack import (  # noqa: E402
     Processes,
+    add_server_arguments,
     group_cpu_seconds,
     process_cpu_seconds,
     redis_keys_cleaned,
@@ -108,8 +109,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=1500, help="jobs queued per system and round")
     parser.add_argument("--worker-concurrency", type=int, default=2)
-    parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="broker and limiter (a quiet db)")
+    add_server_arguments(parser)
     args = parser.parse_args()
     tag = f"benchworker{os.getpid()}"
     book = book_bodies()

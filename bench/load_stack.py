@@ -1,6 +1,7 @@
 """Process and server plumbing for bench/bench_service.py: child process groups, CPU accounting, scratch stores."""
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import socket
@@ -17,6 +18,14 @@ from tests.support import postgres_database
 
 ROOT = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--admin-url`` and ``--redis-url``: the PostgreSQL server and the Redis database a benchmark runs on."""
+    parser.add_argument("--admin-url", default=ADMIN_URL, help="PostgreSQL server (SQLAlchemy URL, any database)")
+    parser.add_argument("--redis-url", default=REDIS_URL, help="broker and limiter (a quiet db)")
 
 
 def _process_stats() -> Iterator[tuple[Path, list[str]]]:
