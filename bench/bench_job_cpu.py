@@ -51,7 +51,7 @@ class System:
     grade: Callable[[int], Any]
 
 
-def _grader(database_url: str, broker_url: str, tag: str, data_dir: str) -> System:
+def grader_system(database_url: str, broker_url: str, tag: str, data_dir: str) -> System:
     """The grader's app (production settings, a teacher's token) and its grading task."""
     os.environ.update(grader_settings(database_url, broker_url, tag, data_dir))  # create_app reads them here
     (token,) = migrated_with_teacher_tokens(dict(os.environ), ["bench-cpu"])
@@ -68,7 +68,7 @@ def _grader(database_url: str, broker_url: str, tag: str, data_dir: str) -> Syst
     )
 
 
-def _required_floor(database_url: str, broker_url: str, tag: str) -> System:
+def required_floor_system(database_url: str, broker_url: str, tag: str) -> System:
     """The required-work floor's app and task (bench/floor/required.py) on the same database and Redis."""
     settings, token = required_floor_prepared(database_url, broker_url, tag)
     os.environ.update(settings)  # the floor's Celery app reads them when imported, below
@@ -125,8 +125,8 @@ def main() -> None:
         stack.enter_context(redis_keys_cleaned(args.redis_url, tag))
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{tag}-"))
         systems = [
-            _grader(database_url, args.redis_url, tag, data_dir),
-            _required_floor(database_url, args.redis_url, tag),
+            grader_system(database_url, args.redis_url, tag, data_dir),
+            required_floor_system(database_url, args.redis_url, tag),
         ]
         for system in systems:
             _round(system, bodies[:WARM_UP])

@@ -34,7 +34,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_job_cpu import System, _grader, _required_floor  # noqa: E402
+from bench.bench_job_cpu import System, grader_system, required_floor_system  # noqa: E402
 from bench.bench_service import book_bodies  # noqa: E402
 from bench.load_stack import (  # noqa: E402
     Processes,
@@ -123,8 +123,8 @@ def main() -> None:
         processes = Processes(data_dir)
         stack.callback(processes.stop_all)
         url = database_url.replace("postgresql+psycopg://", "postgresql://")
-        grader = _grader(database_url, args.redis_url, tag, str(data_dir))  # sets the grader's environment
-        floor = _required_floor(database_url, args.redis_url, tag)  # adds the floor's
+        grader = grader_system(database_url, args.redis_url, tag, str(data_dir))  # sets the grader's environment
+        floor = required_floor_system(database_url, args.redis_url, tag)  # adds the floor's
         systems = [
             Queued(grader, "grader.worker", os.environ["GRADER_QUEUE"], "submissions"),
             Queued(floor, "bench.floor.required", os.environ["FLOOR_QUEUE"], "required_submissions"),
