@@ -10,7 +10,7 @@ from flask import Flask
 
 from grader import file_broker
 from grader.config import hard_time_limits
-from grader.grading.dispatch import GRADE_TASK, LAB_TASK
+from grader.grading.dispatch import GRADE_TASK, LAB_TASK, PUBLISH_OPTIONS
 
 BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
@@ -59,6 +59,18 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
+def publish_options(broker_url: str) -> dict[str, Any]:
+    """Options every task message is sent with (``grader.grading.dispatch.send``), by broker."""
+    if broker_url.startswith(AMQP_SCHEMES):
+        # Declared on every send (kombu remembers it per connection): a queue a wiped broker lost is made again
+        # before the message is routed to it, instead of the message being dropped.
+        return {}
+    # Redis and the file broker: a message for the default exchange goes straight into the queue's list or
+    # folder, so declaring the queue (a binding for exchanges nothing routes through) changes nothing here, and
+    # copying the queue to declare it was a seventh of a send's CPU.
+    return {"declare": []}
+
+
 def rabbitmq_settings() -> dict[str, Any]:
     """RabbitMQ as the production broker: durable quorum queues (replicated, kept on disk across restarts),
     persistent messages, and a publish that returns only once the broker has confirmed the message."""
@@ -103,4 +115,5 @@ def celery_init_app(app: Flask) -> Celery:
     celery.conf.update(celery_settings(app.config))
     celery.set_default()
     app.extensions["celery"] = celery
+    app.extensions[PUBLISH_OPTIONS] = publish_options(app.config["CELERY_BROKER_URL"])
     return celery

@@ -15,6 +15,7 @@ LAB_TASK = "grader.run_lab"
 REGRADE_TASK = "grader.regrade_assignment"
 LTI_SCORE_TASK = "grader.lti_send_score"
 LTI_ROSTER_TASK = "grader.lti_sync_roster"
+PUBLISH_OPTIONS = "grader.publish_options"  # app.extensions key: grader.celery_app.publish_options of its broker
 TASK_FOR_MODEL: dict[type, str] = {
     Submission: GRADE_TASK,
     LabRun: LAB_TASK,
@@ -34,7 +35,15 @@ def celery_app() -> Celery:
 def send(model: type, row_id: int) -> bool:
     """Send the task for one committed row; False if the broker is unreachable (the sweeper re-sends later)."""
     try:
-        celery_app().send_task(TASK_FOR_MODEL[model], args=[row_id], queue=current_app.config["GRADER_QUEUE"])
+        celery_app().send_task(
+            TASK_FOR_MODEL[model],
+            args=[row_id],
+            # What Celery would write for monitors (its saferepr of the arguments), without its general repr.
+            argsrepr=f"[{row_id}]",
+            kwargsrepr="{}",
+            queue=current_app.config["GRADER_QUEUE"],
+            **current_app.extensions[PUBLISH_OPTIONS],
+        )
     except BrokerUnavailable as exc:
         # The row is already committed as queued, so nothing is lost: the sweeper sends it once the broker is back.
         log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
