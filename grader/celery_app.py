@@ -9,11 +9,10 @@ from celery import Celery, Task
 from flask import Flask
 
 from grader import file_broker
-from grader.config import hard_time_limits
-from grader.grading.dispatch import GRADE_TASK, LAB_TASK, PUBLISH_OPTIONS
+from grader.config import AMQP_SCHEMES, hard_time_limits
+from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
 BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
-AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 # One retry (a connection a broker restart broke is reopened), not Celery's default three.
 PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
@@ -57,18 +56,6 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         settings["broker_transport"] = file_broker.TRANSPORT  # kombu's file transport, messages renamed into place
         settings["broker_transport_options"] = filesystem_broker_options(Path(config["GRADER_DATA_DIR"]) / "broker")
     return settings
-
-
-def publish_options(broker_url: str) -> dict[str, Any]:
-    """Options every task message is sent with (``grader.grading.dispatch.send``), by broker."""
-    if broker_url.startswith(AMQP_SCHEMES):
-        # Declared on every send (kombu remembers it per connection): a queue a wiped broker lost is made again
-        # before the message is routed to it, instead of the message being dropped.
-        return {}
-    # Redis and the file broker: a message for the default exchange goes straight into the queue's list or
-    # folder, so declaring the queue (a binding for exchanges nothing routes through) changes nothing here, and
-    # copying the queue to declare it was a seventh of a send's CPU.
-    return {"declare": []}
 
 
 def rabbitmq_settings() -> dict[str, Any]:
@@ -115,5 +102,4 @@ def celery_init_app(app: Flask) -> Celery:
     celery.conf.update(celery_settings(app.config))
     celery.set_default()
     app.extensions["celery"] = celery
-    app.extensions[PUBLISH_OPTIONS] = publish_options(app.config["CELERY_BROKER_URL"])
     return celery

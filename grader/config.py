@@ -165,6 +165,7 @@ def data_dir(environ: Mapping[str, str]) -> Path:
 
 # kombu's file transport: needs no server; its folders live in GRADER_DATA_DIR/broker.
 EMBEDDED_BROKER_URL = "filesystem://localhost/"
+AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")  # RabbitMQ broker URLs
 
 
 def _development_secret(directory: Path) -> str:

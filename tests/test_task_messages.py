@@ -10,8 +10,8 @@ import pytest
 from celery.utils.saferepr import saferepr
 from flask import Flask
 
-from grader.celery_app import publish_options
 from grader.grading import dispatch
+from grader.grading.dispatch import publish_options
 from grader.models import RegradeJob, Submission
 from tests.support import Backend
 
@@ -62,3 +62,9 @@ def test_only_rabbitmq_declares_the_queue_on_each_send(broker_url: str, declares
     # On RabbitMQ a message routed to a queue that is gone is dropped, so the send declares it (see the quorum
     # queue drill); Redis and the file broker put the message in the queue's list or folder whatever is declared.
     assert ("declare" not in publish_options(broker_url)) is declares
+
+
+def test_each_send_gets_a_list_of_its_own_to_declare() -> None:
+    # kombu's publish may append the producer's exchange to ``declare``: a list shared by every send would grow.
+    first, second = publish_options("redis://127.0.0.1:6379/0"), publish_options("redis://127.0.0.1:6379/0")
+    assert first["declare"] == second["declare"] == [] and first["declare"] is not second["declare"]
