@@ -10,7 +10,7 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, event, text
 from werkzeug.routing import Rule
 
 from grader.extensions import get_db
+from grader.grading import notify
 from grader.serve import terminate_with_parent, worker_command
 
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -55,6 +56,18 @@ def cache_url_builders() -> None:
         return built[key]
 
     Rule._compile_builder = compile_once  # type: ignore[method-assign]
+
+
+def notices_subscribed(config: Mapping[str, Any]) -> None:
+    """Start this process's grade-notice listener for ``config`` and wait until it has subscribed; nothing to do
+    where notices do not travel through Redis (waits poll the database there)."""
+    url = notify.redis_url(config)
+    if url is None:
+        return
+    notify.subscription_mark(config)  # starts the listening thread
+    assert notify.listener(url, notify.channel_prefix(config)).connected.wait(5), (
+        "the notice listener did not subscribe"
+    )
 
 
 def wait_for(probe: Callable[[], T | None], what: str, timeout: float = WAIT_SECONDS, every: float = 0.05) -> T:

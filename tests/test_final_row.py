@@ -16,7 +16,7 @@ from grader.grading import final_row, notify
 from grader.models import Submission, User
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, UNREADABLE_ANSWER
 from tests.pipeline_helpers import submit, wait_final
-from tests.support import WorkerProcess, wait_for
+from tests.support import WorkerProcess, notices_subscribed, wait_for
 
 
 def columns(submission: Submission) -> dict[str, Any]:
@@ -61,10 +61,7 @@ def published_or_read_payload(app: Flask, submission_id: int) -> bytes:
 def test_the_carried_columns_make_the_held_row_equal_to_the_stored_row(
     app: Flask, session: Session, student: User, worker: WorkerProcess, answer: dict[str, str]
 ) -> None:
-    url = notify.redis_url(app.config)
-    if url is not None:  # subscribed before the worker can publish
-        notify.subscription_mark(app.config)
-        assert notify.listener(url, notify.channel_prefix(app.config)).connected.wait(5), "not subscribed"
+    notices_subscribed(app.config)  # before the worker can publish
     held = hold_new_submission(session, student, answer)
     before = columns(held)
     with get_db(app).session() as other:

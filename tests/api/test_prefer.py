@@ -15,7 +15,7 @@ from exercises import api as engine
 from grader.api.body import prefer_wait
 from grader.api_errors import ApiError
 from grader.extensions import get_db
-from tests.support import Backend
+from tests.support import Backend, notices_subscribed
 
 from .support import Api, assert_error
 
@@ -138,6 +138,9 @@ def test_a_waiting_request_holds_no_database_connection(
     # Every waiting request holding a pooled connection for up to 10 s would exhaust the pool (and PostgreSQL's
     # connection limit) long before the web threads run out.
     created = api.post("/submissions", "alice", practice(api)).get_json()
+    # Until this process's listener has subscribed (its first wait starts it), a wait re-reads every 10-50 ms: on a
+    # loaded machine those reads alone kept a connection out in most samples. Measured here is the wait itself.
+    notices_subscribed(api_app.config)
     pool = get_db(api_app).engine.pool
     replies: list[Any] = []
 

@@ -16,7 +16,7 @@ from flask import Flask
 
 from grader.api import parking
 from grader.grading import notify
-from tests.support import Backend, sql_sent
+from tests.support import Backend, notices_subscribed, sql_sent
 
 from .support import Api
 
@@ -36,10 +36,8 @@ def redis_backend(backend: Backend) -> Backend:
 def own_listener(redis_backend: Backend) -> Iterator[tuple[dict[str, Any], notify.FinalListener]]:
     """A config whose channel prefix no other test uses, and its process listener, subscribed."""
     config = {"CELERY_BROKER_URL": redis_backend.broker_url, "GRADER_QUEUE": f"notice-test-{uuid.uuid4().hex[:8]}"}
-    process_listener = notify.listener(notify.redis_url(config), notify.channel_prefix(config))
-    notify.subscription_mark(config)  # starts the listening thread
-    assert process_listener.connected.wait(5), "the listener did not subscribe"
-    yield config, process_listener
+    notices_subscribed(config)
+    yield config, notify.listener(notify.redis_url(config), notify.channel_prefix(config))
 
 
 def _wait_for(condition: Any, seconds: float = 5.0) -> bool:
@@ -92,8 +90,7 @@ def test_prefer_wait_never_reads_its_new_row_back(
     body = {"exercise_id": SHIFT, "answer": BOOK, "seed": 0}
     warm = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})  # the listener subscribes
     assert warm.get_json()["status"] == "graded"
-    config = api_app.config
-    assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
+    notices_subscribed(api_app.config)
     with sql_sent(api_app) as sent:
         response = api.post("/submissions", "teacher", body, headers={"Prefer": "wait=10"})
     submission_reads = [
@@ -129,8 +126,7 @@ def test_a_parked_posts_rerun_sets_the_notices_grade_on_the_row_it_kept(
     row_kept: bool,
 ) -> None:
     config = api_app.config
-    notify.subscription_mark(config)  # starts this process's listener
-    assert notify.listener(notify.redis_url(config), notify.channel_prefix(config)).connected.wait(5)
+    notices_subscribed(config)
     # As our gunicorn worker offers it, with no thread to spare: the request is parked at once.
     offer = {parking.OFFER_KEY: True, parking.BUDGET_KEY: parking.ThreadBudget(0)}
     body = json.dumps({"exercise_id": SHIFT, "answer": BOOK, "seed": 0})
