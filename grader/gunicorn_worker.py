@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
@@ -42,12 +43,13 @@ from grader.gunicorn_refusals import refusal_response
 WORKER_CONNECTIONS = 2000  # per process: parked waits are connections, kept open without a thread
 LINGER_SECONDS = 2.0  # as gunicorn's close_graceful
 PARKED_SHARE = 0.75  # of the connections at most this share parked, so that other clients are still accepted
-# Of the threads at most this share hold a wait's first second (``waiting.THREAD_WAIT_SECONDS``); the rest stay free
-# for every other request. A wait held in its thread is answered from the worker's notice; a parked one is run
-# through the app a second time. At 16 clients on 2 x 8 threads, with half (4 per process) the re-runs took 11-15%
-# of the web processes' samples (py-spy); with six, 6.6%. Two free threads still kept /healthz at p99 9 ms beside
-# 1,000 held waits (bench/README.md, 2026-12-05).
-THREAD_WAIT_SHARE = 0.75
+# Beside its ``--threads`` request threads, a process runs this many more per request thread that only hold a wait's
+# first second (``waiting.THREAD_WAIT_SECONDS``): a grade landing meanwhile is answered from the worker's notice,
+# where a parked wait runs through the app a second time. Sharing the request threads, six of eight holding waits
+# still left the re-runs 6.6-9.9% of the web processes' samples at 16 clients (py-spy), and every wait held took a
+# thread from everyone else; with threads of their own, no re-run was sampled and all ``--threads`` stay free for
+# other requests however many clients wait (bench/README.md, 2026-12-06).
+WAIT_THREADS_PER_THREAD = 1
 
 Answer = tuple[str, list[tuple[str, str]], bytes]  # a WSGI response: status, headers, body
 
@@ -99,8 +101,16 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
             # Only with Redis: a wait in its thread then sleeps until the notice; without, it would poll the
             # database every 10-50 ms, dearer than parking it at once (one query every 50 ms for all).
             if notify.redis_url(self._app.config) is not None:
-                self._thread_budget = parking.ThreadBudget(int(self.cfg.threads * THREAD_WAIT_SHARE))
+                self._add_wait_threads(self.cfg.threads * WAIT_THREADS_PER_THREAD)
         startup_objects.set_aside()
+
+    def _add_wait_threads(self, count: int) -> None:
+        """Let ``count`` more threads run, only ever as many as hold a wait's first second (the budget)."""
+        # gthread made the pool before the app was loaded; it starts its threads on first use, so none runs yet.
+        made: futures.ThreadPoolExecutor = self.tpool  # type: ignore[has-type]  # set by gunicorn's untyped base
+        made.shutdown(wait=False)
+        self.tpool = futures.ThreadPoolExecutor(max_workers=self.cfg.threads + count)
+        self._thread_budget = parking.ThreadBudget(count)
 
     def _call_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         """The app, told whether it may park this request (or that it is the re-run of a parked one); a parked
