@@ -43,12 +43,12 @@ from grader.gunicorn_refusals import refusal_response
 WORKER_CONNECTIONS = 2000  # per process: parked waits are connections, kept open without a thread
 LINGER_SECONDS = 2.0  # as gunicorn's close_graceful
 PARKED_SHARE = 0.75  # of the connections at most this share parked, so that other clients are still accepted
-# Beside its ``--threads`` request threads, a process runs this many more per request thread that only hold a wait's
-# first second (``waiting.THREAD_WAIT_SECONDS``): a grade landing meanwhile is answered from the worker's notice,
-# where a parked wait runs through the app a second time. Sharing the request threads, six of eight holding waits
-# still left the re-runs 6.6-9.9% of the web processes' samples at 16 clients (py-spy), and every wait held took a
-# thread from everyone else; with threads of their own, no re-run was sampled and all ``--threads`` stay free for
-# other requests however many clients wait (bench/README.md, 2026-12-06).
+# Beside its ``--threads``, a process's pool has this many more threads per request thread, and waits may hold at
+# most that many at once, in their first second (``waiting.THREAD_WAIT_SECONDS``), so all ``--threads`` stay free
+# for other requests however many clients wait. A grade landing within that second is answered from the worker's
+# notice, where a parked wait runs through the app a second time. When waits shared the request threads (six of
+# eight), the re-runs were 6.6-9.9% of the web processes' samples at 16 clients (py-spy); with threads of their own,
+# none was sampled (bench/README.md, 2026-12-06).
 WAIT_THREADS_PER_THREAD = 1
 
 Answer = tuple[str, list[tuple[str, str]], bytes]  # a WSGI response: status, headers, body
@@ -105,7 +105,7 @@ class ThreadWorker(gthread.ThreadWorker):  # type: ignore[misc]  # gunicorn has 
         startup_objects.set_aside()
 
     def _add_wait_threads(self, count: int) -> None:
-        """Let ``count`` more threads run, only ever as many as hold a wait's first second (the budget)."""
+        """Give the pool ``count`` more threads, and let waits hold at most ``count`` threads at once (the budget)."""
         # gthread made the pool before the app was loaded; it starts its threads on first use, so none runs yet.
         made: futures.ThreadPoolExecutor = self.tpool  # type: ignore[has-type]  # set by gunicorn's untyped base
         made.shutdown(wait=False)
