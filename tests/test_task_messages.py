@@ -11,7 +11,6 @@ from celery.utils.saferepr import saferepr
 from flask import Flask
 
 from grader.grading import dispatch
-from grader.grading.dispatch import publish_options
 from grader.models import RegradeJob, Submission
 from tests.support import Backend
 
@@ -61,10 +60,11 @@ def test_a_send_puts_the_row_id_and_the_reprs_celery_writes_on_the_queue(
 def test_only_rabbitmq_declares_the_queue_on_each_send(broker_url: str, declares: bool) -> None:
     # On RabbitMQ a message routed to a queue that is gone is dropped, so the send declares it (see the quorum
     # queue drill); Redis and the file broker put the message in the queue's list or folder whatever is declared.
-    assert ("declare" not in publish_options(broker_url)) is declares
+    assert ("declare" not in dispatch.publish_options(broker_url)) is declares
 
 
 def test_each_send_gets_a_list_of_its_own_to_declare() -> None:
     # kombu's publish may append the producer's exchange to ``declare``: a list shared by every send would grow.
-    first, second = publish_options("redis://127.0.0.1:6379/0"), publish_options("redis://127.0.0.1:6379/0")
+    redis_url = "redis://127.0.0.1:6379/0"
+    first, second = dispatch.publish_options(redis_url), dispatch.publish_options(redis_url)
     assert first["declare"] == second["declare"] == [] and first["declare"] is not second["declare"]
