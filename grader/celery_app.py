@@ -9,10 +9,9 @@ from celery import Celery, Task
 from flask import Flask
 
 from grader import file_broker
-from grader.config import AMQP_SCHEMES, hard_time_limits
+from grader.config import AMQP_SCHEMES, BROKER_SOCKET_TIMEOUT, REDIS_SCHEMES, hard_time_limits
 from grader.grading.dispatch import GRADE_TASK, LAB_TASK
 
-BROKER_SOCKET_TIMEOUT = 5  # seconds a Redis broker may take to answer before a publish or a read fails
 # One retry (a connection a broker restart broke is reopened), not Celery's default three.
 PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
@@ -40,7 +39,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
             },
         },
     }
-    if broker_url.startswith(("redis://", "rediss://")):
+    if broker_url.startswith(REDIS_SCHEMES):
         # Redis redelivers unacked messages after this long; it must exceed every task's hard limit.
         settings["broker_transport_options"] = {
             "visibility_timeout": config["GRADER_VISIBILITY_TIMEOUT"],

@@ -166,6 +166,8 @@ def data_dir(environ: Mapping[str, str]) -> Path:
 # kombu's file transport: needs no server; its folders live in GRADER_DATA_DIR/broker.
 EMBEDDED_BROKER_URL = "filesystem://localhost/"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")  # RabbitMQ broker URLs
+REDIS_SCHEMES = ("redis://", "rediss://")
+BROKER_SOCKET_TIMEOUT = 5  # seconds a broker may take to answer before a publish or a read fails
 
 
 def _development_secret(directory: Path) -> str:

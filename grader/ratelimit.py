@@ -23,6 +23,7 @@ from limits.strategies import FixedWindowRateLimiter
 from redis import RedisError
 
 from grader.api_errors import ApiError
+from grader.config import REDIS_SCHEMES
 
 EXTENSION_KEY = "grader.limiter"
 DEFAULT_SUBMISSION_LIMIT = "30/minute"
@@ -48,7 +49,7 @@ def storage_uri(config: Mapping[str, Any]) -> str:
     if configured:
         return str(configured)
     broker = str(config.get("CELERY_BROKER_URL") or "")
-    return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
+    return broker if broker.startswith(REDIS_SCHEMES) else "memory://"
 
 
 @functools.lru_cache(maxsize=32)

@@ -8,8 +8,10 @@ from typing import Any
 from celery import Celery
 from flask import current_app
 from kombu.exceptions import OperationalError as BrokerUnavailable
+from redis import RedisError
 
 from grader.config import AMQP_SCHEMES
+from grader.grading import redis_sends
 from grader.models import LabRun, LtiContext, LtiScoreOutbox, RegradeJob, Submission
 
 GRADE_TASK = "grader.grade_submission"
@@ -35,6 +37,13 @@ def celery_app() -> Celery:
 
 def send(model: type, row_id: int) -> bool:
     """Send the task for one committed row; False if the broker is unreachable (the sweeper re-sends later)."""
+    broker_url = current_app.config["CELERY_BROKER_URL"]
+    if redis_sends.handles(broker_url):
+        try:
+            redis_sends.send(broker_url, TASK_FOR_MODEL[model], row_id, current_app.config["GRADER_QUEUE"])
+        except RedisError as exc:
+            return _unsent(model, row_id, exc)
+        return True
     try:
         celery_app().send_task(
             TASK_FOR_MODEL[model],
@@ -43,13 +52,18 @@ def send(model: type, row_id: int) -> bool:
             argsrepr=f"[{row_id}]",
             kwargsrepr="{}",
             queue=current_app.config["GRADER_QUEUE"],
-            **publish_options(current_app.config["CELERY_BROKER_URL"]),
+            **publish_options(broker_url),
         )
     except BrokerUnavailable as exc:
-        # The row is already committed as queued, so nothing is lost: the sweeper sends it once the broker is back.
-        log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
-        return False
+        return _unsent(model, row_id, exc)
     return True
+
+
+def _unsent(model: type, row_id: int, exc: Exception) -> bool:
+    """Log a send the broker refused; False."""
+    # The row is already committed as queued, so nothing is lost: the sweeper sends it once the broker is back.
+    log.warning("broker unavailable, %s %s left for the sweeper: %s", model.__name__, row_id, exc)
+    return False
 
 
 def publish_options(broker_url: str) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from typing import Any
 
 import redis
 
+from grader.config import REDIS_SCHEMES
+
 CHANNEL_PREFIX = "grader:submission-final:"
 SAFETY_RECHECK_SECONDS = 1.0  # re-read this often even without a notice (covers notices lost in a Redis outage)
 RECONNECT_PAUSE_SECONDS = 1.0
@@ -38,7 +40,7 @@ def redis_url(config: Mapping[str, Any]) -> str | None:
     deployment keeps one for those), else None (waiting requests poll)."""
     for name in ("CELERY_BROKER_URL", "RATELIMIT_STORAGE_URI"):
         url = str(config.get(name) or "")
-        if url.startswith(("redis://", "rediss://")):
+        if url.startswith(REDIS_SCHEMES):
             return url
     return None
 
