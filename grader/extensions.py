@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar, cast
 
 from flask import Flask, current_app, g
-from sqlalchemy import CursorResult, Engine, Result, create_engine, event
+from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader import json_codec
@@ -101,6 +104,7 @@ class Database:
     def __init__(self, url: str, statement_timeout_seconds: int = 0) -> None:
         self.url = url
         self.engine = make_engine(url, statement_timeout_seconds)
+        self._held = threading.local()  # each thread's autocommitting connection (``_held_autocommit``)
         self.sessionmaker: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
         # Each statement commits on its own: no BEGIN/COMMIT round trips (see ``autocommit_requests``).
         self.autocommit_sessionmaker: sessionmaker[Session] = sessionmaker(
@@ -123,16 +127,51 @@ class Database:
         """A session that keeps one pooled connection across its commits: one checkout per job.
 
         With ``autocommit`` every statement commits on its own (no BEGIN/COMMIT round trips); only for callers
-        whose every write is a single statement.
+        whose every write is a single statement. Such a session runs on the connection this thread kept from its
+        last one (``_held_autocommit``).
         """
-        with self.engine.connect() as connection:
-            if autocommit:
-                connection.execution_options(isolation_level="AUTOCOMMIT")
-            with Session(bind=connection, expire_on_commit=False) as session:
+        if autocommit:
+            with self._held_autocommit() as connection, Session(bind=connection, expire_on_commit=False) as session:
                 yield session
+            return
+        with self.engine.connect() as connection, Session(bind=connection, expire_on_commit=False) as session:
+            yield session
+
+    @contextmanager
+    def _held_autocommit(self) -> Iterator[Connection]:
+        """This thread's autocommitting connection, kept from one block to the next.
+
+        A worker's job checked a connection out of the pool, set it to autocommit, and on return had the pool
+        reset it and take it back: a tenth of a pool process's CPU. Kept instead, a connection is given back to
+        the pool (which resets it, or discards it if it broke) when a block raises, after ``POOL_RECYCLE_SECONDS``,
+        and at ``dispose``; a forked child leaves its parent's alone. Only autocommit sessions hold one, and their
+        only caller is the worker's grading, one job at a time per process (or thread).
+        """
+        held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
+        if held is not None and (held[0] != os.getpid() or time.monotonic() - held[1] > POOL_RECYCLE_SECONDS):
+            self._give_back_held()
+            held = None
+        if held is None:
+            connection = self.engine.connect()
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+            held = (os.getpid(), time.monotonic(), connection)
+            self._held.connection = held
+        try:
+            yield held[2]
+        except BaseException:
+            self._give_back_held()
+            raise
+
+    def _give_back_held(self) -> None:
+        """Return this thread's kept connection to the pool (not if it is a forked parent's)."""
+        held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
+        self._held.connection = None
+        if held is not None and held[0] == os.getpid():
+            held[2].close()
 
     def dispose(self) -> None:
         """Close pooled connections (e.g. after fork, or when tests drop the database)."""
+        self._give_back_held()
         self.engine.dispose()
 
 
