@@ -67,7 +67,8 @@ def _unsent(model: type, row_id: int, exc: Exception) -> bool:
 
 
 def publish_options(broker_url: str) -> dict[str, Any]:
-    """Options every task message is sent with, by broker (a new list each time: kombu may append to it)."""
+    """Options every task message sent through kombu is sent with, by broker (a new list each time: kombu may
+    append to it). A Redis broker's messages are sent by ``redis_sends`` instead."""
     if broker_url.startswith(AMQP_SCHEMES):
         # Declared on every send (kombu remembers it per connection): a queue a wiped broker lost is made again
         # before the message is routed to it, instead of the message being dropped.

@@ -1,7 +1,8 @@
 """A task message put on a Redis broker in one LPUSH: Celery's message protocol 2 in kombu's Redis envelope.
 
-Every submission sends one message. Through ``Celery.send_task`` a send cost a web request ~0.4 ms of CPU, six
-times the LPUSH it ends in: the producer pool, kombu's retry wrappers, its virtual exchange routing and envelope.
+Every submission sends one message. Through ``Celery.send_task`` a send cost a web request ~0.36 ms of CPU, about
+five times the LPUSH it ends in: the producer pool, kombu's retry wrappers, its virtual exchange and its envelope.
+Here it costs ~0.14 ms (bench/README.md, 2026-12-06).
 A grader message is always the same shape (one row id, the default exchange, no result, no ETA), so it is built
 here, as Celery and kombu would build it, and pushed on the list kombu's Redis transport reads the queue from.
 A worker (kombu's consumer, Celery's request) reads it as one sent by ``send_task``; tests check both ways.
