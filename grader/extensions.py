@@ -143,12 +143,18 @@ class Database:
 
         A worker's job checked a connection out of the pool, set it to autocommit, and on return had the pool
         reset it and take it back: a tenth of a pool process's CPU. Kept instead, a connection is given back to
-        the pool (which resets it, or discards it if it broke) when a block raises, after ``POOL_RECYCLE_SECONDS``,
-        and at ``dispose``; a forked child leaves its parent's alone. Only autocommit sessions hold one, and their
+        the pool (which resets it, or discards it if it broke) when a block raises or left it invalidated, after
+        ``POOL_RECYCLE_SECONDS``, and at ``dispose``; a forked child leaves its parent's alone. Only autocommit sessions hold one, and their
         only caller is the worker's grading, one job at a time per process (or thread).
         """
         held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
-        if held is not None and (held[0] != os.getpid() or time.monotonic() - held[1] > POOL_RECYCLE_SECONDS):
+        if held is not None and (
+            held[0] != os.getpid()
+            # Invalidated in a block that went on (a lost connection it caught): SQLAlchemy would reconnect it
+            # without the autocommit setting.
+            or held[2].invalidated
+            or time.monotonic() - held[1] > POOL_RECYCLE_SECONDS
+        ):
             self._give_back_held()
             held = None
         if held is None:

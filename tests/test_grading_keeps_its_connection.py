@@ -75,6 +75,18 @@ def test_a_block_that_raises_gives_its_connection_back(app: Flask) -> None:
     assert _kept(database) is not kept
 
 
+def test_a_connection_left_invalidated_is_replaced_by_one_that_autocommits(app: Flask, backend: Backend) -> None:
+    database = get_db(app)
+    with database.pinned_session(autocommit=True) as pinned:
+        kept = pinned.bind
+        assert isinstance(kept, Connection)
+        kept.invalidate()  # as a lost connection caught within the block leaves it
+    again = _kept(database)
+    assert again is not kept and kept.closed
+    if backend.name == "postgresql":
+        assert again.connection.dbapi_connection.autocommit is True  # type: ignore[union-attr]
+
+
 def test_dispose_gives_the_kept_connection_back(app: Flask) -> None:
     database = get_db(app)
     kept = _kept(database)
