@@ -144,8 +144,8 @@ class Database:
         A worker's job checked a connection out of the pool, set it to autocommit, and on return had the pool
         reset it and take it back: a tenth of a pool process's CPU. Kept instead, a connection is given back to
         the pool (which resets it, or discards it if it broke) when a block raises or left it invalidated, after
-        ``POOL_RECYCLE_SECONDS``, and at ``dispose``; a forked child leaves its parent's alone. Only autocommit sessions hold one, and their
-        only caller is the worker's grading, one job at a time per process (or thread).
+        ``POOL_RECYCLE_SECONDS``, and at ``dispose``; a forked child leaves its parent's alone. Only autocommit
+        sessions hold one, and their only caller is the worker's grading, one job at a time per process.
         """
         held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
         if held is not None and (
