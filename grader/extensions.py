@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, NamedTuple, ParamSpec, TypeVar, cast
 
 from flask import Flask, current_app, g
 from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event
@@ -98,6 +98,14 @@ def make_engine(url: str, statement_timeout_seconds: int = 0) -> Engine:
     return engine
 
 
+class _Held(NamedTuple):
+    """A thread's kept autocommitting connection: the process that opened it, and when (``time.monotonic``)."""
+
+    pid: int
+    since: float
+    connection: Connection
+
+
 class Database:
     """An engine plus a session factory; one per Flask app."""
 
@@ -147,33 +155,33 @@ class Database:
         ``POOL_RECYCLE_SECONDS``, and at ``dispose``; a forked child leaves its parent's alone. Only autocommit
         sessions hold one, and their only caller is the worker's grading, one job at a time per process.
         """
-        held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
+        held: _Held | None = getattr(self._held, "connection", None)
         if held is not None and (
-            held[0] != os.getpid()
+            held.pid != os.getpid()
             # Invalidated in a block that went on (a lost connection it caught): SQLAlchemy would reconnect it
             # without the autocommit setting.
-            or held[2].invalidated
-            or time.monotonic() - held[1] > POOL_RECYCLE_SECONDS
+            or held.connection.invalidated
+            or time.monotonic() - held.since > POOL_RECYCLE_SECONDS
         ):
             self._give_back_held()
             held = None
         if held is None:
             connection = self.engine.connect()
             connection.execution_options(isolation_level="AUTOCOMMIT")
-            held = (os.getpid(), time.monotonic(), connection)
+            held = _Held(os.getpid(), time.monotonic(), connection)
             self._held.connection = held
         try:
-            yield held[2]
-        except BaseException:
+            yield held.connection
+        except BaseException:  # any exit by exception, re-raised: the connection may be mid-failure
             self._give_back_held()
             raise
 
     def _give_back_held(self) -> None:
         """Return this thread's kept connection to the pool (not if it is a forked parent's)."""
-        held: tuple[int, float, Connection] | None = getattr(self._held, "connection", None)
+        held: _Held | None = getattr(self._held, "connection", None)
         self._held.connection = None
-        if held is not None and held[0] == os.getpid():
-            held[2].close()
+        if held is not None and held.pid == os.getpid():
+            held.connection.close()
 
     def dispose(self) -> None:
         """Close pooled connections (e.g. after fork, or when tests drop the database)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import socket
 import uuid
 from collections.abc import Iterator
 from typing import Any, cast
@@ -18,6 +17,7 @@ from flask import Flask
 from grader.grading import dispatch, redis_sends
 from grader.models import RegradeJob, Submission
 from tests.support import Backend
+from tests.test_serve_process import free_port
 
 
 @pytest.fixture
@@ -135,10 +135,7 @@ def test_a_redis_that_refuses_leaves_the_row_for_the_sweeper(
 ) -> None:
     if not redis_sends.handles(backend.broker_url):
         pytest.skip("a Redis broker only")
-    with socket.socket() as probe:  # a port nothing listens on once the probe is closed
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app.config["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{port}/0"
+    app.config["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{free_port()}/0"
     with app.app_context(), caplog.at_level(logging.WARNING, logger=dispatch.__name__):
         assert dispatch.send(Submission, 4242) is False
     assert "Submission 4242 left for the sweeper" in caplog.text

@@ -37,21 +37,22 @@ def celery_app() -> Celery:
 
 def send(model: type, row_id: int) -> bool:
     """Send the task for one committed row; False if the broker is unreachable (the sweeper re-sends later)."""
-    broker_url = current_app.config["CELERY_BROKER_URL"]
+    broker_url, queue = current_app.config["CELERY_BROKER_URL"], current_app.config["GRADER_QUEUE"]
+    task = TASK_FOR_MODEL[model]
     if redis_sends.handles(broker_url):
         try:
-            redis_sends.send(broker_url, TASK_FOR_MODEL[model], row_id, current_app.config["GRADER_QUEUE"])
+            redis_sends.send(broker_url, task, row_id, queue)
         except RedisError as exc:
             return _unsent(model, row_id, exc)
         return True
     try:
         celery_app().send_task(
-            TASK_FOR_MODEL[model],
+            task,
             args=[row_id],
             # What Celery would write for monitors (its saferepr of the arguments), without its general repr.
             argsrepr=f"[{row_id}]",
             kwargsrepr="{}",
-            queue=current_app.config["GRADER_QUEUE"],
+            queue=queue,
             **publish_options(broker_url),
         )
     except BrokerUnavailable as exc:
