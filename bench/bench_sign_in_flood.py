@@ -10,17 +10,21 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import requests
 from sqlalchemy import select
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from a plain checkout
+
+from bench.load_stack import free_port
 from grader import create_app, gunicorn_worker
 from grader.extensions import get_db
 from grader.models import User
@@ -28,12 +32,6 @@ from grader.security import issue_token
 from grader.serve import prepare
 
 HOST = "127.0.0.3"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def _median_me(base: str, token: str, seconds: float) -> float:
@@ -82,7 +80,7 @@ def main() -> None:
             user = session.scalars(select(User).where(User.username == "student1")).one()
             token = issue_token(session, user, name="bench")
             session.commit()
-        port = _free_port()
+        port = free_port(HOST)
         server = subprocess.Popen(
             gunicorn_worker.command(f"{HOST}:{port}"),
             env=env,

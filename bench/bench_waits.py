@@ -34,7 +34,7 @@ from sqlalchemy import event, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.load_stack import group_cpu_seconds
+from bench.load_stack import free_port, group_cpu_seconds
 from exercises import api as engine
 from grader import create_app, gunicorn_worker
 from grader.demo import COURSE_CODE
@@ -50,12 +50,6 @@ from tests.support import own_redis_url, postgres_database
 HOST = "127.0.0.6"
 WAIT_SECONDS = 10
 PAGE_STUDENT, PAGE_PASSWORD = "student1", "demo-student1"  # a demo login: the browser whose page is measured
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager
@@ -279,7 +273,7 @@ def main() -> None:
         )
         if args.page_cpu_only:
             return
-        port = _free_port()
+        port = free_port(HOST)
         log = Path(data_dir) / "gunicorn.log"
         command = gunicorn_worker.command(f"{HOST}:{port}")
         if args.stock_worker:

@@ -71,10 +71,10 @@ def command_cpu_seconds(fragment: str) -> float:
     return total / CLOCK_TICKS
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port on ``host`` that is free right now."""
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((host, 0))
         return int(probe.getsockname()[1])
 
 

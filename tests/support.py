@@ -7,6 +7,7 @@ import functools
 import os
 import re
 import signal
+import socket
 import subprocess
 import time
 import uuid
@@ -33,6 +34,13 @@ REDIS_TEST_DATABASES = range(1, 16)  # database 0 holds only the claims below
 REDIS_CLAIM_SECONDS = 6 * 3600  # a claim left by a killed run lapses at the latest after this
 WAIT_SECONDS = 60.0  # generous upper bound for anything a worker does; tests never assert durations
 T = TypeVar("T")
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port on ``host`` that nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
 
 
 def cache_url_builders() -> None:

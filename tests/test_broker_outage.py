@@ -26,17 +26,11 @@ from grader.grading import sweeper
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.pipeline_helpers import submit
-from tests.support import wait_for
+from tests.support import free_port, wait_for
 from tests.web.conftest import make_app
 
 # Far above the broker's socket timeout (two tries of 5 s): without it the send would never return.
 SEND_RETURNS_WITHIN = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _listening(port: int) -> bool | None:
@@ -76,7 +70,7 @@ def frozen_redis(tmp_path: Path) -> Iterator[str]:
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("redis-server is not installed")
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             server,
@@ -119,7 +113,7 @@ def test_a_frozen_redis_fails_the_send_and_the_submission_is_kept_for_the_sweepe
 
 def test_a_send_the_broker_refused_does_not_count_towards_the_back_off(tmp_path: Path) -> None:
     app = make_app(
-        tmp_path, CELERY_BROKER_URL=f"redis://127.0.0.1:{_free_port()}/0", RATELIMIT_STORAGE_URI="memory://"
+        tmp_path, CELERY_BROKER_URL=f"redis://127.0.0.1:{free_port()}/0", RATELIMIT_STORAGE_URI="memory://"
     )  # nothing listens there: every send is refused
     row_id = _submit(app)
     with app.app_context(), get_db(app).session() as session:

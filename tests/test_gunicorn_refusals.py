@@ -13,15 +13,9 @@ from flask import Flask
 
 from grader import gunicorn_worker
 from grader.api.openapi import document
-from tests.support import wait_for
+from tests.support import free_port, wait_for
 
 HOST = "127.0.0.2"  # a loopback address of its own, away from anything else listening
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def _exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -53,7 +47,7 @@ def _listening(port: int) -> bool | None:
 def gunicorn_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """gunicorn serving the app with our worker class, as the Dockerfile runs it."""
     data_dir = tmp_path_factory.mktemp("gunicorn")
-    port = _free_port()
+    port = free_port(HOST)
     env = {"GRADER_ENV": "testing", "SECRET_KEY": "s" * 40, "GRADER_DATA_DIR": str(data_dir), "PATH": "/usr/bin:/bin"}
     command = gunicorn_worker.command(f"{HOST}:{port}", workers=1, threads=2)
     log = (data_dir / "gunicorn.log").open("wb")

@@ -27,7 +27,7 @@ from grader.grading import pipeline
 from grader.models import Submission, SubmissionStatus, User, utcnow
 from grader.security import issue_token
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE, make_assignment, make_user
-from tests.support import Backend, finish_at_exit, wait_for
+from tests.support import Backend, finish_at_exit, free_port, wait_for
 
 HOST = "127.0.0.4"  # a loopback address of its own, away from anything else listening
 THREADS = 2  # per gunicorn process: far fewer than the waits held
@@ -44,12 +44,6 @@ class Server:
     shared_cap: bool  # two processes counting one cap in Redis, or one process on its own
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 def _listening(port: int) -> bool | None:
     try:
         socket.create_connection((HOST, port), timeout=1).close()
@@ -59,7 +53,7 @@ def _listening(port: int) -> bool | None:
 
 
 def _start(backend: Backend, log: Path, workers: int) -> Server:
-    port = _free_port()
+    port = free_port(HOST)
     command = gunicorn_worker.command(f"{HOST}:{port}", workers=workers, threads=THREADS)
     with log.open("wb") as out:
         process = subprocess.Popen(command, env=backend.env(), stdout=out, stderr=subprocess.STDOUT)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,14 +24,7 @@ from grader.models import Submission, SubmissionStatus, User
 from grader.serve import prepare
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.pipeline_helpers import submit, wait_final
-from tests.support import wait_for
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.support import free_port, wait_for
 
 
 def start_serve(

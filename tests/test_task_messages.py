@@ -16,8 +16,7 @@ from flask import Flask
 
 from grader.grading import dispatch, redis_sends
 from grader.models import RegradeJob, Submission
-from tests.support import Backend
-from tests.test_serve_process import free_port
+from tests.support import Backend, free_port
 
 
 @pytest.fixture
