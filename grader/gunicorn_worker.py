@@ -47,9 +47,11 @@ PARKED_SHARE = 0.75  # of the connections at most this share parked, so that oth
 # most that many at once, in their first second (``waiting.THREAD_WAIT_SECONDS``), so all ``--threads`` stay free
 # for other requests however many clients wait. A grade landing within that second is answered from the worker's
 # notice, where a parked wait runs through the app a second time. When waits shared the request threads (six of
-# eight), the re-runs were 6.6-9.9% of the web processes' samples at 16 clients (py-spy); with threads of their own,
-# none was sampled (bench/README.md, 2026-12-06).
-WAIT_THREADS_PER_THREAD = 1
+# eight), the re-runs were 6.6-9.9% of the web processes' samples at 16 clients (py-spy). With one added thread per
+# request thread they were still 3.0% in one run: a client keeps its connection to one process, so 16 clients split
+# unevenly over two processes of eight, and the busier one parked its surplus. With two, none was sampled
+# (bench/README.md, 2026-12-06). An idle thread costs its stack's memory, no CPU.
+WAIT_THREADS_PER_THREAD = 2
 
 Answer = tuple[str, list[tuple[str, str]], bytes]  # a WSGI response: status, headers, body
 
