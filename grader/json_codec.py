@@ -1,9 +1,10 @@
 """JSON for the database's JSON columns and the worker's grade notices, written and read by pydantic-core.
 
-A graded row carries a few kilobytes of JSON (parts, errors, the parsed answer) through four codecs per job: the
-write's parameters, the values it returns, the notice built from them and the waiting request's reading of it.
-With the standard library those took ~50 µs to write and ~30 µs to read each; pydantic-core (already installed
-for the API's models) takes ~12 and ~18 (bench/README.md, 2026-12-06).
+A graded row carries a few kilobytes of JSON (parts, errors, the parsed answer) through two codecs per job: the
+write's parameters and the waiting request's reading of the notice (the write returns those columns as their
+stored text, which the notice carries as it is: ``final_row``). With the standard library these took ~50 µs to
+write and ~30 µs to read each; pydantic-core (already installed for the API's models) takes ~12 and ~18
+(bench/README.md, 2026-12-06).
 
 For the values these columns hold (objects with text keys, lists, text, numbers, booleans, null) what reads back
 is what ``json`` gives: keys keep their order, floats are written in their shortest exact form, NaN and the

@@ -113,3 +113,28 @@ def test_a_well_formed_payload_sets_every_grading_column() -> None:
     )
     assert (held.status, held.score, held.attempts) == ("graded", 0.5, 2)
     assert held.finished_at is not None and held.finished_at.isoformat() == "2026-11-30T09:00:00.123456+00:00"
+
+
+def test_a_written_row_is_encoded_with_its_json_columns_as_stored() -> None:
+    # The write returns the JSON columns as their stored text: the payload carries that text as JSON values (nested,
+    # non-ASCII, SQL NULL as null), and applying it sets the objects, as reading the row would.
+    returned = {name: None for name in final_row.GRADING_COLUMNS} | {
+        "id": 7,
+        "status": "graded",
+        "score": 0.5,
+        "attempts": 1,
+        "parts": '{"注意力": {"score": 0.5, "read": ["a", "b"]}}',
+        "errors": "[]",
+        "parsed_answer": None,
+    }
+    payload = final_row.encode(returned)
+
+    assert json.loads(payload)["row"]["parts"] == {"注意力": {"score": 0.5, "read": ["a", "b"]}}
+    held = Submission(id=7, status="queued", score=None, attempts=0)
+    assert final_row.apply(held, payload) is True
+    assert (held.parts, held.errors, held.parsed_answer, held.score) == (
+        {"注意力": {"score": 0.5, "read": ["a", "b"]}},
+        [],
+        None,
+        0.5,
+    )
