@@ -26,12 +26,14 @@ from typing import Any, Protocol
 import redis
 
 from grader.grading import notify
+from grader.redis_direct import DirectRedis, direct
 
 MAX_WAITS_PER_USER = 4
 # A slot outlives its wait by this much in Redis: the answer after the wait (a re-read, a reply) takes a moment.
 SLOT_MARGIN_SECONDS = 5.0
 KEY_PREFIX = "grader:waits:"
 FALLBACK_SECONDS = 5.0  # after a Redis error, count in this process for this long before trying Redis again
+SLOTS_TIMEOUT_SECONDS = 2.0  # to connect to Redis and for each reply: a hung Redis holds up a wait no longer
 
 # Atomically: forget slots whose time is up, then take one if fewer than the cap are held. KEYS[1] the user's set;
 # ARGV: now, the new slot's expiry, its token, the cap, the set's own lifetime in ms.
@@ -112,7 +114,7 @@ class _SharedSlot:
             return
         self._held = False
         try:
-            self._owner.client.zrem(self._key, self._token)
+            self._owner.redis.command("ZREM", self._key, self._token)
         except redis.RedisError as exc:
             log.warning("could not give back a wait slot (it lapses by itself): %s", exc)
 
@@ -120,11 +122,10 @@ class _SharedSlot:
 class SharedWaitSlots:
     """Counts every web process's waits per user in Redis; in this process alone while Redis is unreachable."""
 
-    def __init__(self, client: redis.Redis[bytes], namespace: str, per_user: int = MAX_WAITS_PER_USER) -> None:
-        self.client = client
+    def __init__(self, connections: DirectRedis, namespace: str, per_user: int = MAX_WAITS_PER_USER) -> None:
+        self.redis = connections
         self.namespace = namespace
         self.per_user = per_user
-        self._take = client.register_script(_TAKE)
         self._fallback = WaitSlots(per_user)
         self._down_until = 0.0
 
@@ -138,7 +139,7 @@ class SharedWaitSlots:
         key, token, now = self._key(user_id), uuid.uuid4().hex, time.time()
         lifetime = seconds + SLOT_MARGIN_SECONDS
         try:
-            granted = self._take(keys=[key], args=[now, now + lifetime, token, self.per_user, int(lifetime * 1000)])
+            granted = self.redis.script(_TAKE, [key], [now, now + lifetime, token, self.per_user, int(lifetime * 1000)])
         except redis.RedisError as exc:
             log.warning("wait slots unavailable, counting in this process for %.0f s: %s", FALLBACK_SECONDS, exc)
             self._down_until = time.monotonic() + FALLBACK_SECONDS
@@ -147,7 +148,7 @@ class SharedWaitSlots:
 
     def held(self, user_id: int) -> int:
         """How many unexpired slots ``user_id`` holds in Redis."""
-        return int(self.client.zcount(self._key(user_id), time.time(), "+inf"))
+        return int(self.redis.command("ZCOUNT", self._key(user_id), time.time(), "+inf"))
 
 
 PROCESS_SLOTS = WaitSlots()
@@ -156,7 +157,7 @@ PROCESS_SLOTS = WaitSlots()
 @functools.cache
 def _shared(url: str, namespace: str) -> SharedWaitSlots:
     """One counter per Redis and deployment in each process."""
-    return SharedWaitSlots(redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0), namespace)
+    return SharedWaitSlots(direct(url, SLOTS_TIMEOUT_SECONDS), namespace)
 
 
 def slots(config: Mapping[str, Any]) -> Slots:

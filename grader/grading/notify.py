@@ -21,6 +21,7 @@ from typing import Any
 import redis
 
 from grader.config import REDIS_SCHEMES
+from grader.redis_direct import direct
 
 CHANNEL_PREFIX = "grader:submission-final:"
 SAFETY_RECHECK_SECONDS = 1.0  # re-read this often even without a notice (covers notices lost in a Redis outage)
@@ -31,6 +32,7 @@ POLL_FIRST_SLEEP, POLL_MAX_SLEEP = 0.01, 0.05  # when nobody will notify: re-rea
 # moment (a payload is a few kB at most).
 RECENT_FINALS_KEPT = 4096
 WAKE_ONLY = b"final"  # the payload of a notice that carries no row
+NOTICE_TIMEOUT_SECONDS = 2.0  # to connect to Redis and to hear it took a notice: a hung Redis delays no grade long
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +52,6 @@ def channel_prefix(config: Mapping[str, Any]) -> str:
     return f"{CHANNEL_PREFIX}{config['GRADER_QUEUE']}:"
 
 
-@functools.cache
-def _client(url: str) -> redis.Redis[bytes]:
-    """One client per URL and process (redis-py pools notice a fork and reconnect)."""
-    return redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
-
-
 def announce_final(config: Mapping[str, Any], submission_id: int, payload: bytes | None = None) -> None:
     """Publish that ``submission_id`` is final, with ``payload`` (``final_row.encode``) if given; best-effort
     (waiting readers re-check on their own anyway)."""
@@ -63,7 +59,9 @@ def announce_final(config: Mapping[str, Any], submission_id: int, payload: bytes
     if url is None:
         return
     try:
-        _client(url).publish(f"{channel_prefix(config)}{submission_id}", payload or WAKE_ONLY)
+        direct(url, NOTICE_TIMEOUT_SECONDS).command(
+            "PUBLISH", f"{channel_prefix(config)}{submission_id}", payload or WAKE_ONLY
+        )
     except redis.RedisError as exc:
         log.warning("could not announce submission %s as final (readers will re-check): %s", submission_id, exc)
 

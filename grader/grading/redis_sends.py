@@ -21,11 +21,8 @@ import socket
 import uuid
 from typing import Any
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
-
 from grader.config import BROKER_SOCKET_TIMEOUT, REDIS_SCHEMES
+from grader.redis_direct import direct
 
 # Celery's body for a task without callbacks, errbacks, chain or chord: ``[args, kwargs, embed]``.
 _EMBED = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
@@ -80,7 +77,9 @@ def envelope(task: str, row_id: int, queue: str) -> bytes:
 
 def send(broker_url: str, task: str, row_id: int, queue: str) -> None:
     """Put the message for ``task(row_id)`` on ``queue``; raises ``redis.RedisError`` if Redis cannot take it."""
-    _client(broker_url).lpush(queue, envelope(task, row_id, queue))
+    # A hung Redis fails the send, as on the kombu path (the row is committed; the sweeper re-sends it); a broken
+    # connection (a broker restart) is retried once, as the kombu path's publish retry policy does.
+    direct(broker_url, BROKER_SOCKET_TIMEOUT).command("LPUSH", queue, envelope(task, row_id, queue))
 
 
 @functools.cache
@@ -90,17 +89,3 @@ def _origin() -> str:
 
 
 os.register_at_fork(after_in_child=_origin.cache_clear)
-
-
-@functools.cache
-def _client(url: str) -> redis.Redis[bytes]:
-    """One client per broker URL and process (redis-py's pool notices a fork and reconnects). One immediate retry
-    on a broken connection (a broker restart), as the kombu path's publish retry policy."""
-    return redis.Redis.from_url(
-        url,
-        # As the kombu path's: a hung Redis fails the send (the row is committed; the sweeper re-sends it).
-        socket_timeout=BROKER_SOCKET_TIMEOUT,
-        socket_connect_timeout=BROKER_SOCKET_TIMEOUT,
-        retry=Retry(NoBackoff(), 1),
-        retry_on_error=[redis.ConnectionError, redis.TimeoutError],
-    )

@@ -9,13 +9,13 @@ import uuid
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 
 from grader.api import wait_slots
 from grader.api.wait_slots import SharedWaitSlots, WaitSlots
 from grader.extensions import get_db
 from grader.models import Submission, SubmissionStatus
+from grader.redis_direct import DirectRedis
 from tests.factories import BOOK_ANSWER, BOOK_SEED, EXERCISE
 from tests.support import Backend, wait_for
 
@@ -101,7 +101,7 @@ def test_a_slot_given_back_twice_frees_only_one() -> None:
 def test_processes_sharing_redis_share_one_cap(backend: Backend) -> None:
     if not backend.broker_url.startswith("redis://"):
         pytest.skip("without Redis each process counts its own")
-    client = redis.Redis.from_url(backend.broker_url)
+    client = DirectRedis(backend.broker_url, 2.0)
     namespace = f"cap-test-{uuid.uuid4().hex[:8]}"
     # Two counters on one Redis, as two web processes have: slots taken in one count in the other.
     one, other = SharedWaitSlots(client, namespace, per_user=2), SharedWaitSlots(client, namespace, per_user=2)
@@ -115,7 +115,7 @@ def test_processes_sharing_redis_share_one_cap(backend: Backend) -> None:
 def test_a_slot_of_a_process_that_died_lapses_at_its_end(backend: Backend) -> None:
     if not backend.broker_url.startswith("redis://"):
         pytest.skip("without Redis a process's counts die with it")
-    client = redis.Redis.from_url(backend.broker_url)
+    client = DirectRedis(backend.broker_url, 2.0)
     dead = SharedWaitSlots(client, f"cap-test-{uuid.uuid4().hex[:8]}", per_user=1)
     assert dead.take(5, 0.2) is not None  # never given back: its process was killed
     live = SharedWaitSlots(client, dead.namespace, per_user=1)
