@@ -3,8 +3,9 @@
 Every submission sends one message. Through ``Celery.send_task`` a send cost a web request ~0.36 ms of CPU, about
 five times the LPUSH it ends in: the producer pool, kombu's retry wrappers, its virtual exchange and its envelope.
 A grader message is always the same shape (one row id, the default exchange, no result, no ETA), so it is built
-here, as Celery and kombu would build it, and pushed on the list kombu's Redis transport reads the queue from:
-~0.14 ms (bench/README.md, 2026-12-06). A worker (kombu's consumer, Celery's request) reads it as one sent by
+here, as Celery and kombu would build it, and pushed on the list kombu's Redis transport reads the queue from,
+on the sending thread's own connection (``grader.redis_direct``): ~0.14 ms with a redis-py client, less without
+its pool (bench/README.md, 2026-12-06). A worker (kombu's consumer, Celery's request) reads it as one sent by
 ``send_task``; tests/test_task_messages.py compares the two. It has no reply address: no task stores a result.
 
 References: Celery's "Message Protocol" (version 2: headers, properties, body ``[args, kwargs, embed]``) and
