@@ -7,9 +7,11 @@ on top of its socket calls (~40 µs; bench/README.md, 2026-12-06). Every submiss
 on a connection each thread keeps instead, made by redis-py from the same URL (password, database, TLS, a unix
 socket: whatever the URL says), used one command at a time.
 
-A broken connection is dropped and the command sent once more on a new one (a Redis restart), as the clients did
-with their one retry; a second failure is raised as redis-py's ``ConnectionError`` or ``TimeoutError``. An error
-reply (``ResponseError``) leaves the connection in use. A forked child never uses its parent's connection.
+A broken connection is dropped and the command sent once more on a new one (a Redis restart), as the task send's
+client did with its one retry; a second failure is raised as redis-py's ``ConnectionError`` or ``TimeoutError``.
+(The notice's and the wait slots' clients had redis-py's default of ten tries with back-off, so a hung Redis held
+a wait or a grade's notice for ~25 s; now for two timeouts at most.) An error reply (``ResponseError``) leaves the
+connection in use. A forked child never uses its parent's connection.
 """
 
 from __future__ import annotations
